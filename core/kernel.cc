@@ -1,0 +1,123 @@
+#include "rill/core/kernel.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+
+namespace rill {
+
+Var* ResourceMgr::LookupOrCreateVar(const std::string& name, DataType dtype,
+                                    const PartialTensorShape& shape) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& v = vars_[name];
+  if (!v) v = std::make_unique<Var>(name, dtype, shape);
+  return v.get();
+}
+
+ResourceBase* ResourceMgr::LookupOrCreate(
+    const std::string& name, const std::function<std::unique_ptr<ResourceBase>()>& make) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& r = resources_[name];
+  if (!r) r = make();
+  return r.get();
+}
+
+absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, Tensor** out) {
+  DataType dt = node_.output_type(i);
+  Tensor t(device_->allocator(), dt, shape);
+  if (!t.IsInitialized()) {
+    if (!shape.valid()) {
+      return errors::InvalidArgument("output shape is invalid: ", shape.status().message());
+    }
+    return errors::ResourceExhausted("out of memory allocating ",
+                                     shape.num_elements() * DataTypeSize(dt), " bytes for a ",
+                                     DataTypeString(dt), " output of shape ", shape.DebugString());
+  }
+  outputs_[i] = std::move(t);
+  *out = &outputs_[i];
+  return absl::OkStatus();
+}
+
+absl::Status OpKernelContext::forward_or_allocate_output(int in, int i, const TensorShape& shape,
+                                                         Tensor** out) {
+  const Tensor& src = *inputs_[in];
+  // The executor holds one reference in its value slot; with this node its only consumer,
+  // a count of one means nobody else (no fetch, no variable, no feed) can see the buffer.
+  bool sole = in < 64 && ((forwardable_ >> in) & 1);
+  if (sole && src.RefCountIsOne() && src.dtype() == node_.output_type(i) && src.shape() == shape &&
+      src.allocator() == device_->allocator()) {
+    outputs_[i] = src;
+    *out = &outputs_[i];
+    return absl::OkStatus();
+  }
+  return allocate_output(i, shape, out);
+}
+
+KernelRegistry* KernelRegistry::Global() {
+  static KernelRegistry* r = new KernelRegistry;
+  return r;
+}
+
+void KernelRegistry::Register(KernelDef def) {
+  std::string op = def.op;
+  by_op_[op].push_back(std::move(def));
+}
+
+const KernelDef* KernelRegistry::Find(const Node& node, absl::string_view device_type) const {
+  auto it = by_op_.find(node.type_string());
+  if (it == by_op_.end()) return nullptr;
+  for (const KernelDef& k : it->second) {
+    if (k.device_type != device_type) continue;
+    if (k.constraint_attr.empty()) return &k;
+    auto a = node.attrs().find(k.constraint_attr);
+    if (a != node.attrs().end() && std::get<DataType>(a->second) == k.dtype) return &k;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> KernelRegistry::DeviceTypesFor(const Node& node) const {
+  std::vector<std::string> out;
+  for (const char* t : {"GPU", "CPU"}) {
+    if (Find(node, t) != nullptr) out.push_back(t);
+  }
+  return out;
+}
+
+std::vector<std::string> KernelRegistry::OpsWithKernels(absl::string_view device_type) const {
+  std::vector<std::string> out;
+  for (const auto& [op, defs] : by_op_) {
+    for (const KernelDef& k : defs) {
+      if (k.device_type == device_type) {
+        out.push_back(op);
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceBase* device,
+                                                       ResourceMgr* resources) {
+  const KernelDef* def = KernelRegistry::Global()->Find(node, device->device_type());
+  if (def == nullptr) {
+    std::string dtype = "-";
+    if (auto a = node.attrs().find("T"); a != node.attrs().end()) {
+      dtype = DataTypeString(std::get<DataType>(a->second));
+    }
+    std::vector<std::string> have = KernelRegistry::Global()->DeviceTypesFor(node);
+    return errors::NotFound(
+        node.DebugName(), ": no kernel for dtype ", dtype, " on ", device->name(),
+        "; devices with a kernel: ", have.empty() ? "none" : absl::StrJoin(have, ", "));
+  }
+  OpKernelConstruction c(node, device, resources);
+  std::unique_ptr<OpKernel> k = def->factory(c);
+  if (!c.status().ok()) {
+    return errors::Annotate(c.status(),
+                            absl::StrCat(node.DebugName(), " on ", device->name(), ": "));
+  }
+  return k;
+}
+
+}  // namespace rill

@@ -1,0 +1,148 @@
+// Kernels: the per-device implementation of an op, registered with the device type and
+// dtype they support. The placer asks the registry whether a device has a kernel for a
+// node; the executor calls Compute.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "rill/core/device_name.h"
+#include "rill/core/graph.h"
+#include "rill/core/variable.h"
+
+namespace rill {
+
+// What a kernel needs of the device it runs on.
+class DeviceBase {
+ public:
+  virtual ~DeviceBase() = default;
+  virtual const std::string& name() const = 0;  // full name
+  virtual const std::string& device_type() const = 0;
+  virtual Allocator* allocator() const = 0;
+};
+
+class OpKernelConstruction {
+ public:
+  OpKernelConstruction(const Node& node, DeviceBase* device, ResourceMgr* resources)
+      : node_(node), device_(device), resources_(resources) {}
+  const Node& node() const { return node_; }
+  DeviceBase* device() const { return device_; }
+  ResourceMgr* resources() const { return resources_; }
+  void SetStatus(absl::Status s) {
+    if (status_.ok()) status_ = std::move(s);
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  const Node& node_;
+  DeviceBase* device_;
+  ResourceMgr* resources_;
+  absl::Status status_;
+};
+
+class OpKernelContext {
+ public:
+  // `forwardable` has bit i set when this node is the only consumer of input i and the
+  // value is not fetched, so its buffer may be reused for an output.
+  OpKernelContext(const Node& node, DeviceBase* device, const Tensor* const* inputs,
+                  Tensor* outputs, uint64_t forwardable = 0)
+      : node_(node),
+        device_(device),
+        inputs_(inputs),
+        outputs_(outputs),
+        forwardable_(forwardable) {}
+
+  const Node& node() const { return node_; }
+  DeviceBase* device() const { return device_; }
+  int num_inputs() const { return node_.num_inputs(); }
+  const Tensor& input(int i) const { return *inputs_[i]; }
+
+  // Allocates output i on this device; ResourceExhausted names node, shape and bytes.
+  absl::Status allocate_output(int i, const TensorShape& shape, Tensor** out);
+  // Like allocate_output, but reuses input `in`'s buffer when nothing else holds it.
+  absl::Status forward_or_allocate_output(int in, int i, const TensorShape& shape, Tensor** out);
+  void set_output(int i, Tensor t) { outputs_[i] = std::move(t); }
+  DataType output_type(int i) const { return node_.output_type(i); }
+
+ private:
+  const Node& node_;
+  DeviceBase* device_;
+  const Tensor* const* inputs_;
+  Tensor* outputs_;
+  uint64_t forwardable_;
+};
+
+class OpKernel {
+ public:
+  explicit OpKernel(OpKernelConstruction& c) : node_(c.node()) {}
+  virtual ~OpKernel() = default;
+  virtual absl::Status Compute(OpKernelContext& ctx) = 0;
+  // Expensive kernels may run on the thread pool; cheap ones run inline.
+  virtual bool IsExpensive() const { return false; }
+  const Node& node() const { return node_; }
+
+ private:
+  const Node& node_;
+};
+
+using KernelFactory = std::function<std::unique_ptr<OpKernel>(OpKernelConstruction&)>;
+
+struct KernelDef {
+  std::string op;
+  std::string device_type;
+  std::string constraint_attr;  // empty: any dtype
+  DataType dtype = DT_INVALID;
+  KernelFactory factory;
+};
+
+class KernelRegistry {
+ public:
+  static KernelRegistry* Global();
+  void Register(KernelDef def);
+  // The kernel for `node` on `device_type`, or nullptr.
+  const KernelDef* Find(const Node& node, absl::string_view device_type) const;
+  // Device types with a kernel for `node`, in registration order ("CPU", "GPU").
+  std::vector<std::string> DeviceTypesFor(const Node& node) const;
+  // Ops with at least one kernel on `device_type`.
+  std::vector<std::string> OpsWithKernels(absl::string_view device_type) const;
+
+ private:
+  absl::flat_hash_map<std::string, std::vector<KernelDef>> by_op_;
+};
+
+// Creates the kernel for `node` on `device`; NotFound names the node, op, dtype and the
+// devices that do have a kernel.
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceBase* device,
+                                                       ResourceMgr* resources);
+
+struct KernelRegistration {
+  KernelRegistration(std::string op, std::string device, std::string attr, DataType dt,
+                     KernelFactory f) {
+    KernelRegistry::Global()->Register(
+        {std::move(op), std::move(device), std::move(attr), dt, std::move(f)});
+  }
+};
+
+template <typename K>
+std::unique_ptr<OpKernel> MakeKernel(OpKernelConstruction& c) {
+  return std::make_unique<K>(c);
+}
+
+// RILL_REGISTER_KERNEL("Add", DEVICE_CPU, "T", DT_FLOAT, AddKernel<float>);
+#define RILL_REGISTER_KERNEL(op, device, attr, dtype, ...)                               \
+  static ::rill::KernelRegistration RILL_CONCAT_(rill_kernel_registration_, __COUNTER__) \
+      [[maybe_unused]] (op, device, attr, dtype, ::rill::MakeKernel<__VA_ARGS__>)
+
+}  // namespace rill
+
+// Applies M(T, args...) to each element type of a family.
+#define RILL_FOR_FLOAT_TYPES(M, ...) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
+#define RILL_FOR_SIGNED_TYPES(M, ...) \
+  RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) M(int32_t, __VA_ARGS__) M(int64_t, __VA_ARGS__)
+#define RILL_FOR_NUMBER_TYPES(M, ...) RILL_FOR_SIGNED_TYPES(M, __VA_ARGS__) M(uint8_t, __VA_ARGS__)
+#define RILL_FOR_ALL_TYPES(M, ...) RILL_FOR_NUMBER_TYPES(M, __VA_ARGS__) M(bool, __VA_ARGS__)

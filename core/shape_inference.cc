@@ -1,0 +1,96 @@
+#include "rill/core/shape_inference.h"
+
+#include <algorithm>
+
+#include "absl/strings/string_view.h"
+
+namespace rill::shape_fns {
+
+absl::Status Unchanged(InferenceContext& c) {
+  c.set_output(0, c.input_shape(0));
+  return absl::OkStatus();
+}
+
+absl::Status Scalar(InferenceContext& c) {
+  c.set_output(0, PartialTensorShape({}));
+  return absl::OkStatus();
+}
+
+absl::Status NoOutputs(InferenceContext&) { return absl::OkStatus(); }
+
+absl::StatusOr<PartialTensorShape> Broadcast(const PartialTensorShape& a,
+                                             const PartialTensorShape& b) {
+  if (a.unknown_rank() || b.unknown_rank()) return PartialTensorShape::UnknownRank();
+  int rank = std::max(a.dims(), b.dims());
+  std::vector<int64_t> out(rank);
+  for (int i = 0; i < rank; ++i) {
+    int ia = a.dims() - rank + i, ib = b.dims() - rank + i;
+    int64_t da = ia >= 0 ? a.dim_size(ia) : 1;
+    int64_t db = ib >= 0 ? b.dim_size(ib) : 1;
+    if (da == 1) {
+      out[i] = db;
+    } else if (db == 1) {
+      out[i] = da;
+    } else if (da < 0 || db < 0) {
+      out[i] = da < 0 ? db : da;  // one unknown: the known one, checked at run time
+    } else if (da == db) {
+      out[i] = da;
+    } else {
+      return errors::InvalidArgument("incompatible shapes for broadcasting: ", a.DebugString(),
+                                     " vs. ", b.DebugString(), " (dimension ", i, ": ", da, " vs. ",
+                                     db, ")");
+    }
+  }
+  return PartialTensorShape(out);
+}
+
+absl::StatusOr<TensorShape> Broadcast(const TensorShape& a, const TensorShape& b) {
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape p,
+                        Broadcast(PartialTensorShape(a), PartialTensorShape(b)));
+  return p.AsTensorShape();
+}
+
+absl::Status BroadcastBinary(InferenceContext& c) {
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape s, Broadcast(c.input_shape(0), c.input_shape(1)));
+  c.set_output(0, std::move(s));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_view what) {
+  if (!t.IsInitialized()) return errors::InvalidArgument(what, " is not initialized");
+  if (t.dims() > 1) {
+    return errors::InvalidArgument(what, " must be a scalar or vector, got shape ",
+                                   t.shape().DebugString());
+  }
+  std::vector<int64_t> v(t.NumElements());
+  if (t.dtype() == DT_INT32) {
+    for (size_t i = 0; i < v.size(); ++i) v[i] = t.base<int32_t>()[i];
+  } else if (t.dtype() == DT_INT64) {
+    for (size_t i = 0; i < v.size(); ++i) v[i] = t.base<int64_t>()[i];
+  } else {
+    return errors::InvalidArgument(what, " must be int32 or int64, got ",
+                                   DataTypeString(t.dtype()));
+  }
+  return v;
+}
+
+absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view what) {
+  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, IntValues(t, what));
+  if (t.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector of dims, got shape ",
+                                   t.shape().DebugString());
+  }
+  auto s = TensorShape::Build(dims);
+  if (!s.ok()) return errors::Annotate(s.status(), absl::StrCat(what, ": "));
+  return s;
+}
+
+absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what) {
+  if (axis < -rank || axis >= rank) {
+    return errors::InvalidArgument(what, " ", axis, " is out of range for a tensor of rank ", rank,
+                                   "; valid axes are [", -rank, ", ", rank, ")");
+  }
+  return static_cast<int>(axis < 0 ? axis + rank : axis);
+}
+
+}  // namespace rill::shape_fns

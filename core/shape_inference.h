@@ -1,0 +1,65 @@
+// What a shape function sees: the input shapes and dtypes, constant input values where
+// the producer is a Const, and the node's attributes. Plus the shape rules many ops share.
+#pragma once
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rill/core/attr_value.h"
+#include "rill/core/op_registry.h"
+
+namespace rill {
+
+class InferenceContext {
+ public:
+  struct InputInfo {
+    DataType dtype;
+    PartialTensorShape shape;
+    const Tensor* constant;  // the value when the producer is a Const, else nullptr
+  };
+  InferenceContext(const OpDef& def, const AttrMap& attrs, std::vector<InputInfo> inputs,
+                   int num_outputs)
+      : def_(def), attrs_(attrs), inputs_(std::move(inputs)), outputs_(num_outputs) {}
+
+  int num_inputs() const { return static_cast<int>(inputs_.size()); }
+  const PartialTensorShape& input_shape(int i) const { return inputs_[i].shape; }
+  DataType input_type(int i) const { return inputs_[i].dtype; }
+  const Tensor* input_tensor(int i) const { return inputs_[i].constant; }
+  const AttrMap& attrs() const { return attrs_; }
+  template <typename T>
+  const T& attr(const std::string& name) const {
+    return std::get<T>(attrs_.at(name));
+  }
+
+  void set_output(int i, PartialTensorShape s) { outputs_[i] = std::move(s); }
+  const std::vector<PartialTensorShape>& outputs() const { return outputs_; }
+
+ private:
+  const OpDef& def_;
+  const AttrMap& attrs_;
+  std::vector<InputInfo> inputs_;
+  std::vector<PartialTensorShape> outputs_;
+};
+
+namespace shape_fns {
+
+absl::Status Unchanged(InferenceContext& c);  // output 0 = input 0
+absl::Status Scalar(InferenceContext& c);
+absl::Status NoOutputs(InferenceContext& c);
+absl::Status BroadcastBinary(InferenceContext& c);
+
+// NumPy broadcasting of two (partial) shapes; InvalidArgument naming both when they clash.
+absl::StatusOr<PartialTensorShape> Broadcast(const PartialTensorShape& a,
+                                             const PartialTensorShape& b);
+absl::StatusOr<TensorShape> Broadcast(const TensorShape& a, const TensorShape& b);
+
+// The integer values of a 1-D (or scalar) int32/int64 tensor.
+absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_view what);
+// A shape from a 1-D int tensor of dims; each dim >= 0 and the product must not overflow.
+absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view what);
+// Canonical axis in [0, rank) or InvalidArgument naming the valid range.
+absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what);
+
+}  // namespace shape_fns
+}  // namespace rill

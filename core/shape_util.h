@@ -1,0 +1,37 @@
+// Shape rules of ops that need them both at graph construction (on partial shapes, -1 for
+// an unknown dim) and in kernels (on full shapes). One implementation serves both so the
+// two can never disagree. Every function validates its arguments and returns a Status.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace rill::shape_util {
+
+using Dims = std::vector<int64_t>;
+
+// Reshape `in` to `spec` (one -1 allowed). Unknown input dims give unknown output dims.
+absl::StatusOr<Dims> Reshape(absl::Span<const int64_t> in, absl::Span<const int64_t> spec);
+// Validates `perm` as a permutation of [0, rank) and permutes.
+absl::StatusOr<Dims> Transpose(absl::Span<const int64_t> in, absl::Span<const int64_t> perm);
+// Concatenation of `inputs` along `axis` (may be negative); canonical axis in *out_axis.
+absl::StatusOr<Dims> Concat(const std::vector<Dims>& inputs, int64_t axis, int* out_axis);
+// Slice of `in` from `begin`, `size` elements per dim (-1: to the end); sizes resolved.
+absl::StatusOr<Dims> Slice(absl::Span<const int64_t> in, absl::Span<const int64_t> begin,
+                           absl::Span<const int64_t> size);
+absl::StatusOr<Dims> ExpandDims(absl::Span<const int64_t> in, int64_t axis);
+absl::StatusOr<Dims> Squeeze(absl::Span<const int64_t> in, absl::Span<const int64_t> axes);
+// Reduction over `axes` (empty: none; duplicates allowed). `mask[i]` is set for reduced i.
+absl::StatusOr<Dims> Reduce(absl::Span<const int64_t> in, absl::Span<const int64_t> axes,
+                            bool keep_dims, std::vector<bool>* mask);
+absl::StatusOr<Dims> MatMul(absl::Span<const int64_t> a, absl::Span<const int64_t> b,
+                            bool transpose_a, bool transpose_b);
+absl::StatusOr<Dims> OneHot(absl::Span<const int64_t> indices, int64_t depth, int64_t axis);
+absl::StatusOr<Dims> ArgMax(absl::Span<const int64_t> in, int64_t axis, int* out_axis);
+
+std::string Str(absl::Span<const int64_t> dims);  // "[2,?,3]"
+
+}  // namespace rill::shape_util

@@ -1,0 +1,179 @@
+// Tensor: a dtype, a shape and a refcounted buffer on some device. Copies share the
+// buffer; element access goes through Eigen TensorMaps as in TensorFlow (flat<T>(),
+// matrix<T>(), scalar<T>()). A Tensor whose shape was invalid or whose allocation failed
+// is not initialized (IsInitialized() is false) and every op refuses it with a Status.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "absl/status/statusor.h"
+#include "rill/core/allocator.h"
+#include "rill/core/tensor_shape.h"
+#include "rill/core/types.h"
+#include "unsupported/Eigen/CXX11/Tensor"
+
+namespace rill {
+
+template <typename T, int NDIMS = 1>
+struct TTypes {
+  using Tensor =
+      Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using ConstTensor =
+      Eigen::TensorMap<Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>,
+                       Eigen::Aligned>;
+  using Flat =
+      Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using ConstFlat = Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::DenseIndex>,
+                                     Eigen::Aligned>;
+  using Vec = Flat;
+  using ConstVec = ConstFlat;
+  using Matrix =
+      Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor, Eigen::DenseIndex>, Eigen::Aligned>;
+  using ConstMatrix =
+      Eigen::TensorMap<Eigen::Tensor<const T, 2, Eigen::RowMajor, Eigen::DenseIndex>,
+                       Eigen::Aligned>;
+  using Scalar = Eigen::TensorMap<
+      Eigen::TensorFixedSize<T, Eigen::Sizes<>, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Aligned>;
+  using ConstScalar = Eigen::TensorMap<
+      Eigen::TensorFixedSize<const T, Eigen::Sizes<>, Eigen::RowMajor, Eigen::DenseIndex>,
+      Eigen::Aligned>;
+};
+
+class Tensor {
+ public:
+  Tensor() = default;                                // not initialized, DT_INVALID
+  Tensor(DataType dtype, const TensorShape& shape);  // on the CPU
+  Tensor(Allocator* allocator, DataType dtype, const TensorShape& shape);
+  explicit Tensor(float v);
+  explicit Tensor(double v);
+  explicit Tensor(int32_t v);
+  explicit Tensor(int64_t v);
+  explicit Tensor(uint8_t v);
+  explicit Tensor(bool v);
+
+  // The checked constructor: InvalidArgument for a bad shape or dtype,
+  // ResourceExhausted when the memory is not there.
+  static absl::StatusOr<Tensor> Create(DataType dtype, const TensorShape& shape,
+                                       Allocator* allocator = nullptr);
+
+  Tensor(const Tensor& o) : dtype_(o.dtype_), shape_(o.shape_), buf_(o.buf_) {
+    if (buf_) buf_->Ref();
+  }
+  Tensor(Tensor&& o) noexcept
+      : dtype_(o.dtype_), shape_(std::move(o.shape_)), buf_(std::exchange(o.buf_, nullptr)) {}
+  Tensor& operator=(const Tensor& o);
+  Tensor& operator=(Tensor&& o) noexcept;
+  ~Tensor() {
+    if (buf_) buf_->Unref();
+  }
+
+  DataType dtype() const { return dtype_; }
+  const TensorShape& shape() const { return shape_; }
+  int dims() const { return shape_.dims(); }
+  int64_t dim_size(int d) const { return shape_.dim_size(d); }
+  int64_t NumElements() const { return shape_.num_elements(); }
+  size_t TotalBytes() const { return static_cast<size_t>(NumElements()) * DataTypeSize(dtype_); }
+  bool IsInitialized() const { return buf_ != nullptr; }
+  bool OnHost() const { return buf_ == nullptr || buf_->allocator()->OnHost(); }
+  bool RefCountIsOne() const { return buf_ != nullptr && buf_->RefCountIsOne(); }
+  bool SharesBufferWith(const Tensor& o) const { return buf_ != nullptr && buf_ == o.buf_; }
+  Allocator* allocator() const { return buf_ ? buf_->allocator() : nullptr; }
+
+  void* data() const { return buf_ ? buf_->data() : nullptr; }
+  template <typename T>
+  T* base() const {
+    return static_cast<T*>(data());
+  }
+
+  // Same buffer, another shape of the same element count; false when they differ.
+  bool CopyFrom(const Tensor& other, const TensorShape& shape);
+  // A copy with its own host buffer.
+  Tensor DeepCopy() const;
+
+  template <typename T>
+  typename TTypes<T>::Flat flat() {
+    return shaped<T, 1>({NumElements()});
+  }
+  template <typename T>
+  typename TTypes<T>::ConstFlat flat() const {
+    return const_cast<Tensor*>(this)->flat<T>();
+  }
+  template <typename T>
+  typename TTypes<T>::Vec vec() {
+    return tensor<T, 1>();
+  }
+  template <typename T>
+  typename TTypes<T>::ConstVec vec() const {
+    return const_cast<Tensor*>(this)->vec<T>();
+  }
+  template <typename T>
+  typename TTypes<T>::Matrix matrix() {
+    return tensor<T, 2>();
+  }
+  template <typename T>
+  typename TTypes<T>::ConstMatrix matrix() const {
+    return const_cast<Tensor*>(this)->matrix<T>();
+  }
+  template <typename T>
+  typename TTypes<T>::Scalar scalar() {
+    bool ok = CheckAccess(DataTypeToEnum<T>::value, 0, NumElements() == 1);
+    return typename TTypes<T>::Scalar(ok ? base<T>() : DummyFor<T>());
+  }
+  template <typename T>
+  typename TTypes<T>::ConstScalar scalar() const {
+    return const_cast<Tensor*>(this)->scalar<T>();
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::Tensor tensor() {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    for (int i = 0; i < N; ++i) d[i] = i < dims() ? dim_size(i) : 0;
+    if (!CheckAccess(DataTypeToEnum<T>::value, N, dims() == N)) d.fill(0);
+    return typename TTypes<T, N>::Tensor(d[0] == 0 && N > 0 ? DummyFor<T>() : SafeBase<T>(), d);
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::ConstTensor tensor() const {
+    return const_cast<Tensor*>(this)->tensor<T, N>();
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::Tensor shaped(std::initializer_list<int64_t> new_dims) {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    int64_t n = 1, i = 0;
+    for (int64_t v : new_dims) {
+      d[i++] = v;
+      n *= v;
+    }
+    if (!CheckAccess(DataTypeToEnum<T>::value, N,
+                     i == N && n == NumElements() && IsInitialized())) {
+      d.fill(0);
+    }
+    return typename TTypes<T, N>::Tensor(SafeBase<T>(), d);
+  }
+
+  std::string DebugString() const;  // Tensor<type: float shape: [2] values: 1 2>
+  std::string SummarizeValue(int64_t max_entries = 10) const;
+
+ private:
+  // Logs and returns false when a typed accessor does not fit this tensor; the accessor
+  // then maps zero elements instead of aborting.
+  bool CheckAccess(DataType want, int rank, bool shape_ok) const;
+  template <typename T>
+  T* SafeBase() {
+    return IsInitialized() ? base<T>() : DummyFor<T>();
+  }
+  template <typename T>
+  static T* DummyFor() {
+    alignas(kTensorAlignment) static T dummy[1] = {};
+    return dummy;
+  }
+  void Init(Allocator* a, DataType dtype, const TensorShape& shape);
+
+  DataType dtype_ = DT_INVALID;
+  TensorShape shape_;
+  TensorBuffer* buf_ = nullptr;
+};
+
+}  // namespace rill

@@ -1,0 +1,57 @@
+#include "rill/core/types.h"
+
+#include "absl/strings/string_view.h"
+#include "rill/core/status.h"
+
+namespace rill {
+
+std::string DataTypeString(DataType dt) {
+  switch (dt) {
+    case DT_FLOAT:
+      return "float";
+    case DT_DOUBLE:
+      return "double";
+    case DT_INT32:
+      return "int32";
+    case DT_INT64:
+      return "int64";
+    case DT_UINT8:
+      return "uint8";
+    case DT_BOOL:
+      return "bool";
+    default:
+      return absl::StrCat("invalid(", static_cast<int>(dt), ")");
+  }
+}
+
+int DataTypeSize(DataType dt) {
+  switch (dt) {
+    case DT_FLOAT:
+      return 4;
+    case DT_DOUBLE:
+      return 8;
+    case DT_INT32:
+      return 4;
+    case DT_INT64:
+      return 8;
+    case DT_UINT8:
+      return 1;
+    case DT_BOOL:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+bool DataTypeIsFloating(DataType dt) { return dt == DT_FLOAT || dt == DT_DOUBLE; }
+bool DataTypeIsInteger(DataType dt) { return dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT8; }
+bool DataTypeIsValid(DataType dt) { return DataTypeSize(dt) > 0; }
+
+namespace errors {
+absl::Status Annotate(const absl::Status& s, absl::string_view prefix) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(prefix, s.message()));
+}
+}  // namespace errors
+
+}  // namespace rill

@@ -1,0 +1,75 @@
+// Element types. Enum values match TensorFlow's so that DT_FLOAT means the same thing.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace rill {
+
+enum DataType : int {
+  DT_INVALID = 0,
+  DT_FLOAT = 1,
+  DT_DOUBLE = 2,
+  DT_INT32 = 3,
+  DT_UINT8 = 4,
+  DT_INT64 = 9,
+  DT_BOOL = 10,
+};
+
+std::string DataTypeString(DataType dt);  // "float", "double", "int32", ...
+int DataTypeSize(DataType dt);            // bytes per element; 0 for DT_INVALID
+bool DataTypeIsFloating(DataType dt);
+bool DataTypeIsInteger(DataType dt);
+bool DataTypeIsValid(DataType dt);
+
+template <typename T>
+struct DataTypeToEnum {
+  static_assert(sizeof(T) == 0, "unsupported element type");
+};
+#define RILL_MATCH_TYPE_AND_ENUM(TYPE, ENUM) \
+  template <>                                \
+  struct DataTypeToEnum<TYPE> {              \
+    static constexpr DataType value = ENUM;  \
+  }
+RILL_MATCH_TYPE_AND_ENUM(float, DT_FLOAT);
+RILL_MATCH_TYPE_AND_ENUM(double, DT_DOUBLE);
+RILL_MATCH_TYPE_AND_ENUM(int32_t, DT_INT32);
+RILL_MATCH_TYPE_AND_ENUM(int64_t, DT_INT64);
+RILL_MATCH_TYPE_AND_ENUM(uint8_t, DT_UINT8);
+RILL_MATCH_TYPE_AND_ENUM(bool, DT_BOOL);
+#undef RILL_MATCH_TYPE_AND_ENUM
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(TypeTag<T>{}) for the C++ type of `dt`; returns false for DT_INVALID.
+template <typename F>
+bool VisitDataType(DataType dt, F&& f) {
+  switch (dt) {
+    case DT_FLOAT:
+      f(TypeTag<float>{});
+      return true;
+    case DT_DOUBLE:
+      f(TypeTag<double>{});
+      return true;
+    case DT_INT32:
+      f(TypeTag<int32_t>{});
+      return true;
+    case DT_INT64:
+      f(TypeTag<int64_t>{});
+      return true;
+    case DT_UINT8:
+      f(TypeTag<uint8_t>{});
+      return true;
+    case DT_BOOL:
+      f(TypeTag<bool>{});
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace rill

@@ -1,0 +1,210 @@
+// CPU kernels of the elementwise family: binary ops with broadcasting, unary math and
+// activations, AddN and Cast.
+#include <cmath>
+#include <limits>
+
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+#define RILL_BINARY_FUNCTOR(Name, expr)             \
+  struct Name {                                     \
+    template <typename A, typename B>               \
+    auto operator()(const A& a, const B& b) const { \
+      return expr;                                  \
+    }                                               \
+  };
+RILL_BINARY_FUNCTOR(AddF, a + b)
+RILL_BINARY_FUNCTOR(SubF, a - b)
+RILL_BINARY_FUNCTOR(MulF, a* b)
+RILL_BINARY_FUNCTOR(DivF, a / b)
+RILL_BINARY_FUNCTOR(MaxF, a.max(b))
+RILL_BINARY_FUNCTOR(MinF, a.min(b))
+RILL_BINARY_FUNCTOR(EqualF, a == b)
+RILL_BINARY_FUNCTOR(LessF, a < b)
+RILL_BINARY_FUNCTOR(GreaterF, a > b)
+#undef RILL_BINARY_FUNCTOR
+
+template <typename T>
+T IntPow(T base, T exp) {
+  T r = 1;
+  while (exp > 0) {
+    if (exp & 1) r = static_cast<T>(r * base);
+    base = static_cast<T>(base * base);
+    exp >>= 1;
+  }
+  return r;
+}
+
+struct PowF {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    return a.binaryExpr(b, [](T x, T y) -> T {
+      if constexpr (std::is_integral_v<T>) {
+        return IntPow(x, y);
+      } else {
+        return std::pow(x, y);
+      }
+    });
+  }
+};
+
+template <typename T, typename Out, typename F>
+class BinaryOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::Broadcast(a.shape(), b.shape()));
+    if constexpr (std::is_integral_v<T> && (std::is_same_v<F, DivF>)) {
+      if ((AsArray<T>(b) == T(0)).any()) return errors::InvalidArgument("Integer division by zero");
+    }
+    if constexpr (std::is_integral_v<T> && std::is_same_v<F, PowF> && std::is_signed_v<T>) {
+      if ((AsArray<T>(b) < T(0)).any()) {
+        return errors::InvalidArgument("Integers to negative integer powers are not allowed");
+      }
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    BinaryBroadcast<T, Out>(a, b, out, F{});
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_UNARY_FUNCTOR(Name, expr)  \
+  struct Name {                         \
+    template <typename A>               \
+    auto operator()(const A& a) const { \
+      using T = typename A::Scalar;     \
+      (void)sizeof(T);                  \
+      return expr;                      \
+    }                                   \
+  };
+RILL_UNARY_FUNCTOR(NegF, -a)
+RILL_UNARY_FUNCTOR(AbsF, a.abs())
+RILL_UNARY_FUNCTOR(SquareF, a.square())
+RILL_UNARY_FUNCTOR(SqrtF, a.sqrt())
+RILL_UNARY_FUNCTOR(ExpF, a.exp())
+RILL_UNARY_FUNCTOR(LogF, a.log())
+RILL_UNARY_FUNCTOR(ReluF, a.max(T(0)))
+RILL_UNARY_FUNCTOR(SigmoidF, (T(1) + (-a).exp()).inverse())
+RILL_UNARY_FUNCTOR(TanhF, a.tanh())
+#undef RILL_UNARY_FUNCTOR
+
+template <typename T, typename F>
+class UnaryOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, x.shape(), &out));
+    AsArray<T>(out) = F{}(AsArray<T>(x));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class AddNOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& first = ctx.input(0);
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      if (ctx.input(i).shape() != first.shape()) {
+        return errors::InvalidArgument("inputs must have the same shape; input 0 is ",
+                                       first.shape().DebugString(), ", input ", i, " is ",
+                                       ctx.input(i).shape().DebugString());
+      }
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, first.shape(), &out));
+    auto o = AsArray<T>(out);
+    if (ctx.num_inputs() == 1) {
+      o = AsArray<T>(first);
+      return absl::OkStatus();
+    }
+    o = AsArray<T>(first) + AsArray<T>(ctx.input(1));
+    for (int i = 2; i < ctx.num_inputs(); ++i) o += AsArray<T>(ctx.input(i));
+    return absl::OkStatus();
+  }
+};
+
+// Float to integer saturates (NaN gives 0) instead of the undefined behaviour of a plain
+// conversion; everything else converts as static_cast does.
+template <typename To, typename From>
+To CastValue(From v) {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
+                !std::is_same_v<To, bool>) {
+    if (std::isnan(v)) return 0;
+    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) {
+      return std::numeric_limits<To>::lowest();
+    }
+    if (v >= static_cast<From>(std::numeric_limits<To>::max())) {
+      return std::numeric_limits<To>::max();
+    }
+  }
+  return static_cast<To>(v);
+}
+
+class CastOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    if (x.dtype() == out->dtype()) {
+      std::memcpy(out->data(), x.data(), x.TotalBytes());
+      return absl::OkStatus();
+    }
+    const int64_t n = x.NumElements();
+    VisitDataType(x.dtype(), [&](auto from) {
+      using F = typename decltype(from)::type;
+      VisitDataType(out->dtype(), [&](auto to) {
+        using T = typename decltype(to)::type;
+        const F* src = x.base<F>();
+        T* dst = out->base<T>();
+        for (int64_t i = 0; i < n; ++i) dst[i] = CastValue<T>(src[i]);
+      });
+    });
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_BINARY(T, NAME, F) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, BinaryOp<T, T, F>);
+#define RILL_REG_COMPARE(T, NAME, F) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, BinaryOp<T, bool, F>);
+#define RILL_REG_UNARY(T, NAME, F) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, UnaryOp<T, F>);
+#define RILL_REG_ADDN(T, unused) \
+  RILL_REGISTER_KERNEL("AddN", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AddNOp<T>);
+
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Add", AddF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Sub", SubF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Mul", MulF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Div", DivF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_BINARY, "Pow", PowF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Maximum", MaxF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Minimum", MinF)
+RILL_FOR_ALL_TYPES(RILL_REG_COMPARE, "Equal", EqualF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_COMPARE, "Less", LessF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_COMPARE, "Greater", GreaterF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Neg", NegF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Abs", AbsF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Square", SquareF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Sqrt", SqrtF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Exp", ExpF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Log", LogF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Relu", ReluF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Sigmoid", SigmoidF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Tanh", TanhF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_ADDN, 0)
+RILL_REGISTER_KERNEL("Cast", DEVICE_CPU, "", DT_INVALID, CastOp);
+
+}  // namespace
+}  // namespace rill::cpu

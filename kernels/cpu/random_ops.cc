@@ -1,0 +1,89 @@
+// RandomUniform, RandomStandardNormal and TruncatedNormal on the CPU. Element i of a run
+// comes from Philox block (seed, stream offset + i): the stream offset lives in the Session
+// (one per node), so runs continue the sequence and plans share it; the same seeds give
+// the same numbers in every new Session.
+#include <atomic>
+#include <chrono>
+#include <random>
+
+#include "rill/core/philox.h"
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+struct StreamState : ResourceBase {
+  std::atomic<uint64_t> next{0};
+};
+
+enum class Dist { kUniform, kNormal, kTruncated };
+
+uint64_t MixSeeds(int64_t seed, int64_t seed2) {
+  if (seed == 0 && seed2 == 0) {
+    std::random_device rd;
+    return (uint64_t{rd()} << 32) ^ rd() ^
+           static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+  }
+  uint64_t x = static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(seed2);
+  x ^= x >> 31;
+  return x * 0xBF58476D1CE4E5B9ull;
+}
+
+template <typename T, Dist D>
+class RandomOp : public OpKernel {
+ public:
+  explicit RandomOp(OpKernelConstruction& c) : OpKernel(c) {
+    key_ = MixSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"));
+    state_ = static_cast<StreamState*>(c.resources()->LookupOrCreate(
+        "random/" + c.node().name(), [] { return std::make_unique<StreamState>(); }));
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    const uint64_t n = static_cast<uint64_t>(out->NumElements());
+    // One Philox block per element: a fixed budget, so concurrent runs never overlap.
+    const uint64_t base = state_->next.fetch_add(n, std::memory_order_relaxed);
+    T* o = out->base<T>();
+    for (uint64_t i = 0; i < n; ++i) o[i] = Sample(base + i);
+    return absl::OkStatus();
+  }
+
+ private:
+  T Uniform(const random::Block& b, int j) const {
+    if constexpr (std::is_same_v<T, float>) {
+      return random::ToFloat(b[j]);
+    } else {
+      return random::ToDouble(b[j], b[j + 1]);
+    }
+  }
+
+  T Sample(uint64_t counter) const {
+    random::Block b = random::Philox(key_, 0, counter);
+    if constexpr (D == Dist::kUniform) return Uniform(b, 0);
+    for (uint64_t attempt = 0;; ++attempt) {
+      T z0, z1;
+      random::BoxMuller(T(1) - Uniform(b, 0), Uniform(b, 2), &z0, &z1);
+      if constexpr (D == Dist::kNormal) return z0;
+      if (std::abs(z0) < T(2)) return z0;
+      if (std::abs(z1) < T(2)) return z1;
+      b = random::Philox(key_, attempt + 1, counter);  // redraw from a fresh block
+    }
+  }
+
+  uint64_t key_;
+  StreamState* state_;
+};
+
+#define RILL_REG_RANDOM(T, unused)                                                            \
+  RILL_REGISTER_KERNEL("RandomUniform", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value,        \
+                       RandomOp<T, Dist::kUniform>);                                          \
+  RILL_REGISTER_KERNEL("RandomStandardNormal", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value, \
+                       RandomOp<T, Dist::kNormal>);                                           \
+  RILL_REGISTER_KERNEL("TruncatedNormal", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value,      \
+                       RandomOp<T, Dist::kTruncated>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_RANDOM, 0)
+
+}  // namespace
+}  // namespace rill::cpu

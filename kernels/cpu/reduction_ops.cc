@@ -1,0 +1,226 @@
+// CPU reductions (Sum, Mean, Max, Min, ArgMax) and Softmax / LogSoftmax. Reductions view
+// the input as [outer, reduced, inner] blocks after merging neighbouring dims, and reduce
+// one block of axes per pass with Eigen's row- and column-wise reductions.
+#include <limits>
+
+#include "rill/core/shape_util.h"
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+template <typename T>
+using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+enum class Reducer { kSum, kMean, kMax, kMin };
+
+template <typename T, Reducer R>
+T Identity() {
+  if constexpr (R == Reducer::kMax) return std::numeric_limits<T>::lowest();
+  if constexpr (R == Reducer::kMin) return std::numeric_limits<T>::max();
+  return T(0);
+}
+
+// Reduces [outer, r, inner] at `in` into [outer, inner] at `out`.
+template <typename T, Reducer R>
+void ReduceBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
+  if (r == 0) {
+    std::fill(out, out + outer * inner, Identity<T, R>());
+    return;
+  }
+  using Vec = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+  using RowVec = Eigen::Map<Eigen::Matrix<T, 1, Eigen::Dynamic>>;
+  if (inner == 1) {
+    Eigen::Map<const RowMatrix<T>> m(in, outer, r);
+    if constexpr (R == Reducer::kMax)
+      Vec(out, outer) = m.rowwise().maxCoeff();
+    else if constexpr (R == Reducer::kMin)
+      Vec(out, outer) = m.rowwise().minCoeff();
+    else
+      Vec(out, outer) = m.rowwise().sum();
+    return;
+  }
+  for (int64_t o = 0; o < outer; ++o) {
+    Eigen::Map<const RowMatrix<T>> m(in + o * r * inner, r, inner);
+    RowVec dst(out + o * inner, inner);
+    if constexpr (R == Reducer::kMax)
+      dst = m.colwise().maxCoeff();
+    else if constexpr (R == Reducer::kMin)
+      dst = m.colwise().minCoeff();
+    else
+      dst = m.colwise().sum();
+  }
+}
+
+template <typename T, Reducer R>
+class ReductionOp : public OpKernel {
+ public:
+  explicit ReductionOp(OpKernelConstruction& c)
+      : OpKernel(c), keep_dims_(c.node().attr<bool>("keep_dims")) {}
+  bool IsExpensive() const override { return true; }
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(auto axes, shape_fns::IntValues(ctx.input(1), "reduction axes"));
+    std::vector<bool> mask;
+    RILL_ASSIGN_OR_RETURN(auto dims,
+                          shape_util::Reduce(x.shape().dim_sizes(), axes, keep_dims_, &mask));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+
+    // Merge neighbouring dims with the same mask: [k0, r0, k1, r1, ...].
+    std::vector<int64_t> g;
+    std::vector<bool> gr;
+    for (int i = 0; i < x.dims(); ++i) {
+      if (!g.empty() && gr.back() == mask[i]) {
+        g.back() *= x.dim_size(i);
+      } else {
+        g.push_back(x.dim_size(i));
+        gr.push_back(mask[i]);
+      }
+    }
+    int64_t reduced_count = 1;
+    for (int i = 0; i < x.dims(); ++i)
+      if (mask[i]) reduced_count *= x.dim_size(i);
+
+    // Reduce the groups from the last to the first; each pass shrinks the buffer.
+    std::vector<T> buf;
+    const T* cur = x.base<T>();
+    int64_t total = x.NumElements();
+    int passes = 0;
+    for (int k = static_cast<int>(g.size()) - 1; k >= 0; --k) {
+      if (!gr[k]) continue;
+      int64_t inner = 1, outer = 1;
+      for (size_t j = k + 1; j < g.size(); ++j) inner *= gr[j] ? 1 : g[j];
+      for (int j = 0; j < k; ++j) outer *= g[j];
+      // Earlier passes already reduced the groups after k.
+      std::vector<T> next(outer * inner);
+      ReduceBlock<T, R == Reducer::kMean ? Reducer::kSum : R>(cur, next.data(), outer, g[k], inner);
+      buf.swap(next);
+      cur = buf.data();
+      total = outer * inner;
+      ++passes;
+    }
+    T* o = out->base<T>();
+    if (passes == 0) {
+      std::memcpy(o, cur, total * sizeof(T));
+    } else {
+      std::memcpy(o, cur, out->NumElements() * sizeof(T));
+    }
+    if constexpr (R == Reducer::kMean) {
+      if (reduced_count > 0) {
+        AsArray<T>(out) /= static_cast<T>(reduced_count);
+      } else if constexpr (std::is_floating_point_v<T>) {
+        AsArray<T>(out).setConstant(std::numeric_limits<T>::quiet_NaN());
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool keep_dims_;
+};
+
+template <typename T, typename Index>
+class ArgMaxOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& d = ctx.input(1);
+    if (d.NumElements() != 1) {
+      return errors::InvalidArgument("dimension must hold one value, got shape ",
+                                     d.shape().DebugString());
+    }
+    RILL_ASSIGN_OR_RETURN(auto axis, shape_fns::IntValues(d, "dimension"));
+    int ax;
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::ArgMax(x.shape().dim_sizes(), axis[0], &ax));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    int64_t outer = 1, inner = 1, r = x.dim_size(ax);
+    for (int i = 0; i < ax; ++i) outer *= x.dim_size(i);
+    for (int i = ax + 1; i < x.dims(); ++i) inner *= x.dim_size(i);
+    const T* in = x.base<T>();
+    Index* o = out->base<Index>();
+    for (int64_t a = 0; a < outer; ++a) {
+      for (int64_t b = 0; b < inner; ++b) {
+        const T* p = in + a * r * inner + b;
+        int64_t best = 0;
+        for (int64_t k = 1; k < r; ++k)
+          if (p[k * inner] > p[best * inner]) best = k;
+        o[a * inner + b] = static_cast<Index>(best);
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class ArgMaxDispatch : public OpKernel {
+ public:
+  explicit ArgMaxDispatch(OpKernelConstruction& c) : OpKernel(c) {
+    if (c.node().output_type(0) == DT_INT32) {
+      impl_ = std::make_unique<ArgMaxOp<T, int32_t>>(c);
+    } else {
+      impl_ = std::make_unique<ArgMaxOp<T, int64_t>>(c);
+    }
+  }
+  absl::Status Compute(OpKernelContext& ctx) override { return impl_->Compute(ctx); }
+
+ private:
+  std::unique_ptr<OpKernel> impl_;
+};
+
+// Softmax over the last dim, stabilised by subtracting each row's max.
+template <typename T, bool kLog>
+class SoftmaxOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  bool IsExpensive() const override { return true; }
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.dims() < 1) {
+      return errors::InvalidArgument("logits must have rank >= 1, got shape ",
+                                     x.shape().DebugString());
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    const int64_t cols = x.dim_size(x.dims() - 1);
+    if (cols == 0 || x.NumElements() == 0) return absl::OkStatus();
+    const int64_t rows = x.NumElements() / cols;
+    using Arr = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Eigen::Map<const Arr> in(x.base<T>(), rows, cols);
+    Eigen::Map<Arr> o(out->base<T>(), rows, cols);
+    o = in.colwise() - in.rowwise().maxCoeff();
+    if constexpr (kLog) {
+      auto lse = o.exp().rowwise().sum().log().eval();
+      o.colwise() -= lse;
+    } else {
+      o = o.exp();
+      auto sum = o.rowwise().sum().eval();
+      o.colwise() /= sum;
+    }
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_REDUCE(T, unused)                                        \
+  RILL_REGISTER_KERNEL("Sum", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
+                       ReductionOp<T, Reducer::kSum>);                    \
+  RILL_REGISTER_KERNEL("Mean", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ReductionOp<T, Reducer::kMean>);                   \
+  RILL_REGISTER_KERNEL("Max", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
+                       ReductionOp<T, Reducer::kMax>);                    \
+  RILL_REGISTER_KERNEL("Min", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
+                       ReductionOp<T, Reducer::kMin>);                    \
+  RILL_REGISTER_KERNEL("ArgMax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ArgMaxDispatch<T>);
+RILL_FOR_NUMBER_TYPES(RILL_REG_REDUCE, 0)
+#define RILL_REG_SOFTMAX(T, unused)                                                                \
+  RILL_REGISTER_KERNEL("Softmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SoftmaxOp<T, false>); \
+  RILL_REGISTER_KERNEL("LogSoftmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SoftmaxOp<T, true>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_SOFTMAX, 0)
+
+}  // namespace
+}  // namespace rill::cpu

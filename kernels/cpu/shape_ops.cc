@@ -1,0 +1,329 @@
+// CPU kernels that rearrange data: Reshape, ExpandDims, Squeeze (buffer shared), Shape,
+// Transpose, Concat, Slice, Fill, ZerosLike, OnesLike, OneHot. Copies work on bytes, so
+// one implementation serves every dtype.
+#include <cstring>
+
+#include "rill/core/shape_util.h"
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+using shape_fns::IntValues;
+
+absl::StatusOr<TensorShape> ToShape(const shape_util::Dims& d) { return TensorShape::Build(d); }
+
+absl::StatusOr<int64_t> ScalarInt(const Tensor& t, absl::string_view what) {
+  if (t.dims() != 0) {
+    return errors::InvalidArgument(what, " must be a scalar, got shape ", t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto v, IntValues(t, what));
+  return v[0];
+}
+
+absl::StatusOr<std::vector<int64_t>> VectorInts(const Tensor& t, absl::string_view what) {
+  if (t.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
+  }
+  return IntValues(t, what);
+}
+
+// Shares the input buffer under a new shape.
+absl::Status Alias(OpKernelContext& ctx, const TensorShape& shape) {
+  Tensor out;
+  if (!out.CopyFrom(ctx.input(0), shape)) {
+    return errors::Internal("reshape to ", shape.DebugString(), " lost elements");
+  }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
+class ReshapeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(auto spec, VectorInts(ctx.input(1), "shape"));
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Reshape(ctx.input(0).shape().dim_sizes(), spec));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
+    return Alias(ctx, shape);
+  }
+};
+
+class ExpandDimsOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& axis_t = ctx.input(1);
+    if (axis_t.NumElements() != 1) {
+      return errors::InvalidArgument("dim must hold exactly one value, got shape ",
+                                     axis_t.shape().DebugString());
+    }
+    RILL_ASSIGN_OR_RETURN(auto axis, IntValues(axis_t, "dim"));
+    RILL_ASSIGN_OR_RETURN(auto dims,
+                          shape_util::ExpandDims(ctx.input(0).shape().dim_sizes(), axis[0]));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
+    return Alias(ctx, shape);
+  }
+};
+
+class SqueezeOp : public OpKernel {
+ public:
+  explicit SqueezeOp(OpKernelConstruction& c)
+      : OpKernel(c), axes_(c.node().attr<std::vector<int64_t>>("squeeze_dims")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Squeeze(ctx.input(0).shape().dim_sizes(), axes_));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
+    return Alias(ctx, shape);
+  }
+
+ private:
+  std::vector<int64_t> axes_;
+};
+
+class ShapeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const TensorShape& s = ctx.input(0).shape();
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({s.dims()}), &out));
+    for (int i = 0; i < s.dims(); ++i) {
+      if (out->dtype() == DT_INT32) {
+        out->base<int32_t>()[i] = static_cast<int32_t>(s.dim_size(i));
+      } else {
+        out->base<int64_t>()[i] = s.dim_size(i);
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+class TransposeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(auto perm, VectorInts(ctx.input(1), "perm"));
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Transpose(x.shape().dim_sizes(), perm));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
+    bool identity = true;
+    for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
+    if (identity) return Alias(ctx, shape);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    const int rank = x.dims();
+    // Source stride of each output dim; walk the output in order.
+    int64_t in_strides[kMaxTensorRank], src_stride[kMaxTensorRank];
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; --i) {
+      in_strides[i] = s;
+      s *= x.dim_size(i);
+    }
+    for (int i = 0; i < rank; ++i) src_stride[i] = in_strides[perm[i]];
+    const size_t es = DataTypeSize(x.dtype());
+    const char* src = static_cast<const char*>(x.data());
+    char* dst = static_cast<char*>(out->data());
+    int64_t idx[kMaxTensorRank] = {0};
+    int64_t off = 0;
+    const int64_t n = out->NumElements();
+    for (int64_t i = 0; i < n; ++i) {
+      std::memcpy(dst + i * es, src + off * es, es);
+      for (int d = rank - 1; d >= 0; --d) {
+        off += src_stride[d];
+        if (++idx[d] < dims[d]) break;
+        off -= src_stride[d] * dims[d];
+        idx[d] = 0;
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+class ConcatOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const int n = ctx.num_inputs() - 1;
+    RILL_ASSIGN_OR_RETURN(int64_t axis, ScalarInt(ctx.input(n), "axis"));
+    std::vector<shape_util::Dims> dims;
+    for (int i = 0; i < n; ++i) {
+      auto d = ctx.input(i).shape().dim_sizes();
+      dims.emplace_back(d.begin(), d.end());
+    }
+    int ax;
+    RILL_ASSIGN_OR_RETURN(auto out_dims, shape_util::Concat(dims, axis, &ax));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(out_dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    int64_t outer = 1;
+    for (int i = 0; i < ax; ++i) outer *= shape.dim_size(i);
+    const size_t es = DataTypeSize(out->dtype());
+    char* dst = static_cast<char*>(out->data());
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int i = 0; i < n; ++i) {
+        const Tensor& t = ctx.input(i);
+        const size_t row = outer == 0 ? 0 : t.NumElements() / outer * es;
+        std::memcpy(dst, static_cast<const char*>(t.data()) + o * row, row);
+        dst += row;
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+class SliceOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(auto begin, VectorInts(ctx.input(1), "begin"));
+    RILL_ASSIGN_OR_RETURN(auto size, VectorInts(ctx.input(2), "size"));
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Slice(x.shape().dim_sizes(), begin, size));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    const int64_t n = out->NumElements();
+    const int rank = x.dims();
+    if (n == 0) return absl::OkStatus();
+    if (rank == 0) {
+      std::memcpy(out->data(), x.data(), x.TotalBytes());
+      return absl::OkStatus();
+    }
+    int64_t strides[kMaxTensorRank];
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; --i) {
+      strides[i] = s;
+      s *= x.dim_size(i);
+    }
+    const size_t es = DataTypeSize(x.dtype());
+    const int64_t inner = dims[rank - 1];
+    const char* src = static_cast<const char*>(x.data());
+    char* dst = static_cast<char*>(out->data());
+    int64_t idx[kMaxTensorRank] = {0};
+    for (int64_t row = 0; row < n / inner; ++row) {
+      int64_t off = 0;
+      for (int d = 0; d < rank; ++d) off += (begin[d] + idx[d]) * strides[d];
+      std::memcpy(dst + row * inner * es, src + off * es, inner * es);
+      for (int d = rank - 2; d >= 0; --d) {
+        if (++idx[d] < dims[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+void FillBytes(Tensor* out, const void* value) {
+  const size_t es = DataTypeSize(out->dtype());
+  char* dst = static_cast<char*>(out->data());
+  for (int64_t i = 0; i < out->NumElements(); ++i) std::memcpy(dst + i * es, value, es);
+}
+
+class FillOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& value = ctx.input(1);
+    if (value.dims() != 0) {
+      return errors::InvalidArgument("value must be a scalar, got shape ",
+                                     value.shape().DebugString());
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "dims"));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    FillBytes(out, value.data());
+    return absl::OkStatus();
+  }
+};
+
+template <int kValue>
+class FillLikeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, ctx.input(0).shape(), &out));
+    VisitDataType(out->dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T v = static_cast<T>(kValue);
+      FillBytes(out, &v);
+    });
+    return absl::OkStatus();
+  }
+};
+
+template <typename T, typename TI>
+class OneHotOp : public OpKernel {
+ public:
+  explicit OneHotOp(OpKernelConstruction& c) : OpKernel(c), axis_(c.node().attr<int64_t>("axis")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& idx = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(int64_t depth, ScalarInt(ctx.input(1), "depth"));
+    if (ctx.input(2).dims() != 0 || ctx.input(3).dims() != 0) {
+      return errors::InvalidArgument("on_value and off_value must be scalars");
+    }
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::OneHot(idx.shape().dim_sizes(), depth, axis_));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    const T on = ctx.input(2).base<T>()[0], off = ctx.input(3).base<T>()[0];
+    const int ax = axis_ == -1 ? idx.dims() : static_cast<int>(axis_);
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < idx.dims(); ++i) (i < ax ? outer : inner) *= idx.dim_size(i);
+    const TI* in = idx.base<TI>();
+    T* o = out->base<T>();
+    for (int64_t a = 0; a < outer; ++a) {
+      for (int64_t d = 0; d < depth; ++d) {
+        for (int64_t b = 0; b < inner; ++b) {
+          // Out-of-range indices give a row of off_value, as in TensorFlow.
+          o[(a * depth + d) * inner + b] = static_cast<int64_t>(in[a * inner + b]) == d ? on : off;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t axis_;
+};
+
+RILL_REGISTER_KERNEL("Reshape", DEVICE_CPU, "", DT_INVALID, ReshapeOp);
+RILL_REGISTER_KERNEL("ExpandDims", DEVICE_CPU, "", DT_INVALID, ExpandDimsOp);
+RILL_REGISTER_KERNEL("Squeeze", DEVICE_CPU, "", DT_INVALID, SqueezeOp);
+RILL_REGISTER_KERNEL("Shape", DEVICE_CPU, "", DT_INVALID, ShapeOp);
+RILL_REGISTER_KERNEL("Transpose", DEVICE_CPU, "", DT_INVALID, TransposeOp);
+RILL_REGISTER_KERNEL("ConcatV2", DEVICE_CPU, "", DT_INVALID, ConcatOp);
+RILL_REGISTER_KERNEL("Slice", DEVICE_CPU, "", DT_INVALID, SliceOp);
+RILL_REGISTER_KERNEL("Fill", DEVICE_CPU, "", DT_INVALID, FillOp);
+RILL_REGISTER_KERNEL("ZerosLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<0>);
+RILL_REGISTER_KERNEL("OnesLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<1>);
+#define RILL_REG_ONE_HOT(T, unused) \
+  RILL_REGISTER_KERNEL("OneHot", DEVICE_CPU, "T", DataTypeToEnum<T>::value, OneHotDispatch<T>);
+
+// OneHot is keyed by T; the index type is chosen at construction.
+template <typename T>
+class OneHotDispatch : public OpKernel {
+ public:
+  explicit OneHotDispatch(OpKernelConstruction& c) : OpKernel(c) {
+    switch (c.node().input_type(0)) {
+      case DT_UINT8:
+        impl_ = std::make_unique<OneHotOp<T, uint8_t>>(c);
+        break;
+      case DT_INT32:
+        impl_ = std::make_unique<OneHotOp<T, int32_t>>(c);
+        break;
+      default:
+        impl_ = std::make_unique<OneHotOp<T, int64_t>>(c);
+        break;
+    }
+  }
+  absl::Status Compute(OpKernelContext& ctx) override { return impl_->Compute(ctx); }
+
+ private:
+  std::unique_ptr<OpKernel> impl_;
+};
+RILL_FOR_ALL_TYPES(RILL_REG_ONE_HOT, 0)
+
+}  // namespace
+}  // namespace rill::cpu

@@ -1,0 +1,139 @@
+// CPU kernels that move values rather than compute: Const, Placeholder, Identity, NoOp,
+// and the variable ops.
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+class ConstOp : public OpKernel {
+ public:
+  explicit ConstOp(OpKernelConstruction& c) : OpKernel(c), value_(*c.node().constant_value()) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    ctx.set_output(0, value_);  // shared, never copied: constants are immutable
+    return absl::OkStatus();
+  }
+
+ private:
+  Tensor value_;
+};
+
+class PlaceholderOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext&) override {
+    // Unreachable through Session (pruning reports unfed placeholders first); kept so a
+    // placeholder is placeable and a direct call still gets a clear message.
+    return errors::InvalidArgument("You must feed a value for placeholder tensor '", node().name(),
+                                   "'");
+  }
+};
+
+class IdentityOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    ctx.set_output(0, ctx.input(0));
+    return absl::OkStatus();
+  }
+};
+
+class NoOpOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext&) override { return absl::OkStatus(); }
+};
+
+// Outputs the variable's current value (or nothing, when uninitialized: a reader then
+// fails with FailedPrecondition naming the variable).
+class VariableOp : public OpKernel {
+ public:
+  explicit VariableOp(OpKernelConstruction& c) : OpKernel(c) {
+    var_ = c.resources()->LookupOrCreateVar(c.node().name(), c.node().output_type(0),
+                                            c.node().output_shape(0));
+  }
+  absl::Status Compute(OpKernelContext& ctx) override {
+    std::lock_guard<std::mutex> lock(var_->mu());
+    if (var_->initialized()) ctx.set_output(0, var_->value());
+    return absl::OkStatus();
+  }
+
+ private:
+  Var* var_;
+};
+
+enum class AssignMode { kSet, kAdd, kSub };
+
+template <typename T, AssignMode kMode>
+class AssignOp : public OpKernel {
+ public:
+  explicit AssignOp(OpKernelConstruction& c) : OpKernel(c) {
+    const Node& v = *c.node().input(0).node;
+    var_ = c.resources()->LookupOrCreateVar(v.name(), v.output_type(0), v.output_shape(0));
+    validate_shape_ = kMode != AssignMode::kSet || c.node().attr<bool>("validate_shape");
+  }
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& value = ctx.input(1);
+    std::lock_guard<std::mutex> lock(var_->mu());
+    if (validate_shape_ && !var_->shape().IsCompatibleWith(value.shape())) {
+      return errors::InvalidArgument("cannot assign a value of shape ", value.shape().DebugString(),
+                                     " to variable '", var_->name(), "' of shape ",
+                                     var_->shape().DebugString());
+    }
+    Tensor& cur = var_->value();
+    if constexpr (kMode == AssignMode::kSet) {
+      // Copy: the variable must never share a buffer with a value it did not create.
+      if (cur.IsInitialized() && cur.RefCountIsOne() && cur.shape() == value.shape()) {
+        std::memcpy(cur.data(), value.data(), value.TotalBytes());
+      } else {
+        RILL_ASSIGN_OR_RETURN(
+            Tensor fresh, Tensor::Create(value.dtype(), value.shape(), ctx.device()->allocator()));
+        std::memcpy(fresh.data(), value.data(), value.TotalBytes());
+        cur = std::move(fresh);
+      }
+    } else {
+      if (!cur.IsInitialized()) {
+        return errors::FailedPrecondition("Attempting to use uninitialized value ", var_->name());
+      }
+      if (cur.shape() != value.shape()) {
+        return errors::InvalidArgument("variable '", var_->name(), "' has shape ",
+                                       cur.shape().DebugString(), " but the update has shape ",
+                                       value.shape().DebugString());
+      }
+      if (!cur.RefCountIsOne()) cur = cur.DeepCopy();  // a reader holds the old value
+      if (!cur.IsInitialized()) {
+        return errors::ResourceExhausted("out of memory copying variable '", var_->name(), "'");
+      }
+      if constexpr (kMode == AssignMode::kAdd) {
+        AsArray<T>(&cur) += AsArray<T>(value);
+      } else {
+        AsArray<T>(&cur) -= AsArray<T>(value);
+      }
+    }
+    ctx.set_output(0, cur);
+    return absl::OkStatus();
+  }
+
+ private:
+  Var* var_;
+  bool validate_shape_;
+};
+
+RILL_REGISTER_KERNEL("Const", DEVICE_CPU, "", DT_INVALID, ConstOp);
+RILL_REGISTER_KERNEL("Placeholder", DEVICE_CPU, "", DT_INVALID, PlaceholderOp);
+RILL_REGISTER_KERNEL("Identity", DEVICE_CPU, "", DT_INVALID, IdentityOp);
+RILL_REGISTER_KERNEL("NoOp", DEVICE_CPU, "", DT_INVALID, NoOpOp);
+RILL_REGISTER_KERNEL("Variable", DEVICE_CPU, "", DT_INVALID, VariableOp);
+#define RILL_REG_ASSIGN(T, unused)                                          \
+  RILL_REGISTER_KERNEL("Assign", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       AssignOp<T, AssignMode::kSet>);
+#define RILL_REG_ASSIGN_UPDATE(T, unused)                                      \
+  RILL_REGISTER_KERNEL("AssignAdd", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       AssignOp<T, AssignMode::kAdd>);                         \
+  RILL_REGISTER_KERNEL("AssignSub", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       AssignOp<T, AssignMode::kSub>);
+RILL_FOR_ALL_TYPES(RILL_REG_ASSIGN, 0)
+RILL_FOR_NUMBER_TYPES(RILL_REG_ASSIGN_UPDATE, 0)
+
+}  // namespace
+}  // namespace rill::cpu

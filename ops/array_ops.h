@@ -1,0 +1,138 @@
+// Array ops: constants, placeholders, identity and the shape-changing ops.
+#pragma once
+
+#include "rill/ops/op_builder.h"
+
+namespace rill::ops {
+
+// A constant from a scalar, a Tensor or nested initializer lists.
+Output Const(const Scope& scope, const Input::Initializer& val);
+// A constant of dtype T: Const<float>(scope, 0, {2, 3}) fills a [2,3] float tensor with 0.
+template <typename T>
+Output Const(const Scope& scope, const T& v, const TensorShape& shape) {
+  Tensor t(DataTypeToEnum<T>::value, shape);
+  if (t.IsInitialized()) t.flat<T>().setConstant(v);
+  return Const(scope, Input::Initializer(t));
+}
+
+class Placeholder : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs Shape(const PartialTensorShape& x) {
+      Attrs r = *this;
+      r.shape_ = x;
+      return r;
+    }
+    PartialTensorShape shape_;  // unknown rank by default
+  };
+  Placeholder(const Scope& scope, DataType dtype) : Placeholder(scope, dtype, Attrs()) {}
+  Placeholder(const Scope& scope, DataType dtype, const Attrs& attrs);
+  static Attrs Shape(const PartialTensorShape& x) { return Attrs().Shape(x); }
+};
+
+class Identity : public OpWrapper {
+ public:
+  Identity(const Scope& scope, Input input);
+};
+
+// Does nothing; useful as a target that groups control dependencies.
+class NoOp {
+ public:
+  explicit NoOp(const Scope& scope);
+  operator Operation() const { return operation; }  // NOLINT
+  Operation operation;
+};
+
+class Reshape : public OpWrapper {
+ public:
+  Reshape(const Scope& scope, Input tensor, Input shape);
+};
+
+class Transpose : public OpWrapper {
+ public:
+  Transpose(const Scope& scope, Input x, Input perm);
+};
+
+class Concat : public OpWrapper {
+ public:
+  Concat(const Scope& scope, InputList values, Input axis);
+};
+
+class Slice : public OpWrapper {
+ public:
+  Slice(const Scope& scope, Input input, Input begin, Input size);
+};
+
+class ExpandDims : public OpWrapper {
+ public:
+  ExpandDims(const Scope& scope, Input input, Input axis);
+};
+
+class Squeeze : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs Axis(const std::vector<int64_t>& x) {
+      Attrs r = *this;
+      r.axis_ = x;
+      return r;
+    }
+    std::vector<int64_t> axis_;  // empty: every size-1 dim
+  };
+  Squeeze(const Scope& scope, Input input) : Squeeze(scope, input, Attrs()) {}
+  Squeeze(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs Axis(const std::vector<int64_t>& x) { return Attrs().Axis(x); }
+};
+
+class Shape : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs OutType(DataType x) {
+      Attrs r = *this;
+      r.out_type_ = x;
+      return r;
+    }
+    DataType out_type_ = DT_INT32;
+  };
+  Shape(const Scope& scope, Input input) : Shape(scope, input, Attrs()) {}
+  Shape(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs OutType(DataType x) { return Attrs().OutType(x); }
+};
+
+class Fill : public OpWrapper {
+ public:
+  Fill(const Scope& scope, Input dims, Input value);
+};
+
+class ZerosLike : public OpWrapper {
+ public:
+  ZerosLike(const Scope& scope, Input x);
+};
+
+class OnesLike : public OpWrapper {
+ public:
+  OnesLike(const Scope& scope, Input x);
+};
+
+class OneHot : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs Axis(int64_t x) {
+      Attrs r = *this;
+      r.axis_ = x;
+      return r;
+    }
+    int64_t axis_ = -1;
+  };
+  OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value)
+      : OneHot(scope, indices, depth, on_value, off_value, Attrs()) {}
+  OneHot(const Scope& scope, Input indices, Input depth, Input on_value, Input off_value,
+         const Attrs& attrs);
+  static Attrs Axis(int64_t x) { return Attrs().Axis(x); }
+};
+
+class Cast : public OpWrapper {
+ public:
+  Cast(const Scope& scope, Input x, DataType DstT);
+};
+
+}  // namespace rill::ops

@@ -1,0 +1,210 @@
+#include "rill/ops/math_ops.h"
+
+#include "rill/core/shape_inference.h"
+#include "rill/core/shape_util.h"
+
+namespace rill {
+namespace {
+
+absl::Status ReductionShape(InferenceContext& c) {
+  const auto& axes_shape = c.input_shape(1);
+  if (!axes_shape.unknown_rank() && axes_shape.dims() > 1) {
+    return errors::InvalidArgument("reduction axes must be a scalar or vector, got shape ",
+                                   axes_shape.DebugString());
+  }
+  const auto& in = c.input_shape(0);
+  bool keep = c.attr<bool>("keep_dims");
+  const Tensor* axes = c.input_tensor(1);
+  if (in.unknown_rank() || axes == nullptr) {
+    c.set_output(0, keep && !in.unknown_rank() ? PartialTensorShape::UnknownOfRank(in.dims())
+                                               : PartialTensorShape());
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(auto ax, shape_fns::IntValues(*axes, "reduction axes"));
+  RILL_ASSIGN_OR_RETURN(auto out, shape_util::Reduce(in.dim_sizes(), ax, keep, nullptr));
+  c.set_output(0, PartialTensorShape(out));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+#define RILL_REGISTER_BINARY(Name, Types, OutType) \
+  RILL_REGISTER_OP(Name)                           \
+      .Input("x", "T")                             \
+      .Input("y", "T")                             \
+      .Output("z", OutType)                        \
+      .TypeAttr("T", Types)                        \
+      .SetShapeFn(shape_fns::BroadcastBinary)
+RILL_REGISTER_BINARY("Add", kNumberTypes, "T");
+RILL_REGISTER_BINARY("Sub", kNumberTypes, "T");
+RILL_REGISTER_BINARY("Mul", kNumberTypes, "T");
+RILL_REGISTER_BINARY("Div", kNumberTypes, "T");
+RILL_REGISTER_BINARY("Pow", kSignedNumberTypes, "T");
+RILL_REGISTER_BINARY("Maximum", kNumberTypes, "T");
+RILL_REGISTER_BINARY("Minimum", kNumberTypes, "T");
+RILL_REGISTER_BINARY("Equal", kAllTypes, DT_BOOL);
+RILL_REGISTER_BINARY("Less", kNumberTypes, DT_BOOL);
+RILL_REGISTER_BINARY("Greater", kNumberTypes, DT_BOOL);
+#undef RILL_REGISTER_BINARY
+
+#define RILL_REGISTER_UNARY(Name, Types) \
+  RILL_REGISTER_OP(Name)                 \
+      .Input("x", "T")                   \
+      .Output("y", "T")                  \
+      .TypeAttr("T", Types)              \
+      .SetShapeFn(shape_fns::Unchanged)
+RILL_REGISTER_UNARY("Neg", kSignedNumberTypes);
+RILL_REGISTER_UNARY("Abs", kSignedNumberTypes);
+RILL_REGISTER_UNARY("Square", kSignedNumberTypes);
+RILL_REGISTER_UNARY("Sqrt", kFloatTypes);
+RILL_REGISTER_UNARY("Exp", kFloatTypes);
+RILL_REGISTER_UNARY("Log", kFloatTypes);
+#undef RILL_REGISTER_UNARY
+
+RILL_REGISTER_OP("AddN")
+    .InputList("inputs", "N", "T")
+    .Output("sum", "T")
+    .Attr("N", AttrKind::kInt)
+    .TypeAttr("T", kNumberTypes)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      PartialTensorShape out = c.input_shape(0);
+      for (int i = 1; i < c.num_inputs(); ++i) {
+        const auto& s = c.input_shape(i);
+        if (!out.IsCompatibleWith(s)) {
+          return errors::InvalidArgument("all inputs must have the same shape; input 0 is ",
+                                         c.input_shape(0).DebugString(), ", input ", i, " is ",
+                                         s.DebugString());
+        }
+        if (out.unknown_rank()) out = s;
+      }
+      c.set_output(0, out);
+      return absl::OkStatus();
+    });
+
+RILL_REGISTER_OP("MatMul")
+    .Input("a", "T")
+    .Input("b", "T")
+    .Output("product", "T")
+    .TypeAttr("T", kSignedNumberTypes)
+    .Attr("transpose_a", AttrKind::kBool, false)
+    .Attr("transpose_b", AttrKind::kBool, false)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const auto &a = c.input_shape(0), &b = c.input_shape(1);
+      auto ad = a.unknown_rank() ? shape_util::Dims{-1, -1}
+                                 : shape_util::Dims(a.dim_sizes().begin(), a.dim_sizes().end());
+      auto bd = b.unknown_rank() ? shape_util::Dims{-1, -1}
+                                 : shape_util::Dims(b.dim_sizes().begin(), b.dim_sizes().end());
+      RILL_ASSIGN_OR_RETURN(auto out, shape_util::MatMul(ad, bd, c.attr<bool>("transpose_a"),
+                                                         c.attr<bool>("transpose_b")));
+      c.set_output(0, PartialTensorShape(out));
+      return absl::OkStatus();
+    });
+
+#define RILL_REGISTER_REDUCTION(Name)            \
+  RILL_REGISTER_OP(Name)                         \
+      .Input("input", "T")                       \
+      .Input("reduction_indices", "Tidx")        \
+      .Output("output", "T")                     \
+      .TypeAttr("T", kNumberTypes)               \
+      .TypeAttr("Tidx", kIndexTypes, DT_INT32)   \
+      .Attr("keep_dims", AttrKind::kBool, false) \
+      .SetShapeFn(ReductionShape)
+RILL_REGISTER_REDUCTION("Sum");
+RILL_REGISTER_REDUCTION("Mean");
+RILL_REGISTER_REDUCTION("Max");
+RILL_REGISTER_REDUCTION("Min");
+#undef RILL_REGISTER_REDUCTION
+
+RILL_REGISTER_OP("ArgMax")
+    .Input("input", "T")
+    .Input("dimension", "Tidx")
+    .Output("output", "output_type")
+    .TypeAttr("T", kNumberTypes)
+    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
+    .TypeAttr("output_type", kIndexTypes, DT_INT64)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const auto& ds = c.input_shape(1);
+      if (!ds.unknown_rank() && ds.dims() != 0) {
+        return errors::InvalidArgument("dimension must be a scalar, got shape ", ds.DebugString());
+      }
+      const auto& in = c.input_shape(0);
+      const Tensor* dim = c.input_tensor(1);
+      if (in.unknown_rank() || dim == nullptr) {
+        c.set_output(0, in.unknown_rank() ? PartialTensorShape()
+                                          : PartialTensorShape::UnknownOfRank(in.dims() - 1));
+        if (!in.unknown_rank() && in.dims() == 0) {
+          return errors::InvalidArgument("ArgMax needs an input of rank >= 1");
+        }
+        return absl::OkStatus();
+      }
+      RILL_ASSIGN_OR_RETURN(auto ax, shape_fns::IntValues(*dim, "dimension"));
+      if (ax.size() != 1) return errors::InvalidArgument("dimension must hold one value");
+      RILL_ASSIGN_OR_RETURN(int axis,
+                            shape_fns::CanonicalAxis(ax[0], in.dims(), "ArgMax dimension"));
+      if (in.dim_size(axis) == 0) {
+        return errors::InvalidArgument("ArgMax over an empty dimension ", axis, " of ",
+                                       in.DebugString());
+      }
+      shape_util::Dims out(in.dim_sizes().begin(), in.dim_sizes().end());
+      out.erase(out.begin() + axis);
+      c.set_output(0, PartialTensorShape(out));
+      return absl::OkStatus();
+    });
+
+namespace ops {
+
+using internal::NodeBuilder;
+
+RILL_DEFINE_BINARY_OP(Add)
+RILL_DEFINE_BINARY_OP(Sub)
+RILL_DEFINE_BINARY_OP(Mul)
+RILL_DEFINE_BINARY_OP(Div)
+RILL_DEFINE_BINARY_OP(Pow)
+RILL_DEFINE_BINARY_OP(Maximum)
+RILL_DEFINE_BINARY_OP(Minimum)
+RILL_DEFINE_BINARY_OP(Equal)
+RILL_DEFINE_BINARY_OP(Less)
+RILL_DEFINE_BINARY_OP(Greater)
+RILL_DEFINE_UNARY_OP(Neg)
+RILL_DEFINE_UNARY_OP(Abs)
+RILL_DEFINE_UNARY_OP(Square)
+RILL_DEFINE_UNARY_OP(Sqrt)
+RILL_DEFINE_UNARY_OP(Exp)
+RILL_DEFINE_UNARY_OP(Log)
+
+AddN::AddN(const Scope& scope, InputList inputs) {
+  NodeBuilder(scope, "AddN").Inputs(inputs).Finalize(this);
+}
+
+MatMul::MatMul(const Scope& scope, Input a, Input b, const Attrs& attrs) {
+  NodeBuilder(scope, "MatMul")
+      .Input(a)
+      .Input(b)
+      .Attr("transpose_a", attrs.transpose_a_)
+      .Attr("transpose_b", attrs.transpose_b_)
+      .Finalize(this);
+}
+
+#define RILL_DEFINE_REDUCTION_OP(Name)                                          \
+  Name::Name(const Scope& scope, Input input, Input axis, const Attrs& attrs) { \
+    NodeBuilder(scope, #Name)                                                   \
+        .Input(input)                                                           \
+        .Input(axis)                                                            \
+        .Attr("keep_dims", attrs.keep_dims_)                                    \
+        .Finalize(this);                                                        \
+  }
+RILL_DEFINE_REDUCTION_OP(Sum)
+RILL_DEFINE_REDUCTION_OP(Mean)
+RILL_DEFINE_REDUCTION_OP(Max)
+RILL_DEFINE_REDUCTION_OP(Min)
+
+ArgMax::ArgMax(const Scope& scope, Input input, Input dimension, const Attrs& attrs) {
+  NodeBuilder(scope, "ArgMax")
+      .Input(input)
+      .Input(dimension)
+      .Attr("output_type", attrs.output_type_)
+      .Finalize(this);
+}
+
+}  // namespace ops
+}  // namespace rill

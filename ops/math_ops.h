@@ -1,0 +1,110 @@
+// Math ops: elementwise with NumPy broadcasting, comparisons, AddN, MatMul, reductions.
+#pragma once
+
+#include "rill/ops/op_builder.h"
+
+namespace rill::ops {
+
+#define RILL_DECLARE_UNARY_OP(Name)    \
+  class Name : public OpWrapper {      \
+   public:                             \
+    Name(const Scope& scope, Input x); \
+  };
+#define RILL_DECLARE_BINARY_OP(Name)            \
+  class Name : public OpWrapper {               \
+   public:                                      \
+    Name(const Scope& scope, Input x, Input y); \
+  };
+
+RILL_DECLARE_BINARY_OP(Add)
+RILL_DECLARE_BINARY_OP(Sub)
+RILL_DECLARE_BINARY_OP(Mul)
+RILL_DECLARE_BINARY_OP(Div)
+RILL_DECLARE_BINARY_OP(Pow)
+RILL_DECLARE_BINARY_OP(Maximum)
+RILL_DECLARE_BINARY_OP(Minimum)
+RILL_DECLARE_BINARY_OP(Equal)
+RILL_DECLARE_BINARY_OP(Less)
+RILL_DECLARE_BINARY_OP(Greater)
+
+RILL_DECLARE_UNARY_OP(Neg)
+RILL_DECLARE_UNARY_OP(Abs)
+RILL_DECLARE_UNARY_OP(Square)
+RILL_DECLARE_UNARY_OP(Sqrt)
+RILL_DECLARE_UNARY_OP(Exp)
+RILL_DECLARE_UNARY_OP(Log)
+
+// TensorFlow's aliases.
+using Subtract = Sub;
+using Multiply = Mul;
+using Negate = Neg;
+
+class AddN : public OpWrapper {
+ public:
+  AddN(const Scope& scope, InputList inputs);
+};
+
+class MatMul : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs TransposeA(bool x) {
+      Attrs r = *this;
+      r.transpose_a_ = x;
+      return r;
+    }
+    Attrs TransposeB(bool x) {
+      Attrs r = *this;
+      r.transpose_b_ = x;
+      return r;
+    }
+    bool transpose_a_ = false;
+    bool transpose_b_ = false;
+  };
+  MatMul(const Scope& scope, Input a, Input b) : MatMul(scope, a, b, Attrs()) {}
+  MatMul(const Scope& scope, Input a, Input b, const Attrs& attrs);
+  static Attrs TransposeA(bool x) { return Attrs().TransposeA(x); }
+  static Attrs TransposeB(bool x) { return Attrs().TransposeB(x); }
+};
+
+struct ReductionAttrs {
+  ReductionAttrs KeepDims(bool x) {
+    ReductionAttrs r = *this;
+    r.keep_dims_ = x;
+    return r;
+  }
+  bool keep_dims_ = false;
+};
+
+#define RILL_DECLARE_REDUCTION_OP(Name)                                              \
+  class Name : public OpWrapper {                                                    \
+   public:                                                                           \
+    using Attrs = ReductionAttrs;                                                    \
+    Name(const Scope& scope, Input input, Input axis, const Attrs& attrs = Attrs()); \
+    static Attrs KeepDims(bool x) { return Attrs().KeepDims(x); }                    \
+  };
+RILL_DECLARE_REDUCTION_OP(Sum)
+RILL_DECLARE_REDUCTION_OP(Mean)
+RILL_DECLARE_REDUCTION_OP(Max)
+RILL_DECLARE_REDUCTION_OP(Min)
+using ReduceSum = Sum;
+using ReduceMean = Mean;
+using ReduceMax = Max;
+using ReduceMin = Min;
+
+class ArgMax : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs OutputType(DataType x) {
+      Attrs r = *this;
+      r.output_type_ = x;
+      return r;
+    }
+    DataType output_type_ = DT_INT64;
+  };
+  ArgMax(const Scope& scope, Input input, Input dimension)
+      : ArgMax(scope, input, dimension, Attrs()) {}
+  ArgMax(const Scope& scope, Input input, Input dimension, const Attrs& attrs);
+  static Attrs OutputType(DataType x) { return Attrs().OutputType(x); }
+};
+
+}  // namespace rill::ops

@@ -1,0 +1,75 @@
+#include "rill/ops/op_builder.h"
+
+#include "rill/ops/array_ops.h"
+
+namespace rill::ops::internal {
+
+NodeBuilder::NodeBuilder(const Scope& scope, std::string op, std::string default_name)
+    : scope_(scope), default_name_(std::move(default_name)) {
+  spec_.op = std::move(op);
+  if (default_name_.empty()) default_name_ = spec_.op;
+  failed_ = !scope.ok();
+}
+
+NodeBuilder& NodeBuilder::Input(const ::rill::Input& in) {
+  if (failed_) return *this;
+  if (in.is_constant()) {
+    if (!in.status().ok()) {
+      scope_.UpdateStatus(in.status());
+      failed_ = true;
+      return *this;
+    }
+    Output c = Const(scope_.WithOpName("").WithNoControlDependencies(), in.tensor());
+    if (c.node() == nullptr) {
+      failed_ = true;
+      return *this;
+    }
+    spec_.inputs.push_back({c.node(), 0});
+    return *this;
+  }
+  if (in.node() == nullptr) {
+    // An earlier op failed and recorded its error already; or a default-constructed Output.
+    if (scope_.ok()) {
+      scope_.UpdateStatus(errors::InvalidArgument(
+          "an input of a new '", spec_.op, "' node is an empty Output (not built by an op)"));
+    }
+    failed_ = true;
+    return *this;
+  }
+  spec_.inputs.push_back({in.node(), in.index()});
+  return *this;
+}
+
+NodeBuilder& NodeBuilder::Inputs(const InputList& list) {
+  for (const ::rill::Input& in : list.inputs()) Input(in);
+  return *this;
+}
+
+NodeBuilder& NodeBuilder::Attr(const std::string& name, AttrValue v) {
+  spec_.attrs[name] = std::move(v);
+  return *this;
+}
+
+Operation NodeBuilder::Finalize() {
+  if (failed_ || !scope_.ok()) return Operation();
+  spec_.name = scope_.GetUniqueNameForOp(default_name_);
+  spec_.device = scope_.device();
+  spec_.colocate_with = scope_.colocate_with();
+  for (const Operation& op : scope_.control_deps()) {
+    if (op.node() != nullptr) spec_.control_inputs.push_back(op.node());
+  }
+  absl::StatusOr<Node*> n = scope_.graph()->AddNode(std::move(spec_));
+  if (!n.ok()) {
+    scope_.UpdateStatus(n.status());
+    return Operation();
+  }
+  return Operation(*n);
+}
+
+void NodeBuilder::Finalize(OpWrapper* w) {
+  w->operation = Finalize();
+  w->output = w->operation.node() && w->operation.num_outputs() > 0 ? Output(w->operation.node(), 0)
+                                                                    : Output();
+}
+
+}  // namespace rill::ops::internal

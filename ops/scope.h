@@ -1,0 +1,176 @@
+// The graph-building API, named as in TensorFlow's C++ API: Operation, Output, Input
+// (with nested initializer lists), InputList and Scope. Building never throws or aborts:
+// an error is recorded in the scope's shared status (scope.status()), later ops built on a
+// failed input are skipped, and Session::Run reports the first error.
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "rill/core/graph.h"
+
+namespace rill {
+
+class Output;
+
+class Operation {
+ public:
+  Operation() = default;
+  explicit Operation(Node* n) : node_(n) {}
+  Node* node() const { return node_; }
+  std::string name() const { return node_ ? node_->name() : ""; }
+  int num_outputs() const { return node_ ? node_->num_outputs() : 0; }
+  DataType output_type(int i) const { return node_->output_type(i); }
+  bool operator==(const Operation& o) const { return node_ == o.node_; }
+
+ private:
+  Node* node_ = nullptr;
+};
+
+class Output {
+ public:
+  Output() = default;
+  Output(Node* n, int index = 0) : node_(n), index_(index) {}  // NOLINT
+  Output(const Operation& op, int index) : node_(op.node()), index_(index) {}
+  Node* node() const { return node_; }
+  int index() const { return index_; }
+  Operation op() const { return Operation(node_); }
+  DataType type() const { return node_ ? node_->output_type(index_) : DT_INVALID; }
+  PartialTensorShape shape() const {
+    return node_ ? node_->output_shape(index_) : PartialTensorShape();
+  }
+  std::string name() const;  // "node:0"
+  bool operator==(const Output& o) const { return node_ == o.node_ && index_ == o.index_; }
+
+ private:
+  Node* node_ = nullptr;
+  int index_ = 0;
+};
+
+struct OutputHash {
+  size_t operator()(const Output& o) const {
+    return std::hash<const void*>()(o.node()) * 31 + static_cast<size_t>(o.index());
+  }
+};
+using OutputList = std::vector<Output>;
+
+class Input {
+ public:
+  // A constant: a scalar, a Tensor, or nested initializer lists ({{1.f, 2.f}, {3.f, 4.f}}).
+  // int literals become int32, float float, double double, bool bool, uint8_t uint8.
+  struct Initializer {
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    Initializer(const T& v) {  // NOLINT
+      tensor = Tensor(static_cast<typename Canonical<T>::type>(v));
+    }
+    Initializer(const Tensor& t);                              // NOLINT
+    Initializer(const std::initializer_list<Initializer>& v);  // NOLINT
+    // Values laid out in `shape` (row-major); InvalidArgument if the counts differ.
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    Initializer(const std::initializer_list<T>& v, const TensorShape& shape) {
+      using C = typename Canonical<T>::type;
+      std::vector<C> vals(v.begin(), v.end());
+      FromValues(DataTypeToEnum<C>::value, vals.data(), vals.size(), shape);
+    }
+
+    template <typename T>
+    struct Canonical {
+      using type = std::conditional_t<
+          std::is_same_v<T, bool>, bool,
+          std::conditional_t<
+              std::is_floating_point_v<T>,
+              std::conditional_t<std::is_same_v<T, float>, float, double>,
+              std::conditional_t<
+                  std::is_same_v<T, uint8_t>, uint8_t,
+                  std::conditional_t<(sizeof(T) <= 4 && std::is_signed_v<T>), int32_t, int64_t>>>>;
+    };
+
+    Tensor tensor;
+    absl::Status status;
+
+   private:
+    void FromValues(DataType dt, const void* data, size_t n, const TensorShape& shape);
+  };
+
+  Input(const Output& o) : output_(o) {}                            // NOLINT
+  Input(const Tensor& t) : Input(Initializer(t)) {}                 // NOLINT
+  Input(const Initializer& init) : init_(init), is_const_(true) {}  // NOLINT
+  Input(const std::initializer_list<Initializer>& init)             // NOLINT
+      : Input(Initializer(init)) {}
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+  Input(const T& v) : Input(Initializer(v)) {}  // NOLINT
+
+  Node* node() const { return output_.node(); }
+  int index() const { return output_.index(); }
+  const Output& output() const { return output_; }
+  bool is_constant() const { return is_const_; }
+  const Tensor& tensor() const { return init_.tensor; }
+  const absl::Status& status() const { return init_.status; }
+
+ private:
+  Output output_;
+  Initializer init_{Tensor()};
+  bool is_const_ = false;
+};
+
+class InputList {
+ public:
+  InputList(const std::initializer_list<Input>& v) : inputs_(v) {}  // NOLINT
+  InputList(const OutputList& v) : inputs_(v.begin(), v.end()) {}   // NOLINT
+  InputList(const std::vector<Input>& v) : inputs_(v) {}            // NOLINT
+  const std::vector<Input>& inputs() const { return inputs_; }
+
+ private:
+  std::vector<Input> inputs_;
+};
+
+class Scope {
+ public:
+  static Scope NewRootScope();
+
+  // Names: "outer/inner/op". Sub-scope and op names are made unique ("Add", "Add_1").
+  Scope NewSubScope(const std::string& child_scope_name) const;
+  // The exact name of the next op; a clash with an existing node is an error.
+  Scope WithOpName(const std::string& op_name) const;
+  Scope WithDevice(const std::string& device) const;
+  Scope WithControlDependencies(absl::Span<const Operation> control_deps) const;
+  Scope WithControlDependencies(const Output& control_dep) const;
+  Scope WithNoControlDependencies() const;
+  Scope ColocateWith(const Operation& op) const;
+  Scope ColocateWith(const Output& out) const { return ColocateWith(out.op()); }
+  Scope ClearColocation() const;
+
+  Graph* graph() const;
+  std::shared_ptr<Graph> graph_as_shared_ptr() const;
+  bool ok() const;
+  absl::Status status() const;
+  // Keeps the first error; later ones are dropped.
+  void UpdateStatus(const absl::Status& s) const;
+
+  // The name the next op of type `default_name` gets.
+  std::string GetUniqueNameForOp(const std::string& default_name) const;
+  const std::string& device() const { return device_; }
+  const std::vector<Operation>& control_deps() const { return control_deps_; }
+  const std::string& colocate_with() const { return colocate_with_; }
+
+ private:
+  struct Shared;
+  explicit Scope(std::shared_ptr<Shared> s);
+  std::string UniqueName(const std::string& prefix_and_name) const;
+
+  std::shared_ptr<Shared> shared_;
+  std::string prefix_;
+  std::string op_name_;
+  std::string device_;
+  std::vector<Operation> control_deps_;
+  std::string colocate_with_;
+};
+
+}  // namespace rill

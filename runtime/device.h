@@ -1,0 +1,55 @@
+// Devices present in this process. The CPU is always there; GPUs join when the CUDA
+// build finds one at run time. Devices are listed in priority order (GPU first).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rill/core/device_name.h"
+#include "rill/core/kernel.h"
+
+namespace rill {
+
+class Device : public DeviceBase {
+ public:
+  Device(std::string type, int id, Allocator* allocator)
+      : type_(std::move(type)), id_(id), name_(DeviceName::Full(type_, id)), allocator_(allocator) {
+    parsed_.job = "localhost";
+    parsed_.replica = 0;
+    parsed_.task = 0;
+    parsed_.type = type_;
+    parsed_.id = id;
+  }
+  const std::string& name() const override { return name_; }
+  const std::string& device_type() const override { return type_; }
+  Allocator* allocator() const override { return allocator_; }
+  int id() const { return id_; }
+  const DeviceName& parsed_name() const { return parsed_; }
+
+ private:
+  std::string type_;
+  int id_;
+  std::string name_;
+  Allocator* allocator_;
+  DeviceName parsed_;
+};
+
+// The devices a Session may use, highest priority first.
+class DeviceSet {
+ public:
+  // Every device of this process (the CPU, then any GPU the CUDA build registers).
+  static DeviceSet Local();
+  void Add(std::shared_ptr<Device> d);
+  const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
+  Device* cpu() const;
+
+ private:
+  std::vector<std::shared_ptr<Device>> devices_;
+};
+
+// A GPU build registers a factory that adds its devices to DeviceSet::Local().
+using DeviceFactory = void (*)(DeviceSet*);
+void RegisterDeviceFactory(DeviceFactory f);
+
+}  // namespace rill

@@ -1,0 +1,147 @@
+#include "rill/runtime/executor.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include "absl/container/inlined_vector.h"
+
+namespace rill {
+namespace {
+
+struct RunState {
+  RunState(const ExecutionPlan& p, ThreadPool* tp)
+      : plan(p),
+        pool(tp),
+        slots(p.num_slots),
+        pending(new std::atomic<int>[p.nodes.size()]),
+        uses(new std::atomic<int>[p.num_slots]),
+        remaining(static_cast<int>(p.nodes.size())) {
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+      pending[i].store(p.nodes[i].num_predecessors, std::memory_order_relaxed);
+    }
+    for (int s = 0; s < p.num_slots; ++s) uses[s].store(p.slot_uses[s], std::memory_order_relaxed);
+  }
+
+  void Fail(absl::Status s) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (status.ok()) status = std::move(s);
+    failed.store(true, std::memory_order_release);
+  }
+
+  const ExecutionPlan& plan;
+  ThreadPool* pool;
+  std::vector<Tensor> slots;
+  std::unique_ptr<std::atomic<int>[]> pending;
+  std::unique_ptr<std::atomic<int>[]> uses;
+  std::atomic<int> remaining;
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  absl::Status status;
+};
+
+absl::Status UninitializedInput(const PlanNode& pn, int i) {
+  const Node* src = pn.node->input(i).node;
+  if (src->IsVariable()) {
+    return errors::FailedPrecondition("Attempting to use uninitialized value ", src->name(),
+                                      " (read by ", pn.node->DebugName(), ")");
+  }
+  return errors::Internal(pn.node->DebugName(), ": input ", i, " from '", src->name(),
+                          "' was not produced");
+}
+
+void RunNode(RunState* s, const PlanNode& pn) {
+  const int n_in = static_cast<int>(pn.input_slots.size());
+  if (!s->failed.load(std::memory_order_acquire)) {
+    absl::InlinedVector<const Tensor*, 8> inputs(n_in);
+    absl::Status st;
+    for (int i = 0; i < n_in && st.ok(); ++i) {
+      inputs[i] = &s->slots[pn.input_slots[i]];
+      if (!inputs[i]->IsInitialized() && !pn.node->input_is_ref(i)) st = UninitializedInput(pn, i);
+    }
+    if (st.ok()) {
+      OpKernelContext ctx(*pn.node, pn.device, inputs.data(), &s->slots[pn.first_output_slot],
+                          pn.forwardable);
+      st = pn.kernel->Compute(ctx);
+    }
+    if (!st.ok()) {
+      s->Fail(errors::Annotate(
+          st, absl::StrCat(pn.node->DebugName(), " on ", pn.device->name(), ": ")));
+    }
+  }
+  // Drop inputs after their last consumer so memory is reused within a run.
+  for (int i = 0; i < n_in; ++i) {
+    int slot = pn.input_slots[i];
+    if (!s->plan.slot_pinned[slot] && s->uses[slot].fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      s->slots[slot] = Tensor();
+    }
+  }
+}
+
+void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first);
+
+// Runs `first` and, inline, whatever it makes ready; hands extra expensive work to the pool.
+void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
+  absl::InlinedVector<int, 16> stack = {first};
+  while (!stack.empty()) {
+    int id = stack.back();
+    stack.pop_back();
+    const PlanNode& pn = s->plan.nodes[id];
+    RunNode(s, pn);
+    for (int c : pn.consumers) {
+      if (s->pending[c].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+      if (s->pool != nullptr && s->plan.nodes[c].expensive && !stack.empty()) {
+        std::shared_ptr<RunState> keep = owner;
+        s->pool->Schedule([keep, c] { Process(keep, keep.get(), c); });
+      } else {
+        stack.push_back(c);
+      }
+    }
+    if (s->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) s->remaining.notify_all();
+  }
+}
+
+}  // namespace
+
+absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
+                         std::vector<Tensor>* fetches) {
+  auto state = std::make_shared<RunState>(plan, pool);
+  RunState* s = state.get();
+  for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
+
+  if (!plan.nodes.empty()) {
+    // Roots beyond the first go to the pool when they are expensive, else run inline.
+    for (size_t r = 1; r < plan.roots.size(); ++r) {
+      int id = plan.roots[r];
+      if (pool != nullptr && plan.nodes[id].expensive) {
+        std::shared_ptr<RunState> keep = state;
+        pool->Schedule([keep, id] { Process(keep, keep.get(), id); });
+      } else {
+        Process(state, s, id);
+      }
+    }
+    Process(state, s, plan.roots.front());
+    for (int left = s->remaining.load(std::memory_order_acquire); left != 0;
+         left = s->remaining.load(std::memory_order_acquire)) {
+      s->remaining.wait(left, std::memory_order_acquire);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    if (!s->status.ok()) return s->status;
+  }
+  for (size_t i = 0; i < plan.fetch_slots.size(); ++i) {
+    Tensor& t = s->slots[plan.fetch_slots[i]];
+    if (!t.IsInitialized()) {
+      const Node* p = plan.fetch_producers[i];
+      if (p->IsVariable()) {
+        return errors::FailedPrecondition("Attempting to use uninitialized value ", p->name());
+      }
+      return errors::Internal(p->DebugName(), " produced no value to fetch");
+    }
+    fetches->push_back(t);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill

@@ -1,0 +1,142 @@
+#include "rill/runtime/placer.h"
+
+#include <cstdio>
+
+#include "absl/strings/str_join.h"
+
+namespace rill {
+namespace {
+
+struct UnionFind {
+  absl::flat_hash_map<const Node*, const Node*> parent;
+  const Node* Find(const Node* n) {
+    auto it = parent.find(n);
+    if (it == parent.end()) {
+      parent[n] = n;
+      return n;
+    }
+    if (it->second == n) return n;
+    const Node* root = Find(it->second);
+    parent[n] = root;
+    return root;
+  }
+  void Union(const Node* a, const Node* b) { parent[Find(a)] = Find(b); }
+};
+
+std::string DtypeOf(const Node& n) {
+  for (const char* attr : {"T", "dtype"}) {
+    auto it = n.attrs().find(attr);
+    if (it != n.attrs().end()) return DataTypeString(std::get<DataType>(it->second));
+  }
+  return "-";
+}
+
+bool HasKernel(const Node& n, const Device& d) {
+  return KernelRegistry::Global()->Find(n, d.device_type()) != nullptr;
+}
+
+std::string DevicesWithKernel(const Node& n, const DeviceSet& devices) {
+  std::vector<std::string> names;
+  for (const auto& d : devices.devices())
+    if (HasKernel(n, *d)) names.push_back(d->name());
+  return names.empty() ? "none" : absl::StrJoin(names, ", ");
+}
+
+}  // namespace
+
+absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
+                        const PlacementOptions& options, const std::vector<const Node*>& nodes,
+                        PlacementMap* placed) {
+  // Pass 1: colocation groups.
+  UnionFind uf;
+  std::vector<const Node*> todo;
+  for (const Node* n : nodes) {
+    if (placed->contains(n)) continue;
+    todo.push_back(n);
+    uf.Find(n);
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      if (n->input_is_ref(i)) uf.Union(n, n->input(i).node);
+    }
+    if (!n->colocate_with().empty()) {
+      if (const Node* other = graph.FindNode(n->colocate_with())) uf.Union(n, other);
+    }
+  }
+  absl::flat_hash_map<const Node*, std::vector<const Node*>> groups;
+  for (const auto& [n, unused] : uf.parent) groups[uf.Find(n)].push_back(n);
+
+  for (auto& [root, members] : groups) {
+    bool needs_placing = false;
+    for (const Node* m : members) needs_placing |= !placed->contains(m);
+    if (!needs_placing) continue;
+
+    // Pass 2: candidates where every member has a kernel; an earlier decision binds.
+    std::vector<Device*> candidates;
+    Device* fixed = nullptr;
+    for (const Node* m : members) {
+      if (auto it = placed->find(m); it != placed->end()) fixed = it->second.device;
+    }
+    for (const auto& d : devices.devices()) {
+      bool all = true;
+      for (const Node* m : members) all = all && HasKernel(*m, *d);
+      if (all && (fixed == nullptr || fixed == d.get())) candidates.push_back(d.get());
+    }
+    const Node* first = members.front();
+    if (candidates.empty()) {
+      for (const Node* m : members) {
+        if (DevicesWithKernel(*m, devices) == "none") {
+          return errors::NotFound(m->DebugName(), " with dtype ", DtypeOf(*m),
+                                  ": no registered kernel on any device");
+        }
+      }
+      return errors::InvalidArgument("cannot colocate ", first->DebugName(), " with ",
+                                     members.size() - 1,
+                                     " other node(s): no device has a kernel for all of them");
+    }
+
+    // Pass 3: explicit requests.
+    Device* chosen = nullptr;
+    std::string reason = "default: highest-priority device with a kernel";
+    for (const Node* m : members) {
+      if (m->requested_device().empty()) continue;
+      DeviceName spec = *DeviceName::Parse(m->requested_device());  // checked at AddNode
+      for (Device* d : candidates) {
+        if (spec.Matches(d->parsed_name())) {
+          chosen = d;
+          reason = absl::StrCat("requested ", m->requested_device());
+          break;
+        }
+      }
+      if (chosen != nullptr) break;
+      // Pass 5: the request cannot be met.
+      std::string why = absl::StrCat(m->DebugName(), " with dtype ", DtypeOf(*m),
+                                     " was requested on '", m->requested_device(),
+                                     "', which this session cannot satisfy; devices with a "
+                                     "kernel for it: ",
+                                     DevicesWithKernel(*m, devices));
+      if (!options.allow_soft_placement) {
+        return errors::InvalidArgument(why, ". Enable soft placement to fall back.");
+      }
+      reason = absl::StrCat("soft placement: ", why);
+      break;
+    }
+    // Pass 4: the default.
+    if (chosen == nullptr) chosen = candidates.front();
+    for (const Node* m : members) {
+      if (placed->contains(m)) continue;
+      (*placed)[m] = Placement{
+          chosen, m == first || members.size() == 1
+                      ? reason
+                      : absl::StrCat(reason, " (colocated group of '", first->name(), "')")};
+    }
+  }
+
+  if (options.log_device_placement) {
+    for (const Node* n : todo) {
+      std::fprintf(stderr, "%s (%s): %s\n", n->name().c_str(), n->type_string().c_str(),
+                   placed->at(n).device->name().c_str());
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill

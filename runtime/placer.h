@@ -1,0 +1,37 @@
+// The placer assigns each node a device, as passes (see docs/design.md):
+//   1. group nodes that must share a device: a variable with every op that takes it by
+//      reference (Assign, AssignAdd, optimizer updates), and ColocateWith requests;
+//   2. a group's candidates are the devices where every member has a kernel;
+//   3. an explicit request ("/GPU:0", "/device:GPU:*", "/cpu:0") picks among them;
+//   4. otherwise the highest-priority candidate: GPU, then CPU;
+//   5. an unmeetable request falls back to (4) under soft placement and says why; with
+//      soft placement off it is an error naming node, op, dtype, request and the devices
+//      that do have a kernel.
+// Decisions persist for the Session: a node, once placed, keeps its device.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "rill/runtime/device.h"
+
+namespace rill {
+
+struct PlacementOptions {
+  bool allow_soft_placement = true;
+  bool log_device_placement = false;
+};
+
+struct Placement {
+  Device* device = nullptr;
+  std::string reason;  // why this device: "requested", "default", "soft placement: ..."
+};
+
+using PlacementMap = absl::flat_hash_map<const Node*, Placement>;
+
+absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
+                        const PlacementOptions& options, const std::vector<const Node*>& nodes,
+                        PlacementMap* placed);
+
+}  // namespace rill

@@ -1,0 +1,55 @@
+// An execution plan: the pruned, placed, ordered subgraph for one (feeds, fetches,
+// targets) signature, with its kernels instantiated. Built once, then reused by every Run
+// with that signature; the executor reads it and never changes it.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "rill/runtime/placer.h"
+
+namespace rill {
+
+struct PlanNode {
+  const Node* node = nullptr;
+  Device* device = nullptr;
+  std::unique_ptr<OpKernel> kernel;
+  std::vector<int> input_slots;  // where each input's value lives
+  std::vector<int> consumers;    // plan nodes to notify when this one finishes
+  int first_output_slot = 0;
+  int num_predecessors = 0;  // data and control inputs inside the plan
+  uint64_t forwardable = 0;  // bit i: input i's buffer may be reused (sole consumer)
+  bool expensive = false;
+};
+
+struct PlanRequest {
+  std::vector<NodeOut> feeds;  // in the order the caller passes feed tensors
+  std::vector<NodeOut> fetches;
+  std::vector<const Node*> targets;
+};
+
+struct ExecutionPlan {
+  std::vector<PlanNode> nodes;  // in a topological order
+  std::vector<int> roots;       // nodes with no predecessors
+  int num_slots = 0;
+  std::vector<int> feed_slots;  // per feed, in request order
+  std::vector<const Node*> feed_nodes;
+  std::vector<int> fetch_slots;  // per fetch
+  std::vector<const Node*> fetch_producers;
+  std::vector<int> slot_uses;     // consumers per slot; a slot is released after its last
+  std::vector<bool> slot_pinned;  // fetched or fed: never released early
+};
+
+struct PlanContext {
+  const Graph* graph;
+  const DeviceSet* devices;
+  const PlacementOptions* placement;
+  PlacementMap* placed;  // session-wide; updated
+  ResourceMgr* resources;
+};
+
+// Prunes to what the fetches and targets need, places, orders and creates kernels.
+absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
+                                                         const PlanContext& ctx);
+
+}  // namespace rill

@@ -1,0 +1,14 @@
+// rill: a TensorFlow-style dataflow-graph library. One include for the whole public API.
+//   #include <rill/rill.h>
+//   using namespace rill;
+#pragma once
+
+#include "rill/core/tensor.h"
+#include "rill/core/types.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/math_ops.h"
+#include "rill/ops/nn_ops.h"
+#include "rill/ops/random_ops.h"
+#include "rill/ops/scope.h"
+#include "rill/ops/state_ops.h"
+#include "rill/runtime/session.h"

@@ -1,0 +1,250 @@
+#include "rill/runtime/session.h"
+
+#include <algorithm>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/string_view.h"
+#include "rill/runtime/executor.h"
+
+namespace rill {
+
+struct Session::Impl {
+  Impl(const Scope& s, const SessionOptions& o)
+      : scope(s), options(o), devices(DeviceSet::Local()) {}
+  Scope scope;
+  SessionOptions options;
+  PlacementOptions placement;
+  DeviceSet devices;
+  ResourceMgr resources;
+  std::unique_ptr<ThreadPool> pool;
+
+  mutable std::mutex build_mu;  // serialises plan building and placement
+  PlacementMap placed;
+  mutable std::shared_mutex cache_mu;
+  absl::flat_hash_map<std::string, std::shared_ptr<const ExecutionPlan>> cache;
+  absl::flat_hash_map<CallableHandle, std::shared_ptr<const ExecutionPlan>> callables;
+  CallableHandle next_handle = 1;
+
+  absl::StatusOr<std::shared_ptr<const ExecutionPlan>> GetPlan(const std::string& key,
+                                                               const PlanRequest& req) {
+    {
+      std::shared_lock<std::shared_mutex> lock(cache_mu);
+      auto it = cache.find(key);
+      if (it != cache.end()) return it->second;
+    }
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, Build(req));
+    std::unique_lock<std::shared_mutex> lock(cache_mu);
+    auto [it, inserted] = cache.emplace(key, plan);
+    return it->second;
+  }
+
+  absl::StatusOr<std::shared_ptr<const ExecutionPlan>> Build(const PlanRequest& req) {
+    std::lock_guard<std::mutex> lock(build_mu);
+    PlanContext ctx{scope.graph(), &devices, &placement, &placed, &resources};
+    RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
+    return std::shared_ptr<const ExecutionPlan>(std::move(plan));
+  }
+
+  static absl::Status CheckFeed(const Node& n, const Tensor& t) {
+    const PartialTensorShape& want = n.output_shape(0);
+    if (!t.IsInitialized()) {
+      return errors::InvalidArgument("the value fed to '", n.name(), "' is not initialized");
+    }
+    if (t.dtype() != n.output_type(0) || !want.IsCompatibleWith(t.shape())) {
+      return errors::InvalidArgument(n.IsPlaceholder() ? "placeholder '" : "tensor '", n.name(),
+                                     "' expects ", DataTypeString(n.output_type(0)), " of shape ",
+                                     want.DebugString(), "; fed ", DataTypeString(t.dtype()),
+                                     " of shape ", t.shape().DebugString());
+    }
+    if (!t.OnHost()) {
+      return errors::InvalidArgument("the value fed to '", n.name(), "' must be a host tensor");
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Execute(const ExecutionPlan& plan, const Tensor* const* feeds,
+                       std::vector<Tensor>* outputs) const {
+    for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
+      RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
+    }
+    std::vector<Tensor> result;
+    result.reserve(plan.fetch_slots.size());
+    RILL_RETURN_IF_ERROR(ExecutePlan(plan, feeds, pool.get(), &result));
+    if (outputs != nullptr) *outputs = std::move(result);
+    return absl::OkStatus();
+  }
+};
+
+namespace {
+
+void AppendId(std::string* key, char tag, int32_t a, int32_t b) {
+  key->push_back(tag);
+  key->append(reinterpret_cast<const char*>(&a), sizeof(a));
+  key->append(reinterpret_cast<const char*>(&b), sizeof(b));
+}
+
+absl::Status CheckOutput(const Output& o, absl::string_view what) {
+  if (o.node() == nullptr) {
+    return errors::InvalidArgument("a ", what,
+                                   " is an empty Output (its op failed to build; "
+                                   "see the scope's status)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+Session::Session(const Scope& scope) : Session(scope, SessionOptions()) {}
+
+Session::Session(const Scope& scope, const SessionOptions& options)
+    : impl_(std::make_unique<Impl>(scope, options)) {
+  impl_->placement.allow_soft_placement = options.allow_soft_placement;
+  impl_->placement.log_device_placement = options.log_device_placement;
+  int threads = options.inter_op_threads > 0
+                    ? options.inter_op_threads
+                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  impl_->pool = std::make_unique<ThreadPool>(threads);
+}
+
+Session::~Session() = default;
+
+absl::Status Session::Run(const std::vector<Output>& fetch_outputs,
+                          std::vector<Tensor>* outputs) const {
+  return Run(FeedType(), fetch_outputs, {}, outputs);
+}
+
+absl::Status Session::Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
+                          std::vector<Tensor>* outputs) const {
+  return Run(inputs, fetch_outputs, {}, outputs);
+}
+
+absl::Status Session::Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
+                          const std::vector<Operation>& run_outputs,
+                          std::vector<Tensor>* outputs) const {
+  RILL_RETURN_IF_ERROR(impl_->scope.status());
+  // The signature: feeds sorted (their map has no order), then fetches and targets.
+  absl::InlinedVector<const FeedType::value_type*, 8> feeds;
+  for (const auto& kv : inputs) {
+    RILL_RETURN_IF_ERROR(CheckOutput(kv.first, "feed"));
+    RILL_RETURN_IF_ERROR(kv.second.status);
+    feeds.push_back(&kv);
+  }
+  std::sort(feeds.begin(), feeds.end(), [](auto* a, auto* b) {
+    return a->first.node()->id() != b->first.node()->id()
+               ? a->first.node()->id() < b->first.node()->id()
+               : a->first.index() < b->first.index();
+  });
+  std::string key;
+  key.reserve(9 * (feeds.size() + fetch_outputs.size() + run_outputs.size()));
+  for (auto* f : feeds) AppendId(&key, 'f', f->first.node()->id(), f->first.index());
+  for (const Output& o : fetch_outputs) {
+    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
+    AppendId(&key, 'o', o.node()->id(), o.index());
+  }
+  for (const Operation& op : run_outputs) {
+    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
+    AppendId(&key, 't', op.node()->id(), 0);
+  }
+
+  std::shared_ptr<const ExecutionPlan> plan;
+  {
+    std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
+    auto it = impl_->cache.find(key);
+    if (it != impl_->cache.end()) plan = it->second;
+  }
+  if (plan == nullptr) {
+    PlanRequest req;
+    for (auto* f : feeds) req.feeds.push_back({f->first.node(), f->first.index()});
+    for (const Output& o : fetch_outputs) req.fetches.push_back({o.node(), o.index()});
+    for (const Operation& op : run_outputs) req.targets.push_back(op.node());
+    RILL_ASSIGN_OR_RETURN(plan, impl_->GetPlan(key, req));
+  }
+  absl::InlinedVector<const Tensor*, 8> feed_tensors;
+  for (auto* f : feeds) feed_tensors.push_back(&f->second.tensor);
+  return impl_->Execute(*plan, feed_tensors.data(), outputs);
+}
+
+absl::Status Session::MakeCallable(const CallableOptions& options, CallableHandle* out_handle) {
+  RILL_RETURN_IF_ERROR(impl_->scope.status());
+  PlanRequest req;
+  for (const Output& o : options.feed) {
+    RILL_RETURN_IF_ERROR(CheckOutput(o, "feed"));
+    req.feeds.push_back({o.node(), o.index()});
+  }
+  for (const Output& o : options.fetch) {
+    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
+    req.fetches.push_back({o.node(), o.index()});
+  }
+  for (const Operation& op : options.target) {
+    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
+    req.targets.push_back(op.node());
+  }
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
+  std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
+  *out_handle = impl_->next_handle++;
+  impl_->callables[*out_handle] = std::move(plan);
+  return absl::OkStatus();
+}
+
+absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                                  std::vector<Tensor>* fetch_tensors) const {
+  std::shared_ptr<const ExecutionPlan> plan;
+  {
+    std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
+    auto it = impl_->callables.find(handle);
+    if (it == impl_->callables.end()) {
+      return errors::InvalidArgument("no callable with handle ", handle);
+    }
+    plan = it->second;
+  }
+  if (feed_tensors.size() != plan->feed_slots.size()) {
+    return errors::InvalidArgument("callable ", handle, " takes ", plan->feed_slots.size(),
+                                   " feed tensors, got ", feed_tensors.size());
+  }
+  absl::InlinedVector<const Tensor*, 8> feeds;
+  for (const Tensor& t : feed_tensors) feeds.push_back(&t);
+  return impl_->Execute(*plan, feeds.data(), fetch_tensors);
+}
+
+absl::Status Session::ReleaseCallable(CallableHandle handle) {
+  std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
+  if (impl_->callables.erase(handle) == 0) {
+    return errors::InvalidArgument("no callable with handle ", handle);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Session::AssignedDevice(const Operation& op) const {
+  std::lock_guard<std::mutex> lock(impl_->build_mu);
+  auto it = impl_->placed.find(op.node());
+  if (it == impl_->placed.end()) {
+    return errors::NotFound("node '", op.name(), "' has not been placed by this session yet");
+  }
+  return it->second.device->name();
+}
+
+absl::StatusOr<std::string> Session::PlacementReason(const Operation& op) const {
+  std::lock_guard<std::mutex> lock(impl_->build_mu);
+  auto it = impl_->placed.find(op.node());
+  if (it == impl_->placed.end()) {
+    return errors::NotFound("node '", op.name(), "' has not been placed by this session yet");
+  }
+  return it->second.reason;
+}
+
+std::vector<std::string> Session::ListDevices() const {
+  std::vector<std::string> out;
+  for (const auto& d : impl_->devices.devices()) out.push_back(d->name());
+  return out;
+}
+
+int Session::num_cached_plans() const {
+  std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
+  return static_cast<int>(impl_->cache.size());
+}
+
+}  // namespace rill

@@ -1,0 +1,73 @@
+// Session: runs the graph of a Scope. TensorFlow's ClientSession shape:
+//   Session session(scope);
+//   session.Run({{x, {1.f, 2.f}}}, {y}, &outputs);
+// Each (feeds, fetches, targets) signature gets an execution plan on its first Run;
+// later Runs with that signature reuse it. Variables live in the Session and keep their
+// values across runs. Run may be called from several threads at once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rill/ops/scope.h"
+
+namespace rill {
+
+struct SessionOptions {
+  // Threads for expensive kernels; 0: one per core.
+  int inter_op_threads = 0;
+  // Print "name (Op): device" for each node when it is placed.
+  bool log_device_placement = false;
+  // Fall back to another device when a requested one cannot run a node.
+  bool allow_soft_placement = true;
+};
+
+struct CallableOptions {
+  std::vector<Output> feed;
+  std::vector<Output> fetch;
+  std::vector<Operation> target;
+};
+
+class Session {
+ public:
+  using FeedType = std::unordered_map<Output, Input::Initializer, OutputHash>;
+  using CallableHandle = int64_t;
+
+  explicit Session(const Scope& scope);
+  Session(const Scope& scope, const SessionOptions& options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  absl::Status Run(const std::vector<Output>& fetch_outputs, std::vector<Tensor>* outputs) const;
+  absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
+                   std::vector<Tensor>* outputs) const;
+  absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
+                   const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs) const;
+
+  // A handle that runs one fixed signature with no lookup: feeds in the order given.
+  absl::Status MakeCallable(const CallableOptions& options, CallableHandle* out_handle);
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors) const;
+  absl::Status ReleaseCallable(CallableHandle handle);
+
+  // The device a node was placed on ("/job:localhost/replica:0/task:0/device:CPU:0") and
+  // why, once a Run has placed it; NotFound before.
+  absl::StatusOr<std::string> AssignedDevice(const Operation& op) const;
+  absl::StatusOr<std::string> PlacementReason(const Operation& op) const;
+  // Names of the devices this Session can use, highest priority first.
+  std::vector<std::string> ListDevices() const;
+  // Number of cached execution plans (for tests and diagnostics).
+  int num_cached_plans() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+using ClientSession = Session;
+
+}  // namespace rill
