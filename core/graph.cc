@@ -45,9 +45,6 @@ absl::Status CheckAttrs(const OpDef& def, AttrMap& attrs) {
                                      ", got a ", AttrKindName(KindOf(v)));
     }
   }
-  for (const AttrDef& a : def.attrs) {
-    if (!attrs.contains(a.name) && a.default_value) attrs[a.name] = *a.default_value;
-  }
   return absl::OkStatus();
 }
 
@@ -112,6 +109,10 @@ absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<b
   }
   if (next != spec.inputs.size()) {
     return errors::InvalidArgument("expected ", next, " inputs, got ", spec.inputs.size());
+  }
+  // Defaults last, so that a type attr bound by an input is not pre-empted by its default.
+  for (const AttrDef& a : def.attrs) {
+    if (!spec.attrs.contains(a.name) && a.default_value) spec.attrs[a.name] = *a.default_value;
   }
   for (const AttrDef& a : def.attrs) {
     auto it = spec.attrs.find(a.name);

@@ -40,6 +40,11 @@ struct RunState {
   absl::Status status;
 };
 
+Tensor ReadVariable(Var* v) {
+  std::lock_guard<std::mutex> lock(v->mu());
+  return v->value();
+}
+
 absl::Status UninitializedInput(const PlanNode& pn, int i) {
   const Node* src = pn.node->input(i).node;
   if (src->IsVariable()) {
@@ -54,9 +59,16 @@ void RunNode(RunState* s, const PlanNode& pn) {
   const int n_in = static_cast<int>(pn.input_slots.size());
   if (!s->failed.load(std::memory_order_acquire)) {
     absl::InlinedVector<const Tensor*, 8> inputs(n_in);
+    absl::InlinedVector<Tensor, 2> var_values;
+    var_values.reserve(n_in);  // stable addresses for the pointers below
     absl::Status st;
     for (int i = 0; i < n_in && st.ok(); ++i) {
-      inputs[i] = &s->slots[pn.input_slots[i]];
+      if (Var* v = pn.input_vars[i]) {
+        var_values.push_back(ReadVariable(v));
+        inputs[i] = &var_values.back();
+      } else {
+        inputs[i] = &s->slots[pn.input_slots[i]];
+      }
       if (!inputs[i]->IsInitialized() && !pn.node->input_is_ref(i)) st = UninitializedInput(pn, i);
     }
     if (st.ok()) {
@@ -131,7 +143,8 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
     if (!s->status.ok()) return s->status;
   }
   for (size_t i = 0; i < plan.fetch_slots.size(); ++i) {
-    Tensor& t = s->slots[plan.fetch_slots[i]];
+    Tensor t =
+        plan.fetch_vars[i] ? ReadVariable(plan.fetch_vars[i]) : s->slots[plan.fetch_slots[i]];
     if (!t.IsInitialized()) {
       const Node* p = plan.fetch_producers[i];
       if (p->IsVariable()) {
@@ -139,7 +152,7 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
       }
       return errors::Internal(p->DebugName(), " produced no value to fetch");
     }
-    fetches->push_back(t);
+    fetches->push_back(std::move(t));
   }
   return absl::OkStatus();
 }

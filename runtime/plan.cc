@@ -104,10 +104,17 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
   plan->slot_uses.assign(slots, 0);
   plan->slot_pinned.assign(slots, false);
   for (int s : plan->feed_slots) plan->slot_pinned[s] = true;
+  // A variable's value is read when its consumer runs (TensorFlow's reference semantics:
+  // a read ordered after an update by a control dependency sees the update).
+  auto var_of = [&](const Node* n) -> Var* {
+    if (!n->IsVariable() || fed.contains(n)) return nullptr;
+    return ctx.resources->LookupOrCreateVar(n->name(), n->output_type(0), n->output_shape(0));
+  };
   for (const NodeOut& f : req.fetches) {
     int s = first_slot.at(f.node) + (fed.contains(f.node) ? 0 : f.index);
     plan->fetch_slots.push_back(s);
     plan->fetch_producers.push_back(f.node);
+    plan->fetch_vars.push_back(var_of(f.node));
     plan->slot_pinned[s] = true;
   }
 
@@ -124,6 +131,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
       NodeOut in = n->input(k);
       int s = first_slot.at(in.node) + (fed.contains(in.node) ? 0 : in.index);
       pn.input_slots.push_back(s);
+      pn.input_vars.push_back(n->input_is_ref(k) ? nullptr : var_of(in.node));
       ++plan->slot_uses[s];
       if (!fed.contains(in.node)) {
         plan->nodes[index[in.node]].consumers.push_back(static_cast<int>(i));

@@ -15,6 +15,7 @@ struct PlanNode {
   Device* device = nullptr;
   std::unique_ptr<OpKernel> kernel;
   std::vector<int> input_slots;  // where each input's value lives
+  std::vector<Var*> input_vars;  // per input: the variable read when this node runs, or null
   std::vector<int> consumers;    // plan nodes to notify when this one finishes
   int first_output_slot = 0;
   int num_predecessors = 0;  // data and control inputs inside the plan
@@ -36,6 +37,7 @@ struct ExecutionPlan {
   std::vector<const Node*> feed_nodes;
   std::vector<int> fetch_slots;  // per fetch
   std::vector<const Node*> fetch_producers;
+  std::vector<Var*> fetch_vars;   // per fetch: a variable read after the run, or null
   std::vector<int> slot_uses;     // consumers per slot; a slot is released after its last
   std::vector<bool> slot_pinned;  // fetched or fed: never released early
 };

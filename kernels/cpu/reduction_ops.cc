@@ -16,8 +16,14 @@ enum class Reducer { kSum, kMean, kMax, kMin };
 
 template <typename T, Reducer R>
 T Identity() {
-  if constexpr (R == Reducer::kMax) return std::numeric_limits<T>::lowest();
-  if constexpr (R == Reducer::kMin) return std::numeric_limits<T>::max();
+  // As in TensorFlow: the max of nothing is -inf (the lowest value for integers).
+  constexpr bool kInf = std::numeric_limits<T>::has_infinity;
+  if constexpr (R == Reducer::kMax) {
+    return kInf ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+  }
+  if constexpr (R == Reducer::kMin) {
+    return kInf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+  }
   return T(0);
 }
 

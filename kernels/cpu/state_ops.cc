@@ -43,22 +43,12 @@ class NoOpOp : public OpKernel {
   absl::Status Compute(OpKernelContext&) override { return absl::OkStatus(); }
 };
 
-// Outputs the variable's current value (or nothing, when uninitialized: a reader then
-// fails with FailedPrecondition naming the variable).
+// Does nothing at run time: consumers read the variable when they run (see
+// runtime/plan.cc), and updates reach it through their reference input.
 class VariableOp : public OpKernel {
  public:
-  explicit VariableOp(OpKernelConstruction& c) : OpKernel(c) {
-    var_ = c.resources()->LookupOrCreateVar(c.node().name(), c.node().output_type(0),
-                                            c.node().output_shape(0));
-  }
-  absl::Status Compute(OpKernelContext& ctx) override {
-    std::lock_guard<std::mutex> lock(var_->mu());
-    if (var_->initialized()) ctx.set_output(0, var_->value());
-    return absl::OkStatus();
-  }
-
- private:
-  Var* var_;
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext&) override { return absl::OkStatus(); }
 };
 
 enum class AssignMode { kSet, kAdd, kSub };

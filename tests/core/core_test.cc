@@ -1,0 +1,129 @@
+// Shapes, tensors, device names and the registries.
+#include <cstdint>
+
+#include "rill/core/device_name.h"
+#include "rill/core/kernel.h"
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+TEST(TensorShape, OverflowAndNegativeDimsAreStatuses) {
+  EXPECT_TRUE(TensorShape({2, 3}).valid());
+  EXPECT_EQ(TensorShape({2, 3}).num_elements(), 6);
+  EXPECT_EQ(TensorShape().num_elements(), 1);
+  EXPECT_EQ(TensorShape({4, 0, 9}).num_elements(), 0);
+  EXPECT_FALSE(TensorShape({2, -1}).valid());
+  auto big = TensorShape::Build({int64_t{1} << 32, int64_t{1} << 32});
+  EXPECT_EQ(big.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(TensorShape::Build({1, 1, 1, 1, 1, 1, 1, 1, 1}).ok());
+  TensorShape s({3});
+  s.AddDim(INT64_MAX);
+  EXPECT_FALSE(s.valid());
+  EXPECT_EQ(TensorShape({2, 3}).DebugString(), "[2,3]");
+}
+
+TEST(PartialTensorShape, Compatibility) {
+  PartialTensorShape p({-1, 3});
+  EXPECT_EQ(p.DebugString(), "[?,3]");
+  EXPECT_TRUE(p.IsCompatibleWith(TensorShape({7, 3})));
+  EXPECT_FALSE(p.IsCompatibleWith(TensorShape({7, 4})));
+  EXPECT_FALSE(p.IsCompatibleWith(TensorShape({3})));
+  EXPECT_TRUE(PartialTensorShape().IsCompatibleWith(TensorShape({1, 2, 3})));
+  EXPECT_FALSE(p.AsTensorShape().ok());
+  EXPECT_FALSE(PartialTensorShape::Build({-2}).ok());
+}
+
+TEST(Tensor, AlignedRefcountedAndTyped) {
+  Tensor t(DT_FLOAT, TensorShape({3, 5}));
+  ASSERT_TRUE(t.IsInitialized());
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data()) % 64, 0u);
+  EXPECT_TRUE(t.RefCountIsOne());
+  Tensor u = t;
+  EXPECT_FALSE(t.RefCountIsOne());
+  EXPECT_TRUE(u.SharesBufferWith(t));
+  t.matrix<float>()(2, 4) = 7.f;
+  EXPECT_EQ(u.flat<float>()(14), 7.f);
+  Tensor d = t.DeepCopy();
+  EXPECT_FALSE(d.SharesBufferWith(t));
+  EXPECT_EQ(d.flat<float>()(14), 7.f);
+  EXPECT_EQ(Tensor(3.5).scalar<double>()(), 3.5);
+  EXPECT_EQ(Tensor(true).dtype(), DT_BOOL);
+  EXPECT_EQ(Tensor(uint8_t{200}).DebugString(), "Tensor<type: uint8 shape: [] values: 200>");
+  // A typed view that does not fit is empty, not a crash.
+  EXPECT_EQ(t.flat<int32_t>().size(), 0);
+  EXPECT_EQ(t.matrix<float>().dimension(0), 3);
+  EXPECT_EQ((t.tensor<float, 3>().size()), 0);
+}
+
+TEST(Tensor, BadShapesAndHugeAllocationsAreStatuses) {
+  Tensor bad(DT_FLOAT, TensorShape({-1}));
+  EXPECT_FALSE(bad.IsInitialized());
+  EXPECT_EQ(Tensor::Create(DT_FLOAT, TensorShape({-1})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Tensor::Create(DT_DOUBLE, TensorShape({int64_t{1} << 61})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(Tensor::Create(DT_FLOAT, TensorShape({int64_t{1} << 50})).status().code(),
+            absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(Tensor::Create(DT_INVALID, TensorShape({1})).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(DeviceName, ParsesTensorFlowForms) {
+  auto p = [](const char* s) { return DeviceName::Parse(s); };
+  EXPECT_EQ(p("/CPU:0")->type, "CPU");
+  EXPECT_EQ(p("/cpu:0")->type, "CPU");
+  EXPECT_EQ(p("/device:GPU:0")->id, 0);
+  EXPECT_EQ(p("/GPU:*")->id, -1);
+  auto full = p("/job:localhost/replica:0/task:0/device:CPU:0");
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->job, "localhost");
+  EXPECT_EQ(full->ToString(), "/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_TRUE(p("")->IsEmpty());
+  DeviceName cpu0 = *p("/job:localhost/replica:0/task:0/device:CPU:0");
+  EXPECT_TRUE(p("/cpu:0")->Matches(cpu0));
+  EXPECT_TRUE(p("/device:CPU:*")->Matches(cpu0));
+  EXPECT_FALSE(p("/GPU:0")->Matches(cpu0));
+  EXPECT_FALSE(p("/CPU:1")->Matches(cpu0));
+  for (const char* bad : {"CPU:0", "/CPU:x", "/device:", "/job:", "/foo/bar", "/CPU:-1",
+                          "/device:G$U:0", "/replica:a"}) {
+    EXPECT_EQ(p(bad).status().code(), absl::StatusCode::kInvalidArgument) << bad;
+  }
+}
+
+TEST(Registry, UnknownOpsAndBadEdgesAreStatuses) {
+  Graph g;
+  NodeSpec spec;
+  spec.name = "n";
+  spec.op = "NoSuchOp";
+  EXPECT_EQ(g.AddNode(spec).status().code(), absl::StatusCode::kNotFound);
+  spec.op = "NoOp";
+  spec.name = "bad name!";
+  EXPECT_EQ(g.AddNode(spec).status().code(), absl::StatusCode::kInvalidArgument);
+  Graph other;
+  NodeSpec c{"c", "Const", {}, {}, {{"value", Tensor(1.0f)}, {"dtype", DT_FLOAT}}, "", ""};
+  Node* foreign = *other.AddNode(c);
+  NodeSpec id{"id", "Identity", {{foreign, 0}}, {}, {}, "", ""};
+  EXPECT_EQ(g.AddNode(id).status().code(), absl::StatusCode::kInvalidArgument);
+  Node* mine = *g.AddNode(c);
+  NodeSpec out_of_range{"id", "Identity", {{mine, 3}}, {}, {}, "", ""};
+  EXPECT_EQ(g.AddNode(out_of_range).status().code(), absl::StatusCode::kInvalidArgument);
+  NodeSpec attr{"x", "Const", {}, {}, {{"value", Tensor(1.0f)}, {"dtype", int64_t{1}}}, "", ""};
+  EXPECT_EQ(g.AddNode(attr).status().code(), absl::StatusCode::kInvalidArgument);
+  NodeSpec missing{"y", "Placeholder", {}, {}, {}, "", ""};
+  EXPECT_EQ(g.AddNode(missing).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Every registered op has a shape function, a CPU kernel and a test case.
+TEST(Registry, EveryOpIsComplete) {
+  for (const std::string& op : OpRegistry::Global()->ListOps()) {
+    SCOPED_TRACE(op);
+    EXPECT_TRUE(static_cast<bool>(OpRegistry::Global()->LookUp(op)->shape_fn));
+    auto cpu = KernelRegistry::Global()->OpsWithKernels(DEVICE_CPU);
+    EXPECT_TRUE(std::find(cpu.begin(), cpu.end(), op) != cpu.end()) << "no CPU kernel";
+    EXPECT_TRUE(TestedOps().contains(op)) << "no test case marks this op as tested";
+  }
+}
+
+}  // namespace
+}  // namespace rill::testing

@@ -1,0 +1,44 @@
+// Helpers shared by the tests: random tensors, a float64 view of any tensor, running a
+// small graph with fed inputs, and the registry of ops that have a test case.
+#pragma once
+
+#include <functional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "rill/rill.h"
+
+namespace rill::testing {
+
+// Uniform values in [lo, hi] (integers rounded), reproducible from `seed`.
+Tensor RandomTensor(DataType dt, const TensorShape& shape, double lo, double hi, uint32_t seed);
+// Every element as a double.
+std::vector<double> ToDoubles(const Tensor& t);
+// A tensor of `dt` from doubles (converted as static_cast would).
+Tensor FromDoubles(DataType dt, const TensorShape& shape, const std::vector<double>& v);
+
+// Feeds `inputs` to placeholders of their dtype (unknown shape), builds the op with
+// `build`, runs it on a new Session and returns output 0 or the Status.
+using BuildFn = std::function<Output(const Scope&, const std::vector<Output>&)>;
+absl::StatusOr<Tensor> RunOp(const BuildFn& build, const std::vector<Tensor>& inputs);
+// The same with Const inputs, so shape functions see every shape and value.
+absl::StatusOr<Tensor> RunOpConst(const BuildFn& build, const std::vector<Tensor>& inputs);
+
+// Expects equal dtype and shape, and values within `rtol` (relative, with an absolute floor
+// of rtol for values near 0).
+void ExpectTensorNear(const Tensor& got, DataType dt, const TensorShape& shape,
+                      const std::vector<double>& want, double rtol);
+double Tolerance(DataType dt);  // 1e-5 for float, 1e-12 for double, 0 for integers
+
+// Ops with a test case; the completeness test checks the registry against this.
+std::set<std::string>& TestedOps();
+struct MarkTested {
+  explicit MarkTested(std::initializer_list<const char*> ops) {
+    for (const char* op : ops) TestedOps().insert(op);
+  }
+};
+
+}  // namespace rill::testing
