@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace rill {
@@ -16,13 +17,23 @@ class Allocator {
   virtual std::string Name() const = 0;
   // nullptr when the request cannot be met; never throws or aborts.
   virtual void* AllocateRaw(size_t alignment, size_t bytes) = 0;
-  virtual void DeallocateRaw(void* ptr) = 0;
+  // `bytes` is what was asked of AllocateRaw for this block.
+  virtual void DeallocateRaw(void* ptr, size_t bytes) = 0;
   // True when the memory is addressable from the host (CPU, pinned host).
   virtual bool OnHost() const { return true; }
 };
 
-// The process-wide CPU allocator (aligned, thread-safe).
+// The process-wide CPU allocator: 64-byte aligned, thread-safe. Blocks of 64 KiB and more
+// are kept on free lists by size when released (up to 1 GiB in all), so a Session that
+// runs the same plan again gets warm, already-mapped memory instead of fresh pages.
 Allocator* cpu_allocator();
+
+struct CpuAllocatorStats {
+  int64_t cache_hits = 0;
+  int64_t cache_misses = 0;
+  int64_t bytes_cached = 0;
+};
+CpuAllocatorStats GetCpuAllocatorStats();
 
 class TensorBuffer {
  public:

@@ -1,6 +1,7 @@
 #include "rill/core/kernel.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -120,4 +121,32 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
   return k;
 }
 
+}  // namespace rill
+
+namespace rill {
+namespace {
+struct Warmups {
+  std::mutex mu;
+  absl::flat_hash_map<std::string, std::vector<std::function<void()>>> fns;
+  absl::flat_hash_map<std::string, bool> done;
+};
+Warmups& TheWarmups() {
+  static auto* w = new Warmups;
+  return *w;
+}
+}  // namespace
+
+void RegisterKernelWarmup(const std::string& device_type, std::function<void()> fn) {
+  Warmups& w = TheWarmups();
+  std::lock_guard<std::mutex> lock(w.mu);
+  w.fns[device_type].push_back(std::move(fn));
+}
+
+void RunKernelWarmups(const std::string& device_type) {
+  Warmups& w = TheWarmups();
+  std::lock_guard<std::mutex> lock(w.mu);
+  if (w.done[device_type]) return;
+  w.done[device_type] = true;
+  for (auto& fn : w.fns[device_type]) fn();
+}
 }  // namespace rill

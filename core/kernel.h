@@ -146,3 +146,12 @@ std::unique_ptr<OpKernel> MakeKernel(OpKernelConstruction& c) {
   RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) M(int32_t, __VA_ARGS__) M(int64_t, __VA_ARGS__)
 #define RILL_FOR_NUMBER_TYPES(M, ...) RILL_FOR_SIGNED_TYPES(M, __VA_ARGS__) M(uint8_t, __VA_ARGS__)
 #define RILL_FOR_ALL_TYPES(M, ...) RILL_FOR_NUMBER_TYPES(M, __VA_ARGS__) M(bool, __VA_ARGS__)
+
+namespace rill {
+// Work a device's kernels need done once per process before their first use (a library's
+// JIT and thread-pool start-up, GPU handles), so that it happens when the device is
+// created rather than inside a user's first Run.
+void RegisterKernelWarmup(const std::string& device_type, std::function<void()> fn);
+// Runs the warm-ups of `device_type` once per process; later calls return at once.
+void RunKernelWarmups(const std::string& device_type);
+}  // namespace rill

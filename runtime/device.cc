@@ -17,6 +17,7 @@ DeviceSet DeviceSet::Local() {
   DeviceSet set;
   for (DeviceFactory f : Factories()) f(&set);  // accelerators first: higher priority
   set.Add(cpu);
+  RunKernelWarmups(DEVICE_CPU);
   return set;
 }
 

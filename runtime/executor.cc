@@ -60,16 +60,19 @@ void RunNode(RunState* s, const PlanNode& pn) {
   if (!s->failed.load(std::memory_order_acquire)) {
     absl::InlinedVector<const Tensor*, 8> inputs(n_in);
     absl::InlinedVector<Tensor, 2> var_values;
-    var_values.reserve(n_in);  // stable addresses for the pointers below
     absl::Status st;
-    for (int i = 0; i < n_in && st.ok(); ++i) {
-      if (Var* v = pn.input_vars[i]) {
-        var_values.push_back(ReadVariable(v));
+    if (pn.reads_variables) var_values.reserve(n_in);  // stable addresses for `inputs`
+    for (int i = 0; i < n_in; ++i) {
+      if (pn.reads_variables && pn.input_vars[i] != nullptr) {
+        var_values.push_back(ReadVariable(pn.input_vars[i]));
         inputs[i] = &var_values.back();
       } else {
         inputs[i] = &s->slots[pn.input_slots[i]];
       }
-      if (!inputs[i]->IsInitialized() && !pn.node->input_is_ref(i)) st = UninitializedInput(pn, i);
+      if (!inputs[i]->IsInitialized() && !pn.node->input_is_ref(i)) {
+        st = UninitializedInput(pn, i);
+        break;
+      }
     }
     if (st.ok()) {
       OpKernelContext ctx(*pn.node, pn.device, inputs.data(), &s->slots[pn.first_output_slot],

@@ -132,6 +132,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
       int s = first_slot.at(in.node) + (fed.contains(in.node) ? 0 : in.index);
       pn.input_slots.push_back(s);
       pn.input_vars.push_back(n->input_is_ref(k) ? nullptr : var_of(in.node));
+      pn.reads_variables |= pn.input_vars.back() != nullptr;
       ++plan->slot_uses[s];
       if (!fed.contains(in.node)) {
         plan->nodes[index[in.node]].consumers.push_back(static_cast<int>(i));

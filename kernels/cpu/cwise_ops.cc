@@ -58,7 +58,12 @@ class BinaryOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::Broadcast(a.shape(), b.shape()));
+    TensorShape shape;
+    if (a.shape() == b.shape()) {
+      shape = a.shape();  // the common case: no broadcasting to work out
+    } else {
+      RILL_ASSIGN_OR_RETURN(shape, shape_fns::Broadcast(a.shape(), b.shape()));
+    }
     if constexpr (std::is_integral_v<T> && (std::is_same_v<F, DivF>)) {
       if ((AsArray<T>(b) == T(0)).any()) return errors::InvalidArgument("Integer division by zero");
     }

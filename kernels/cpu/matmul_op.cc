@@ -59,6 +59,16 @@ class MatMulOp : public OpKernel {
   bool ta_, tb_;
 };
 
+// oneDNN's first call detects the ISA, JITs and starts its OpenMP threads (~65 ms here);
+// do it when the CPU device is created, not in a user's first Run.
+const bool kWarmupRegistered = [] {
+  RegisterKernelWarmup(DEVICE_CPU, [] {
+    float a[64] = {}, b[64] = {}, c[64];
+    dnnl_sgemm('N', 'N', 8, 8, 8, 1.0f, a, 8, b, 8, 0.0f, c, 8);
+  });
+  return true;
+}();
+
 #define RILL_REG_MATMUL(T, unused) \
   RILL_REGISTER_KERNEL("MatMul", DEVICE_CPU, "T", DataTypeToEnum<T>::value, MatMulOp<T>);
 RILL_FOR_SIGNED_TYPES(RILL_REG_MATMUL, 0)

@@ -127,3 +127,32 @@ TEST(Registry, EveryOpIsComplete) {
 
 }  // namespace
 }  // namespace rill::testing
+
+namespace rill::testing {
+namespace {
+
+TEST(CpuAllocator, LargeBlocksAreReusedAndNeverOverlap) {
+  Allocator* a = cpu_allocator();
+  const size_t big = 1 << 20;
+  void* p = a->AllocateRaw(64, big);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  a->DeallocateRaw(p, big);
+  CpuAllocatorStats before = GetCpuAllocatorStats();
+  void* q = a->AllocateRaw(64, big);
+  EXPECT_EQ(q, p);  // the cached block comes back
+  EXPECT_EQ(GetCpuAllocatorStats().cache_hits, before.cache_hits + 1);
+  // Live blocks are disjoint, small and large.
+  std::vector<std::pair<char*, size_t>> live = {{static_cast<char*>(q), big}};
+  for (size_t bytes : {size_t{16}, size_t{100000}, size_t{1} << 20, size_t{4096}, size_t{70000}}) {
+    char* r = static_cast<char*>(a->AllocateRaw(64, bytes));
+    ASSERT_NE(r, nullptr);
+    for (auto [s, n] : live) EXPECT_TRUE(r + bytes <= s || s + n <= r);
+    live.push_back({r, bytes});
+  }
+  for (auto [s, n] : live) a->DeallocateRaw(s, n);
+  EXPECT_EQ(a->AllocateRaw(64, size_t{1} << 50), nullptr);  // refused, not an abort
+}
+
+}  // namespace
+}  // namespace rill::testing
