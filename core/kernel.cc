@@ -79,10 +79,19 @@ const KernelDef* KernelRegistry::Find(const Node& node, absl::string_view device
 
 std::vector<std::string> KernelRegistry::DeviceTypesFor(const Node& node) const {
   std::vector<std::string> out;
-  for (const char* t : {"GPU", "CPU"}) {
-    if (Find(node, t) != nullptr) out.push_back(t);
+  for (const KernelDef& k : DefsFor(node.type_string())) {
+    if (std::find(out.begin(), out.end(), k.device_type) == out.end() &&
+        Find(node, k.device_type) != nullptr) {
+      out.push_back(k.device_type);
+    }
   }
   return out;
+}
+
+const std::vector<KernelDef>& KernelRegistry::DefsFor(absl::string_view op) const {
+  static const std::vector<KernelDef> kNone;
+  auto it = by_op_.find(op);
+  return it == by_op_.end() ? kNone : it->second;
 }
 
 std::vector<std::string> KernelRegistry::OpsWithKernels(absl::string_view device_type) const {

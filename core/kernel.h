@@ -24,6 +24,17 @@ class DeviceBase {
   virtual const std::string& name() const = 0;  // full name
   virtual const std::string& device_type() const = 0;
   virtual Allocator* allocator() const = 0;
+  // Host devices share buffers; a device with its own memory overrides both copies.
+  // Each allocates `dst` on the receiving side and returns once the data is usable.
+  virtual absl::Status CopyFromHost(const Tensor& src, Tensor* dst) {
+    *dst = src;
+    return absl::OkStatus();
+  }
+  virtual absl::Status CopyToHost(const Tensor& src, Tensor* dst) {
+    *dst = src;
+    return absl::OkStatus();
+  }
+  bool IsHost() const { return allocator()->OnHost(); }
 };
 
 class OpKernelConstruction {
@@ -108,6 +119,8 @@ class KernelRegistry {
   const KernelDef* Find(const Node& node, absl::string_view device_type) const;
   // Device types with a kernel for `node`, in registration order ("CPU", "GPU").
   std::vector<std::string> DeviceTypesFor(const Node& node) const;
+  // Every kernel registered for `op` (empty when none).
+  const std::vector<KernelDef>& DefsFor(absl::string_view op) const;
   // Ops with at least one kernel on `device_type`.
   std::vector<std::string> OpsWithKernels(absl::string_view device_type) const;
 

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "absl/container/inlined_vector.h"
+#include "rill/runtime/copy.h"
 
 namespace rill {
 namespace {
@@ -46,6 +47,9 @@ Tensor ReadVariable(Var* v) {
 }
 
 absl::Status UninitializedInput(const PlanNode& pn, int i) {
+  if (i >= pn.node->num_inputs()) {
+    return errors::Internal(pn.node->DebugName(), ": input ", i, " was not produced");
+  }
   const Node* src = pn.node->input(i).node;
   if (src->IsVariable()) {
     return errors::FailedPrecondition("Attempting to use uninitialized value ", src->name(),
@@ -65,11 +69,16 @@ void RunNode(RunState* s, const PlanNode& pn) {
     for (int i = 0; i < n_in; ++i) {
       if (pn.reads_variables && pn.input_vars[i] != nullptr) {
         var_values.push_back(ReadVariable(pn.input_vars[i]));
+        Device* from = pn.input_var_devices[i];
+        if (from != pn.device && var_values.back().IsInitialized()) {
+          st = CopyBetweenDevices(Tensor(var_values.back()), from, pn.device, &var_values.back());
+          if (!st.ok()) break;
+        }
         inputs[i] = &var_values.back();
       } else {
         inputs[i] = &s->slots[pn.input_slots[i]];
       }
-      if (!inputs[i]->IsInitialized() && !pn.node->input_is_ref(i)) {
+      if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i]) {
         st = UninitializedInput(pn, i);
         break;
       }
@@ -148,6 +157,9 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
   for (size_t i = 0; i < plan.fetch_slots.size(); ++i) {
     Tensor t =
         plan.fetch_vars[i] ? ReadVariable(plan.fetch_vars[i]) : s->slots[plan.fetch_slots[i]];
+    if (plan.fetch_vars[i] && t.IsInitialized() && plan.fetch_var_devices[i] != plan.host) {
+      RILL_RETURN_IF_ERROR(CopyBetweenDevices(Tensor(t), plan.fetch_var_devices[i], plan.host, &t));
+    }
     if (!t.IsInitialized()) {
       const Node* p = plan.fetch_producers[i];
       if (p->IsVariable()) {

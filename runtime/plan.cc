@@ -2,6 +2,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "rill/runtime/copy.h"
 
 namespace rill {
 namespace {
@@ -85,7 +86,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
   absl::flat_hash_set<const Node*> in_plan(pruned.begin(), pruned.end());
   std::vector<const Node*> order = Order(pruned, in_plan);
 
-  // Slots: feeds first, then each node's outputs.
+  // Slots: feeds first, then each node's outputs, then copies as they are made.
   absl::flat_hash_map<const Node*, int> first_slot, index;
   int slots = 0;
   for (const NodeOut& f : req.feeds) {
@@ -93,49 +94,102 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     plan->feed_slots.push_back(first_slot[f.node]);
     plan->feed_nodes.push_back(f.node);
   }
-  plan->nodes.resize(order.size());
+  size_t total_inputs = 0;
   for (size_t i = 0; i < order.size(); ++i) {
     const Node* n = order[i];
     index[n] = static_cast<int>(i);
     first_slot[n] = slots;
     slots += n->num_outputs();
+    total_inputs += n->num_inputs();
   }
-  plan->num_slots = slots;
+  // Copies are appended; reserve so references into `nodes` stay valid.
+  plan->nodes.reserve(order.size() + total_inputs + req.fetches.size());
+  plan->nodes.resize(order.size());
   plan->slot_uses.assign(slots, 0);
   plan->slot_pinned.assign(slots, false);
   for (int s : plan->feed_slots) plan->slot_pinned[s] = true;
+
+  Device* host = ctx.devices->cpu();
+  auto device_of = [&](const Node* n) { return ctx.placed->at(n).device; };
   // A variable's value is read when its consumer runs (TensorFlow's reference semantics:
   // a read ordered after an update by a control dependency sees the update).
   auto var_of = [&](const Node* n) -> Var* {
     if (!n->IsVariable() || fed.contains(n)) return nullptr;
     return ctx.resources->LookupOrCreateVar(n->name(), n->output_type(0), n->output_shape(0));
   };
-  for (const NodeOut& f : req.fetches) {
-    int s = first_slot.at(f.node) + (fed.contains(f.node) ? 0 : f.index);
-    plan->fetch_slots.push_back(s);
-    plan->fetch_producers.push_back(f.node);
-    plan->fetch_vars.push_back(var_of(f.node));
-    plan->slot_pinned[s] = true;
-  }
+
+  // The slot that holds value `in` on device `dst`, inserting a _Copy node the first time
+  // a value is needed on a device other than its producer's; sets *producer to the plan
+  // node that fills that slot (-1 for a feed on the host).
+  absl::flat_hash_map<std::pair<int, const Device*>, int> copies;
+  auto route = [&](NodeOut in, Device* dst, int* producer) -> absl::StatusOr<int> {
+    const bool is_fed = fed.contains(in.node);
+    const int slot = first_slot.at(in.node) + (is_fed ? 0 : in.index);
+    const int src_index = is_fed ? -1 : index.at(in.node);
+    Device* src = is_fed ? host : device_of(in.node);
+    if (src == dst) {
+      *producer = src_index;
+      return slot;
+    }
+    auto key = std::make_pair(slot, static_cast<const Device*>(dst));
+    if (auto it = copies.find(key); it != copies.end()) {
+      *producer = it->second;
+      return plan->nodes[it->second].first_output_slot;
+    }
+    RILL_ASSIGN_OR_RETURN(
+        Node * node,
+        AddCopyNode(&plan->copy_nodes, absl::StrCat(in.node->name(), ":", in.index),
+                    in.node->output_type(in.index), in.node->output_shape(in.index), *src, *dst));
+    const int ci = static_cast<int>(plan->nodes.size());
+    PlanNode& cn = plan->nodes.emplace_back();
+    cn.node = node;
+    cn.device = dst;
+    cn.kernel = MakeCopyKernel(*node, src, dst, ctx.resources);
+    cn.input_slots = {slot};
+    cn.input_vars = {nullptr};
+    cn.input_var_devices = {nullptr};
+    cn.input_is_ref = {false};
+    cn.first_output_slot = slots++;
+    plan->slot_uses.push_back(0);
+    plan->slot_pinned.push_back(false);
+    ++plan->slot_uses[slot];
+    if (src_index >= 0) {
+      plan->nodes[src_index].consumers.push_back(ci);
+      cn.num_predecessors = 1;
+    }
+    copies[key] = ci;
+    *producer = ci;
+    return cn.first_output_slot;
+  };
 
   // Kernels, inputs, edges.
   for (size_t i = 0; i < order.size(); ++i) {
     const Node* n = order[i];
     PlanNode& pn = plan->nodes[i];
     pn.node = n;
-    pn.device = ctx.placed->at(n).device;
+    pn.device = device_of(n);
     pn.first_output_slot = first_slot[n];
     RILL_ASSIGN_OR_RETURN(pn.kernel, CreateKernel(*n, pn.device, ctx.resources));
     pn.expensive = pn.kernel->IsExpensive();
     for (int k = 0; k < n->num_inputs(); ++k) {
       NodeOut in = n->input(k);
-      int s = first_slot.at(in.node) + (fed.contains(in.node) ? 0 : in.index);
-      pn.input_slots.push_back(s);
-      pn.input_vars.push_back(n->input_is_ref(k) ? nullptr : var_of(in.node));
-      pn.reads_variables |= pn.input_vars.back() != nullptr;
-      ++plan->slot_uses[s];
-      if (!fed.contains(in.node)) {
-        plan->nodes[index[in.node]].consumers.push_back(static_cast<int>(i));
+      Var* var = n->input_is_ref(k) ? nullptr : var_of(in.node);
+      pn.input_is_ref.push_back(n->input_is_ref(k));
+      pn.input_vars.push_back(var);
+      pn.input_var_devices.push_back(var ? device_of(in.node) : nullptr);
+      pn.reads_variables |= var != nullptr;
+      int producer = -1, slot;
+      if (var != nullptr || n->input_is_ref(k)) {
+        // Read (or updated) in place: no copy, only the ordering edge.
+        slot = first_slot.at(in.node) + in.index;
+        producer = index.at(in.node);
+      } else {
+        RILL_ASSIGN_OR_RETURN(slot, route(in, pn.device, &producer));
+      }
+      pn.input_slots.push_back(slot);
+      ++plan->slot_uses[slot];
+      if (producer >= 0) {
+        plan->nodes[producer].consumers.push_back(static_cast<int>(i));
         ++pn.num_predecessors;
       }
     }
@@ -144,7 +198,26 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
       plan->nodes[index[c]].consumers.push_back(static_cast<int>(i));
       ++pn.num_predecessors;
     }
-    if (pn.num_predecessors == 0) plan->roots.push_back(static_cast<int>(i));
+  }
+
+  // Fetches leave on the host.
+  for (const NodeOut& f : req.fetches) {
+    Var* var = var_of(f.node);
+    int slot = first_slot.at(f.node) + (fed.contains(f.node) ? 0 : f.index);
+    if (var == nullptr) {
+      int producer;
+      RILL_ASSIGN_OR_RETURN(slot, route(f, host, &producer));
+    }
+    plan->fetch_slots.push_back(slot);
+    plan->fetch_producers.push_back(f.node);
+    plan->fetch_vars.push_back(var);
+    plan->fetch_var_devices.push_back(var ? device_of(f.node) : nullptr);
+    plan->slot_pinned[slot] = true;
+  }
+  plan->num_slots = slots;
+  plan->host = host;
+  for (size_t i = 0; i < plan->nodes.size(); ++i) {
+    if (plan->nodes[i].num_predecessors == 0) plan->roots.push_back(static_cast<int>(i));
   }
   for (PlanNode& pn : plan->nodes) {
     for (size_t k = 0; k < pn.input_slots.size() && k < 64; ++k) {

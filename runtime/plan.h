@@ -16,7 +16,9 @@ struct PlanNode {
   std::unique_ptr<OpKernel> kernel;
   std::vector<int> input_slots;  // where each input's value lives
   std::vector<Var*> input_vars;  // per input: the variable read when this node runs, or null
-  std::vector<int> consumers;    // plan nodes to notify when this one finishes
+  std::vector<Device*> input_var_devices;  // where that variable lives (copied if not here)
+  std::vector<bool> input_is_ref;          // per input: the variable itself (updates)
+  std::vector<int> consumers;              // plan nodes to notify when this one finishes
   int first_output_slot = 0;
   int num_predecessors = 0;  // data and control inputs inside the plan
   uint64_t forwardable = 0;  // bit i: input i's buffer may be reused (sole consumer)
@@ -31,14 +33,17 @@ struct PlanRequest {
 };
 
 struct ExecutionPlan {
-  std::vector<PlanNode> nodes;  // in a topological order
+  Graph copy_nodes;             // the _Copy nodes this plan inserted (not in the user's graph)
+  std::vector<PlanNode> nodes;  // graph nodes in a topological order, then copies
   std::vector<int> roots;       // nodes with no predecessors
   int num_slots = 0;
   std::vector<int> feed_slots;  // per feed, in request order
   std::vector<const Node*> feed_nodes;
   std::vector<int> fetch_slots;  // per fetch
   std::vector<const Node*> fetch_producers;
-  std::vector<Var*> fetch_vars;   // per fetch: a variable read after the run, or null
+  std::vector<Var*> fetch_vars;  // per fetch: a variable read after the run, or null
+  std::vector<Device*> fetch_var_devices;
+  Device* host = nullptr;         // where fetched values must end up
   std::vector<int> slot_uses;     // consumers per slot; a slot is released after its last
   std::vector<bool> slot_pinned;  // fetched or fed: never released early
 };

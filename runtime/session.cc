@@ -13,8 +13,8 @@
 namespace rill {
 
 struct Session::Impl {
-  Impl(const Scope& s, const SessionOptions& o)
-      : scope(s), options(o), devices(DeviceSet::Local()) {}
+  Impl(const Scope& s, const SessionOptions& o, DeviceSet d)
+      : scope(s), options(o), devices(std::move(d)) {}
   Scope scope;
   SessionOptions options;
   PlacementOptions placement;
@@ -101,7 +101,10 @@ absl::Status CheckOutput(const Output& o, absl::string_view what) {
 Session::Session(const Scope& scope) : Session(scope, SessionOptions()) {}
 
 Session::Session(const Scope& scope, const SessionOptions& options)
-    : impl_(std::make_unique<Impl>(scope, options)) {
+    : Session(scope, options, DeviceSet::Local()) {}
+
+Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet devices)
+    : impl_(std::make_unique<Impl>(scope, options, std::move(devices))) {
   impl_->placement.allow_soft_placement = options.allow_soft_placement;
   impl_->placement.log_device_placement = options.log_device_placement;
   int threads = options.inter_op_threads > 0

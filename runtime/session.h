@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "rill/ops/scope.h"
+#include "rill/runtime/device.h"
 
 namespace rill {
 
@@ -38,6 +39,8 @@ class Session {
 
   explicit Session(const Scope& scope);
   Session(const Scope& scope, const SessionOptions& options);
+  // With an explicit set of devices instead of those of this process (tests, embedding).
+  Session(const Scope& scope, const SessionOptions& options, DeviceSet devices);
   ~Session();
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;

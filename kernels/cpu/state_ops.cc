@@ -90,9 +90,11 @@ class AssignOp : public OpKernel {
                                        cur.shape().DebugString(), " but the update has shape ",
                                        value.shape().DebugString());
       }
-      if (!cur.RefCountIsOne()) cur = cur.DeepCopy();  // a reader holds the old value
-      if (!cur.IsInitialized()) {
-        return errors::ResourceExhausted("out of memory copying variable '", var_->name(), "'");
+      if (!cur.RefCountIsOne()) {  // a reader holds the old value: update a copy
+        RILL_ASSIGN_OR_RETURN(Tensor copy,
+                              Tensor::Create(cur.dtype(), cur.shape(), ctx.device()->allocator()));
+        std::memcpy(copy.data(), cur.data(), cur.TotalBytes());
+        cur = std::move(copy);
       }
       if constexpr (kMode == AssignMode::kAdd) {
         AsArray<T>(&cur) += AsArray<T>(value);

@@ -1,0 +1,233 @@
+// The placer, copy insertion and the device caching allocator, against a fake accelerator.
+#include "fake_device.h"
+#include "gtest/gtest.h"
+#include "test_util.h"
+
+namespace rill::testing {
+
+void RegisterFakeGpuKernels() {
+  static const bool once = [] {
+    // Sub has no fake-GPU kernel on purpose: it must land on the CPU.
+    for (const char* op : {"Const", "Identity", "Add", "Mul", "MatMul", "Variable", "Assign",
+                           "AssignAdd", "NoOp", "Sum"}) {
+      std::vector<KernelDef> defs = KernelRegistry::Global()->DefsFor(op);
+      for (KernelDef d : defs) {
+        if (d.device_type != DEVICE_CPU) continue;
+        if (d.dtype != DT_INVALID && d.dtype != DT_FLOAT) continue;
+        d.device_type = kFakeGpu;
+        KernelRegistry::Global()->Register(std::move(d));
+      }
+    }
+    return true;
+  }();
+  (void)once;
+}
+
+DeviceSet FakeGpuDevices(std::shared_ptr<FakeGpuDevice> gpu) {
+  DeviceSet set;
+  set.Add(std::move(gpu));
+  DeviceSet local = DeviceSet::Local();
+  for (const auto& d : local.devices()) {
+    if (d->device_type() == DEVICE_CPU) set.Add(d);
+  }
+  return set;
+}
+
+namespace {
+
+MarkTested tested({"_Copy"});
+
+constexpr char kGpuName[] = "/job:localhost/replica:0/task:0/device:FAKE_GPU:0";
+constexpr char kCpuName[] = "/job:localhost/replica:0/task:0/device:CPU:0";
+
+class PlacerTest : public ::testing::Test {
+ protected:
+  void SetUp() override { RegisterFakeGpuKernels(); }
+  std::unique_ptr<Session> MakeSession(const Scope& root, bool soft = true,
+                                       size_t memory = size_t{1} << 30) {
+    gpu_ = std::make_shared<FakeGpuDevice>(0, memory);
+    SessionOptions o;
+    o.allow_soft_placement = soft;
+    return std::make_unique<Session>(root, o, FakeGpuDevices(gpu_));
+  }
+  std::shared_ptr<FakeGpuDevice> gpu_;
+};
+
+TEST_F(PlacerTest, DefaultsToTheAcceleratorAndCopiesAcrossDevices) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto y = ops::Add(root.WithOpName("y"), x, 1.f);   // accelerator
+  auto z = ops::Sub(root.WithOpName("z"), y, 0.5f);  // no accelerator kernel: CPU
+  auto w = ops::Mul(root.WithOpName("w"), y, 2.f);   // accelerator
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({{x, {1.f, 2.f}}}, {z, w}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {2}, {1.5, 2.5}, 0);
+  ExpectTensorNear(out[1], DT_FLOAT, {2}, {4, 6}, 0);
+  EXPECT_TRUE(out[0].OnHost());
+  EXPECT_TRUE(out[1].OnHost());
+  EXPECT_EQ(*session->AssignedDevice(y.operation), kGpuName);
+  EXPECT_EQ(*session->AssignedDevice(w.operation), kGpuName);
+  EXPECT_EQ(*session->AssignedDevice(z.operation), kCpuName);
+  // To the device: x for y. To the host: y for z, the Const 0.5 for z (constants default
+  // to the accelerator like everything else), and w for the fetch.
+  EXPECT_EQ(gpu_->to_device.load(), 1);
+  EXPECT_EQ(gpu_->to_host.load(), 3);
+}
+
+TEST_F(PlacerTest, OneCopyPerValueAndDevice) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Const(root.WithDevice("/cpu:0"), {1.f, 2.f, 3.f});
+  auto b = ops::Add(root, a, a);  // accelerator; a crosses once
+  auto c = ops::Mul(root, a, b);  // accelerator; a already there
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({c}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {3}, {2, 8, 18}, 0);
+  EXPECT_EQ(gpu_->to_device.load(), 1);
+  EXPECT_EQ(gpu_->to_host.load(), 1);
+}
+
+TEST_F(PlacerTest, ExplicitAndPartialRequests) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Add(root.WithDevice("/cpu:0"), 1.f, 2.f);
+  auto b = ops::Add(root.WithDevice("/device:FAKE_GPU:*"), a, 1.f);
+  auto c = ops::Add(root.WithDevice("/job:localhost/replica:0/task:0/device:CPU:0"), b, 1.f);
+  auto d = ops::Add(root.WithDevice("/FAKE_GPU:0"), c, 1.f);
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({d}, &out).ok());
+  EXPECT_EQ(out[0].scalar<float>()(), 6.f);
+  EXPECT_EQ(*session->AssignedDevice(a.operation), kCpuName);
+  EXPECT_EQ(*session->AssignedDevice(b.operation), kGpuName);
+  EXPECT_EQ(*session->AssignedDevice(c.operation), kCpuName);
+  EXPECT_EQ(*session->AssignedDevice(d.operation), kGpuName);
+  EXPECT_NE(session->PlacementReason(b.operation)->find("requested"), std::string::npos);
+}
+
+TEST_F(PlacerTest, SoftPlacementFallsBackAndSaysWhy) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Sub(root.WithOpName("sub").WithDevice("/device:FAKE_GPU:0"), 3.f, 1.f);
+  auto b = ops::Add(root.WithOpName("add").WithDevice("/FAKE_GPU:7"), a, 1.f);
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({b}, &out).ok());
+  EXPECT_EQ(out[0].scalar<float>()(), 3.f);
+  EXPECT_EQ(*session->AssignedDevice(a.operation), kCpuName);
+  auto why = session->PlacementReason(a.operation);
+  EXPECT_NE(why->find("soft placement"), std::string::npos) << *why;
+  EXPECT_NE(why->find("devices with a kernel for it: " + std::string(kCpuName)), std::string::npos)
+      << *why;
+  EXPECT_EQ(*session->AssignedDevice(b.operation), kGpuName);  // FAKE_GPU:7 is absent
+}
+
+TEST_F(PlacerTest, HardPlacementErrorIsShortAndComplete) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Sub(root.WithOpName("sub").WithDevice("/device:FAKE_GPU:0"), 3.f, 1.f);
+  auto session = MakeSession(root, /*soft=*/false);
+  std::vector<Tensor> out;
+  absl::Status s = session->Run({a}, &out);
+  ASSERT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  std::string m(s.message());
+  for (const char* part : {"'sub'", "(Sub)", "float", "/device:FAKE_GPU:0", kCpuName}) {
+    EXPECT_NE(m.find(part), std::string::npos) << part << " missing from: " << m;
+  }
+  EXPECT_LT(m.size(), 400u) << m;
+}
+
+TEST_F(PlacerTest, VariablesStayWithTheirUpdatesAndKeepValues) {
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root.WithOpName("v"), {1.f, 2.f});
+  auto up = ops::AssignAdd(root.WithOpName("up"), v, {1.f, 1.f});
+  auto read = ops::Sub(root.WithOpName("read"), v, 0.f);  // CPU reads a device variable
+  auto iv = ops::Variable(root.WithOpName("iv"), 5);      // int32: no device kernel
+  auto iup = ops::AssignAdd(root.WithOpName("iup"), iv, 1);
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  for (int i = 0; i < 3; ++i) {
+    absl::Status st = session->Run({up, iup}, &out);
+    ASSERT_TRUE(st.ok()) << st;
+  }
+  ASSERT_TRUE(session->Run({v, read, iv}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {2}, {4, 5}, 0);
+  ExpectTensorNear(out[1], DT_FLOAT, {2}, {4, 5}, 0);
+  EXPECT_EQ(out[2].scalar<int32_t>()(), 8);
+  EXPECT_TRUE(out[0].OnHost());
+  EXPECT_EQ(*session->AssignedDevice(v.operation), kGpuName);
+  EXPECT_EQ(*session->AssignedDevice(up.operation), kGpuName);
+  EXPECT_EQ(*session->AssignedDevice(read.operation), kCpuName);
+  EXPECT_EQ(*session->AssignedDevice(iv.operation), kCpuName);  // its group has no device kernel
+  EXPECT_EQ(*session->AssignedDevice(iup.operation), kCpuName);
+}
+
+TEST_F(PlacerTest, LogDevicePlacementPrintsEachNode) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Add(root.WithOpName("a"), 1.f, 2.f);
+  gpu_ = std::make_shared<FakeGpuDevice>(0, 1 << 20);
+  SessionOptions o;
+  o.log_device_placement = true;
+  Session session(root, o, FakeGpuDevices(gpu_));
+  ::testing::internal::CaptureStderr();
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({a}, &out).ok());
+  std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find(std::string("a (Add): ") + kGpuName), std::string::npos) << log;
+}
+
+TEST_F(PlacerTest, OutOfDeviceMemoryIsAStatusAndTheSessionRecovers) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto y = ops::Mul(root.WithOpName("big_mul"), x, 2.f);
+  auto session = MakeSession(root, true, /*memory=*/size_t{4} << 20);  // 4 MiB "card"
+  std::vector<Tensor> out;
+  Tensor big(DT_FLOAT, TensorShape({1024, 1024}));  // 4 MiB: x plus y cannot both fit
+  big.flat<float>().setConstant(1.f);
+  absl::Status s = session->Run({{x, big}}, {y}, &out);
+  ASSERT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  std::string m(s.message());
+  EXPECT_NE(m.find("big_mul"), std::string::npos) << m;
+  EXPECT_NE(m.find("[1024,1024]"), std::string::npos) << m;
+  EXPECT_NE(m.find("4194304 bytes"), std::string::npos) << m;
+  EXPECT_NE(m.find("FAKE_GPU"), std::string::npos) << m;
+  EXPECT_GE(gpu_->caching_allocator().GetStats().num_ooms, 1);
+  Tensor small(DT_FLOAT, TensorShape({256, 256}));
+  small.flat<float>().setConstant(3.f);
+  ASSERT_TRUE(session->Run({{x, small}}, {y}, &out).ok());
+  EXPECT_EQ(out[0].flat<float>()(0), 6.f);
+  EXPECT_EQ(gpu_->caching_allocator().GetStats().bytes_in_use, 0);
+}
+
+TEST(CachingAllocator, ReusesBlocksNeverOverlapsAndReportsOom) {
+  CachingAllocator a("test", std::make_unique<FakeMemory>(size_t{64} << 20));
+  EXPECT_EQ(CachingAllocator::RoundSize(1), 512u);
+  EXPECT_EQ(CachingAllocator::RoundSize((1 << 20) + 1), size_t{2} << 20);
+  void* p = a.AllocateRaw(64, 1000);
+  a.DeallocateRaw(p, 1000);
+  void* q = a.AllocateRaw(64, 900);  // same 1024-byte block
+  EXPECT_EQ(p, q);
+  EXPECT_EQ(a.GetStats().num_cache_hits, 1);
+  std::vector<std::pair<char*, size_t>> live = {{static_cast<char*>(q), 900}};
+  for (size_t n : {size_t{10}, size_t{5000}, size_t{3} << 20, size_t{512}, size_t{1} << 20}) {
+    char* r = static_cast<char*>(a.AllocateRaw(64, n));
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(r) % 64, 0u);
+    for (auto [s, m] : live) EXPECT_TRUE(r + n <= s || s + m <= r);
+    live.push_back({r, n});
+  }
+  // A request beyond the limit fails cleanly, even after releasing the cache.
+  EXPECT_EQ(a.AllocateRaw(64, size_t{100} << 20), nullptr);
+  EXPECT_EQ(a.GetStats().num_ooms, 1);
+  for (auto [s, m] : live) a.DeallocateRaw(s, m);
+  EXPECT_EQ(a.GetStats().bytes_in_use, 0);
+  EXPECT_GT(a.GetStats().bytes_reserved, 0);  // kept for reuse
+  // Cached blocks are given back when a large request needs the room.
+  void* huge = a.AllocateRaw(64, size_t{60} << 20);
+  EXPECT_NE(huge, nullptr);
+  a.DeallocateRaw(huge, size_t{60} << 20);
+  a.ReleaseCached();
+  EXPECT_EQ(a.GetStats().bytes_reserved, 0);
+}
+
+}  // namespace
+}  // namespace rill::testing
