@@ -16,12 +16,21 @@ struct RunState {
         pool(tp),
         slots(p.num_slots),
         pending(new std::atomic<int>[p.nodes.size()]),
-        uses(new std::atomic<int>[p.num_slots]),
-        remaining(static_cast<int>(p.nodes.size())) {
-    for (size_t i = 0; i < p.nodes.size(); ++i) {
-      pending[i].store(p.nodes[i].num_predecessors, std::memory_order_relaxed);
+        uses(new std::atomic<int>[p.num_slots]) {
+    Reset();
+  }
+
+  // Ready for another run of the same plan.
+  void Reset() {
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
+      pending[i].store(plan.nodes[i].num_predecessors, std::memory_order_relaxed);
     }
-    for (int s = 0; s < p.num_slots; ++s) uses[s].store(p.slot_uses[s], std::memory_order_relaxed);
+    for (int s = 0; s < plan.num_slots; ++s) {
+      uses[s].store(plan.slot_uses[s], std::memory_order_relaxed);
+    }
+    remaining.store(static_cast<int>(plan.nodes.size()), std::memory_order_relaxed);
+    failed.store(false, std::memory_order_relaxed);
+    status = absl::OkStatus();
   }
 
   void Fail(absl::Status s) {
@@ -35,7 +44,7 @@ struct RunState {
   std::vector<Tensor> slots;
   std::unique_ptr<std::atomic<int>[]> pending;
   std::unique_ptr<std::atomic<int>[]> uses;
-  std::atomic<int> remaining;
+  std::atomic<int> remaining{0};
   std::atomic<bool> failed{false};
   std::mutex mu;
   absl::Status status;
@@ -125,11 +134,39 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
   }
 }
 
+// Run states are kept on the plan and reused, so a steady-state Run allocates no
+// bookkeeping. A state still referenced by a pool task (finishing its last notify) is
+// left to that task and a fresh one made instead.
+std::shared_ptr<RunState> AcquireState(const ExecutionPlan& plan, ThreadPool* pool) {
+  {
+    std::lock_guard<std::mutex> lock(plan.free_states_mu);
+    while (!plan.free_states.empty()) {
+      std::shared_ptr<RunState> s = std::static_pointer_cast<RunState>(plan.free_states.back());
+      plan.free_states.pop_back();
+      if (s.use_count() == 1 && s->pool == pool) {
+        s->Reset();
+        return s;
+      }
+    }
+  }
+  return std::make_shared<RunState>(plan, pool);
+}
+
+void ReleaseState(const ExecutionPlan& plan, std::shared_ptr<RunState> s) {
+  for (Tensor& t : s->slots) {
+    if (t.IsInitialized()) t = Tensor();
+  }
+  std::lock_guard<std::mutex> lock(plan.free_states_mu);
+  if (plan.free_states.size() < 8) plan.free_states.push_back(std::move(s));
+}
+
+absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches);
+
 }  // namespace
 
 absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
                          std::vector<Tensor>* fetches) {
-  auto state = std::make_shared<RunState>(plan, pool);
+  std::shared_ptr<RunState> state = AcquireState(plan, pool);
   RunState* s = state.get();
   for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
 
@@ -150,6 +187,14 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
       s->remaining.wait(left, std::memory_order_acquire);
     }
   }
+  absl::Status st = Finish(plan, s, fetches);
+  ReleaseState(plan, std::move(state));
+  return st;
+}
+
+namespace {
+
+absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches) {
   {
     std::lock_guard<std::mutex> lock(s->mu);
     if (!s->status.ok()) return s->status;
@@ -172,4 +217,5 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
   return absl::OkStatus();
 }
 
+}  // namespace
 }  // namespace rill

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "rill/runtime/placer.h"
@@ -43,7 +44,11 @@ struct ExecutionPlan {
   std::vector<const Node*> fetch_producers;
   std::vector<Var*> fetch_vars;  // per fetch: a variable read after the run, or null
   std::vector<Device*> fetch_var_devices;
-  Device* host = nullptr;         // where fetched values must end up
+  Device* host = nullptr;  // where fetched values must end up
+
+  // The executor's per-run bookkeeping, kept for reuse (see runtime/executor.cc).
+  mutable std::mutex free_states_mu;
+  mutable std::vector<std::shared_ptr<void>> free_states;
   std::vector<int> slot_uses;     // consumers per slot; a slot is released after its last
   std::vector<bool> slot_pinned;  // fetched or fed: never released early
 };

@@ -71,11 +71,13 @@ struct Session::Impl {
     for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
       RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
     }
-    std::vector<Tensor> result;
-    result.reserve(plan.fetch_slots.size());
-    RILL_RETURN_IF_ERROR(ExecutePlan(plan, feeds, pool.get(), &result));
-    if (outputs != nullptr) *outputs = std::move(result);
-    return absl::OkStatus();
+    // Fill the caller's vector in place: its capacity is reused from run to run.
+    std::vector<Tensor> scratch;
+    std::vector<Tensor>* dst = outputs != nullptr ? outputs : &scratch;
+    dst->clear();
+    absl::Status st = ExecutePlan(plan, feeds, pool.get(), dst);
+    if (!st.ok()) dst->clear();
+    return st;
   }
 };
 
