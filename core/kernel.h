@@ -35,6 +35,8 @@ class DeviceBase {
     return absl::OkStatus();
   }
   bool IsHost() const { return allocator()->OnHost(); }
+  // A GPU device's stream and library handles (kernels/cuda/gpu_context.h); else null.
+  virtual void* gpu_context() const { return nullptr; }
 };
 
 class OpKernelConstruction {
@@ -109,6 +111,8 @@ struct KernelDef {
   std::string constraint_attr;  // empty: any dtype
   DataType dtype = DT_INVALID;
   KernelFactory factory;
+  // Inputs this kernel reads on the host (shapes, axes) even when it runs on a device.
+  std::vector<int> host_memory_inputs;
 };
 
 class KernelRegistry {
@@ -135,9 +139,9 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
 
 struct KernelRegistration {
   KernelRegistration(std::string op, std::string device, std::string attr, DataType dt,
-                     KernelFactory f) {
-    KernelRegistry::Global()->Register(
-        {std::move(op), std::move(device), std::move(attr), dt, std::move(f)});
+                     KernelFactory f, std::vector<int> host_memory_inputs = {}) {
+    KernelRegistry::Global()->Register({std::move(op), std::move(device), std::move(attr), dt,
+                                        std::move(f), std::move(host_memory_inputs)});
   }
 };
 
@@ -147,9 +151,14 @@ std::unique_ptr<OpKernel> MakeKernel(OpKernelConstruction& c) {
 }
 
 // RILL_REGISTER_KERNEL("Add", DEVICE_CPU, "T", DT_FLOAT, AddKernel<float>);
+// RILL_REGISTER_KERNEL_HOST_INPUTS("Sum", DEVICE_GPU, "T", DT_FLOAT, {1}, SumGpu<float>);
 #define RILL_REGISTER_KERNEL(op, device, attr, dtype, ...)                               \
   static ::rill::KernelRegistration RILL_CONCAT_(rill_kernel_registration_, __COUNTER__) \
       [[maybe_unused]] (op, device, attr, dtype, ::rill::MakeKernel<__VA_ARGS__>)
+#define RILL_REGISTER_KERNEL_HOST_INPUTS(op, device, attr, dtype, host_inputs, ...)      \
+  static ::rill::KernelRegistration RILL_CONCAT_(rill_kernel_registration_, __COUNTER__) \
+      [[maybe_unused]] (op, device, attr, dtype, ::rill::MakeKernel<__VA_ARGS__>,        \
+                        std::vector<int> host_inputs)
 
 }  // namespace rill
 

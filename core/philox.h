@@ -3,15 +3,24 @@
 // and GPU kernels can produce the same numbers for the same seed in any order.
 #pragma once
 
-#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+
+#ifdef __CUDACC__
+#define RILL_HOST_DEVICE __host__ __device__
+#else
+#define RILL_HOST_DEVICE
+#endif
 
 namespace rill::random {
 
-using Block = std::array<uint32_t, 4>;
+struct Block {
+  uint32_t v[4];
+  RILL_HOST_DEVICE uint32_t operator[](int i) const { return v[i]; }
+};
 
-inline Block Philox(uint64_t key, uint64_t counter_hi, uint64_t counter_lo) {
+RILL_HOST_DEVICE inline Block Philox(uint64_t key, uint64_t counter_hi, uint64_t counter_lo) {
   uint32_t k0 = static_cast<uint32_t>(key), k1 = static_cast<uint32_t>(key >> 32);
   uint32_t c[4] = {static_cast<uint32_t>(counter_lo), static_cast<uint32_t>(counter_lo >> 32),
                    static_cast<uint32_t>(counter_hi), static_cast<uint32_t>(counter_hi >> 32)};
@@ -27,30 +36,34 @@ inline Block Philox(uint64_t key, uint64_t counter_hi, uint64_t counter_lo) {
     k0 += 0x9E3779B9;
     k1 += 0xBB67AE85;
   }
-  return {c[0], c[1], c[2], c[3]};
+  return Block{{c[0], c[1], c[2], c[3]}};
 }
 
 // Uniform in [0, 1) from 32 (float) or 64 (double) random bits.
-inline float ToFloat(uint32_t x) {
+RILL_HOST_DEVICE inline float ToFloat(uint32_t x) {
   uint32_t bits = (x >> 9) | 0x3F800000u;
   float f;
-  __builtin_memcpy(&f, &bits, 4);
+  memcpy(&f, &bits, 4);
   return f - 1.0f;
 }
-inline double ToDouble(uint32_t hi, uint32_t lo) {
+RILL_HOST_DEVICE inline double ToDouble(uint32_t hi, uint32_t lo) {
   uint64_t bits = ((uint64_t{hi} << 32 | lo) >> 12) | 0x3FF0000000000000ull;
   double d;
-  __builtin_memcpy(&d, &bits, 8);
+  memcpy(&d, &bits, 8);
   return d - 1.0;
 }
 
 // Two standard normals from two uniforms in (0, 1] and [0, 1) (Box-Muller).
 template <typename T>
-inline void BoxMuller(T u1, T u2, T* z0, T* z1) {
-  const T r = std::sqrt(T(-2) * std::log(u1));
+RILL_HOST_DEVICE inline void BoxMuller(T u1, T u2, T* z0, T* z1) {
+  using std::cos;
+  using std::log;
+  using std::sin;
+  using std::sqrt;
+  const T r = sqrt(T(-2) * log(u1));
   const T theta = T(6.283185307179586) * u2;
-  *z0 = r * std::cos(theta);
-  *z1 = r * std::sin(theta);
+  *z0 = r * cos(theta);
+  *z1 = r * sin(theta);
 }
 
 }  // namespace rill::random

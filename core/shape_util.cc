@@ -195,6 +195,19 @@ absl::StatusOr<Dims> Reduce(absl::Span<const int64_t> in, absl::Span<const int64
   return out;
 }
 
+std::vector<std::pair<int64_t, bool>> ReductionGroups(absl::Span<const int64_t> in,
+                                                      const std::vector<bool>& mask) {
+  std::vector<std::pair<int64_t, bool>> g;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!g.empty() && g.back().second == mask[i]) {
+      g.back().first *= in[i];
+    } else {
+      g.push_back({in[i], mask[i]});
+    }
+  }
+  return g;
+}
+
 absl::StatusOr<Dims> MatMul(absl::Span<const int64_t> a, absl::Span<const int64_t> b,
                             bool transpose_a, bool transpose_b) {
   if (a.size() != 2 || b.size() != 2) {

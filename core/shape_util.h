@@ -27,6 +27,9 @@ absl::StatusOr<Dims> Squeeze(absl::Span<const int64_t> in, absl::Span<const int6
 // Reduction over `axes` (empty: none; duplicates allowed). `mask[i]` is set for reduced i.
 absl::StatusOr<Dims> Reduce(absl::Span<const int64_t> in, absl::Span<const int64_t> axes,
                             bool keep_dims, std::vector<bool>* mask);
+// The input's dims merged into alternating runs of kept and reduced dims: (size, reduced).
+std::vector<std::pair<int64_t, bool>> ReductionGroups(absl::Span<const int64_t> in,
+                                                      const std::vector<bool>& mask);
 absl::StatusOr<Dims> MatMul(absl::Span<const int64_t> a, absl::Span<const int64_t> b,
                             bool transpose_a, bool transpose_b);
 absl::StatusOr<Dims> OneHot(absl::Span<const int64_t> indices, int64_t depth, int64_t axis);

@@ -12,10 +12,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "rill/core/limits.h"
 
 namespace rill {
-
-inline constexpr int kMaxTensorRank = 8;
 
 class TensorShape {
  public:

@@ -17,7 +17,7 @@ DeviceSet DeviceSet::Local() {
   DeviceSet set;
   for (DeviceFactory f : Factories()) f(&set);  // accelerators first: higher priority
   set.Add(cpu);
-  RunKernelWarmups(DEVICE_CPU);
+  for (const auto& d : set.devices()) RunKernelWarmups(d->device_type());
   return set;
 }
 

@@ -23,7 +23,7 @@ class Device : public DeviceBase {
   }
   const std::string& name() const override { return name_; }
   const std::string& device_type() const override { return type_; }
-  Allocator* allocator() const override { return allocator_; }
+  Allocator* allocator() const override { return allocator_; }  // GPU devices override
   int id() const { return id_; }
   const DeviceName& parsed_name() const { return parsed_; }
 
@@ -41,7 +41,9 @@ class DeviceSet {
   // Every device of this process (the CPU, then any GPU the CUDA build registers).
   static DeviceSet Local();
   void Add(std::shared_ptr<Device> d);
-  const std::vector<std::shared_ptr<Device>>& devices() const { return devices_; }
+  const std::vector<std::shared_ptr<Device>>& devices() const& { return devices_; }
+  // On a temporary (DeviceSet::Local().devices()) a copy, so range-for cannot dangle.
+  std::vector<std::shared_ptr<Device>> devices() && { return std::move(devices_); }
   Device* cpu() const;
 
  private:

@@ -1,5 +1,7 @@
 #include "rill/runtime/plan.h"
 
+#include <algorithm>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "rill/runtime/copy.h"
@@ -171,6 +173,12 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     pn.first_output_slot = first_slot[n];
     RILL_ASSIGN_OR_RETURN(pn.kernel, CreateKernel(*n, pn.device, ctx.resources));
     pn.expensive = pn.kernel->IsExpensive();
+    const KernelDef* def = KernelRegistry::Global()->Find(*n, pn.device->device_type());
+    auto on_host = [&](int k) {
+      return def != nullptr &&
+             std::find(def->host_memory_inputs.begin(), def->host_memory_inputs.end(), k) !=
+                 def->host_memory_inputs.end();
+    };
     for (int k = 0; k < n->num_inputs(); ++k) {
       NodeOut in = n->input(k);
       Var* var = n->input_is_ref(k) ? nullptr : var_of(in.node);
@@ -184,7 +192,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
         slot = first_slot.at(in.node) + in.index;
         producer = index.at(in.node);
       } else {
-        RILL_ASSIGN_OR_RETURN(slot, route(in, pn.device, &producer));
+        RILL_ASSIGN_OR_RETURN(slot, route(in, on_host(k) ? host : pn.device, &producer));
       }
       pn.input_slots.push_back(slot);
       ++plan->slot_uses[slot];

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "Eigen/Core"
+#include "rill/core/broadcast.h"
 #include "rill/core/kernel.h"
 #include "rill/core/shape_inference.h"
 
@@ -25,15 +26,6 @@ template <typename T>
 ArrayMap<T> AsArray(Tensor* t) {
   return ArrayMap<T>(t->base<T>(), t->NumElements());
 }
-
-// The broadcast of `a` and `b` as collapsed dims with element strides (0 = broadcast).
-struct BroadcastPlan {
-  int rank = 0;
-  int64_t dims[kMaxTensorRank];
-  int64_t a_strides[kMaxTensorRank];
-  int64_t b_strides[kMaxTensorRank];
-};
-BroadcastPlan MakeBroadcastPlan(const TensorShape& a, const TensorShape& b, const TensorShape& out);
 
 // out[i] = f(a, b) with broadcasting; `out` has the broadcast shape.
 template <typename In, typename Out, typename F>

@@ -2,40 +2,21 @@
 // comes from Philox block (seed, stream offset + i): the stream offset lives in the Session
 // (one per node), so runs continue the sequence and plans share it; the same seeds give
 // the same numbers in every new Session.
-#include <atomic>
-#include <chrono>
-#include <random>
-
 #include "rill/core/philox.h"
+#include "rill/core/random_state.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
 namespace {
 
-struct StreamState : ResourceBase {
-  std::atomic<uint64_t> next{0};
-};
-
 enum class Dist { kUniform, kNormal, kTruncated };
-
-uint64_t MixSeeds(int64_t seed, int64_t seed2) {
-  if (seed == 0 && seed2 == 0) {
-    std::random_device rd;
-    return (uint64_t{rd()} << 32) ^ rd() ^
-           static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-  }
-  uint64_t x = static_cast<uint64_t>(seed) * 0x9E3779B97F4A7C15ull ^ static_cast<uint64_t>(seed2);
-  x ^= x >> 31;
-  return x * 0xBF58476D1CE4E5B9ull;
-}
 
 template <typename T, Dist D>
 class RandomOp : public OpKernel {
  public:
   explicit RandomOp(OpKernelConstruction& c) : OpKernel(c) {
-    key_ = MixSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"));
-    state_ = static_cast<StreamState*>(c.resources()->LookupOrCreate(
-        "random/" + c.node().name(), [] { return std::make_unique<StreamState>(); }));
+    key_ = random::KeyFromSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"));
+    state_ = random::StreamFor(c.resources(), c.node().name());
   }
 
   absl::Status Compute(OpKernelContext& ctx) override {
@@ -73,7 +54,7 @@ class RandomOp : public OpKernel {
   }
 
   uint64_t key_;
-  StreamState* state_;
+  random::StreamState* state_;
 };
 
 #define RILL_REG_RANDOM(T, unused)                                                            \

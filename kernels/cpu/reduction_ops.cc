@@ -78,13 +78,9 @@ class ReductionOp : public OpKernel {
     // Merge neighbouring dims with the same mask: [k0, r0, k1, r1, ...].
     std::vector<int64_t> g;
     std::vector<bool> gr;
-    for (int i = 0; i < x.dims(); ++i) {
-      if (!g.empty() && gr.back() == mask[i]) {
-        g.back() *= x.dim_size(i);
-      } else {
-        g.push_back(x.dim_size(i));
-        gr.push_back(mask[i]);
-      }
+    for (auto [size, reduced] : shape_util::ReductionGroups(x.shape().dim_sizes(), mask)) {
+      g.push_back(size);
+      gr.push_back(reduced);
     }
     int64_t reduced_count = 1;
     for (int i = 0; i < x.dims(); ++i)

@@ -1,6 +1,6 @@
-#include "rill/kernels/cpu/cwise.h"
+#include "rill/core/broadcast.h"
 
-namespace rill::cpu {
+namespace rill {
 
 BroadcastPlan MakeBroadcastPlan(const TensorShape& a, const TensorShape& b,
                                 const TensorShape& out) {
@@ -46,4 +46,4 @@ BroadcastPlan MakeBroadcastPlan(const TensorShape& a, const TensorShape& b,
   return p;
 }
 
-}  // namespace rill::cpu
+}  // namespace rill

@@ -1,0 +1,231 @@
+// Elementwise CUDA kernels: grid-stride loops; broadcasting by the collapsed-dims plan.
+#include <cmath>
+
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+struct Plan {
+  int rank;
+  int64_t dims[kMaxTensorRank], a[kMaxTensorRank], b[kMaxTensorRank];
+};
+
+template <typename T>
+__device__ T IntPow(T base, T exp) {
+  T r = 1;
+  while (exp > 0) {
+    if (exp & 1) r = r * base;
+    base = base * base;
+    exp >>= 1;
+  }
+  return r;
+}
+
+template <typename T>
+__device__ T Pow(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    return IntPow(x, y);
+  } else {
+    return pow(x, y);
+  }
+}
+
+template <typename T, typename Out>
+__global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, int64_t n,
+                             Plan p) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    int64_t rem = i, ia = 0, ib = 0;
+    for (int d = p.rank - 1; d >= 0; --d) {
+      int64_t idx = rem % p.dims[d];
+      rem /= p.dims[d];
+      ia += idx * p.a[d];
+      ib += idx * p.b[d];
+    }
+    T x = a[ia], y = b[ib];
+    switch (op) {
+      case BinaryKind::kAdd: out[i] = static_cast<Out>(x + y); break;
+      case BinaryKind::kSub: out[i] = static_cast<Out>(x - y); break;
+      case BinaryKind::kMul: out[i] = static_cast<Out>(x * y); break;
+      case BinaryKind::kDiv: out[i] = static_cast<Out>(x / y); break;
+      case BinaryKind::kPow: out[i] = static_cast<Out>(Pow(x, y)); break;
+      case BinaryKind::kMax: out[i] = static_cast<Out>(x > y ? x : y); break;
+      case BinaryKind::kMin: out[i] = static_cast<Out>(x < y ? x : y); break;
+      case BinaryKind::kEqual: out[i] = static_cast<Out>(x == y); break;
+      case BinaryKind::kLess: out[i] = static_cast<Out>(x < y); break;
+      case BinaryKind::kGreater: out[i] = static_cast<Out>(x > y); break;
+    }
+  }
+}
+
+template <typename T>
+__device__ T Unary(UnaryKind op, T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (op) {
+      case UnaryKind::kSqrt: return sqrt(x);
+      case UnaryKind::kExp: return exp(x);
+      case UnaryKind::kLog: return log(x);
+      case UnaryKind::kSigmoid: return T(1) / (T(1) + exp(-x));
+      case UnaryKind::kTanh: return tanh(x);
+      default: break;
+    }
+  }
+  if constexpr (std::is_signed_v<T>) {
+    switch (op) {
+      case UnaryKind::kNeg: return -x;
+      case UnaryKind::kAbs: return x < T(0) ? -x : x;
+      case UnaryKind::kRelu: return x > T(0) ? x : T(0);
+      default: break;
+    }
+  }
+  return op == UnaryKind::kSquare ? static_cast<T>(x * x) : x;
+}
+
+template <typename T>
+__global__ void UnaryKernel(UnaryKind op, const T* x, T* y, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    y[i] = Unary(op, x[i]);
+  }
+}
+
+// Float to integer saturates (NaN gives 0), as on the CPU.
+template <typename From, typename To>
+__device__ To CastValue(From v) {
+  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
+                !std::is_same_v<To, bool>) {
+    if (v != v) return 0;
+    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) {
+      return std::numeric_limits<To>::lowest();
+    }
+    if (v >= static_cast<From>(std::numeric_limits<To>::max())) {
+      return std::numeric_limits<To>::max();
+    }
+  }
+  return static_cast<To>(v);
+}
+
+template <typename From, typename To>
+__global__ void CastKernel(const From* x, To* y, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    y[i] = CastValue<From, To>(x[i]);
+  }
+}
+
+template <typename T>
+__global__ void AxpyKernel(T scale, const T* x, T* y, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    y[i] = static_cast<T>(y[i] + scale * x[i]);
+  }
+}
+
+template <typename T>
+__global__ void FillKernel(const T* value, T v, T* y, int64_t n) {
+  const T fill = value ? *value : v;
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    y[i] = fill;
+  }
+}
+
+unsigned int Blocks(int64_t n) {
+  int64_t b = (n + 255) / 256;
+  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
+}
+
+}  // namespace
+
+template <typename T>
+cudaError_t LaunchBinary(BinaryKind op, const T* a, const T* b, void* out, int64_t n,
+                         const BroadcastPlan& bp, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  Plan p;
+  p.rank = bp.rank;
+  for (int d = 0; d < bp.rank; ++d) {
+    p.dims[d] = bp.dims[d];
+    p.a[d] = bp.a_strides[d];
+    p.b[d] = bp.b_strides[d];
+  }
+  bool cmp = op == BinaryKind::kEqual || op == BinaryKind::kLess || op == BinaryKind::kGreater;
+  if (cmp) {
+    BinaryKernel<T, bool><<<Blocks(n), 256, 0, stream>>>(op, a, b, static_cast<bool*>(out), n, p);
+  } else {
+    BinaryKernel<T, T><<<Blocks(n), 256, 0, stream>>>(op, a, b, static_cast<T*>(out), n, p);
+  }
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  UnaryKernel<T><<<Blocks(n), 256, 0, stream>>>(op, x, y, n);
+  return cudaGetLastError();
+}
+
+template <typename From, typename To>
+cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  CastKernel<From, To><<<Blocks(n), 256, 0, stream>>>(x, y, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchAxpy(T scale, const T* x, T* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  AxpyKernel<T><<<Blocks(n), 256, 0, stream>>>(scale, x, y, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchFill(const T* value, T* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  FillKernel<T><<<Blocks(n), 256, 0, stream>>>(value, T(), y, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchFillConstant(T v, T* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  FillKernel<T><<<Blocks(n), 256, 0, stream>>>(nullptr, v, y, n);
+  return cudaGetLastError();
+}
+
+#define RILL_INSTANTIATE_NUMBER(T)                                                              \
+  template cudaError_t LaunchBinary<T>(BinaryKind, const T*, const T*, void*, int64_t,         \
+                                       const BroadcastPlan&, cudaStream_t);                    \
+  template cudaError_t LaunchUnary<T>(UnaryKind, const T*, T*, int64_t, cudaStream_t);          \
+  template cudaError_t LaunchAxpy<T>(T, const T*, T*, int64_t, cudaStream_t);
+RILL_INSTANTIATE_NUMBER(float)
+RILL_INSTANTIATE_NUMBER(double)
+RILL_INSTANTIATE_NUMBER(int32_t)
+RILL_INSTANTIATE_NUMBER(int64_t)
+RILL_INSTANTIATE_NUMBER(uint8_t)
+template cudaError_t LaunchBinary<bool>(BinaryKind, const bool*, const bool*, void*, int64_t,
+                                        const BroadcastPlan&, cudaStream_t);
+
+#define RILL_INSTANTIATE_FILL(T)                                                    \
+  template cudaError_t LaunchFill<T>(const T*, T*, int64_t, cudaStream_t);          \
+  template cudaError_t LaunchFillConstant<T>(T, T*, int64_t, cudaStream_t);
+RILL_INSTANTIATE_FILL(float)
+RILL_INSTANTIATE_FILL(double)
+RILL_INSTANTIATE_FILL(int32_t)
+RILL_INSTANTIATE_FILL(int64_t)
+RILL_INSTANTIATE_FILL(uint8_t)
+RILL_INSTANTIATE_FILL(bool)
+
+#define RILL_INSTANTIATE_CAST_TO(F, T) template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, cudaStream_t);
+#define RILL_INSTANTIATE_CAST_FROM(F)                                                            \
+  RILL_INSTANTIATE_CAST_TO(F, float) RILL_INSTANTIATE_CAST_TO(F, double)                         \
+  RILL_INSTANTIATE_CAST_TO(F, int32_t) RILL_INSTANTIATE_CAST_TO(F, int64_t)                      \
+  RILL_INSTANTIATE_CAST_TO(F, uint8_t) RILL_INSTANTIATE_CAST_TO(F, bool)
+RILL_INSTANTIATE_CAST_FROM(float)
+RILL_INSTANTIATE_CAST_FROM(double)
+RILL_INSTANTIATE_CAST_FROM(int32_t)
+RILL_INSTANTIATE_CAST_FROM(int64_t)
+RILL_INSTANTIATE_CAST_FROM(uint8_t)
+RILL_INSTANTIATE_CAST_FROM(bool)
+
+}  // namespace rill::gpu

@@ -1,0 +1,52 @@
+// What a GPU kernel needs of its device: the stream every kernel of that device is
+// enqueued on, and the cuBLAS / cuDNN handles made when the device was created. Plus the
+// one checking macro every CUDA, cuBLAS and cuDNN call goes through.
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cudnn.h>
+
+#include "rill/core/kernel.h"
+
+namespace rill::gpu {
+
+struct GpuContext {
+  int device = 0;
+  cudaStream_t stream = nullptr;
+  cublasHandle_t cublas = nullptr;
+  cudnnHandle_t cudnn = nullptr;
+  bool allow_tf32 = false;
+};
+
+inline GpuContext* ContextOf(const OpKernelContext& ctx) {
+  return static_cast<GpuContext*>(ctx.device()->gpu_context());
+}
+
+absl::Status CudaError(cudaError_t e, const char* stmt, const char* file, int line);
+absl::Status CublasError(cublasStatus_t e, const char* stmt, const char* file, int line);
+absl::Status CudnnError(cudnnStatus_t e, const char* stmt, const char* file, int line);
+inline absl::Status CheckStatus(cudaError_t e, const char* s, const char* f, int l) {
+  return e == cudaSuccess ? absl::OkStatus() : CudaError(e, s, f, l);
+}
+inline absl::Status CheckStatus(cublasStatus_t e, const char* s, const char* f, int l) {
+  return e == CUBLAS_STATUS_SUCCESS ? absl::OkStatus() : CublasError(e, s, f, l);
+}
+inline absl::Status CheckStatus(cudnnStatus_t e, const char* s, const char* f, int l) {
+  return e == CUDNN_STATUS_SUCCESS ? absl::OkStatus() : CudnnError(e, s, f, l);
+}
+
+// Returns an Internal Status naming the statement, file and line when a call fails.
+#define RILL_CUDA_CHECK(stmt) \
+  RILL_RETURN_IF_ERROR(::rill::gpu::CheckStatus((stmt), #stmt, __FILE__, __LINE__))
+
+// Grid for a grid-stride loop over n elements.
+inline unsigned int BlocksFor(int64_t n, int threads = 256) {
+  int64_t b = (n + threads - 1) / threads;
+  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
+}
+
+// The launch's own error (bad configuration), checked right after each launch.
+#define RILL_CUDA_LAUNCH_CHECK() RILL_CUDA_CHECK(cudaGetLastError())
+
+}  // namespace rill::gpu

@@ -1,0 +1,53 @@
+// Launchers for rill's CUDA kernels. Plain pointers and sizes only, so the .cu files stay
+// free of Eigen and of rill's graph headers; the kernel classes (*_ops.cc) call these on
+// their device's stream. Each returns the launch's cudaError_t.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "rill/core/broadcast_plan.h"
+
+namespace rill::gpu {
+
+enum class BinaryKind { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kEqual, kLess, kGreater };
+enum class UnaryKind { kNeg, kAbs, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh };
+enum class ReduceKind { kSum, kMax, kMin };
+enum class RandomKind { kUniform, kNormal, kTruncated };
+
+// out = op(a, b) over `n` output elements laid out by `plan` (see core/broadcast.h).
+// `out` is T, or bool for the comparisons.
+template <typename T>
+cudaError_t LaunchBinary(BinaryKind op, const T* a, const T* b, void* out, int64_t n,
+                         const BroadcastPlan& plan, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t stream);
+template <typename From, typename To>
+cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream);
+// y += scale * x
+template <typename T>
+cudaError_t LaunchAxpy(T scale, const T* x, T* y, int64_t n, cudaStream_t stream);
+// y[i] = *value (a device scalar) or y[i] = v.
+template <typename T>
+cudaError_t LaunchFill(const T* value, T* y, int64_t n, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchFillConstant(T v, T* y, int64_t n, cudaStream_t stream);
+// [outer, r, inner] -> [outer, inner]
+template <typename T>
+cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r, int64_t inner,
+                         cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchScale(T* y, T scale_num, int64_t divisor, int64_t n, cudaStream_t stream);
+template <typename T, typename Index>
+cudaError_t LaunchArgMax(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner,
+                         cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchSoftmax(const T* x, T* y, int64_t rows, int64_t cols, bool log,
+                          cudaStream_t stream);
+// Element i comes from Philox block (key, counter base + i): the same numbers as the CPU.
+template <typename T>
+cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base,
+                         cudaStream_t stream);
+
+}  // namespace rill::gpu

@@ -1,0 +1,331 @@
+// GPU kernels of the math family: elementwise with broadcasting, AddN, Cast, MatMul
+// (cuBLAS), reductions and ArgMax (axes read on the host), softmax, random ops.
+#include "rill/core/broadcast.h"
+#include "rill/core/random_state.h"
+#include "rill/core/shape_inference.h"
+#include "rill/core/shape_util.h"
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+template <typename T, BinaryKind kOp>
+class BinaryGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    TensorShape shape = a.shape();
+    if (a.shape() != b.shape()) {
+      RILL_ASSIGN_OR_RETURN(shape, shape_fns::Broadcast(a.shape(), b.shape()));
+    }
+    if constexpr (std::is_integral_v<T> && (kOp == BinaryKind::kDiv || kOp == BinaryKind::kPow)) {
+      // Checking divisors needs their values on the host; integer Div and Pow stay on
+      // the CPU (no GPU kernel is registered for them).
+      static_assert(sizeof(T) == 0, "not registered");
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    BroadcastPlan plan = MakeBroadcastPlan(a.shape(), b.shape(), shape);
+    RILL_CUDA_CHECK(LaunchBinary<T>(kOp, a.base<T>(), b.base<T>(), out->data(), out->NumElements(),
+                                    plan, ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T, UnaryKind kOp>
+class UnaryGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, x.shape(), &out));
+    RILL_CUDA_CHECK(
+        LaunchUnary<T>(kOp, x.base<T>(), out->base<T>(), x.NumElements(), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class AddNGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& first = ctx.input(0);
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      if (ctx.input(i).shape() != first.shape()) {
+        return errors::InvalidArgument("inputs must have the same shape; input 0 is ",
+                                       first.shape().DebugString(), ", input ", i, " is ",
+                                       ctx.input(i).shape().DebugString());
+      }
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, first.shape(), &out));
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    RILL_CUDA_CHECK(cudaMemcpyAsync(out->data(), first.data(), first.TotalBytes(),
+                                    cudaMemcpyDeviceToDevice, stream));
+    for (int i = 1; i < ctx.num_inputs(); ++i) {
+      RILL_CUDA_CHECK(
+          LaunchAxpy<T>(T(1), ctx.input(i).base<T>(), out->base<T>(), first.NumElements(), stream));
+    }
+    return absl::OkStatus();
+  }
+};
+
+class CastGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    cudaError_t err = cudaSuccess;
+    VisitDataType(x.dtype(), [&](auto from) {
+      using F = typename decltype(from)::type;
+      VisitDataType(out->dtype(), [&](auto to) {
+        using T = typename decltype(to)::type;
+        err = LaunchCast<F, T>(x.base<F>(), out->base<T>(), x.NumElements(), stream);
+      });
+    });
+    RILL_CUDA_CHECK(err);
+    return absl::OkStatus();
+  }
+};
+
+// Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands.
+template <typename T>
+class MatMulGpu : public OpKernel {
+ public:
+  explicit MatMulGpu(OpKernelConstruction& c)
+      : OpKernel(c),
+        ta_(c.node().attr<bool>("transpose_a")),
+        tb_(c.node().attr<bool>("transpose_b")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    RILL_ASSIGN_OR_RETURN(
+        auto dims, shape_util::MatMul(a.shape().dim_sizes(), b.shape().dim_sizes(), ta_, tb_));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    const int64_t m = dims[0], n = dims[1], k = ta_ ? a.dim_size(0) : a.dim_size(1);
+    GpuContext* g = ContextOf(ctx);
+    if (m == 0 || n == 0) return absl::OkStatus();
+    if (k == 0) {
+      RILL_CUDA_CHECK(cudaMemsetAsync(out->data(), 0, out->TotalBytes(), g->stream));
+      return absl::OkStatus();
+    }
+    constexpr int64_t kMaxInt = 2147483647;
+    if (m > kMaxInt || n > kMaxInt || k > kMaxInt) {
+      return errors::InvalidArgument("MatMul dimension beyond cuBLAS's int range");
+    }
+    const T one = 1, zero = 0;
+    auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
+    int lda = static_cast<int>(a.dim_size(1)), ldb = static_cast<int>(b.dim_size(1));
+    if constexpr (std::is_same_v<T, float>) {
+      RILL_CUDA_CHECK(cublasSgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<float>(), ldb,
+                                  a.base<float>(), lda, &zero, out->base<float>(), n));
+    } else {
+      RILL_CUDA_CHECK(cublasDgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(), ldb,
+                                  a.base<double>(), lda, &zero, out->base<double>(), n));
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return true; }
+
+ private:
+  bool ta_, tb_;
+};
+
+// Sum, Mean, Max, Min: one pass per group of adjacent reduced dims, last group first.
+template <typename T, int kMode>  // 0 Sum, 1 Mean, 2 Max, 3 Min
+class ReduceGpu : public OpKernel {
+ public:
+  explicit ReduceGpu(OpKernelConstruction& c)
+      : OpKernel(c), keep_(c.node().attr<bool>("keep_dims")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(auto axes, shape_fns::IntValues(ctx.input(1), "reduction axes"));
+    std::vector<bool> mask;
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Reduce(x.shape().dim_sizes(), axes, keep_, &mask));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    auto groups = shape_util::ReductionGroups(x.shape().dim_sizes(), mask);
+    const ReduceKind kind = kMode == 2   ? ReduceKind::kMax
+                            : kMode == 3 ? ReduceKind::kMin
+                                         : ReduceKind::kSum;
+    int64_t reduced = 1;
+    for (size_t i = 0; i < mask.size(); ++i)
+      if (mask[i]) reduced *= x.dim_size(static_cast<int>(i));
+    Tensor cur = x;
+    int last = -1;
+    for (int k = static_cast<int>(groups.size()) - 1; k >= 0; --k)
+      if (groups[k].second && last < 0) last = k;
+    if (last < 0) {  // nothing reduced: a copy
+      RILL_CUDA_CHECK(
+          cudaMemcpyAsync(out->data(), x.data(), x.TotalBytes(), cudaMemcpyDeviceToDevice, stream));
+    }
+    for (int k = last; k >= 0; --k) {
+      if (!groups[k].second) continue;
+      int64_t outer = 1, inner = 1;
+      for (int j = 0; j < k; ++j) outer *= groups[j].first;
+      for (size_t j = k + 1; j < groups.size(); ++j)
+        inner *= groups[j].second ? 1 : groups[j].first;
+      bool final_pass = true;
+      for (int j = 0; j < k; ++j) final_pass &= !groups[j].second;
+      Tensor next;
+      if (final_pass) {
+        next = *out;
+      } else {
+        RILL_ASSIGN_OR_RETURN(next, Tensor::Create(x.dtype(), TensorShape({outer * inner}),
+                                                   ctx.device()->allocator()));
+      }
+      RILL_CUDA_CHECK(LaunchReduce<T>(kind, cur.base<T>(), next.base<T>(), outer, groups[k].first,
+                                      inner, stream));
+      cur = next;
+    }
+    if (kMode == 1) {
+      RILL_CUDA_CHECK(LaunchScale<T>(out->base<T>(), T(1), reduced, out->NumElements(), stream));
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return true; }
+
+ private:
+  bool keep_;
+};
+
+template <typename T>
+class ArgMaxGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (ctx.input(1).NumElements() != 1) {
+      return errors::InvalidArgument("dimension must hold one value");
+    }
+    RILL_ASSIGN_OR_RETURN(auto axis, shape_fns::IntValues(ctx.input(1), "dimension"));
+    int ax;
+    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::ArgMax(x.shape().dim_sizes(), axis[0], &ax));
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < ax; ++i) outer *= x.dim_size(i);
+    for (int i = ax + 1; i < x.dims(); ++i) inner *= x.dim_size(i);
+    cudaStream_t s = ContextOf(ctx)->stream;
+    if (out->dtype() == DT_INT32) {
+      RILL_CUDA_CHECK((LaunchArgMax<T, int32_t>(x.base<T>(), out->base<int32_t>(), outer,
+                                                x.dim_size(ax), inner, s)));
+    } else {
+      RILL_CUDA_CHECK((LaunchArgMax<T, int64_t>(x.base<T>(), out->base<int64_t>(), outer,
+                                                x.dim_size(ax), inner, s)));
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T, bool kLog>
+class SoftmaxGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (x.dims() < 1) {
+      return errors::InvalidArgument("logits must have rank >= 1, got shape ",
+                                     x.shape().DebugString());
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    const int64_t cols = x.dim_size(x.dims() - 1);
+    if (cols == 0 || x.NumElements() == 0) return absl::OkStatus();
+    RILL_CUDA_CHECK(LaunchSoftmax<T>(x.base<T>(), out->base<T>(), x.NumElements() / cols, cols,
+                                     kLog, ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T, RandomKind kKind>
+class RandomGpu : public OpKernel {
+ public:
+  explicit RandomGpu(OpKernelConstruction& c) : OpKernel(c) {
+    key_ = random::KeyFromSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"));
+    state_ = random::StreamFor(c.resources(), c.node().name());
+  }
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    const uint64_t n = static_cast<uint64_t>(out->NumElements());
+    const uint64_t base = state_->next.fetch_add(n, std::memory_order_relaxed);
+    RILL_CUDA_CHECK(LaunchRandom<T>(kKind, out->base<T>(), out->NumElements(), key_, base,
+                                    ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+
+ private:
+  uint64_t key_;
+  random::StreamState* state_;
+};
+
+#define RILL_REG_GPU_BINARY(T, NAME, KIND) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, BinaryGpu<T, KIND>);
+#define RILL_REG_GPU_UNARY(T, NAME, KIND) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, UnaryGpu<T, KIND>);
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Add", BinaryKind::kAdd)
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Sub", BinaryKind::kSub)
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Mul", BinaryKind::kMul)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_BINARY, "Div", BinaryKind::kDiv)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_BINARY, "Pow", BinaryKind::kPow)
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Maximum", BinaryKind::kMax)
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Minimum", BinaryKind::kMin)
+RILL_FOR_ALL_TYPES(RILL_REG_GPU_BINARY, "Equal", BinaryKind::kEqual)
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Less", BinaryKind::kLess)
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Greater", BinaryKind::kGreater)
+RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Neg", UnaryKind::kNeg)
+RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Abs", UnaryKind::kAbs)
+RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Square", UnaryKind::kSquare)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sqrt", UnaryKind::kSqrt)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Exp", UnaryKind::kExp)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Log", UnaryKind::kLog)
+RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Relu", UnaryKind::kRelu)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sigmoid", UnaryKind::kSigmoid)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Tanh", UnaryKind::kTanh)
+RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);
+#define RILL_REG_GPU_REDUCE(T, unused)                                                       \
+  RILL_REGISTER_KERNEL("AddN", DEVICE_GPU, "T", DataTypeToEnum<T>::value, AddNGpu<T>);       \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("Sum", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},    \
+                                   ReduceGpu<T, 0>);                                         \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("Mean", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},   \
+                                   ReduceGpu<T, 1>);                                         \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("Max", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},    \
+                                   ReduceGpu<T, 2>);                                         \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("Min", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},    \
+                                   ReduceGpu<T, 3>);                                         \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ArgMax", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
+                                   ArgMaxGpu<T>);
+RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_REDUCE, 0)
+#define RILL_REG_GPU_FLOAT(T, unused)                                                              \
+  RILL_REGISTER_KERNEL("MatMul", DEVICE_GPU, "T", DataTypeToEnum<T>::value, MatMulGpu<T>);         \
+  RILL_REGISTER_KERNEL("Softmax", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                       \
+                       SoftmaxGpu<T, false>);                                                      \
+  RILL_REGISTER_KERNEL("LogSoftmax", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                    \
+                       SoftmaxGpu<T, true>);                                                       \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("RandomUniform", DEVICE_GPU, "dtype", DataTypeToEnum<T>::value, \
+                                   {0}, RandomGpu<T, RandomKind::kUniform>);                       \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("RandomStandardNormal", DEVICE_GPU, "dtype",                    \
+                                   DataTypeToEnum<T>::value, {0},                                  \
+                                   RandomGpu<T, RandomKind::kNormal>);                             \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("TruncatedNormal", DEVICE_GPU, "dtype",                         \
+                                   DataTypeToEnum<T>::value, {0},                                  \
+                                   RandomGpu<T, RandomKind::kTruncated>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_FLOAT, 0)
+
+}  // namespace
+}  // namespace rill::gpu

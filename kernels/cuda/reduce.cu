@@ -1,0 +1,193 @@
+// Reductions, ArgMax, Softmax and random numbers on the GPU. Reductions give one thread
+// per output element a loop over the reduced extent: simple and exact in its order;
+// a tree reduction for long rows is future work (docs/design.md).
+#include <cfloat>
+#include <cmath>
+#include <limits>
+
+#include "rill/core/philox.h"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+unsigned int Blocks(int64_t n) {
+  int64_t b = (n + 255) / 256;
+  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
+}
+
+template <typename T>
+__device__ T Lowest() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::lowest();
+}
+template <typename T>
+__device__ T Highest() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+  return std::numeric_limits<T>::max();
+}
+
+template <typename T>
+__global__ void ReduceKernel(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r,
+                             int64_t inner) {
+  const int64_t n = outer * inner;
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    const int64_t o = i / inner, in = i % inner;
+    const T* p = x + o * r * inner + in;
+    T acc = op == ReduceKind::kSum ? T(0) : op == ReduceKind::kMax ? Lowest<T>() : Highest<T>();
+    for (int64_t k = 0; k < r; ++k) {
+      T v = p[k * inner];
+      if (op == ReduceKind::kSum) acc = static_cast<T>(acc + v);
+      else if (op == ReduceKind::kMax) acc = v > acc ? v : acc;
+      else acc = v < acc ? v : acc;
+    }
+    y[i] = acc;
+  }
+}
+
+template <typename T>
+__global__ void ScaleKernel(T* y, int64_t divisor, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    if (divisor > 0) {
+      y[i] = static_cast<T>(y[i] / static_cast<T>(divisor));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      y[i] = std::numeric_limits<T>::quiet_NaN();
+    }
+  }
+}
+
+template <typename T, typename Index>
+__global__ void ArgMaxKernel(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner) {
+  const int64_t n = outer * inner;
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    const T* p = x + (i / inner) * r * inner + i % inner;
+    int64_t best = 0;
+    for (int64_t k = 1; k < r; ++k)
+      if (p[k * inner] > p[best * inner]) best = k;
+    y[i] = static_cast<Index>(best);
+  }
+}
+
+// One thread per row.
+template <typename T>
+__global__ void SoftmaxKernel(const T* x, T* y, int64_t rows, int64_t cols, bool log_softmax) {
+  for (int64_t row = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; row < rows;
+       row += int64_t{blockDim.x} * gridDim.x) {
+    const T* in = x + row * cols;
+    T* out = y + row * cols;
+    T mx = in[0];
+    for (int64_t c = 1; c < cols; ++c) mx = in[c] > mx ? in[c] : mx;
+    T sum = 0;
+    for (int64_t c = 0; c < cols; ++c) sum += exp(in[c] - mx);
+    if (log_softmax) {
+      T lse = log(sum);
+      for (int64_t c = 0; c < cols; ++c) out[c] = in[c] - mx - lse;
+    } else {
+      for (int64_t c = 0; c < cols; ++c) out[c] = exp(in[c] - mx) / sum;
+    }
+  }
+}
+
+template <typename T>
+__device__ T UniformFrom(const random::Block& b, int j) {
+  if constexpr (std::is_same_v<T, float>) {
+    return random::ToFloat(b[j]);
+  } else {
+    return random::ToDouble(b[j], b[j + 1]);
+  }
+}
+
+// The same sampling as kernels/cpu/random_ops.cc, element by element.
+template <typename T>
+__global__ void RandomKernel(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base) {
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += int64_t{blockDim.x} * gridDim.x) {
+    const uint64_t counter = base + static_cast<uint64_t>(i);
+    random::Block b = random::Philox(key, 0, counter);
+    if (kind == RandomKind::kUniform) {
+      y[i] = UniformFrom<T>(b, 0);
+      continue;
+    }
+    for (uint64_t attempt = 0;; ++attempt) {
+      T z0, z1;
+      random::BoxMuller(T(1) - UniformFrom<T>(b, 0), UniformFrom<T>(b, 2), &z0, &z1);
+      if (kind == RandomKind::kNormal) {
+        y[i] = z0;
+        break;
+      }
+      if (fabs(z0) < T(2)) {
+        y[i] = z0;
+        break;
+      }
+      if (fabs(z1) < T(2)) {
+        y[i] = z1;
+        break;
+      }
+      b = random::Philox(key, attempt + 1, counter);
+    }
+  }
+}
+
+}  // namespace
+
+template <typename T>
+cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r,
+                         int64_t inner, cudaStream_t stream) {
+  if (outer * inner == 0) return cudaSuccess;
+  ReduceKernel<T><<<Blocks(outer * inner), 256, 0, stream>>>(op, x, y, outer, r, inner);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchScale(T* y, T /*unused*/, int64_t divisor, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  ScaleKernel<T><<<Blocks(n), 256, 0, stream>>>(y, divisor, n);
+  return cudaGetLastError();
+}
+
+template <typename T, typename Index>
+cudaError_t LaunchArgMax(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner,
+                         cudaStream_t stream) {
+  if (outer * inner == 0) return cudaSuccess;
+  ArgMaxKernel<T, Index><<<Blocks(outer * inner), 256, 0, stream>>>(x, y, outer, r, inner);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchSoftmax(const T* x, T* y, int64_t rows, int64_t cols, bool log,
+                          cudaStream_t stream) {
+  if (rows * cols == 0) return cudaSuccess;
+  SoftmaxKernel<T><<<Blocks(rows), 256, 0, stream>>>(x, y, rows, cols, log);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base,
+                         cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  RandomKernel<T><<<Blocks(n), 256, 0, stream>>>(kind, y, n, key, base);
+  return cudaGetLastError();
+}
+
+#define RILL_INSTANTIATE_REDUCE(T)                                                            \
+  template cudaError_t LaunchReduce<T>(ReduceKind, const T*, T*, int64_t, int64_t, int64_t,  \
+                                       cudaStream_t);                                         \
+  template cudaError_t LaunchScale<T>(T*, T, int64_t, int64_t, cudaStream_t);                 \
+  template cudaError_t LaunchArgMax<T, int32_t>(const T*, int32_t*, int64_t, int64_t,        \
+                                                int64_t, cudaStream_t);                       \
+  template cudaError_t LaunchArgMax<T, int64_t>(const T*, int64_t*, int64_t, int64_t,        \
+                                                int64_t, cudaStream_t);
+RILL_INSTANTIATE_REDUCE(float)
+RILL_INSTANTIATE_REDUCE(double)
+RILL_INSTANTIATE_REDUCE(int32_t)
+RILL_INSTANTIATE_REDUCE(int64_t)
+RILL_INSTANTIATE_REDUCE(uint8_t)
+template cudaError_t LaunchSoftmax<float>(const float*, float*, int64_t, int64_t, bool, cudaStream_t);
+template cudaError_t LaunchSoftmax<double>(const double*, double*, int64_t, int64_t, bool, cudaStream_t);
+template cudaError_t LaunchRandom<float>(RandomKind, float*, int64_t, uint64_t, uint64_t, cudaStream_t);
+template cudaError_t LaunchRandom<double>(RandomKind, double*, int64_t, uint64_t, uint64_t, cudaStream_t);
+
+}  // namespace rill::gpu

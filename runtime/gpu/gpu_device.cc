@@ -1,0 +1,107 @@
+#include "rill/runtime/gpu/gpu_device.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace rill::gpu {
+namespace {
+
+class CudaMemory final : public DeviceMemory {
+ public:
+  explicit CudaMemory(int ordinal) : ordinal_(ordinal) {}
+  void* Alloc(size_t bytes) override {
+    void* p = nullptr;
+    if (cudaSetDevice(ordinal_) != cudaSuccess || cudaMalloc(&p, bytes) != cudaSuccess) {
+      (void)cudaGetLastError();  // clear the sticky-free error so later calls are unaffected
+      return nullptr;
+    }
+    return p;
+  }
+  void Free(void* p) override { (void)cudaFree(p); }
+
+ private:
+  int ordinal_;
+};
+
+}  // namespace
+
+GpuDevice::GpuDevice(int ordinal, GpuContext context)
+    : Device(DEVICE_GPU, ordinal, nullptr),
+      context_(context),
+      allocator_(std::make_unique<CachingAllocator>(absl::StrCat("gpu_", ordinal),
+                                                    std::make_unique<CudaMemory>(ordinal))) {}
+
+GpuDevice::~GpuDevice() {
+  // Devices live for the process; at exit the driver may already be gone, so only
+  // best-effort releases here.
+  if (context_.cudnn) (void)cudnnDestroy(context_.cudnn);
+  if (context_.cublas) (void)cublasDestroy(context_.cublas);
+}
+
+absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
+  GpuContext c;
+  c.device = ordinal;
+  RILL_CUDA_CHECK(cudaSetDevice(ordinal));
+  RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
+  RILL_CUDA_CHECK(cublasCreate(&c.cublas));
+  RILL_CUDA_CHECK(cublasSetStream(c.cublas, c.stream));
+  RILL_CUDA_CHECK(cublasSetMathMode(c.cublas, CUBLAS_PEDANTIC_MATH));  // TF32 off by default
+  RILL_CUDA_CHECK(cudnnCreate(&c.cudnn));
+  RILL_CUDA_CHECK(cudnnSetStream(c.cudnn, c.stream));
+  return std::shared_ptr<GpuDevice>(new GpuDevice(ordinal, c));
+}
+
+absl::Status GpuDevice::CopyFromHost(const Tensor& src, Tensor* dst) {
+  RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
+  if (src.TotalBytes() == 0) return absl::OkStatus();
+  RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(), cudaMemcpyHostToDevice,
+                                  context_.stream));
+  // The source may be freed when we return; wait until it has been read.
+  RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
+  return absl::OkStatus();
+}
+
+absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
+  RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape()));
+  if (src.TotalBytes() == 0) return absl::OkStatus();
+  RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(), cudaMemcpyDeviceToHost,
+                                  context_.stream));
+  RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Every GPU of the process, made once. Without a driver cudaGetDeviceCount fails
+// ("driver version is insufficient"): any error there means no GPU.
+const std::vector<std::shared_ptr<GpuDevice>>& AllGpus() {
+  static const auto* gpus = [] {
+    auto* v = new std::vector<std::shared_ptr<GpuDevice>>;
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return v;
+    }
+    for (int i = 0; i < n; ++i) {
+      auto d = GpuDevice::Create(i);
+      if (d.ok()) {
+        v->push_back(*d);
+      } else {
+        std::fprintf(stderr, "rill: GPU %d unusable, skipped: %s\n", i,
+                     d.status().ToString().c_str());
+      }
+    }
+    return v;
+  }();
+  return *gpus;
+}
+
+const bool kRegistered = [] {
+  RegisterDeviceFactory([](DeviceSet* set) {
+    for (const auto& g : AllGpus()) set->Add(g);
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::gpu

@@ -1,0 +1,32 @@
+// The CUDA GPU device: one stream, cuBLAS and cuDNN handles made with the device (not in
+// the first run), a caching allocator over cudaMalloc that grows on demand, and copies
+// to and from the host. Every kernel of the device is enqueued on its stream in
+// dependency order; the host waits only when a value must come back.
+#pragma once
+
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/runtime/caching_allocator.h"
+#include "rill/runtime/device.h"
+
+namespace rill::gpu {
+
+class GpuDevice final : public Device {
+ public:
+  // InternalError (naming the failing call) when the stream or a handle cannot be made.
+  static absl::StatusOr<std::shared_ptr<GpuDevice>> Create(int ordinal);
+  ~GpuDevice() override;
+
+  Allocator* allocator() const override { return allocator_.get(); }
+  void* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
+  absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;
+  absl::Status CopyToHost(const Tensor& src, Tensor* dst) override;
+
+  CachingAllocatorStats memory_stats() const { return allocator_->GetStats(); }
+
+ private:
+  GpuDevice(int ordinal, GpuContext context);
+  GpuContext context_;
+  std::unique_ptr<CachingAllocator> allocator_;
+};
+
+}  // namespace rill::gpu

@@ -1,0 +1,190 @@
+// GPU tests: skipped where no GPU is present (CI), run on the lent GPU machine.
+// CPU-GPU parity for every op with a GPU kernel, graphs split across devices, variables
+// living on the GPU, out-of-memory as a Status, and random ops giving the CPU's numbers.
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+bool HaveGpu() {
+  for (const auto& d : DeviceSet::Local().devices())
+    if (d->device_type() == DEVICE_GPU) return true;
+  return false;
+}
+
+DeviceSet CpuOnly() {
+  DeviceSet all = DeviceSet::Local(), cpu;
+  for (const auto& d : all.devices())
+    if (d->device_type() == DEVICE_CPU) cpu.Add(d);
+  return cpu;
+}
+
+#define RILL_REQUIRE_GPU() \
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine"
+
+// Runs `build` on fed inputs on the CPU and, with soft placement off, on the GPU.
+void ExpectParity(const std::string& what, const BuildFn& build, const std::vector<Tensor>& in,
+                  double rtol = 1e-4) {
+  SCOPED_TRACE(what);
+  Scope root = Scope::NewRootScope();
+  std::vector<Output> ph;
+  Session::FeedType feeds;
+  for (size_t i = 0; i < in.size(); ++i) {
+    auto p = ops::Placeholder(root, in[i].dtype());
+    ph.push_back(p);
+    feeds.emplace(p.output, Input::Initializer(in[i]));
+  }
+  Output out = build(root.WithDevice("/GPU:0"), ph);
+  ASSERT_TRUE(root.ok()) << root.status();
+  SessionOptions strict;
+  strict.allow_soft_placement = false;
+  Session gpu(root, strict), cpu(root, SessionOptions(), CpuOnly());
+  std::vector<Tensor> g, c;
+  absl::Status sg = gpu.Run(feeds, {out}, &g);
+  ASSERT_TRUE(sg.ok()) << sg;
+  ASSERT_TRUE(cpu.Run(feeds, {out}, &c).ok());
+  EXPECT_EQ(*gpu.AssignedDevice(out.op()), "/job:localhost/replica:0/task:0/device:GPU:0");
+  ASSERT_TRUE(g[0].OnHost());
+  ExpectTensorNear(g[0], c[0].dtype(), c[0].shape(), ToDoubles(c[0]), rtol);
+}
+
+TEST(Gpu, ElementwiseParity) {
+  RILL_REQUIRE_GPU();
+  using B = std::function<Output(const Scope&, Output, Output)>;
+  std::vector<std::pair<std::string, B>> binary = {
+      {"Add", [](auto s, auto x, auto y) { return ops::Add(s, x, y); }},
+      {"Sub", [](auto s, auto x, auto y) { return ops::Sub(s, x, y); }},
+      {"Mul", [](auto s, auto x, auto y) { return ops::Mul(s, x, y); }},
+      {"Div", [](auto s, auto x, auto y) { return ops::Div(s, x, y); }},
+      {"Pow", [](auto s, auto x, auto y) { return ops::Pow(s, x, y); }},
+      {"Maximum", [](auto s, auto x, auto y) { return ops::Maximum(s, x, y); }},
+      {"Minimum", [](auto s, auto x, auto y) { return ops::Minimum(s, x, y); }},
+      {"Equal", [](auto s, auto x, auto y) { return ops::Equal(s, x, y); }},
+      {"Less", [](auto s, auto x, auto y) { return ops::Less(s, x, y); }},
+      {"Greater", [](auto s, auto x, auto y) { return ops::Greater(s, x, y); }}};
+  for (auto& [name, f] : binary) {
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      for (auto [sa, sb] : {std::pair{TensorShape({300, 7}), TensorShape({7})},
+                            {TensorShape({5, 1, 3}), TensorShape({4, 1})},
+                            {TensorShape({}), TensorShape({9})}}) {
+        ExpectParity(name + " " + DataTypeString(dt),
+                     [&](const Scope& s, const auto& in) { return f(s, in[0], in[1]); },
+                     {RandomTensor(dt, sa, 0.5, 2, 1), RandomTensor(dt, sb, 0.5, 2, 2)});
+      }
+    }
+  }
+  using U = std::function<Output(const Scope&, Output)>;
+  std::vector<std::pair<std::string, U>> unary = {
+      {"Neg", [](auto s, auto x) { return ops::Neg(s, x); }},
+      {"Abs", [](auto s, auto x) { return ops::Abs(s, x); }},
+      {"Square", [](auto s, auto x) { return ops::Square(s, x); }},
+      {"Sqrt", [](auto s, auto x) { return ops::Sqrt(s, ops::Abs(s, x)); }},
+      {"Exp", [](auto s, auto x) { return ops::Exp(s, x); }},
+      {"Log", [](auto s, auto x) { return ops::Log(s, ops::Abs(s, x)); }},
+      {"Relu", [](auto s, auto x) { return ops::Relu(s, x); }},
+      {"Sigmoid", [](auto s, auto x) { return ops::Sigmoid(s, x); }},
+      {"Tanh", [](auto s, auto x) { return ops::Tanh(s, x); }},
+      {"Softmax", [](auto s, auto x) { return ops::Softmax(s, x); }},
+      {"LogSoftmax", [](auto s, auto x) { return ops::LogSoftmax(s, x); }},
+      {"Cast", [](auto s, auto x) { return ops::Cast(s, ops::Cast(s, x, DT_INT32), DT_DOUBLE); }},
+      {"AddN",
+       [](auto s, auto x) {
+         return ops::AddN(s, {x, x, x});
+       }},
+      {"ZerosLike",
+       [](auto s, auto x) { return ops::Add(s, ops::ZerosLike(s, x), ops::OnesLike(s, x)); }},
+      {"Reshape", [](auto s, auto x) { return ops::Reshape(s, ops::ExpandDims(s, x, 0), {-1}); }},
+      {"Sum", [](auto s, auto x) { return ops::Sum(s, x, {0}); }},
+      {"Mean", [](auto s, auto x) { return ops::Mean(s, x, {1}, ops::Mean::KeepDims(true)); }},
+      {"Max",
+       [](auto s, auto x) {
+         return ops::Max(s, x, {0, 1});
+       }},
+      {"Min", [](auto s, auto x) { return ops::Min(s, x, {1}); }},
+      {"ArgMax", [](auto s, auto x) { return ops::ArgMax(s, x, 1); }},
+      {"Fill", [](auto s, auto x) {
+         return ops::Fill(s, {2, 3}, ops::Sum(s, x, {0, 1}));
+       }}};
+  for (auto& [name, f] : unary) {
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      ExpectParity(name + " " + DataTypeString(dt),
+                   [&](const Scope& s, const auto& in) { return f(s, in[0]); },
+                   {RandomTensor(dt, {64, 33}, -3, 3, 3)});
+    }
+  }
+}
+
+TEST(Gpu, MatMulParity) {
+  RILL_REQUIRE_GPU();
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        ExpectParity(
+            "MatMul",
+            [&](const Scope& s, const auto& in) {
+              return ops::MatMul(s, in[0], in[1], ops::MatMul::TransposeA(ta).TransposeB(tb));
+            },
+            {RandomTensor(dt, ta ? TensorShape({70, 50}) : TensorShape({50, 70}), -1, 1, 4),
+             RandomTensor(dt, tb ? TensorShape({30, 70}) : TensorShape({70, 30}), -1, 1, 5)});
+      }
+    }
+  }
+}
+
+TEST(Gpu, RandomOpsGiveTheCpuNumbers) {
+  RILL_REQUIRE_GPU();
+  for (int kind = 0; kind < 3; ++kind) {
+    ExpectParity(
+        "random",
+        [&](const Scope& s, const auto&) -> Output {
+          auto a = ops::RandomAttrs().Seed(5).Seed2(9);
+          if (kind == 0) return ops::RandomUniform(s, {1000}, DT_FLOAT, a);
+          if (kind == 1) return ops::RandomNormal(s, {1000}, DT_FLOAT, a);
+          return ops::TruncatedNormal(s, {1000}, DT_DOUBLE, a);
+        },
+        {}, 1e-4);
+  }
+}
+
+TEST(Gpu, GraphSplitAcrossDevicesAndVariablesStayOnTheGpu) {
+  RILL_REQUIRE_GPU();
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_FLOAT);
+  auto w = ops::Variable(root.WithOpName("w"), {{1.f, 2.f}, {3.f, 4.f}});
+  auto y = ops::MatMul(root, x, w);                      // GPU
+  auto t = ops::Transpose(root, y, {1, 0});              // CPU (no GPU kernel)
+  auto z = ops::Add(root.WithDevice("/GPU:0"), t, 1.f);  // back to the GPU
+  auto step = ops::AssignAdd(root, w, {{1.f, 1.f}, {1.f, 1.f}});
+  Session session(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(session.Run({step}, &out).ok());
+  ASSERT_TRUE(session.Run({{x, {{1.f, 0.f}}}}, {z, w}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {2, 1}, {5, 6}, 1e-6);  // w = [[4,5],[6,7]]
+  ExpectTensorNear(out[1], DT_FLOAT, {2, 2}, {4, 5, 6, 7}, 1e-6);
+  EXPECT_EQ(*session.AssignedDevice(w.operation), "/job:localhost/replica:0/task:0/device:GPU:0");
+  EXPECT_EQ(*session.AssignedDevice(t.operation), "/job:localhost/replica:0/task:0/device:CPU:0");
+}
+
+TEST(Gpu, OutOfMemoryIsAStatusAndTheSessionRecovers) {
+  RILL_REQUIRE_GPU();
+  Scope root = Scope::NewRootScope();
+  auto dims = ops::Placeholder(root, DT_INT64);
+  auto fill = ops::Fill(root.WithOpName("huge_fill").WithDevice("/GPU:0"), dims, 1.f);
+  auto total = ops::Sum(root, fill, {0});
+  Session session(root);
+  std::vector<Tensor> out;
+  Tensor huge(DT_INT64, TensorShape({1}));
+  huge.flat<int64_t>()(0) = int64_t{1} << 40;  // 4 TiB of floats
+  absl::Status s = session.Run({{dims, huge}}, {total}, &out);
+  ASSERT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_NE(std::string(s.message()).find("huge_fill"), std::string::npos) << s;
+  EXPECT_NE(std::string(s.message()).find("4398046511104 bytes"), std::string::npos) << s;
+  Tensor small(DT_INT64, TensorShape({1}));
+  small.flat<int64_t>()(0) = 1000;
+  ASSERT_TRUE(session.Run({{dims, small}}, {total}, &out).ok());
+  EXPECT_EQ(out[0].scalar<float>()(), 1000.f);
+}
+
+}  // namespace
+}  // namespace rill::testing
