@@ -1,0 +1,120 @@
+// GPU figures, skipped where there is no GPU:
+//   BM_GpuMatMulVsCublas/n   rill's MatMul on /GPU:0 and cublasSgemm on the same stream,
+//                            alternated; counter rill_vs_cublas = cuBLAS time / rill time
+//   BM_GpuChain100           100 dependent scalar Adds on the GPU: host cost per node
+//   BM_GpuFirstRun           Session creation + first Run of a 1024^2 MatMul, and a warm Run
+#include <chrono>
+
+#include "benchmark/benchmark.h"
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/rill.h"
+
+namespace {
+
+using namespace rill;  // NOLINT
+using Clock = std::chrono::steady_clock;
+
+Device* Gpu() {
+  static std::shared_ptr<Device> gpu = [] {
+    DeviceSet set = DeviceSet::Local();
+    for (const auto& d : set.devices())
+      if (d->device_type() == DEVICE_GPU) return d;
+    return std::shared_ptr<Device>();
+  }();
+  return gpu.get();
+}
+
+#define RILL_BENCH_REQUIRE_GPU(state)              \
+  if (Gpu() == nullptr) {                          \
+    state.SkipWithError("no GPU on this machine"); \
+    return;                                        \
+  }
+
+void BM_GpuMatMulVsCublas(benchmark::State& state) {
+  RILL_BENCH_REQUIRE_GPU(state);
+  const int64_t n = state.range(0);
+  const bool tf32 = state.range(1) != 0;
+  auto* ctx = static_cast<gpu::GpuContext*>(Gpu()->gpu_context());
+  Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto shape = ops::Const(root, {n, n});
+  auto a = ops::RandomUniform(root, shape, DT_FLOAT, ops::RandomUniform::Seed(1));
+  auto b = ops::RandomUniform(root, shape, DT_FLOAT, ops::RandomUniform::Seed(2));
+  auto va = ops::Variable(root, {n, n}, DT_FLOAT), vb = ops::Variable(root, {n, n}, DT_FLOAT);
+  auto c = ops::MatMul(root, va, vb);
+  auto sum = ops::Sum(root, c, {0, 1});  // a scalar comes back: the product stays on the GPU
+  Session session(root);
+  if (!session.Run({}, {}, {ops::Assign(root, va, a), ops::Assign(root, vb, b)}, nullptr).ok()) {
+    state.SkipWithError("init failed");
+    return;
+  }
+  cublasSetMathMode(ctx->cublas, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH);
+  Tensor da, db;
+  std::vector<Tensor> out;
+  (void)session.Run({va, vb}, &out);
+  (void)Gpu()->CopyFromHost(out[0], &da);
+  (void)Gpu()->CopyFromHost(out[1], &db);
+  Tensor dc(Gpu()->allocator(), DT_FLOAT, TensorShape({n, n}));
+  const float one = 1, zero = 0;
+  double rill_s = 0, raw_s = 0;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    (void)session.Run({sum}, &out);
+    auto t1 = Clock::now();
+    cublasSgemm(ctx->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, db.base<float>(), n,
+                da.base<float>(), n, &zero, dc.base<float>(), n);
+    cudaStreamSynchronize(ctx->stream);
+    auto t2 = Clock::now();
+    double r = std::chrono::duration<double>(t1 - t0).count();
+    rill_s += r;
+    raw_s += std::chrono::duration<double>(t2 - t1).count();
+    state.SetIterationTime(r);
+  }
+  cublasSetMathMode(ctx->cublas, CUBLAS_PEDANTIC_MATH);
+  // rill's run also sums the product and copies a scalar back; cuBLAS's includes a sync.
+  state.counters["rill_vs_cublas"] = raw_s / rill_s;
+  state.counters["TFLOPs"] = 2.0 * n * n * n * state.iterations() / rill_s / 1e12;
+}
+BENCHMARK(BM_GpuMatMulVsCublas)
+    ->ArgsProduct({{256, 1024, 2048, 4096, 8192}, {0, 1}})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+
+void BM_GpuChain100(benchmark::State& state) {
+  RILL_BENCH_REQUIRE_GPU(state);
+  Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto x = ops::Placeholder(root, DT_FLOAT);
+  Output acc = x;
+  for (int i = 0; i < 100; ++i) acc = ops::Add(root, acc, 1.0f);
+  Session session(root);
+  std::vector<Tensor> out;
+  Session::FeedType feeds{{x, Tensor(0.0f)}};
+  for (auto _ : state) (void)session.Run(feeds, {acc}, &out);
+  state.counters["us_per_node"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 100 * 1e6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_GpuChain100)->Unit(benchmark::kMicrosecond);
+
+void BM_GpuFirstRun(benchmark::State& state) {
+  RILL_BENCH_REQUIRE_GPU(state);
+  double first_ms = 0, warm_ms = 0;
+  for (auto _ : state) {
+    Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
+    auto a = ops::RandomUniform(root, {1024, 1024}, DT_FLOAT);
+    auto c = ops::Sum(root, ops::MatMul(root, a, a), {0, 1});
+    Session session(root);
+    std::vector<Tensor> out;
+    auto t0 = Clock::now();
+    (void)session.Run({c}, &out);
+    auto t1 = Clock::now();
+    (void)session.Run({c}, &out);
+    auto t2 = Clock::now();
+    first_ms += std::chrono::duration<double, std::milli>(t1 - t0).count();
+    warm_ms += std::chrono::duration<double, std::milli>(t2 - t1).count();
+  }
+  state.counters["first_run_ms"] = first_ms / state.iterations();
+  state.counters["warm_run_ms"] = warm_ms / state.iterations();
+}
+BENCHMARK(BM_GpuFirstRun)->Iterations(5)->Unit(benchmark::kMillisecond);
+
+}  // namespace
