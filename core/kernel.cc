@@ -109,7 +109,8 @@ std::vector<std::string> KernelRegistry::OpsWithKernels(absl::string_view device
 }
 
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceBase* device,
-                                                       ResourceMgr* resources) {
+                                                       ResourceMgr* resources,
+                                                       KernelOptions options) {
   const KernelDef* def = KernelRegistry::Global()->Find(node, device->device_type());
   if (def == nullptr) {
     std::string dtype = "-";
@@ -121,7 +122,7 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
         node.DebugName(), ": no kernel for dtype ", dtype, " on ", device->name(),
         "; devices with a kernel: ", have.empty() ? "none" : absl::StrJoin(have, ", "));
   }
-  OpKernelConstruction c(node, device, resources);
+  OpKernelConstruction c(node, device, resources, options);
   std::unique_ptr<OpKernel> k = def->factory(c);
   if (!c.status().ok()) {
     return errors::Annotate(c.status(),

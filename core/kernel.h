@@ -39,13 +39,20 @@ class DeviceBase {
   virtual void* gpu_context() const { return nullptr; }
 };
 
+// Session options that kernels honour.
+struct KernelOptions {
+  bool allow_tf32 = false;  // float32 MatMul on GPUs may use TF32 tensor cores
+};
+
 class OpKernelConstruction {
  public:
-  OpKernelConstruction(const Node& node, DeviceBase* device, ResourceMgr* resources)
-      : node_(node), device_(device), resources_(resources) {}
+  OpKernelConstruction(const Node& node, DeviceBase* device, ResourceMgr* resources,
+                       KernelOptions options = {})
+      : node_(node), device_(device), resources_(resources), options_(options) {}
   const Node& node() const { return node_; }
   DeviceBase* device() const { return device_; }
   ResourceMgr* resources() const { return resources_; }
+  const KernelOptions& options() const { return options_; }
   void SetStatus(absl::Status s) {
     if (status_.ok()) status_ = std::move(s);
   }
@@ -55,6 +62,7 @@ class OpKernelConstruction {
   const Node& node_;
   DeviceBase* device_;
   ResourceMgr* resources_;
+  KernelOptions options_;
   absl::Status status_;
 };
 
@@ -135,7 +143,8 @@ class KernelRegistry {
 // Creates the kernel for `node` on `device`; NotFound names the node, op, dtype and the
 // devices that do have a kernel.
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceBase* device,
-                                                       ResourceMgr* resources);
+                                                       ResourceMgr* resources,
+                                                       KernelOptions options = {});
 
 struct KernelRegistration {
   KernelRegistration(std::string op, std::string device, std::string attr, DataType dt,

@@ -171,7 +171,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     pn.node = n;
     pn.device = device_of(n);
     pn.first_output_slot = first_slot[n];
-    RILL_ASSIGN_OR_RETURN(pn.kernel, CreateKernel(*n, pn.device, ctx.resources));
+    RILL_ASSIGN_OR_RETURN(pn.kernel,
+                          CreateKernel(*n, pn.device, ctx.resources, ctx.kernel_options));
     pn.expensive = pn.kernel->IsExpensive();
     const KernelDef* def = KernelRegistry::Global()->Find(*n, pn.device->device_type());
     auto on_host = [&](int k) {

@@ -59,6 +59,7 @@ struct PlanContext {
   const PlacementOptions* placement;
   PlacementMap* placed;  // session-wide; updated
   ResourceMgr* resources;
+  KernelOptions kernel_options;
 };
 
 // Prunes to what the fetches and targets need, places, orders and creates kernels.

@@ -44,7 +44,8 @@ struct Session::Impl {
 
   absl::StatusOr<std::shared_ptr<const ExecutionPlan>> Build(const PlanRequest& req) {
     std::lock_guard<std::mutex> lock(build_mu);
-    PlanContext ctx{scope.graph(), &devices, &placement, &placed, &resources};
+    PlanContext ctx{scope.graph(), &devices,   &placement,
+                    &placed,       &resources, KernelOptions{options.allow_tf32}};
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
     return std::shared_ptr<const ExecutionPlan>(std::move(plan));
   }

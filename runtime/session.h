@@ -24,6 +24,9 @@ struct SessionOptions {
   bool log_device_placement = false;
   // Fall back to another device when a requested one cannot run a node.
   bool allow_soft_placement = true;
+  // Let float32 MatMul on GPUs use TF32 tensor cores (faster, about 10 mantissa bits).
+  // Off by default, as CPU-GPU parity needs full float32.
+  bool allow_tf32 = false;
 };
 
 struct CallableOptions {

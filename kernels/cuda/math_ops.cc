@@ -138,7 +138,7 @@ class MatMulGpu : public OpKernel {
   bool IsExpensive() const override { return true; }
 
  private:
-  bool ta_, tb_;
+  bool ta_, tb_, tf32_;
 };
 
 // Sum, Mean, Max, Min: one pass per group of adjacent reduced dims, last group first.

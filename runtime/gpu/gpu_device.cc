@@ -45,7 +45,8 @@ absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
   RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
   RILL_CUDA_CHECK(cublasCreate(&c.cublas));
   RILL_CUDA_CHECK(cublasSetStream(c.cublas, c.stream));
-  RILL_CUDA_CHECK(cublasSetMathMode(c.cublas, CUBLAS_PEDANTIC_MATH));  // TF32 off by default
+  // Default math: no TF32 unless a kernel asks for it by compute type (SessionOptions).
+  RILL_CUDA_CHECK(cublasSetMathMode(c.cublas, CUBLAS_DEFAULT_MATH));
   RILL_CUDA_CHECK(cudnnCreate(&c.cudnn));
   RILL_CUDA_CHECK(cudnnSetStream(c.cudnn, c.stream));
   return std::shared_ptr<GpuDevice>(new GpuDevice(ordinal, c));
