@@ -35,6 +35,9 @@ class DeviceBase {
     return absl::OkStatus();
   }
   bool IsHost() const { return allocator()->OnHost(); }
+  // Waits for the work queued on this device (a GPU's stream); a step ends with it, so
+  // a Run returns only when its work is done and reports asynchronous errors itself.
+  virtual absl::Status Sync() { return absl::OkStatus(); }
   // A GPU device's stream and library handles (kernels/cuda/gpu_context.h); else null.
   virtual void* gpu_context() const { return nullptr; }
 };

@@ -195,10 +195,16 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
 namespace {
 
 absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches) {
+  absl::Status synced;
+  for (Device* d : plan.sync_devices) {
+    absl::Status st = d->Sync();
+    if (!st.ok() && synced.ok()) synced = errors::Annotate(st, absl::StrCat(d->name(), ": "));
+  }
   {
     std::lock_guard<std::mutex> lock(s->mu);
     if (!s->status.ok()) return s->status;
   }
+  RILL_RETURN_IF_ERROR(synced);
   for (size_t i = 0; i < plan.fetch_slots.size(); ++i) {
     Tensor t =
         plan.fetch_vars[i] ? ReadVariable(plan.fetch_vars[i]) : s->slots[plan.fetch_slots[i]];

@@ -225,6 +225,12 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
   }
   plan->num_slots = slots;
   plan->host = host;
+  for (const PlanNode& pn : plan->nodes) {
+    if (!pn.device->IsHost() && std::find(plan->sync_devices.begin(), plan->sync_devices.end(),
+                                          pn.device) == plan->sync_devices.end()) {
+      plan->sync_devices.push_back(pn.device);
+    }
+  }
   for (size_t i = 0; i < plan->nodes.size(); ++i) {
     if (plan->nodes[i].num_predecessors == 0) plan->roots.push_back(static_cast<int>(i));
   }

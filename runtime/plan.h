@@ -44,7 +44,8 @@ struct ExecutionPlan {
   std::vector<const Node*> fetch_producers;
   std::vector<Var*> fetch_vars;  // per fetch: a variable read after the run, or null
   std::vector<Device*> fetch_var_devices;
-  Device* host = nullptr;  // where fetched values must end up
+  Device* host = nullptr;             // where fetched values must end up
+  std::vector<Device*> sync_devices;  // non-host devices this plan runs on
 
   // The executor's per-run bookkeeping, kept for reuse (see runtime/executor.cc).
   mutable std::mutex free_states_mu;

@@ -71,6 +71,11 @@ absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
   return absl::OkStatus();
 }
 
+absl::Status GpuDevice::Sync() {
+  RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
+  return absl::OkStatus();
+}
+
 namespace {
 
 // Every GPU of the process, made once. Without a driver cudaGetDeviceCount fails

@@ -231,3 +231,42 @@ TEST(CachingAllocator, ReusesBlocksNeverOverlapsAndReportsOom) {
 
 }  // namespace
 }  // namespace rill::testing
+
+namespace rill::testing {
+namespace {
+
+class SyncCountingDevice : public FakeGpuDevice {
+ public:
+  using FakeGpuDevice::FakeGpuDevice;
+  absl::Status Sync() override {
+    ++syncs;
+    return fail ? absl::InternalError("asynchronous kernel failure") : absl::OkStatus();
+  }
+  std::atomic<int> syncs{0};
+  bool fail = false;
+};
+
+TEST(DeviceSync, RunsEndBySyncingTheirDevicesAndReportTheirErrors) {
+  RegisterFakeGpuKernels();
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root, {1.f});
+  auto up = ops::AssignAdd(root, v, {1.f});
+  auto cpu_only = ops::Sub(root.WithDevice("/cpu:0"), 1.f, 2.f);
+  auto dev = std::make_shared<SyncCountingDevice>(0, 1 << 20);
+  Session session(root, SessionOptions(), FakeGpuDevices(dev));
+  ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  ASSERT_TRUE(session.Run({}, {}, {up.operation}, nullptr).ok());  // nothing fetched: still synced
+  EXPECT_EQ(dev->syncs.load(), 2);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({cpu_only}, &out).ok());  // no device work: no sync
+  EXPECT_EQ(dev->syncs.load(), 2);
+  dev->fail = true;
+  absl::Status s = session.Run({}, {}, {up.operation}, nullptr);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(std::string(s.message()).find("FAKE_GPU:0: asynchronous kernel failure"),
+            std::string::npos)
+      << s;
+}
+
+}  // namespace
+}  // namespace rill::testing
