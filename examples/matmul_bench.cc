@@ -1,8 +1,11 @@
 // The seeds' experiment: multiply pairs of random matrices in a graph and clock it by
 // matrix size and device. Per size and device: the first run (plan building included),
 // then the median and spread of warm runs, GFLOP/s, and the ratio against the raw library
-// (oneDNN sgemm on the CPU) timed in the same process. One result per size is checked
-// against a float64 reference so that a fast wrong answer cannot pass.
+// (oneDNN sgemm on the CPU, cuBLAS on a GPU) timed in the same process. One result per
+// size is checked against float64 so a fast wrong answer cannot pass. The matrices live
+// in variables on the device; each run computes the product there and waits for it.
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,14 +20,18 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "oneapi/dnnl/dnnl.h"
+#include "matmul_plot.h"
+#include "matmul_raw.h"
 #include "rill/rill.h"
 
-ABSL_FLAG(std::string, sizes, "64,128,256,512,1024,2048,4096",
+ABSL_FLAG(std::string, sizes, "128,256,512,1024,2048,4096,8192",
           "comma-separated matrix sizes n (each run multiplies two n x n float32 matrices)");
 ABSL_FLAG(int, reps, 10, "warm runs per size and device (the median is reported)");
 ABSL_FLAG(std::string, devices, "all", "devices to run on: all, or a list such as cpu,gpu");
-ABSL_FLAG(std::string, csv, "", "also write the results to this CSV file");
+ABSL_FLAG(bool, tf32, false, "let the GPU use TF32 tensor cores (both rill and cuBLAS)");
+ABSL_FLAG(std::string, csv, "", "write the results to this CSV file");
+ABSL_FLAG(std::string, plot, "",
+          "draw the figure to PLOT.png and PLOT.svg (default: the CSV's name without .csv)");
 
 using namespace rill;  // NOLINT
 using Clock = std::chrono::steady_clock;
@@ -54,16 +61,17 @@ Tensor RandomMatrix(int64_t n, uint32_t seed) {
   return t;
 }
 
-// Checks 32 entries of C = A B against float64 dot products.
-bool Verify(const Tensor& a, const Tensor& b, const Tensor& c, int64_t n) {
+// Checks 32 entries of C = A B against float64 dot products (TF32 gets a looser bound).
+bool Verify(const Tensor& a, const Tensor& b, const Tensor& c, int64_t n, bool tf32) {
   std::mt19937 gen(7);
+  const double tol = tf32 ? 2e-3 * std::sqrt(double(n)) + 1e-3 : 1e-5 * n + 1e-4;
   for (int k = 0; k < 32; ++k) {
     int64_t i = gen() % n, j = gen() % n;
     double ref = 0;
     for (int64_t p = 0; p < n; ++p)
       ref += double(a.base<float>()[i * n + p]) * b.base<float>()[p * n + j];
     double got = c.base<float>()[i * n + j];
-    if (!(std::abs(got - ref) <= 1e-5 * n + 1e-4)) {
+    if (!(std::abs(got - ref) <= tol)) {
       std::fprintf(stderr, "  mismatch at (%ld,%ld): %g vs %g\n", long(i), long(j), got, ref);
       return false;
     }
@@ -72,42 +80,38 @@ bool Verify(const Tensor& a, const Tensor& b, const Tensor& c, int64_t n) {
 }
 
 absl::StatusOr<Row> BenchOne(const std::string& device, const std::string& type, int64_t n,
-                             int reps) {
+                             int reps, bool tf32, bench::RawGemm* raw) {
   Tensor a = RandomMatrix(n, 1), b = RandomMatrix(n, 2);
   Scope root = Scope::NewRootScope().WithDevice(device);
-  auto pa = ops::Placeholder(root.WithOpName("a"), DT_FLOAT, ops::Placeholder::Shape({n, n}));
-  auto pb = ops::Placeholder(root.WithOpName("b"), DT_FLOAT, ops::Placeholder::Shape({n, n}));
-  auto c = ops::MatMul(root.WithOpName("c"), pa, pb);
+  auto va = ops::Variable(root.WithOpName("a"), {n, n}, DT_FLOAT);
+  auto vb = ops::Variable(root.WithOpName("b"), {n, n}, DT_FLOAT);
+  auto pa = ops::Placeholder(root, DT_FLOAT), pb = ops::Placeholder(root, DT_FLOAT);
+  auto init_a = ops::Assign(root, va, pa), init_b = ops::Assign(root, vb, pb);
+  auto c = ops::MatMul(root.WithOpName("c"), va, vb);
   SessionOptions opts;
   opts.allow_soft_placement = false;  // a benchmark must run where it says it runs
+  opts.allow_tf32 = tf32;
   Session session(root, opts);
-  std::vector<Tensor> out;
-  Session::FeedType feeds{{pa, a}, {pb, b}};
+  RILL_RETURN_IF_ERROR(session.Run({{pa, a}, {pb, b}}, {}, {init_a, init_b}, nullptr));
 
   auto t0 = Clock::now();
-  RILL_RETURN_IF_ERROR(session.Run(feeds, {c}, &out));
+  RILL_RETURN_IF_ERROR(session.Run({}, {}, {c.operation}, nullptr));
   Row row{type, n, Ms(Clock::now() - t0), 0, 0, 0, 0, 0, 0, false};
-  row.verified = Verify(a, b, out[0], n);
+  std::vector<Tensor> out;
+  RILL_RETURN_IF_ERROR(session.Run({c}, &out));
+  row.verified = Verify(a, b, out[0], n, tf32 && type == "gpu");
 
-  std::vector<double> times, raw;
-  std::vector<float> raw_c(n * n);
-  // Alternate which goes first, so that neither side always finds oneDNN's OpenMP
-  // threads still spinning from the other's call.
-  auto run_raw = [&] {
-    if (type == "cpu") {
-      dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.base<float>(), n, b.base<float>(), n, 0.0f,
-                 raw_c.data(), n);
-    }
-  };
+  // Alternate which goes first, so neither side always finds the other's threads or
+  // caches warm.
+  std::vector<double> times, raws;
   for (int r = 0; r < reps; ++r) {
     for (int k = 0; k < 2; ++k) {
-      auto s = Clock::now();
       if ((r + k) % 2 == 0) {
-        RILL_RETURN_IF_ERROR(session.Run(feeds, {c}, &out));
+        auto s = Clock::now();
+        RILL_RETURN_IF_ERROR(session.Run({}, {}, {c.operation}, nullptr));
         times.push_back(Ms(Clock::now() - s));
-      } else {
-        run_raw();
-        raw.push_back(Ms(Clock::now() - s));
+      } else if (raw != nullptr) {
+        raws.push_back(raw->TimeMs(a, b, n));
       }
     }
   }
@@ -115,7 +119,7 @@ absl::StatusOr<Row> BenchOne(const std::string& device, const std::string& type,
   row.min_ms = *std::min_element(times.begin(), times.end());
   row.max_ms = *std::max_element(times.begin(), times.end());
   row.gflops = 2.0 * n * n * n / (row.median_ms * 1e6);
-  row.raw_ms = Median(raw);
+  row.raw_ms = raws.empty() ? std::nan("") : Median(raws);
   row.ratio = row.raw_ms / row.median_ms;
   return row;
 }
@@ -124,7 +128,8 @@ absl::StatusOr<Row> BenchOne(const std::string& device, const std::string& type,
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "Times an n x n float32 MatMul graph per size and device against the raw library.\n"
+      "Times an n x n float32 MatMul graph per size and device against the raw library\n"
+      "(oneDNN sgemm, cuBLAS) and draws time against size.\n"
       "Example: matmul_bench --sizes=256,1024 --reps=20 --csv=matmul.csv");
   absl::ParseCommandLine(argc, argv);
   std::vector<int64_t> sizes;
@@ -142,32 +147,50 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "matmul_bench: --reps must be at least 1\n");
     return 2;
   }
-  Scope probe = Scope::NewRootScope();
-  Session probe_session(probe);
-  std::vector<std::pair<std::string, std::string>> devices;  // (spec, short name)
-  std::string want = absl::GetFlag(FLAGS_devices);
-  for (const std::string& full : probe_session.ListDevices()) {
-    std::string type = full.find("GPU") != std::string::npos ? "gpu" : "cpu";
-    if (want == "all" || want.find(type) != std::string::npos) devices.push_back({full, type});
+  const bool tf32 = absl::GetFlag(FLAGS_tf32);
+
+  // Device start-up (CUDA context, library handles, oneDNN's JIT) happens once per process
+  // when the devices are first listed: shown on its own, as the seeds could only guess.
+  auto t0 = Clock::now();
+  DeviceSet local = DeviceSet::Local();
+  std::printf("device start-up (once per process): %.1f ms\n", Ms(Clock::now() - t0));
+  std::vector<std::pair<std::string, std::string>> present, devices;  // (full name, type)
+  for (const auto& d : local.devices()) {
+    present.push_back({d->name(), d->device_type() == DEVICE_GPU ? "gpu" : "cpu"});
   }
+  const std::string want = absl::GetFlag(FLAGS_devices);
   for (absl::string_view d : absl::StrSplit(want, ',')) {
-    bool known = d == "all" || d == "cpu" || d == "gpu";
-    bool present = d == "all";
-    for (auto& [full, type] : devices) present |= type == d;
-    if (!known || !present) {
+    bool found = false;
+    for (auto& p : present) {
+      if (d == "all" || d == p.second) {
+        found = true;
+        if (std::find(devices.begin(), devices.end(), p) == devices.end()) devices.push_back(p);
+      }
+    }
+    if (!found) {
+      std::string have;
+      for (auto& p : present) have += (have.empty() ? "" : ",") + p.second;
       std::fprintf(stderr, "matmul_bench: --devices: '%s' is not present here (have: %s)\n",
-                   std::string(d).c_str(), devices.empty() ? "none" : devices[0].second.c_str());
+                   std::string(d).c_str(), have.c_str());
       return 2;
     }
   }
 
   std::printf("%-4s %6s %10s %11s %10s %10s %9s %11s %8s %s\n", "dev", "n", "first_ms", "median_ms",
               "min_ms", "max_ms", "GFLOP/s", "raw_ms", "vs_raw", "check");
+  const bool progress = isatty(STDERR_FILENO);
   std::vector<Row> rows;
   bool all_ok = true;
-  for (int64_t n : sizes) {
-    for (auto& [full, type] : devices) {
-      auto row = BenchOne(full, type, n, reps);
+  const size_t total = sizes.size() * devices.size();
+  for (auto& [full, type] : devices) {
+    std::unique_ptr<bench::RawGemm> raw = bench::MakeRawGemm(type, tf32);
+    for (int64_t n : sizes) {
+      if (progress) {
+        std::fprintf(stderr, "\r[%zu/%zu] n=%ld on %s ...", rows.size() + 1, total, long(n),
+                     type.c_str());
+      }
+      auto row = BenchOne(full, type, n, reps, tf32, raw.get());
+      if (progress) std::fprintf(stderr, "\r%60s\r", "");
       if (!row.ok()) {
         std::fprintf(stderr, "matmul_bench: n=%ld on %s: %s\n", long(n), full.c_str(),
                      row.status().ToString().c_str());
@@ -182,8 +205,9 @@ int main(int argc, char** argv) {
       rows.push_back(*row);
     }
   }
-  if (!absl::GetFlag(FLAGS_csv).empty()) {
-    std::ofstream f(absl::GetFlag(FLAGS_csv));
+  const std::string csv = absl::GetFlag(FLAGS_csv);
+  if (!csv.empty()) {
+    std::ofstream f(csv);
     f << "device,n,first_run_ms,median_ms,min_ms,max_ms,gflops,raw_median_ms,ratio_vs_raw,"
          "verified\n";
     for (const Row& r : rows) {
@@ -191,10 +215,17 @@ int main(int argc, char** argv) {
         << ',' << r.max_ms << ',' << r.gflops << ',' << r.raw_ms << ',' << r.ratio << ','
         << (r.verified ? 1 : 0) << '\n';
     }
+    f.close();  // flushed before gnuplot reads it
     if (!f) {
-      std::fprintf(stderr, "matmul_bench: could not write %s\n", absl::GetFlag(FLAGS_csv).c_str());
+      std::fprintf(stderr, "matmul_bench: could not write %s\n", csv.c_str());
       return 1;
     }
+    std::string plot = absl::GetFlag(FLAGS_plot);
+    if (plot.empty())
+      plot = csv.size() > 4 && csv.ends_with(".csv") ? csv.substr(0, csv.size() - 4) : csv;
+    std::vector<std::string> types;
+    for (auto& d : devices) types.push_back(d.second);
+    bench::PlotMatmulCsv(csv, plot, types);
   }
   return all_ok ? 0 : 1;
 }
