@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -118,15 +119,8 @@ class AddNOp : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& first = ctx.input(0);
-    for (int i = 1; i < ctx.num_inputs(); ++i) {
-      if (ctx.input(i).shape() != first.shape()) {
-        return errors::InvalidArgument("inputs must have the same shape; input 0 is ",
-                                       first.shape().DebugString(), ", input ", i, " is ",
-                                       ctx.input(i).shape().DebugString());
-      }
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, first.shape(), &out));
+    RILL_RETURN_IF_ERROR(PrepareAddN(ctx, &out));
     auto o = AsArray<T>(out);
     if (ctx.num_inputs() == 1) {
       o = AsArray<T>(first);

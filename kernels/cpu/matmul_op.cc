@@ -1,7 +1,7 @@
 // MatMul on the CPU: float through oneDNN's sgemm (row-major, its JIT picks AVX-512/AMX
 // paths at run time); double and integers through Eigen's GEMM.
 #include "oneapi/dnnl/dnnl.h"
-#include "rill/core/shape_util.h"
+#include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -19,12 +19,9 @@ class MatMulOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    RILL_ASSIGN_OR_RETURN(
-        auto dims, shape_util::MatMul(a.shape().dim_sizes(), b.shape().dim_sizes(), ta_, tb_));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    const int64_t m = dims[0], n = dims[1], k = ta_ ? a.dim_size(0) : a.dim_size(1);
+    RILL_ASSIGN_OR_RETURN(MatMulGeometry g, PrepareMatMul(ctx, ta_, tb_, &out));
+    const int64_t m = g.m, n = g.n, k = g.k;
     if (m == 0 || n == 0) return absl::OkStatus();
     if (k == 0) {
       AsArray<T>(out).setZero();

@@ -2,8 +2,8 @@
 // comes from Philox block (seed, stream offset + i): the stream offset lives in the Session
 // (one per node), so runs continue the sequence and plans share it; the same seeds give
 // the same numbers in every new Session.
+#include "rill/core/kernel_util.h"
 #include "rill/core/philox.h"
-#include "rill/core/random_state.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -12,22 +12,15 @@ namespace {
 enum class Dist { kUniform, kNormal, kTruncated };
 
 template <typename T, Dist D>
-class RandomOp : public OpKernel {
+class RandomOp : public RandomKernelBase {
  public:
-  explicit RandomOp(OpKernelConstruction& c) : OpKernel(c) {
-    key_ = random::KeyFromSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"));
-    state_ = random::StreamFor(c.resources(), c.node().name());
-  }
+  explicit RandomOp(OpKernelConstruction& c) : RandomKernelBase(c) {}
 
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    const uint64_t n = static_cast<uint64_t>(out->NumElements());
-    // One Philox block per element: a fixed budget, so concurrent runs never overlap.
-    const uint64_t base = state_->next.fetch_add(n, std::memory_order_relaxed);
+    RILL_ASSIGN_OR_RETURN(const uint64_t base, Prepare(ctx, &out));
     T* o = out->base<T>();
-    for (uint64_t i = 0; i < n; ++i) o[i] = Sample(base + i);
+    for (int64_t i = 0; i < out->NumElements(); ++i) o[i] = Sample(base + i);
     return absl::OkStatus();
   }
 
@@ -41,7 +34,7 @@ class RandomOp : public OpKernel {
   }
 
   T Sample(uint64_t counter) const {
-    random::Block b = random::Philox(key_, 0, counter);
+    random::Block b = random::Philox(key(), 0, counter);
     if constexpr (D == Dist::kUniform) return Uniform(b, 0);
     for (uint64_t attempt = 0;; ++attempt) {
       T z0, z1;
@@ -49,12 +42,9 @@ class RandomOp : public OpKernel {
       if constexpr (D == Dist::kNormal) return z0;
       if (std::abs(z0) < T(2)) return z0;
       if (std::abs(z1) < T(2)) return z1;
-      b = random::Philox(key_, attempt + 1, counter);  // redraw from a fresh block
+      b = random::Philox(key(), attempt + 1, counter);  // redraw from a fresh block
     }
   }
-
-  uint64_t key_;
-  random::StreamState* state_;
 };
 
 #define RILL_REG_RANDOM(T, unused)                                                            \

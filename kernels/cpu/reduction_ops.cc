@@ -3,7 +3,7 @@
 // one block of axes per pass with Eigen's row- and column-wise reductions.
 #include <limits>
 
-#include "rill/core/shape_util.h"
+#include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -67,24 +67,15 @@ class ReductionOp : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(auto axes, shape_fns::IntValues(ctx.input(1), "reduction axes"));
-    std::vector<bool> mask;
-    RILL_ASSIGN_OR_RETURN(auto dims,
-                          shape_util::Reduce(x.shape().dim_sizes(), axes, keep_dims_, &mask));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-
-    // Merge neighbouring dims with the same mask: [k0, r0, k1, r1, ...].
+    RILL_ASSIGN_OR_RETURN(ReductionGeometry geo, PrepareReduction(ctx, keep_dims_, &out));
     std::vector<int64_t> g;
     std::vector<bool> gr;
-    for (auto [size, reduced] : shape_util::ReductionGroups(x.shape().dim_sizes(), mask)) {
+    for (auto [size, reduced] : geo.groups) {
       g.push_back(size);
       gr.push_back(reduced);
     }
-    int64_t reduced_count = 1;
-    for (int i = 0; i < x.dims(); ++i)
-      if (mask[i]) reduced_count *= x.dim_size(i);
+    const int64_t reduced_count = geo.reduced_count;
 
     // Reduce the groups from the last to the first; each pass shrinks the buffer.
     std::vector<T> buf;
@@ -130,20 +121,9 @@ class ArgMaxOp : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    const Tensor& d = ctx.input(1);
-    if (d.NumElements() != 1) {
-      return errors::InvalidArgument("dimension must hold one value, got shape ",
-                                     d.shape().DebugString());
-    }
-    RILL_ASSIGN_OR_RETURN(auto axis, shape_fns::IntValues(d, "dimension"));
-    int ax;
-    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::ArgMax(x.shape().dim_sizes(), axis[0], &ax));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    int64_t outer = 1, inner = 1, r = x.dim_size(ax);
-    for (int i = 0; i < ax; ++i) outer *= x.dim_size(i);
-    for (int i = ax + 1; i < x.dims(); ++i) inner *= x.dim_size(i);
+    RILL_ASSIGN_OR_RETURN(AxisGeometry geo, PrepareArgMax(ctx, &out));
+    const int64_t outer = geo.outer, r = geo.r, inner = geo.inner;
     const T* in = x.base<T>();
     Index* o = out->base<Index>();
     for (int64_t a = 0; a < outer; ++a) {
@@ -183,14 +163,9 @@ class SoftmaxOp : public OpKernel {
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (x.dims() < 1) {
-      return errors::InvalidArgument("logits must have rank >= 1, got shape ",
-                                     x.shape().DebugString());
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
-    const int64_t cols = x.dim_size(x.dims() - 1);
-    if (cols == 0 || x.NumElements() == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(const int64_t cols, PrepareSoftmax(ctx, &out));
+    if (cols == 0) return absl::OkStatus();
     const int64_t rows = x.NumElements() / cols;
     using Arr = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     Eigen::Map<const Arr> in(x.base<T>(), rows, cols);

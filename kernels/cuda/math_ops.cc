@@ -1,7 +1,7 @@
 // GPU kernels of the math family: elementwise with broadcasting, AddN, Cast, MatMul
 // (cuBLAS), reductions and ArgMax (axes read on the host), softmax, random ops.
 #include "rill/core/broadcast.h"
-#include "rill/core/random_state.h"
+#include "rill/core/kernel_util.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
 #include "rill/kernels/cuda/gpu_context.h"
@@ -55,15 +55,8 @@ class AddNGpu : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& first = ctx.input(0);
-    for (int i = 1; i < ctx.num_inputs(); ++i) {
-      if (ctx.input(i).shape() != first.shape()) {
-        return errors::InvalidArgument("inputs must have the same shape; input 0 is ",
-                                       first.shape().DebugString(), ", input ", i, " is ",
-                                       ctx.input(i).shape().DebugString());
-      }
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, first.shape(), &out));
+    RILL_RETURN_IF_ERROR(PrepareAddN(ctx, &out));
     cudaStream_t stream = ContextOf(ctx)->stream;
     RILL_CUDA_CHECK(cudaMemcpyAsync(out->data(), first.data(), first.TotalBytes(),
                                     cudaMemcpyDeviceToDevice, stream));
@@ -103,16 +96,14 @@ class MatMulGpu : public OpKernel {
   explicit MatMulGpu(OpKernelConstruction& c)
       : OpKernel(c),
         ta_(c.node().attr<bool>("transpose_a")),
-        tb_(c.node().attr<bool>("transpose_b")) {}
+        tb_(c.node().attr<bool>("transpose_b")),
+        tf32_(c.options().allow_tf32) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    RILL_ASSIGN_OR_RETURN(
-        auto dims, shape_util::MatMul(a.shape().dim_sizes(), b.shape().dim_sizes(), ta_, tb_));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    const int64_t m = dims[0], n = dims[1], k = ta_ ? a.dim_size(0) : a.dim_size(1);
+    RILL_ASSIGN_OR_RETURN(MatMulGeometry geo, PrepareMatMul(ctx, ta_, tb_, &out));
+    const int64_t m = geo.m, n = geo.n, k = geo.k;
     GpuContext* g = ContextOf(ctx);
     if (m == 0 || n == 0) return absl::OkStatus();
     if (k == 0) {
@@ -127,8 +118,12 @@ class MatMulGpu : public OpKernel {
     auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
     int lda = static_cast<int>(a.dim_size(1)), ldb = static_cast<int>(b.dim_size(1));
     if constexpr (std::is_same_v<T, float>) {
-      RILL_CUDA_CHECK(cublasSgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<float>(), ldb,
-                                  a.base<float>(), lda, &zero, out->base<float>(), n));
+      // The compute type is chosen per call, so Sessions with and without TF32 can share
+      // the device's handle.
+      RILL_CUDA_CHECK(cublasGemmEx(
+          g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<float>(), CUDA_R_32F, ldb,
+          a.base<float>(), CUDA_R_32F, lda, &zero, out->base<float>(), CUDA_R_32F, n,
+          tf32_ ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     } else {
       RILL_CUDA_CHECK(cublasDgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(), ldb,
                                   a.base<double>(), lda, &zero, out->base<double>(), n));
@@ -149,36 +144,30 @@ class ReduceGpu : public OpKernel {
       : OpKernel(c), keep_(c.node().attr<bool>("keep_dims")) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(auto axes, shape_fns::IntValues(ctx.input(1), "reduction axes"));
-    std::vector<bool> mask;
-    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Reduce(x.shape().dim_sizes(), axes, keep_, &mask));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    RILL_ASSIGN_OR_RETURN(ReductionGeometry geo, PrepareReduction(ctx, keep_, &out));
     cudaStream_t stream = ContextOf(ctx)->stream;
-    auto groups = shape_util::ReductionGroups(x.shape().dim_sizes(), mask);
-    const ReduceKind kind = kMode == 2   ? ReduceKind::kMax
-                            : kMode == 3 ? ReduceKind::kMin
-                                         : ReduceKind::kSum;
-    int64_t reduced = 1;
-    for (size_t i = 0; i < mask.size(); ++i)
-      if (mask[i]) reduced *= x.dim_size(static_cast<int>(i));
-    Tensor cur = x;
+    const auto& groups = geo.groups;
+    const ReduceKind kind =
+        kMode == 2 ? ReduceKind::kMax : (kMode == 3 ? ReduceKind::kMin : ReduceKind::kSum);
     int last = -1;
-    for (int k = static_cast<int>(groups.size()) - 1; k >= 0; --k)
-      if (groups[k].second && last < 0) last = k;
+    for (int k = static_cast<int>(groups.size()) - 1; k >= 0 && last < 0; --k)
+      if (groups[k].second) last = k;
     if (last < 0) {  // nothing reduced: a copy
       RILL_CUDA_CHECK(
           cudaMemcpyAsync(out->data(), x.data(), x.TotalBytes(), cudaMemcpyDeviceToDevice, stream));
     }
+    Tensor cur = x;
     for (int k = last; k >= 0; --k) {
       if (!groups[k].second) continue;
       int64_t outer = 1, inner = 1;
-      for (int j = 0; j < k; ++j) outer *= groups[j].first;
+      bool final_pass = true;
+      for (int j = 0; j < k; ++j) {
+        outer *= groups[j].first;
+        final_pass &= !groups[j].second;
+      }
       for (size_t j = k + 1; j < groups.size(); ++j)
         inner *= groups[j].second ? 1 : groups[j].first;
-      bool final_pass = true;
-      for (int j = 0; j < k; ++j) final_pass &= !groups[j].second;
       Tensor next;
       if (final_pass) {
         next = *out;
@@ -191,7 +180,8 @@ class ReduceGpu : public OpKernel {
       cur = next;
     }
     if (kMode == 1) {
-      RILL_CUDA_CHECK(LaunchScale<T>(out->base<T>(), T(1), reduced, out->NumElements(), stream));
+      RILL_CUDA_CHECK(
+          LaunchScale<T>(out->base<T>(), T(1), geo.reduced_count, out->NumElements(), stream));
     }
     return absl::OkStatus();
   }
@@ -207,25 +197,15 @@ class ArgMaxGpu : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (ctx.input(1).NumElements() != 1) {
-      return errors::InvalidArgument("dimension must hold one value");
-    }
-    RILL_ASSIGN_OR_RETURN(auto axis, shape_fns::IntValues(ctx.input(1), "dimension"));
-    int ax;
-    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::ArgMax(x.shape().dim_sizes(), axis[0], &ax));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < ax; ++i) outer *= x.dim_size(i);
-    for (int i = ax + 1; i < x.dims(); ++i) inner *= x.dim_size(i);
+    RILL_ASSIGN_OR_RETURN(AxisGeometry g, PrepareArgMax(ctx, &out));
     cudaStream_t s = ContextOf(ctx)->stream;
     if (out->dtype() == DT_INT32) {
-      RILL_CUDA_CHECK((LaunchArgMax<T, int32_t>(x.base<T>(), out->base<int32_t>(), outer,
-                                                x.dim_size(ax), inner, s)));
+      RILL_CUDA_CHECK(
+          (LaunchArgMax<T, int32_t>(x.base<T>(), out->base<int32_t>(), g.outer, g.r, g.inner, s)));
     } else {
-      RILL_CUDA_CHECK((LaunchArgMax<T, int64_t>(x.base<T>(), out->base<int64_t>(), outer,
-                                                x.dim_size(ax), inner, s)));
+      RILL_CUDA_CHECK(
+          (LaunchArgMax<T, int64_t>(x.base<T>(), out->base<int64_t>(), g.outer, g.r, g.inner, s)));
     }
     return absl::OkStatus();
   }
@@ -237,14 +217,9 @@ class SoftmaxGpu : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (x.dims() < 1) {
-      return errors::InvalidArgument("logits must have rank >= 1, got shape ",
-                                     x.shape().DebugString());
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
-    const int64_t cols = x.dim_size(x.dims() - 1);
-    if (cols == 0 || x.NumElements() == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(const int64_t cols, PrepareSoftmax(ctx, &out));
+    if (cols == 0) return absl::OkStatus();
     RILL_CUDA_CHECK(LaunchSoftmax<T>(x.base<T>(), out->base<T>(), x.NumElements() / cols, cols,
                                      kLog, ContextOf(ctx)->stream));
     return absl::OkStatus();
@@ -252,26 +227,16 @@ class SoftmaxGpu : public OpKernel {
 };
 
 template <typename T, RandomKind kKind>
-class RandomGpu : public OpKernel {
+class RandomGpu : public RandomKernelBase {
  public:
-  explicit RandomGpu(OpKernelConstruction& c) : OpKernel(c) {
-    key_ = random::KeyFromSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"));
-    state_ = random::StreamFor(c.resources(), c.node().name());
-  }
+  explicit RandomGpu(OpKernelConstruction& c) : RandomKernelBase(c) {}
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    const uint64_t n = static_cast<uint64_t>(out->NumElements());
-    const uint64_t base = state_->next.fetch_add(n, std::memory_order_relaxed);
-    RILL_CUDA_CHECK(LaunchRandom<T>(kKind, out->base<T>(), out->NumElements(), key_, base,
+    RILL_ASSIGN_OR_RETURN(const uint64_t base, Prepare(ctx, &out));
+    RILL_CUDA_CHECK(LaunchRandom<T>(kKind, out->base<T>(), out->NumElements(), key(), base,
                                     ContextOf(ctx)->stream));
     return absl::OkStatus();
   }
-
- private:
-  uint64_t key_;
-  random::StreamState* state_;
 };
 
 #define RILL_REG_GPU_BINARY(T, NAME, KIND) \

@@ -1,0 +1,87 @@
+#include "rill/core/kernel_util.h"
+
+#include "rill/core/shape_inference.h"
+#include "rill/core/shape_util.h"
+
+namespace rill {
+
+absl::Status PrepareAddN(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& first = ctx.input(0);
+  for (int i = 1; i < ctx.num_inputs(); ++i) {
+    if (ctx.input(i).shape() != first.shape()) {
+      return errors::InvalidArgument("inputs must have the same shape; input 0 is ",
+                                     first.shape().DebugString(), ", input ", i, " is ",
+                                     ctx.input(i).shape().DebugString());
+    }
+  }
+  return ctx.allocate_output(0, first.shape(), out);
+}
+
+absl::StatusOr<MatMulGeometry> PrepareMatMul(OpKernelContext& ctx, bool ta, bool tb, Tensor** out) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  RILL_ASSIGN_OR_RETURN(auto dims,
+                        shape_util::MatMul(a.shape().dim_sizes(), b.shape().dim_sizes(), ta, tb));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  return MatMulGeometry{dims[0], dims[1], ta ? a.dim_size(0) : a.dim_size(1)};
+}
+
+absl::StatusOr<AxisGeometry> PrepareArgMax(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& d = ctx.input(1);
+  if (d.NumElements() != 1) {
+    return errors::InvalidArgument("dimension must hold one value, got shape ",
+                                   d.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto axis, shape_fns::IntValues(d, "dimension"));
+  int ax;
+  RILL_ASSIGN_OR_RETURN(auto dims, shape_util::ArgMax(x.shape().dim_sizes(), axis[0], &ax));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  AxisGeometry g{1, x.dim_size(ax), 1};
+  for (int i = 0; i < ax; ++i) g.outer *= x.dim_size(i);
+  for (int i = ax + 1; i < x.dims(); ++i) g.inner *= x.dim_size(i);
+  return g;
+}
+
+absl::StatusOr<int64_t> PrepareSoftmax(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& x = ctx.input(0);
+  if (x.dims() < 1) {
+    return errors::InvalidArgument("logits must have rank >= 1, got shape ",
+                                   x.shape().DebugString());
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), out));
+  return x.NumElements() == 0 ? 0 : x.dim_size(x.dims() - 1);
+}
+
+absl::StatusOr<ReductionGeometry> PrepareReduction(OpKernelContext& ctx, bool keep_dims,
+                                                   Tensor** out) {
+  const Tensor& x = ctx.input(0);
+  RILL_ASSIGN_OR_RETURN(auto axes, shape_fns::IntValues(ctx.input(1), "reduction axes"));
+  std::vector<bool> mask;
+  RILL_ASSIGN_OR_RETURN(auto dims,
+                        shape_util::Reduce(x.shape().dim_sizes(), axes, keep_dims, &mask));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  ReductionGeometry g;
+  g.groups = shape_util::ReductionGroups(x.shape().dim_sizes(), mask);
+  for (int i = 0; i < x.dims(); ++i)
+    if (mask[i]) g.reduced_count *= x.dim_size(i);
+  return g;
+}
+
+RandomKernelBase::RandomKernelBase(OpKernelConstruction& c)
+    : OpKernel(c),
+      key_(random::KeyFromSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"))),
+      state_(random::StreamFor(c.resources(), c.node().name())) {}
+
+absl::StatusOr<uint64_t> RandomKernelBase::Prepare(OpKernelContext& ctx, Tensor** out) {
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  // A fixed budget per element, so concurrent runs never draw the same blocks.
+  return state_->next.fetch_add(static_cast<uint64_t>((*out)->NumElements()),
+                                std::memory_order_relaxed);
+}
+
+}  // namespace rill

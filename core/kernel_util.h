@@ -1,0 +1,56 @@
+// Argument checks and output allocation shared by the CPU and GPU kernels of an op, so
+// the two can never accept different inputs or disagree on a shape. Each Prepare*
+// validates the inputs, allocates output 0 on the kernel's device and returns what the
+// arithmetic needs.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "rill/core/kernel.h"
+#include "rill/core/random_state.h"
+
+namespace rill {
+
+// AddN: every input has the first one's shape.
+absl::Status PrepareAddN(OpKernelContext& ctx, Tensor** out);
+
+struct MatMulGeometry {
+  int64_t m, n, k;
+};
+absl::StatusOr<MatMulGeometry> PrepareMatMul(OpKernelContext& ctx, bool transpose_a,
+                                             bool transpose_b, Tensor** out);
+
+// ArgMax over input 1's axis, as [outer, r, inner].
+struct AxisGeometry {
+  int64_t outer, r, inner;
+};
+absl::StatusOr<AxisGeometry> PrepareArgMax(OpKernelContext& ctx, Tensor** out);
+
+// Softmax / LogSoftmax over the last dim: the number of columns (0 means nothing to do).
+absl::StatusOr<int64_t> PrepareSoftmax(OpKernelContext& ctx, Tensor** out);
+
+// Sum/Mean/Max/Min over input 1's axes: the input's dims merged into alternating
+// (size, reduced) groups, and how many elements each output element reduces.
+struct ReductionGeometry {
+  std::vector<std::pair<int64_t, bool>> groups;
+  int64_t reduced_count = 1;
+};
+absl::StatusOr<ReductionGeometry> PrepareReduction(OpKernelContext& ctx, bool keep_dims,
+                                                   Tensor** out);
+
+// Random ops: the node's Philox key and this Session's stream position for it.
+class RandomKernelBase : public OpKernel {
+ protected:
+  explicit RandomKernelBase(OpKernelConstruction& c);
+  // Allocates the output from the shape input and reserves one Philox block per element;
+  // returns the first block's counter.
+  absl::StatusOr<uint64_t> Prepare(OpKernelContext& ctx, Tensor** out);
+  uint64_t key() const { return key_; }
+
+ private:
+  uint64_t key_;
+  random::StreamState* state_;
+};
+
+}  // namespace rill
