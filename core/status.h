@@ -58,6 +58,11 @@ absl::Status AlreadyExists(const Args&... args) {
   return absl::AlreadyExistsError(absl::StrCat(args...));
 }
 
+template <typename... Args>
+absl::Status DataLoss(const Args&... args) {
+  return absl::DataLossError(absl::StrCat(args...));
+}
+
 // Same code, message prefixed with context ("node 'x' (MatMul): ...").
 absl::Status Annotate(const absl::Status& s, absl::string_view prefix);
 

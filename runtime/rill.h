@@ -11,4 +11,5 @@
 #include "rill/ops/random_ops.h"
 #include "rill/ops/scope.h"
 #include "rill/ops/state_ops.h"
+#include "rill/runtime/saver.h"
 #include "rill/runtime/session.h"
