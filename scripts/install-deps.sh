@@ -3,7 +3,8 @@
 # Used by scripts/main.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev libdnnl-dev
-          libgtest-dev libgmock-dev libbenchmark-dev clang-format gnuplot-nox)
+          libgtest-dev libgmock-dev libbenchmark-dev clang-format gnuplot-nox
+          clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
