@@ -32,8 +32,7 @@ __device__ T Pow(T x, T y) {
 }
 
 template <typename T, typename Out>
-__global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, int64_t n,
-                             Plan p) {
+__global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, int64_t n, Plan p) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
     int64_t rem = i, ia = 0, ib = 0;
@@ -45,16 +44,36 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
     }
     T x = a[ia], y = b[ib];
     switch (op) {
-      case BinaryKind::kAdd: out[i] = static_cast<Out>(x + y); break;
-      case BinaryKind::kSub: out[i] = static_cast<Out>(x - y); break;
-      case BinaryKind::kMul: out[i] = static_cast<Out>(x * y); break;
-      case BinaryKind::kDiv: out[i] = static_cast<Out>(x / y); break;
-      case BinaryKind::kPow: out[i] = static_cast<Out>(Pow(x, y)); break;
-      case BinaryKind::kMax: out[i] = static_cast<Out>(x > y ? x : y); break;
-      case BinaryKind::kMin: out[i] = static_cast<Out>(x < y ? x : y); break;
-      case BinaryKind::kEqual: out[i] = static_cast<Out>(x == y); break;
-      case BinaryKind::kLess: out[i] = static_cast<Out>(x < y); break;
-      case BinaryKind::kGreater: out[i] = static_cast<Out>(x > y); break;
+      case BinaryKind::kAdd:
+        out[i] = static_cast<Out>(x + y);
+        break;
+      case BinaryKind::kSub:
+        out[i] = static_cast<Out>(x - y);
+        break;
+      case BinaryKind::kMul:
+        out[i] = static_cast<Out>(x * y);
+        break;
+      case BinaryKind::kDiv:
+        out[i] = static_cast<Out>(x / y);
+        break;
+      case BinaryKind::kPow:
+        out[i] = static_cast<Out>(Pow(x, y));
+        break;
+      case BinaryKind::kMax:
+        out[i] = static_cast<Out>(x > y ? x : y);
+        break;
+      case BinaryKind::kMin:
+        out[i] = static_cast<Out>(x < y ? x : y);
+        break;
+      case BinaryKind::kEqual:
+        out[i] = static_cast<Out>(x == y);
+        break;
+      case BinaryKind::kLess:
+        out[i] = static_cast<Out>(x < y);
+        break;
+      case BinaryKind::kGreater:
+        out[i] = static_cast<Out>(x > y);
+        break;
     }
   }
 }
@@ -63,20 +82,30 @@ template <typename T>
 __device__ T Unary(UnaryKind op, T x) {
   if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
-      case UnaryKind::kSqrt: return sqrt(x);
-      case UnaryKind::kExp: return exp(x);
-      case UnaryKind::kLog: return log(x);
-      case UnaryKind::kSigmoid: return T(1) / (T(1) + exp(-x));
-      case UnaryKind::kTanh: return tanh(x);
-      default: break;
+      case UnaryKind::kSqrt:
+        return sqrt(x);
+      case UnaryKind::kExp:
+        return exp(x);
+      case UnaryKind::kLog:
+        return log(x);
+      case UnaryKind::kSigmoid:
+        return T(1) / (T(1) + exp(-x));
+      case UnaryKind::kTanh:
+        return tanh(x);
+      default:
+        break;
     }
   }
   if constexpr (std::is_signed_v<T>) {
     switch (op) {
-      case UnaryKind::kNeg: return -x;
-      case UnaryKind::kAbs: return x < T(0) ? -x : x;
-      case UnaryKind::kRelu: return x > T(0) ? x : T(0);
-      default: break;
+      case UnaryKind::kNeg:
+        return -x;
+      case UnaryKind::kAbs:
+        return x < T(0) ? -x : x;
+      case UnaryKind::kRelu:
+        return x > T(0) ? x : T(0);
+      default:
+        break;
     }
   }
   return op == UnaryKind::kSquare ? static_cast<T>(x * x) : x;
@@ -193,10 +222,10 @@ cudaError_t LaunchFillConstant(T v, T* y, int64_t n, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-#define RILL_INSTANTIATE_NUMBER(T)                                                              \
-  template cudaError_t LaunchBinary<T>(BinaryKind, const T*, const T*, void*, int64_t,         \
-                                       const BroadcastPlan&, cudaStream_t);                    \
-  template cudaError_t LaunchUnary<T>(UnaryKind, const T*, T*, int64_t, cudaStream_t);          \
+#define RILL_INSTANTIATE_NUMBER(T)                                                     \
+  template cudaError_t LaunchBinary<T>(BinaryKind, const T*, const T*, void*, int64_t, \
+                                       const BroadcastPlan&, cudaStream_t);            \
+  template cudaError_t LaunchUnary<T>(UnaryKind, const T*, T*, int64_t, cudaStream_t); \
   template cudaError_t LaunchAxpy<T>(T, const T*, T*, int64_t, cudaStream_t);
 RILL_INSTANTIATE_NUMBER(float)
 RILL_INSTANTIATE_NUMBER(double)
@@ -206,8 +235,8 @@ RILL_INSTANTIATE_NUMBER(uint8_t)
 template cudaError_t LaunchBinary<bool>(BinaryKind, const bool*, const bool*, void*, int64_t,
                                         const BroadcastPlan&, cudaStream_t);
 
-#define RILL_INSTANTIATE_FILL(T)                                                    \
-  template cudaError_t LaunchFill<T>(const T*, T*, int64_t, cudaStream_t);          \
+#define RILL_INSTANTIATE_FILL(T)                                           \
+  template cudaError_t LaunchFill<T>(const T*, T*, int64_t, cudaStream_t); \
   template cudaError_t LaunchFillConstant<T>(T, T*, int64_t, cudaStream_t);
 RILL_INSTANTIATE_FILL(float)
 RILL_INSTANTIATE_FILL(double)
@@ -216,11 +245,13 @@ RILL_INSTANTIATE_FILL(int64_t)
 RILL_INSTANTIATE_FILL(uint8_t)
 RILL_INSTANTIATE_FILL(bool)
 
-#define RILL_INSTANTIATE_CAST_TO(F, T) template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, cudaStream_t);
-#define RILL_INSTANTIATE_CAST_FROM(F)                                                            \
-  RILL_INSTANTIATE_CAST_TO(F, float) RILL_INSTANTIATE_CAST_TO(F, double)                         \
-  RILL_INSTANTIATE_CAST_TO(F, int32_t) RILL_INSTANTIATE_CAST_TO(F, int64_t)                      \
-  RILL_INSTANTIATE_CAST_TO(F, uint8_t) RILL_INSTANTIATE_CAST_TO(F, bool)
+#define RILL_INSTANTIATE_CAST_TO(F, T) \
+  template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, cudaStream_t);
+#define RILL_INSTANTIATE_CAST_FROM(F)                                           \
+  RILL_INSTANTIATE_CAST_TO(F, float)                                            \
+  RILL_INSTANTIATE_CAST_TO(F, double) RILL_INSTANTIATE_CAST_TO(F, int32_t)      \
+      RILL_INSTANTIATE_CAST_TO(F, int64_t) RILL_INSTANTIATE_CAST_TO(F, uint8_t) \
+          RILL_INSTANTIATE_CAST_TO(F, bool)
 RILL_INSTANTIATE_CAST_FROM(float)
 RILL_INSTANTIATE_CAST_FROM(double)
 RILL_INSTANTIATE_CAST_FROM(int32_t)

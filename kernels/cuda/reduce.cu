@@ -38,9 +38,12 @@ __global__ void ReduceKernel(ReduceKind op, const T* x, T* y, int64_t outer, int
     T acc = op == ReduceKind::kSum ? T(0) : op == ReduceKind::kMax ? Lowest<T>() : Highest<T>();
     for (int64_t k = 0; k < r; ++k) {
       T v = p[k * inner];
-      if (op == ReduceKind::kSum) acc = static_cast<T>(acc + v);
-      else if (op == ReduceKind::kMax) acc = v > acc ? v : acc;
-      else acc = v < acc ? v : acc;
+      if (op == ReduceKind::kSum)
+        acc = static_cast<T>(acc + v);
+      else if (op == ReduceKind::kMax)
+        acc = v > acc ? v : acc;
+      else
+        acc = v < acc ? v : acc;
     }
     y[i] = acc;
   }
@@ -134,8 +137,8 @@ __global__ void RandomKernel(RandomKind kind, T* y, int64_t n, uint64_t key, uin
 }  // namespace
 
 template <typename T>
-cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r,
-                         int64_t inner, cudaStream_t stream) {
+cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r, int64_t inner,
+                         cudaStream_t stream) {
   if (outer * inner == 0) return cudaSuccess;
   ReduceKernel<T><<<Blocks(outer * inner), 256, 0, stream>>>(op, x, y, outer, r, inner);
   return cudaGetLastError();
@@ -172,22 +175,26 @@ cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_
   return cudaGetLastError();
 }
 
-#define RILL_INSTANTIATE_REDUCE(T)                                                            \
-  template cudaError_t LaunchReduce<T>(ReduceKind, const T*, T*, int64_t, int64_t, int64_t,  \
-                                       cudaStream_t);                                         \
-  template cudaError_t LaunchScale<T>(T*, T, int64_t, int64_t, cudaStream_t);                 \
-  template cudaError_t LaunchArgMax<T, int32_t>(const T*, int32_t*, int64_t, int64_t,        \
-                                                int64_t, cudaStream_t);                       \
-  template cudaError_t LaunchArgMax<T, int64_t>(const T*, int64_t*, int64_t, int64_t,        \
-                                                int64_t, cudaStream_t);
+#define RILL_INSTANTIATE_REDUCE(T)                                                             \
+  template cudaError_t LaunchReduce<T>(ReduceKind, const T*, T*, int64_t, int64_t, int64_t,    \
+                                       cudaStream_t);                                          \
+  template cudaError_t LaunchScale<T>(T*, T, int64_t, int64_t, cudaStream_t);                  \
+  template cudaError_t LaunchArgMax<T, int32_t>(const T*, int32_t*, int64_t, int64_t, int64_t, \
+                                                cudaStream_t);                                 \
+  template cudaError_t LaunchArgMax<T, int64_t>(const T*, int64_t*, int64_t, int64_t, int64_t, \
+                                                cudaStream_t);
 RILL_INSTANTIATE_REDUCE(float)
 RILL_INSTANTIATE_REDUCE(double)
 RILL_INSTANTIATE_REDUCE(int32_t)
 RILL_INSTANTIATE_REDUCE(int64_t)
 RILL_INSTANTIATE_REDUCE(uint8_t)
-template cudaError_t LaunchSoftmax<float>(const float*, float*, int64_t, int64_t, bool, cudaStream_t);
-template cudaError_t LaunchSoftmax<double>(const double*, double*, int64_t, int64_t, bool, cudaStream_t);
-template cudaError_t LaunchRandom<float>(RandomKind, float*, int64_t, uint64_t, uint64_t, cudaStream_t);
-template cudaError_t LaunchRandom<double>(RandomKind, double*, int64_t, uint64_t, uint64_t, cudaStream_t);
+template cudaError_t LaunchSoftmax<float>(const float*, float*, int64_t, int64_t, bool,
+                                          cudaStream_t);
+template cudaError_t LaunchSoftmax<double>(const double*, double*, int64_t, int64_t, bool,
+                                           cudaStream_t);
+template cudaError_t LaunchRandom<float>(RandomKind, float*, int64_t, uint64_t, uint64_t,
+                                         cudaStream_t);
+template cudaError_t LaunchRandom<double>(RandomKind, double*, int64_t, uint64_t, uint64_t,
+                                          cudaStream_t);
 
 }  // namespace rill::gpu
