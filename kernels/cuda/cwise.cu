@@ -247,11 +247,13 @@ RILL_INSTANTIATE_FILL(bool)
 
 #define RILL_INSTANTIATE_CAST_TO(F, T) \
   template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, cudaStream_t);
-#define RILL_INSTANTIATE_CAST_FROM(F)                                           \
-  RILL_INSTANTIATE_CAST_TO(F, float)                                            \
-  RILL_INSTANTIATE_CAST_TO(F, double) RILL_INSTANTIATE_CAST_TO(F, int32_t)      \
-      RILL_INSTANTIATE_CAST_TO(F, int64_t) RILL_INSTANTIATE_CAST_TO(F, uint8_t) \
-          RILL_INSTANTIATE_CAST_TO(F, bool)
+#define RILL_INSTANTIATE_CAST_FROM(F)  \
+  RILL_INSTANTIATE_CAST_TO(F, float)   \
+  RILL_INSTANTIATE_CAST_TO(F, double)  \
+  RILL_INSTANTIATE_CAST_TO(F, int32_t) \
+  RILL_INSTANTIATE_CAST_TO(F, int64_t) \
+  RILL_INSTANTIATE_CAST_TO(F, uint8_t) \
+  RILL_INSTANTIATE_CAST_TO(F, bool)
 RILL_INSTANTIATE_CAST_FROM(float)
 RILL_INSTANTIATE_CAST_FROM(double)
 RILL_INSTANTIATE_CAST_FROM(int32_t)
