@@ -1,6 +1,7 @@
 #include "rill/core/kernel.h"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 
 #include "absl/strings/str_join.h"
@@ -22,6 +23,12 @@ ResourceBase* ResourceMgr::LookupOrCreate(
   auto& r = resources_[name];
   if (!r) r = make();
   return r.get();
+}
+
+absl::Status DeviceBase::CopyOnDevice(const Tensor& src, Tensor* dst) {
+  RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
+  if (src.TotalBytes() > 0) std::memcpy(dst->data(), src.data(), src.TotalBytes());
+  return absl::OkStatus();
 }
 
 absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, Tensor** out) {

@@ -34,6 +34,9 @@ class DeviceBase {
     *dst = src;
     return absl::OkStatus();
   }
+  // Copies src (on this device) into *dst, allocated here with src's dtype and shape; the
+  // copy is usable by later work on this device.
+  virtual absl::Status CopyOnDevice(const Tensor& src, Tensor* dst);
   bool IsHost() const { return allocator()->OnHost(); }
   // Waits for the work queued on this device (a GPU's stream); a step ends with it, so
   // a Run returns only when its work is done and reports asynchronous errors itself.

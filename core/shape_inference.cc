@@ -57,11 +57,15 @@ absl::Status BroadcastBinary(InferenceContext& c) {
 }
 
 absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_view what) {
-  if (!t.IsInitialized()) return errors::InvalidArgument(what, " is not initialized");
-  if (t.dims() > 1) {
+  if (t.IsInitialized() && t.dims() > 1) {
     return errors::InvalidArgument(what, " must be a scalar or vector, got shape ",
                                    t.shape().DebugString());
   }
+  return AllIntValues(t, what);
+}
+
+absl::StatusOr<std::vector<int64_t>> AllIntValues(const Tensor& t, absl::string_view what) {
+  if (!t.IsInitialized()) return errors::InvalidArgument(what, " is not initialized");
   std::vector<int64_t> v(t.NumElements());
   if (t.dtype() == DT_INT32) {
     for (size_t i = 0; i < v.size(); ++i) v[i] = t.base<int32_t>()[i];

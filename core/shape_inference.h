@@ -56,6 +56,8 @@ absl::StatusOr<TensorShape> Broadcast(const TensorShape& a, const TensorShape& b
 
 // The integer values of a 1-D (or scalar) int32/int64 tensor.
 absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_view what);
+// Every value of an int32/int64 tensor of any rank, row-major.
+absl::StatusOr<std::vector<int64_t>> AllIntValues(const Tensor& t, absl::string_view what);
 // A shape from a 1-D int tensor of dims; each dim >= 0 and the product must not overflow.
 absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view what);
 // Canonical axis in [0, rank) or InvalidArgument naming the valid range.

@@ -135,4 +135,32 @@ class Cast : public OpWrapper {
   Cast(const Scope& scope, Input x, DataType DstT);
 };
 
+// The number of elements, as a scalar of out_type.
+class Size : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs OutType(DataType x) {
+      Attrs r = *this;
+      r.out_type_ = x;
+      return r;
+    }
+    DataType out_type_ = DT_INT32;
+  };
+  Size(const Scope& scope, Input input) : Size(scope, input, Attrs()) {}
+  Size(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs OutType(DataType x) { return Attrs().OutType(x); }
+};
+
+// `input` broadcast (NumPy rules) to `shape`.
+class BroadcastTo : public OpWrapper {
+ public:
+  BroadcastTo(const Scope& scope, Input input, Input shape);
+};
+
+// Zero padding: paddings is [rank, 2], (before, after) per dim, each >= 0.
+class Pad : public OpWrapper {
+ public:
+  Pad(const Scope& scope, Input input, Input paddings);
+};
+
 }  // namespace rill::ops

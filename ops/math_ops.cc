@@ -59,6 +59,7 @@ RILL_REGISTER_UNARY("Square", kSignedNumberTypes);
 RILL_REGISTER_UNARY("Sqrt", kFloatTypes);
 RILL_REGISTER_UNARY("Exp", kFloatTypes);
 RILL_REGISTER_UNARY("Log", kFloatTypes);
+RILL_REGISTER_UNARY("Sign", kSignedNumberTypes);
 #undef RILL_REGISTER_UNARY
 
 RILL_REGISTER_OP("AddN")
@@ -171,6 +172,7 @@ RILL_DEFINE_UNARY_OP(Square)
 RILL_DEFINE_UNARY_OP(Sqrt)
 RILL_DEFINE_UNARY_OP(Exp)
 RILL_DEFINE_UNARY_OP(Log)
+RILL_DEFINE_UNARY_OP(Sign)
 
 AddN::AddN(const Scope& scope, InputList inputs) {
   NodeBuilder(scope, "AddN").Inputs(inputs).Finalize(this);

@@ -33,6 +33,7 @@ RILL_DECLARE_UNARY_OP(Square)
 RILL_DECLARE_UNARY_OP(Sqrt)
 RILL_DECLARE_UNARY_OP(Exp)
 RILL_DECLARE_UNARY_OP(Log)
+RILL_DECLARE_UNARY_OP(Sign)  // -1, 0 or 1
 
 // TensorFlow's aliases.
 using Subtract = Sub;

@@ -11,8 +11,6 @@ absl::Status AtLeastRank1(InferenceContext& c) {
   }
   return shape_fns::Unchanged(c);
 }
-}  // namespace
-
 RILL_REGISTER_OP("Relu")
     .Input("features", "T")
     .Output("activations", "T")
@@ -39,8 +37,97 @@ RILL_REGISTER_OP("LogSoftmax")
     .TypeAttr("T", kFloatTypes)
     .SetShapeFn(AtLeastRank1);
 
+// [batch, classes] features; labels as given by `sparse`.
+absl::Status XentShape(InferenceContext& c, bool sparse) {
+  const auto& f = c.input_shape(0);
+  const auto& l = c.input_shape(1);
+  if (!f.unknown_rank() && f.dims() != 2) {
+    return errors::InvalidArgument("features must be [batch, classes], got shape ",
+                                   f.DebugString());
+  }
+  int64_t batch = f.unknown_rank() ? -1 : f.dim_size(0);
+  if (sparse) {
+    if (!l.unknown_rank() && l.dims() != 1) {
+      return errors::InvalidArgument("labels must be a [batch] vector, got shape ",
+                                     l.DebugString());
+    }
+    if (!l.unknown_rank() && batch >= 0 && l.dim_size(0) >= 0 && l.dim_size(0) != batch) {
+      return errors::InvalidArgument("features ", f.DebugString(), " and labels ", l.DebugString(),
+                                     " disagree on the batch size");
+    }
+    if (batch < 0 && !l.unknown_rank()) batch = l.dim_size(0);
+  } else {
+    if (!f.IsCompatibleWith(l)) {
+      return errors::InvalidArgument("features and labels must have the same shape, got ",
+                                     f.DebugString(), " and ", l.DebugString());
+    }
+    if (batch < 0 && !l.unknown_rank()) batch = l.dim_size(0);
+  }
+  c.set_output(0, PartialTensorShape({batch}));
+  c.set_output(1, f.unknown_rank() ? PartialTensorShape({batch, -1})
+                                   : PartialTensorShape({batch, f.dim_size(1)}));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RILL_REGISTER_OP("SoftmaxCrossEntropyWithLogits")
+    .Input("features", "T")
+    .Input("labels", "T")
+    .Output("loss", "T")
+    .Output("backprop", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn([](InferenceContext& c) { return XentShape(c, false); });
+RILL_REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
+    .Input("features", "T")
+    .Input("labels", "Tlabels")
+    .Output("loss", "T")
+    .Output("backprop", "T")
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("Tlabels", kIndexTypes, DT_INT64)
+    .SetShapeFn([](InferenceContext& c) { return XentShape(c, true); });
+RILL_REGISTER_OP("SigmoidCrossEntropyWithLogits")
+    .Input("logits", "T")
+    .Input("labels", "T")
+    .Output("loss", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      if (!c.input_shape(0).IsCompatibleWith(c.input_shape(1))) {
+        return errors::InvalidArgument("logits and labels must have the same shape, got ",
+                                       c.input_shape(0).DebugString(), " and ",
+                                       c.input_shape(1).DebugString());
+      }
+      return shape_fns::Unchanged(c);
+    });
+
 namespace ops {
 using internal::NodeBuilder;
+
+SoftmaxCrossEntropyWithLogits::SoftmaxCrossEntropyWithLogits(const Scope& scope, Input features,
+                                                             Input labels) {
+  operation =
+      NodeBuilder(scope, "SoftmaxCrossEntropyWithLogits").Input(features).Input(labels).Finalize();
+  if (operation.node() != nullptr) {
+    loss = Output(operation, 0);
+    backprop = Output(operation, 1);
+  }
+}
+SparseSoftmaxCrossEntropyWithLogits::SparseSoftmaxCrossEntropyWithLogits(const Scope& scope,
+                                                                         Input features,
+                                                                         Input labels) {
+  operation = NodeBuilder(scope, "SparseSoftmaxCrossEntropyWithLogits")
+                  .Input(features)
+                  .Input(labels)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    loss = Output(operation, 0);
+    backprop = Output(operation, 1);
+  }
+}
+SigmoidCrossEntropyWithLogits::SigmoidCrossEntropyWithLogits(const Scope& scope, Input logits,
+                                                             Input labels) {
+  NodeBuilder(scope, "SigmoidCrossEntropyWithLogits").Input(logits).Input(labels).Finalize(this);
+}
 RILL_DEFINE_UNARY_OP(Relu)
 RILL_DEFINE_UNARY_OP(Sigmoid)
 RILL_DEFINE_UNARY_OP(Tanh)

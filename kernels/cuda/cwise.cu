@@ -104,6 +104,8 @@ __device__ T Unary(UnaryKind op, T x) {
         return x < T(0) ? -x : x;
       case UnaryKind::kRelu:
         return x > T(0) ? x : T(0);
+      case UnaryKind::kSign:
+        return static_cast<T>((x > T(0)) - (x < T(0)));
       default:
         break;
     }

@@ -12,7 +12,7 @@
 namespace rill::gpu {
 
 enum class BinaryKind { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kEqual, kLess, kGreater };
-enum class UnaryKind { kNeg, kAbs, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh };
+enum class UnaryKind { kNeg, kAbs, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh, kSign };
 enum class ReduceKind { kSum, kMax, kMin };
 enum class RandomKind { kUniform, kNormal, kTruncated };
 

@@ -71,6 +71,14 @@ absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
   return absl::OkStatus();
 }
 
+absl::Status GpuDevice::CopyOnDevice(const Tensor& src, Tensor* dst) {
+  RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
+  if (src.TotalBytes() == 0) return absl::OkStatus();
+  RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(),
+                                  cudaMemcpyDeviceToDevice, context_.stream));
+  return absl::OkStatus();
+}
+
 absl::Status GpuDevice::Sync() {
   RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
   return absl::OkStatus();

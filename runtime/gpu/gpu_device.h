@@ -20,6 +20,7 @@ class GpuDevice final : public Device {
   void* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
   absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyToHost(const Tensor& src, Tensor* dst) override;
+  absl::Status CopyOnDevice(const Tensor& src, Tensor* dst) override;
   absl::Status Sync() override;
 
   CachingAllocatorStats memory_stats() const { return allocator_->GetStats(); }

@@ -3,6 +3,8 @@
 
 #include "rill/core/device_name.h"
 #include "rill/core/kernel.h"
+#include "gradient_checker.h"
+#include "rill/ops/gradients.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -114,7 +116,8 @@ TEST(Registry, UnknownOpsAndBadEdgesAreStatuses) {
   EXPECT_EQ(g.AddNode(missing).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-// Every registered op has a shape function, a CPU kernel and a test case.
+// Every registered op has a shape function, a CPU kernel, a test case, and a gradient
+// checked numerically or an explicit "not differentiable".
 TEST(Registry, EveryOpIsComplete) {
   for (const std::string& op : OpRegistry::Global()->ListOps()) {
     SCOPED_TRACE(op);
@@ -123,6 +126,13 @@ TEST(Registry, EveryOpIsComplete) {
     bool internal = op[0] == '_';  // made by the runtime itself, with its own kernel
     EXPECT_TRUE(internal || std::find(cpu.begin(), cpu.end(), op) != cpu.end()) << "no CPU kernel";
     EXPECT_TRUE(TestedOps().contains(op)) << "no test case marks this op as tested";
+    if (internal) continue;
+    const bool no_grad = ops::GradOpRegistry::Global()->IsNotDifferentiable(op);
+    const bool has_grad = ops::GradOpRegistry::Global()->Lookup(op) != nullptr;
+    EXPECT_TRUE(no_grad != has_grad) << "needs exactly one of a gradient or not-differentiable";
+    if (has_grad) {
+      EXPECT_TRUE(GradTestedOps().contains(op)) << "no numeric gradient check";
+    }
   }
 }
 

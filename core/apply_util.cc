@@ -1,0 +1,55 @@
+#include "rill/core/apply_util.h"
+
+#include <algorithm>
+
+namespace rill {
+
+ApplyVars::ApplyVars(OpKernelConstruction& c, int num_refs) {
+  for (int i = 0; i < num_refs; ++i) {
+    const Node& v = *c.node().input(i).node;
+    vars_.push_back(
+        c.resources()->LookupOrCreateVar(v.name(), v.output_type(0), v.output_shape(0)));
+  }
+}
+
+absl::Status ApplyVars::Prepare(OpKernelContext& ctx, const TensorShape& grad_shape,
+                                std::vector<std::unique_lock<std::mutex>>* locks,
+                                std::vector<Tensor*>* values) {
+  std::vector<Var*> order = vars_;
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  for (Var* v : order) locks->emplace_back(v->mu());
+  for (Var* v : vars_) {
+    Tensor& cur = v->value();
+    if (!cur.IsInitialized()) {
+      return errors::FailedPrecondition("Attempting to use uninitialized value ", v->name(), " in ",
+                                        ctx.node().DebugName());
+    }
+    if (cur.shape() != grad_shape) {
+      return errors::InvalidArgument(ctx.node().DebugName(), " on ", ctx.device()->name(),
+                                     ": variable '", v->name(), "' has shape ",
+                                     cur.shape().DebugString(), " but the gradient has shape ",
+                                     grad_shape.DebugString());
+    }
+    if (!cur.RefCountIsOne()) {  // a reader holds the old value: update a copy
+      Tensor copy;
+      RILL_RETURN_IF_ERROR(ctx.device()->CopyOnDevice(cur, &copy));
+      cur = std::move(copy);
+    }
+    values->push_back(&cur);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ScalarShapeCheck(const OpKernelContext& ctx, std::initializer_list<int> inputs) {
+  for (int i : inputs) {
+    if (ctx.input(i).dims() != 0) {
+      return errors::InvalidArgument(
+          ctx.node().DebugName(), ": input '", ctx.node().op_def().inputs[i].name,
+          "' must be a scalar, got shape ", ctx.input(i).shape().DebugString());
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill

@@ -1,0 +1,177 @@
+// CPU kernels of the gradient helpers: StopGradient, BroadcastGradientArgs, ReducedShape,
+// InvertPermutation, Size, and the fused activation gradients.
+#include <cmath>
+
+#include "rill/core/shape_util.h"
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+using shape_fns::IntValues;
+
+absl::Status WriteInts(OpKernelContext& ctx, int i, const std::vector<int64_t>& v) {
+  Tensor* out;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(i, TensorShape({static_cast<int64_t>(v.size())}), &out));
+  VisitDataType(out->dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      for (size_t k = 0; k < v.size(); ++k) out->base<T>()[k] = static_cast<T>(v[k]);
+    }
+  });
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int64_t>> Vector(const Tensor& t, absl::string_view what) {
+  if (t.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
+  }
+  return IntValues(t, what);
+}
+
+class StopGradientOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    ctx.set_output(0, ctx.input(0));
+    return absl::OkStatus();
+  }
+};
+
+class BroadcastGradientArgsOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(auto s0, Vector(ctx.input(0), "s0"));
+    RILL_ASSIGN_OR_RETURN(auto s1, Vector(ctx.input(1), "s1"));
+    const size_t rank = std::max(s0.size(), s1.size());
+    std::vector<int64_t> r0, r1;
+    for (size_t d = 0; d < rank; ++d) {
+      const int64_t a = d < rank - s0.size() ? 1 : s0[d - (rank - s0.size())];
+      const int64_t b = d < rank - s1.size() ? 1 : s1[d - (rank - s1.size())];
+      if (a < 0 || b < 0) return errors::InvalidArgument("shapes must not have negative dims");
+      if (a != b && a != 1 && b != 1) {
+        return errors::InvalidArgument("incompatible shapes ", shape_util::Str(s0), " and ",
+                                       shape_util::Str(s1), " at dim ", d);
+      }
+      const bool a_lead = d < rank - s0.size(), b_lead = d < rank - s1.size();
+      if (a_lead || (a == 1 && b != 1)) r0.push_back(static_cast<int64_t>(d));
+      if (b_lead || (b == 1 && a != 1)) r1.push_back(static_cast<int64_t>(d));
+      if (a == 1 && b == 1 && !a_lead && !b_lead) {
+        r0.push_back(static_cast<int64_t>(d));  // size-1 on both: summing is harmless
+        r1.push_back(static_cast<int64_t>(d));
+      }
+    }
+    RILL_RETURN_IF_ERROR(WriteInts(ctx, 0, r0));
+    return WriteInts(ctx, 1, r1);
+  }
+};
+
+class ReducedShapeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(auto shape, Vector(ctx.input(0), "input_shape"));
+    if (ctx.input(1).dims() > 1) return errors::InvalidArgument("axes must be a scalar or vector");
+    RILL_ASSIGN_OR_RETURN(auto axes, IntValues(ctx.input(1), "axes"));
+    const int64_t rank = static_cast<int64_t>(shape.size());
+    for (int64_t a : axes) {
+      if (a < -rank || a >= rank) {
+        return errors::InvalidArgument("axis ", a, " out of range for rank ", rank);
+      }
+      shape[a < 0 ? a + rank : a] = 1;
+    }
+    return WriteInts(ctx, 0, shape);
+  }
+};
+
+class InvertPermutationOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(auto p, Vector(ctx.input(0), "x"));
+    const int64_t n = static_cast<int64_t>(p.size());
+    std::vector<int64_t> inv(n, -1);
+    for (int64_t i = 0; i < n; ++i) {
+      if (p[i] < 0 || p[i] >= n || inv[p[i]] != -1) {
+        return errors::InvalidArgument(shape_util::Str(p), " is not a permutation of 0..", n - 1);
+      }
+      inv[p[i]] = i;
+    }
+    return WriteInts(ctx, 0, inv);
+  }
+};
+
+class SizeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const int64_t n = ctx.input(0).NumElements();
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({}), &out));
+    if (out->dtype() == DT_INT32) {
+      if (n > std::numeric_limits<int32_t>::max()) {
+        return errors::InvalidArgument("size ", n, " does not fit out_type int32");
+      }
+      out->base<int32_t>()[0] = static_cast<int32_t>(n);
+    } else {
+      out->base<int64_t>()[0] = n;
+    }
+    return absl::OkStatus();
+  }
+};
+
+// out = f(a, b) for two inputs of one shape.
+template <typename T, typename F>
+class SameShapeOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (a.shape() != b.shape()) {
+      return errors::InvalidArgument("both inputs must have the same shape, got ",
+                                     a.shape().DebugString(), " and ", b.shape().DebugString());
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, a.shape(), &out));
+    AsArray<T>(out) = F{}(AsArray<T>(a), AsArray<T>(b));
+    return absl::OkStatus();
+  }
+};
+
+struct ReluGradF {  // (gradients, features)
+  template <typename A, typename B>
+  auto operator()(const A& g, const B& x) const {
+    using T = typename A::Scalar;
+    return (x > T(0)).select(g, T(0));
+  }
+};
+struct SigmoidGradF {  // (y, dy)
+  template <typename A, typename B>
+  auto operator()(const A& y, const B& dy) const {
+    using T = typename A::Scalar;
+    return dy * y * (T(1) - y);
+  }
+};
+struct TanhGradF {  // (y, dy)
+  template <typename A, typename B>
+  auto operator()(const A& y, const B& dy) const {
+    using T = typename A::Scalar;
+    return dy * (T(1) - y * y);
+  }
+};
+
+RILL_REGISTER_KERNEL("StopGradient", DEVICE_CPU, "", DT_INVALID, StopGradientOp);
+RILL_REGISTER_KERNEL("BroadcastGradientArgs", DEVICE_CPU, "", DT_INVALID, BroadcastGradientArgsOp);
+RILL_REGISTER_KERNEL("ReducedShape", DEVICE_CPU, "", DT_INVALID, ReducedShapeOp);
+RILL_REGISTER_KERNEL("InvertPermutation", DEVICE_CPU, "", DT_INVALID, InvertPermutationOp);
+RILL_REGISTER_KERNEL("Size", DEVICE_CPU, "", DT_INVALID, SizeOp);
+#define RILL_REG_ACT_GRAD(T, NAME, F) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, SameShapeOp<T, F>);
+RILL_FOR_SIGNED_TYPES(RILL_REG_ACT_GRAD, "ReluGrad", ReluGradF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_ACT_GRAD, "SigmoidGrad", SigmoidGradF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_ACT_GRAD, "TanhGrad", TanhGradF)
+
+}  // namespace
+}  // namespace rill::cpu

@@ -1,0 +1,109 @@
+// CPU kernels of the optimizer updates: in place on the variables (copy on write when a
+// reader still holds the old value), scalars read from host inputs.
+#include <cmath>
+
+#include "rill/core/apply_util.h"
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+template <typename T>
+T ScalarOf(const Tensor& t) {
+  return t.base<T>()[0];
+}
+
+template <typename T>
+class ApplyGradientDescentOp : public OpKernel {
+ public:
+  explicit ApplyGradientDescentOp(OpKernelConstruction& c) : OpKernel(c), vars_(c, 1) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
+    const Tensor& delta = ctx.input(2);
+    std::vector<std::unique_lock<std::mutex>> locks;
+    std::vector<Tensor*> v;
+    RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, delta.shape(), &locks, &v));
+    AsArray<T>(v[0]) -= ScalarOf<T>(ctx.input(1)) * AsArray<T>(delta);
+    ctx.set_output(0, *v[0]);
+    return absl::OkStatus();
+  }
+
+ private:
+  ApplyVars vars_;
+};
+
+template <typename T>
+class ApplyMomentumOp : public OpKernel {
+ public:
+  explicit ApplyMomentumOp(OpKernelConstruction& c)
+      : OpKernel(c), vars_(c, 2), nesterov_(c.node().attr<bool>("use_nesterov")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {2, 4}));
+    const Tensor& grad = ctx.input(3);
+    std::vector<std::unique_lock<std::mutex>> locks;
+    std::vector<Tensor*> v;
+    RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), &locks, &v));
+    const T lr = ScalarOf<T>(ctx.input(2)), momentum = ScalarOf<T>(ctx.input(4));
+    auto var = AsArray<T>(v[0]);
+    auto accum = AsArray<T>(v[1]);
+    auto g = AsArray<T>(grad);
+    accum = accum * momentum + g;
+    if (nesterov_) {
+      var -= g * lr + accum * (momentum * lr);
+    } else {
+      var -= accum * lr;
+    }
+    ctx.set_output(0, *v[0]);
+    return absl::OkStatus();
+  }
+
+ private:
+  ApplyVars vars_;
+  bool nesterov_;
+};
+
+template <typename T>
+class ApplyAdamOp : public OpKernel {
+ public:
+  explicit ApplyAdamOp(OpKernelConstruction& c)
+      : OpKernel(c), vars_(c, 3), nesterov_(c.node().attr<bool>("use_nesterov")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {3, 4, 5, 6, 7, 8}));
+    const Tensor& grad = ctx.input(9);
+    std::vector<std::unique_lock<std::mutex>> locks;
+    std::vector<Tensor*> v;
+    RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), &locks, &v));
+    const T b1p = ScalarOf<T>(ctx.input(3)), b2p = ScalarOf<T>(ctx.input(4));
+    const T lr = ScalarOf<T>(ctx.input(5)), b1 = ScalarOf<T>(ctx.input(6));
+    const T b2 = ScalarOf<T>(ctx.input(7)), eps = ScalarOf<T>(ctx.input(8));
+    const T lr_t = lr * std::sqrt(T(1) - b2p) / (T(1) - b1p);
+    auto var = AsArray<T>(v[0]);
+    auto m = AsArray<T>(v[1]);
+    auto s = AsArray<T>(v[2]);
+    auto g = AsArray<T>(grad);
+    m += (g - m) * (T(1) - b1);
+    s += (g.square() - s) * (T(1) - b2);
+    if (nesterov_) {
+      var -= (m * b1 + g * (T(1) - b1)) * lr_t / (s.sqrt() + eps);
+    } else {
+      var -= m * lr_t / (s.sqrt() + eps);
+    }
+    ctx.set_output(0, *v[0]);
+    return absl::OkStatus();
+  }
+
+ private:
+  ApplyVars vars_;
+  bool nesterov_;
+};
+
+#define RILL_REG_APPLY(T, unused)                                                         \
+  RILL_REGISTER_KERNEL("ApplyGradientDescent", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ApplyGradientDescentOp<T>);                                        \
+  RILL_REGISTER_KERNEL("ApplyMomentum", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
+                       ApplyMomentumOp<T>);                                               \
+  RILL_REGISTER_KERNEL("ApplyAdam", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ApplyAdamOp<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_APPLY, 0)
+
+}  // namespace
+}  // namespace rill::cpu

@@ -1,0 +1,124 @@
+// CPU kernels of the fused losses: softmax cross entropy (dense and sparse labels) and
+// sigmoid cross entropy. Computed through log-sum-exp, so any logits are safe.
+#include <cmath>
+
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+template <typename T>
+using RowMatrix =
+    Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
+
+absl::Status CheckFeatures(const Tensor& f) {
+  if (f.dims() != 2) {
+    return errors::InvalidArgument("features must be [batch, classes], got shape ",
+                                   f.shape().DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// labels: dense [batch, classes] distributions, or class ids [batch] (kSparse).
+template <typename T, typename Label, bool kSparse>
+class SoftmaxXentOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& f = ctx.input(0);
+    const Tensor& l = ctx.input(1);
+    RILL_RETURN_IF_ERROR(CheckFeatures(f));
+    const int64_t batch = f.dim_size(0), classes = f.dim_size(1);
+    if (kSparse ? (l.dims() != 1 || l.dim_size(0) != batch) : l.shape() != f.shape()) {
+      return errors::InvalidArgument("labels of shape ", l.shape().DebugString(),
+                                     " do not fit features of shape ", f.shape().DebugString());
+    }
+    if constexpr (kSparse) {
+      const Label* ids = l.base<Label>();
+      for (int64_t r = 0; r < batch; ++r) {
+        if (ids[r] < 0 || ids[r] >= classes) {
+          return errors::InvalidArgument("label ", static_cast<int64_t>(ids[r]), " of row ", r,
+                                         " is outside the valid range [0, ", classes, ")");
+        }
+      }
+    }
+    Tensor *loss, *backprop;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({batch}), &loss));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, f.shape(), &backprop));
+    if (classes == 0) {
+      AsArray<T>(loss).setZero();
+      return absl::OkStatus();
+    }
+    const T* x = f.base<T>();
+    T* bp = backprop->base<T>();
+    for (int64_t r = 0; r < batch; ++r) {
+      ConstArrayMap<T> row(x + r * classes, classes);
+      ArrayMap<T> out(bp + r * classes, classes);
+      const T max = row.maxCoeff();
+      out = (row - max).exp();
+      const T sum = out.sum();
+      const T lse = std::log(sum) + max;
+      out /= sum;  // softmax
+      if constexpr (kSparse) {
+        const int64_t id = static_cast<int64_t>(l.base<Label>()[r]);
+        loss->base<T>()[r] = lse - row[id];
+        out[id] -= T(1);
+      } else {
+        ConstArrayMap<T> lab(l.base<T>() + r * classes, classes);
+        loss->base<T>()[r] = (lab * (lse - row)).sum();
+        // d loss / d x = softmax * sum(labels) - labels (softmax - labels for distributions)
+        out = out * lab.sum() - lab;
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class SigmoidXentOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& z = ctx.input(1);
+    if (x.shape() != z.shape()) {
+      return errors::InvalidArgument("logits ", x.shape().DebugString(), " and labels ",
+                                     z.shape().DebugString(), " must have the same shape");
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    auto a = AsArray<T>(x);
+    AsArray<T>(out) = a.max(T(0)) - a * AsArray<T>(z) + (-a.abs()).exp().log1p();
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_XENT(T, unused)                                                                   \
+  RILL_REGISTER_KERNEL("SoftmaxCrossEntropyWithLogits", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       SoftmaxXentOp<T, T, false>);                                                \
+  RILL_REGISTER_KERNEL("SigmoidCrossEntropyWithLogits", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       SigmoidXentOp<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_XENT, 0)
+
+// Sparse: keyed on the float type; the label type is dispatched at run time.
+template <typename T>
+class SparseXentDispatch : public OpKernel {
+ public:
+  explicit SparseXentDispatch(OpKernelConstruction& c)
+      : OpKernel(c), i32_(c), i64_(c), use32_(c.node().input_type(1) == DT_INT32) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    return use32_ ? i32_.Compute(ctx) : i64_.Compute(ctx);
+  }
+
+ private:
+  SoftmaxXentOp<T, int32_t, true> i32_;
+  SoftmaxXentOp<T, int64_t, true> i64_;
+  bool use32_;
+};
+#define RILL_REG_SPARSE_XENT(T, unused)                                        \
+  RILL_REGISTER_KERNEL("SparseSoftmaxCrossEntropyWithLogits", DEVICE_CPU, "T", \
+                       DataTypeToEnum<T>::value, SparseXentDispatch<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_SPARSE_XENT, 0)
+
+}  // namespace
+}  // namespace rill::cpu

@@ -1,0 +1,128 @@
+#include "rill/ops/gradient_ops.h"
+
+#include "rill/core/shape_inference.h"
+
+namespace rill {
+namespace {
+
+absl::Status VectorOfInts(InferenceContext& c, int i, const char* what) {
+  const auto& s = c.input_shape(i);
+  if (!s.unknown_rank() && s.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector, got shape ", s.DebugString());
+  }
+  return absl::OkStatus();
+}
+
+// Both inputs of the same shape; the output has it too.
+absl::Status SameShapes(InferenceContext& c) {
+  const auto& a = c.input_shape(0);
+  const auto& b = c.input_shape(1);
+  if (!a.IsCompatibleWith(b)) {
+    return errors::InvalidArgument("both inputs must have the same shape, got ", a.DebugString(),
+                                   " and ", b.DebugString());
+  }
+  c.set_output(0, a.unknown_rank() ? b : a);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RILL_REGISTER_OP("StopGradient")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .SetShapeFn(shape_fns::Unchanged);
+
+RILL_REGISTER_OP("BroadcastGradientArgs")
+    .Input("s0", "T")
+    .Input("s1", "T")
+    .Output("r0", "T")
+    .Output("r1", "T")
+    .TypeAttr("T", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(VectorOfInts(c, 0, "s0"));
+      RILL_RETURN_IF_ERROR(VectorOfInts(c, 1, "s1"));
+      c.set_output(0, PartialTensorShape({-1}));
+      c.set_output(1, PartialTensorShape({-1}));
+      return absl::OkStatus();
+    });
+
+RILL_REGISTER_OP("ReducedShape")
+    .Input("input_shape", DT_INT32)
+    .Input("axes", "Tidx")
+    .Output("output", DT_INT32)
+    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(VectorOfInts(c, 0, "input_shape"));
+      const auto& a = c.input_shape(1);
+      if (!a.unknown_rank() && a.dims() > 1) {
+        return errors::InvalidArgument("axes must be a scalar or vector, got shape ",
+                                       a.DebugString());
+      }
+      c.set_output(0, c.input_shape(0));
+      return absl::OkStatus();
+    });
+
+RILL_REGISTER_OP("InvertPermutation")
+    .Input("x", "T")
+    .Output("y", "T")
+    .TypeAttr("T", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(VectorOfInts(c, 0, "x"));
+      return shape_fns::Unchanged(c);
+    });
+
+RILL_REGISTER_OP("ReluGrad")
+    .Input("gradients", "T")
+    .Input("features", "T")
+    .Output("backprops", "T")
+    .TypeAttr("T", kSignedNumberTypes)
+    .SetShapeFn(SameShapes);
+RILL_REGISTER_OP("SigmoidGrad")
+    .Input("y", "T")
+    .Input("dy", "T")
+    .Output("z", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(SameShapes);
+RILL_REGISTER_OP("TanhGrad")
+    .Input("y", "T")
+    .Input("dy", "T")
+    .Output("z", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(SameShapes);
+
+namespace ops {
+using internal::NodeBuilder;
+
+StopGradient::StopGradient(const Scope& scope, Input input) {
+  NodeBuilder(scope, "StopGradient").Input(input).Finalize(this);
+}
+
+BroadcastGradientArgs::BroadcastGradientArgs(const Scope& scope, Input s0, Input s1) {
+  operation = NodeBuilder(scope, "BroadcastGradientArgs").Input(s0).Input(s1).Finalize();
+  if (operation.node() != nullptr) {
+    r0 = Output(operation, 0);
+    r1 = Output(operation, 1);
+  }
+}
+
+ReducedShape::ReducedShape(const Scope& scope, Input input_shape, Input axes) {
+  NodeBuilder(scope, "ReducedShape").Input(input_shape).Input(axes).Finalize(this);
+}
+
+InvertPermutation::InvertPermutation(const Scope& scope, Input x) {
+  NodeBuilder(scope, "InvertPermutation").Input(x).Finalize(this);
+}
+
+ReluGrad::ReluGrad(const Scope& scope, Input gradients, Input features) {
+  NodeBuilder(scope, "ReluGrad").Input(gradients).Input(features).Finalize(this);
+}
+SigmoidGrad::SigmoidGrad(const Scope& scope, Input y, Input dy) {
+  NodeBuilder(scope, "SigmoidGrad").Input(y).Input(dy).Finalize(this);
+}
+TanhGrad::TanhGrad(const Scope& scope, Input y, Input dy) {
+  NodeBuilder(scope, "TanhGrad").Input(y).Input(dy).Finalize(this);
+}
+
+}  // namespace ops
+}  // namespace rill

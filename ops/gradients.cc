@@ -1,0 +1,223 @@
+#include "rill/ops/gradients.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/math_ops.h"
+
+namespace rill::ops {
+
+GradOpRegistry* GradOpRegistry::Global() {
+  static auto* r = new GradOpRegistry;
+  return r;
+}
+void GradOpRegistry::Register(const std::string& op, GradFunc fn) { fns_[op] = std::move(fn); }
+void GradOpRegistry::RegisterNoGradient(const std::string& op) { no_grad_[op] = true; }
+const GradFunc* GradOpRegistry::Lookup(const std::string& op) const {
+  auto it = fns_.find(op);
+  return it == fns_.end() ? nullptr : &it->second;
+}
+bool GradOpRegistry::IsNotDifferentiable(const std::string& op) const {
+  return no_grad_.contains(op);
+}
+
+namespace {
+
+using OutKey = std::pair<const Node*, int>;
+
+// The backward pass, in numbered steps:
+//  1. nodes that reach an output (backward from `outputs`, data edges only);
+//  2. values that depend on an input (forward from `inputs`; node ids are a topological
+//     order, so one pass over ids does it);
+//  3. walk the nodes on both sets in decreasing id: sum the gradients that reached each
+//     output, call the op's gradient function, hand each input its share;
+//  4. read off each input's summed gradient (zeros when none reached it).
+class Backprop {
+ public:
+  Backprop(const Scope& scope, const std::vector<Output>& ys, const std::vector<Output>& xs)
+      : scope_(scope), ys_(ys), xs_(xs) {}
+
+  absl::Status Run(const std::vector<Output>& grad_ys, std::vector<Output>* out) {
+    MarkReachingOutputs();
+    MarkDependingOnInputs();
+    for (size_t i = 0; i < ys_.size(); ++i)
+      pending_[{ys_[i].node(), ys_[i].index()}].push_back(grad_ys[i]);
+    std::vector<const Node*> order(on_path_.begin(), on_path_.end());
+    std::sort(order.begin(), order.end(),
+              [](const Node* a, const Node* b) { return a->id() > b->id(); });
+    Scope gscope = scope_.NewSubScope("gradients");
+    for (const Node* n : order) RILL_RETURN_IF_ERROR(Visit(gscope, n));
+    for (const Output& x : xs_) {
+      auto it = summed_.find({x.node(), x.index()});
+      if (it != summed_.end() && it->second.node() != nullptr) {
+        out->push_back(it->second);
+      } else {
+        out->push_back(ZerosLike(gscope, x));
+      }
+    }
+    return scope_.status();
+  }
+
+ private:
+  void MarkReachingOutputs() {
+    std::vector<const Node*> stack;
+    for (const Output& y : ys_) stack.push_back(y.node());
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (!reaches_.insert(n).second) continue;
+      for (int i = 0; i < n->num_inputs(); ++i) stack.push_back(n->input(i).node);
+    }
+  }
+
+  void MarkDependingOnInputs() {
+    int lo = scope_.graph()->num_nodes(), hi = -1;
+    for (const Output& x : xs_) {
+      depends_.insert({x.node(), x.index()});
+      lo = std::min(lo, x.node()->id());
+    }
+    for (const Node* n : reaches_) hi = std::max(hi, n->id());
+    for (int id = lo; id <= hi; ++id) {
+      const Node* n = scope_.graph()->node(id);
+      if (!reaches_.contains(n)) continue;
+      bool dep = false;
+      for (int i = 0; i < n->num_inputs() && !dep; ++i) {
+        if (n->input_is_ref(i)) continue;  // updates, not values
+        dep = depends_.contains({n->input(i).node, n->input(i).index});
+      }
+      if (dep) {
+        for (int k = 0; k < n->num_outputs(); ++k) depends_.insert({n, k});
+      }
+      bool has_dep_output = dep;
+      for (int k = 0; k < n->num_outputs() && !has_dep_output; ++k)
+        has_dep_output = depends_.contains({n, k});
+      if (has_dep_output) on_path_.insert(n);
+    }
+  }
+
+  // The sum of the gradients that reached output k of n, or an empty Output.
+  Output Sum(const Scope& s, const Node* n, int k) {
+    auto it = pending_.find({n, k});
+    if (it == pending_.end() || it->second.empty()) return Output();
+    const auto& g = it->second;
+    Output total = g.size() == 1 ? g[0] : Output(AddN(s, InputList(g)));
+    summed_[{n, k}] = total;
+    return total;
+  }
+
+  absl::Status Visit(const Scope& gscope, const Node* n) {
+    std::vector<Output> grads(n->num_outputs());
+    bool any = false;
+    for (int k = 0; k < n->num_outputs(); ++k) {
+      grads[k] = Sum(gscope, n, k);
+      any |= grads[k].node() != nullptr;
+    }
+    if (!any || !scope_.ok()) return scope_.status();
+    bool has_dep_input = false;
+    for (int i = 0; i < n->num_inputs(); ++i)
+      has_dep_input |=
+          !n->input_is_ref(i) && depends_.contains({n->input(i).node, n->input(i).index});
+    if (!has_dep_input) return absl::OkStatus();  // an input itself: nothing upstream
+    const std::string& op = n->type_string();
+    auto* reg = GradOpRegistry::Global();
+    if (reg->IsNotDifferentiable(op)) return absl::OkStatus();
+    const GradFunc* fn = reg->Lookup(op);
+    if (fn == nullptr) {
+      return errors::InvalidArgument("No gradient defined for op: ", op, " (node '", n->name(),
+                                     "'); it lies between the outputs and the inputs asked for");
+    }
+    Scope s = gscope.NewSubScope(n->name() + "_grad");
+    if (n->num_outputs() > 1) {
+      for (int k = 0; k < n->num_outputs(); ++k)
+        if (grads[k].node() == nullptr) grads[k] = ZerosLike(s, Output(const_cast<Node*>(n), k));
+    }
+    std::vector<Output> in_grads;
+    RILL_RETURN_IF_ERROR(
+        errors::Annotate((*fn)(s, Operation(const_cast<Node*>(n)), grads, &in_grads),
+                         absl::StrCat("gradient of ", n->DebugName(), ": ")));
+    RILL_RETURN_IF_ERROR(scope_.status());
+    if (static_cast<int>(in_grads.size()) != n->num_inputs()) {
+      return errors::Internal("gradient function of ", op, " returned ", in_grads.size(),
+                              " gradients for ", n->num_inputs(), " inputs");
+    }
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      NodeOut in = n->input(i);
+      if (in_grads[i].node() == nullptr || n->input_is_ref(i)) continue;
+      if (!depends_.contains({in.node, in.index})) continue;
+      pending_[{in.node, in.index}].push_back(in_grads[i]);
+    }
+    return absl::OkStatus();
+  }
+
+  const Scope& scope_;
+  const std::vector<Output>& ys_;
+  const std::vector<Output>& xs_;
+  absl::flat_hash_set<const Node*> reaches_, on_path_;
+  absl::flat_hash_set<OutKey> depends_;
+  absl::flat_hash_map<OutKey, std::vector<Output>> pending_;
+  absl::flat_hash_map<OutKey, Output> summed_;
+};
+
+absl::Status CheckOutputs(const std::vector<Output>& v, const char* what) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i].node() == nullptr) {
+      return errors::InvalidArgument(what, "[", i, "] is empty (its op failed to build?)");
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
+                                  const std::vector<Output>& inputs,
+                                  const std::vector<Output>& grad_inputs,
+                                  std::vector<Output>* grad_outputs) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  if (outputs.empty()) return errors::InvalidArgument("AddSymbolicGradients: no outputs");
+  RILL_RETURN_IF_ERROR(CheckOutputs(outputs, "outputs"));
+  RILL_RETURN_IF_ERROR(CheckOutputs(inputs, "inputs"));
+  RILL_RETURN_IF_ERROR(CheckOutputs(grad_inputs, "grad_inputs"));
+  if (grad_inputs.size() != outputs.size()) {
+    return errors::InvalidArgument("AddSymbolicGradients: ", outputs.size(), " outputs but ",
+                                   grad_inputs.size(), " grad_inputs");
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].type() != grad_inputs[i].type()) {
+      return errors::InvalidArgument("grad_inputs[", i, "] has dtype ",
+                                     DataTypeString(grad_inputs[i].type()), " but output '",
+                                     outputs[i].name(), "' is ", DataTypeString(outputs[i].type()));
+    }
+    if (!DataTypeIsFloating(outputs[i].type())) {
+      return errors::InvalidArgument("cannot differentiate '", outputs[i].name(), "' of dtype ",
+                                     DataTypeString(outputs[i].type()),
+                                     "; gradients need float32 or float64");
+    }
+  }
+  for (const Output& x : inputs) {
+    if (scope.graph()->FindNode(x.node()->name()) != x.node()) {
+      return errors::InvalidArgument("input '", x.name(), "' belongs to another graph");
+    }
+  }
+  Backprop bp(scope, outputs, inputs);
+  std::vector<Output> result;
+  RILL_RETURN_IF_ERROR(bp.Run(grad_inputs, &result));
+  grad_outputs->insert(grad_outputs->end(), result.begin(), result.end());
+  return absl::OkStatus();
+}
+
+absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
+                                  const std::vector<Output>& inputs,
+                                  std::vector<Output>* grad_outputs) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  RILL_RETURN_IF_ERROR(CheckOutputs(outputs, "outputs"));
+  std::vector<Output> ones;
+  Scope s = scope.NewSubScope("gradients_seed");
+  for (const Output& y : outputs) ones.push_back(OnesLike(s, y));
+  RILL_RETURN_IF_ERROR(scope.status());
+  return AddSymbolicGradients(scope, outputs, inputs, ones, grad_outputs);
+}
+
+}  // namespace rill::ops

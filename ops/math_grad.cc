@@ -1,0 +1,201 @@
+// Gradients of the math family: elementwise ops (broadcasting undone), AddN, MatMul and
+// the reductions.
+#include "rill/core/shape_inference.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/grad_util.h"
+#include "rill/ops/gradient_ops.h"
+#include "rill/ops/gradients.h"
+#include "rill/ops/math_ops.h"
+
+namespace rill::ops {
+namespace {
+
+using grad::Scalar;
+using GradOut = std::vector<Output>;
+using grad::In;
+using grad::Out;
+using grad::T;
+
+absl::Status AddGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  grad::ReduceBinary(s, In(op, 0), In(op, 1), g[0], g[0], out);
+  return s.status();
+}
+absl::Status SubGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  grad::ReduceBinary(s, In(op, 0), In(op, 1), g[0], Neg(s, g[0]), out);
+  return s.status();
+}
+absl::Status MulGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  grad::ReduceBinary(s, In(op, 0), In(op, 1), Mul(s, g[0], In(op, 1)), Mul(s, g[0], In(op, 0)),
+                     out);
+  return s.status();
+}
+absl::Status DivGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  // d(x/y)/dy = -x/y^2 = -(x/y)/y
+  grad::ReduceBinary(s, x, y, Div(s, g[0], y), Neg(s, Mul(s, g[0], Div(s, Out(op), y))), out);
+  return s.status();
+}
+absl::Status PowGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1), z = Out(op);
+  const DataType dt = T(op);
+  Output gx = Mul(s, g[0], Mul(s, y, Pow(s, x, Sub(s, y, Scalar(s, 1, dt)))));
+  // log(x) where x > 0, else 0 (as TensorFlow): the tiny floor keeps log finite.
+  Output positive = Cast(s, Greater(s, x, Scalar(s, 0, dt)), dt);
+  Output safe_log = Mul(s, positive, Log(s, Maximum(s, x, Scalar(s, 1e-30, dt))));
+  Output gy = Mul(s, g[0], Mul(s, z, safe_log));
+  grad::ReduceBinary(s, x, y, gx, gy, out);
+  return s.status();
+}
+// Maximum and Minimum: the gradient goes to the operand that was chosen (x on ties).
+template <bool kMax>
+absl::Status MaxMinGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  Output y_wins = Cast(s, kMax ? Output(Greater(s, y, x)) : Output(Less(s, y, x)), T(op));
+  Output gy = Mul(s, g[0], y_wins);
+  grad::ReduceBinary(s, x, y, Sub(s, g[0], gy), gy, out);
+  return s.status();
+}
+
+absl::Status NegGrad(const Scope& s, const Operation&, const GradOut& g, GradOut* out) {
+  out->push_back(Neg(s, g[0]));
+  return s.status();
+}
+absl::Status AbsGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Sign(s, In(op, 0))));
+  return s.status();
+}
+absl::Status SquareGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Mul(s, In(op, 0), Scalar(s, 2, T(op)))));
+  return s.status();
+}
+absl::Status SqrtGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Div(s, Mul(s, g[0], Scalar(s, 0.5, T(op))), Out(op)));
+  return s.status();
+}
+absl::Status ExpGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Out(op)));
+  return s.status();
+}
+absl::Status LogGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Div(s, g[0], In(op, 0)));
+  return s.status();
+}
+
+absl::Status AddNGrad(const Scope&, const Operation& op, const GradOut& g, GradOut* out) {
+  out->assign(op.node()->num_inputs(), g[0]);
+  return absl::OkStatus();
+}
+
+absl::Status MatMulGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  const bool ta = op.node()->attr<bool>("transpose_a");
+  const bool tb = op.node()->attr<bool>("transpose_b");
+  Output a = In(op, 0), b = In(op, 1), dz = g[0];
+  auto mm = [&](Output x, Output y, bool tx, bool ty) {
+    return Output(MatMul(s, x, y, MatMul::TransposeA(tx).TransposeB(ty)));
+  };
+  if (!ta && !tb) {
+    out->push_back(mm(dz, b, false, true));
+    out->push_back(mm(a, dz, true, false));
+  } else if (!ta && tb) {
+    out->push_back(mm(dz, b, false, false));
+    out->push_back(mm(dz, a, true, false));
+  } else if (ta && !tb) {
+    out->push_back(mm(b, dz, false, true));
+    out->push_back(mm(a, dz, false, false));
+  } else {
+    out->push_back(mm(b, dz, true, true));
+    out->push_back(mm(dz, a, true, true));
+  }
+  return s.status();
+}
+
+// The keep_dims shape of a reduction of x over `axes`: a constant when x's rank and the
+// axes are known (dims of x still unknown stay -1 if there is at most one), else an op.
+Output KeepDimsShape(const Scope& s, const Output& x, const Output& axes) {
+  const PartialTensorShape& p = x.shape();
+  const Tensor* ax = axes.node()->constant_value();
+  if (!p.unknown_rank() && ax != nullptr) {
+    auto values = shape_fns::IntValues(*ax, "axes");
+    if (values.ok()) {
+      std::vector<int64_t> dims(p.dim_sizes().begin(), p.dim_sizes().end());
+      bool ok = true;
+      for (int64_t a : *values) {
+        if (a < -p.dims() || a >= p.dims()) ok = false;
+        if (ok) dims[a < 0 ? a + p.dims() : a] = 1;
+      }
+      int unknown = 0;
+      for (int64_t d : dims) unknown += d < 0;
+      if (ok && unknown <= 1) return grad::IntVector(s, dims);
+    }
+  }
+  return ReducedShape(s, Shape(s, x), axes);
+}
+
+// dy reshaped to keep_dims form (broadcastable against x).
+Output KeepDimsGrad(const Scope& s, const Operation& op, const Output& dy) {
+  if (op.node()->attr<bool>("keep_dims")) return dy;
+  return Reshape(s, dy, KeepDimsShape(s, In(op, 0), In(op, 1)));
+}
+
+absl::Status SumGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0);
+  out->push_back(BroadcastTo(s, KeepDimsGrad(s, op, g[0]), grad::ShapeOf(s, x)));
+  out->push_back(Output());
+  return s.status();
+}
+
+absl::Status MeanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = Out(op);
+  Output count;
+  const PartialTensorShape xs = x.shape(), ys = y.shape();
+  if (xs.IsFullyDefined() && ys.IsFullyDefined()) {
+    int64_t nx = 1, ny = 1;
+    for (int64_t d : xs.dim_sizes()) nx *= d;
+    for (int64_t d : ys.dim_sizes()) ny *= d;
+    count = Scalar(s, ny == 0 ? 1.0 : static_cast<double>(nx / ny), T(op));
+  } else {
+    count = Cast(s, Div(s, Size(s, x), Maximum(s, Size(s, y), 1)), T(op));
+  }
+  out->push_back(BroadcastTo(s, Div(s, KeepDimsGrad(s, op, g[0]), count), grad::ShapeOf(s, x)));
+  out->push_back(Output());
+  return s.status();
+}
+
+// Max and Min: split evenly among the elements equal to the extreme.
+absl::Status ExtremeGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0);
+  Output y = KeepDimsGrad(s, op, Out(op));
+  Output hit = Cast(s, Equal(s, x, y), T(op));
+  Output ties = Sum(s, hit, In(op, 1), Sum::KeepDims(true));
+  out->push_back(Mul(s, Div(s, hit, ties), KeepDimsGrad(s, op, g[0])));
+  out->push_back(Output());
+  return s.status();
+}
+
+RILL_REGISTER_GRADIENT("Add", AddGrad);
+RILL_REGISTER_GRADIENT("Sub", SubGrad);
+RILL_REGISTER_GRADIENT("Mul", MulGrad);
+RILL_REGISTER_GRADIENT("Div", DivGrad);
+RILL_REGISTER_GRADIENT("Pow", PowGrad);
+RILL_REGISTER_GRADIENT("Maximum", MaxMinGrad<true>);
+RILL_REGISTER_GRADIENT("Minimum", MaxMinGrad<false>);
+RILL_REGISTER_GRADIENT("Neg", NegGrad);
+RILL_REGISTER_GRADIENT("Abs", AbsGrad);
+RILL_REGISTER_GRADIENT("Square", SquareGrad);
+RILL_REGISTER_GRADIENT("Sqrt", SqrtGrad);
+RILL_REGISTER_GRADIENT("Exp", ExpGrad);
+RILL_REGISTER_GRADIENT("Log", LogGrad);
+RILL_REGISTER_GRADIENT("AddN", AddNGrad);
+RILL_REGISTER_GRADIENT("MatMul", MatMulGrad);
+RILL_REGISTER_GRADIENT("Sum", SumGrad);
+RILL_REGISTER_GRADIENT("Mean", MeanGrad);
+RILL_REGISTER_GRADIENT("Max", ExtremeGrad);
+RILL_REGISTER_GRADIENT("Min", ExtremeGrad);
+RILL_REGISTER_NO_GRADIENT("Equal");
+RILL_REGISTER_NO_GRADIENT("Less");
+RILL_REGISTER_NO_GRADIENT("Greater");
+RILL_REGISTER_NO_GRADIENT("Sign");
+RILL_REGISTER_NO_GRADIENT("ArgMax");
+
+}  // namespace
+}  // namespace rill::ops

@@ -1,0 +1,113 @@
+// Gradients of the nn family: activations (fused gradient ops), softmax, and the losses.
+#include "rill/ops/array_ops.h"
+#include "rill/ops/grad_util.h"
+#include "rill/ops/gradient_ops.h"
+#include "rill/ops/gradients.h"
+#include "rill/ops/math_ops.h"
+#include "rill/ops/nn_ops.h"
+
+namespace rill::ops {
+namespace {
+
+using GradOut = std::vector<Output>;
+using grad::In;
+using grad::Out;
+using grad::T;
+
+absl::Status ReluGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(ReluGrad(s, g[0], In(op, 0)));
+  return s.status();
+}
+absl::Status SigmoidGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(SigmoidGrad(s, Out(op), g[0]));
+  return s.status();
+}
+absl::Status TanhGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(TanhGrad(s, Out(op), g[0]));
+  return s.status();
+}
+
+// Second order. ReluGrad(g, x) = g * (x > 0): d/dg is the same mask, d/dx is 0.
+absl::Status ReluGradGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(ReluGrad(s, g[0], In(op, 1)));
+  out->push_back(ZerosLike(s, In(op, 1)));
+  return s.status();
+}
+// SigmoidGrad(y, dy) = dy * y * (1 - y)
+absl::Status SigmoidGradGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output y = In(op, 0), dy = In(op, 1);
+  Output one_minus_2y = Sub(s, grad::Scalar(s, 1, T(op)), Mul(s, grad::Scalar(s, 2, T(op)), y));
+  out->push_back(Mul(s, g[0], Mul(s, dy, one_minus_2y)));
+  out->push_back(SigmoidGrad(s, y, g[0]));
+  return s.status();
+}
+// TanhGrad(y, dy) = dy * (1 - y^2)
+absl::Status TanhGradGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output y = In(op, 0), dy = In(op, 1);
+  out->push_back(Mul(s, g[0], Mul(s, dy, Mul(s, grad::Scalar(s, -2, T(op)), y))));
+  out->push_back(TanhGrad(s, y, g[0]));
+  return s.status();
+}
+
+// y = softmax(x): dx = (dy - sum(dy * y, last axis)) * y
+absl::Status SoftmaxGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output y = Out(op);
+  Output dot = Sum(s, Mul(s, g[0], y), -1, Sum::KeepDims(true));
+  out->push_back(Mul(s, Sub(s, g[0], dot), y));
+  return s.status();
+}
+// y = log_softmax(x): dx = dy - exp(y) * sum(dy, last axis)
+absl::Status LogSoftmaxGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output total = Sum(s, g[0], -1, Sum::KeepDims(true));
+  out->push_back(Sub(s, g[0], Mul(s, Exp(s, Out(op)), total)));
+  return s.status();
+}
+
+// The backprop output is itself a gradient; differentiating through it (second order) is
+// refused rather than answered wrongly.
+absl::Status NoBackpropGrad(const Operation& op, const GradOut& g) {
+  const Node* n = g[1].node();
+  if (n != nullptr && n->type_string() != "ZerosLike") {
+    return errors::InvalidArgument("cannot differentiate through output 1 (backprop) of ",
+                                   op.node()->DebugName(),
+                                   "; use output 0 (loss) or compute the softmax separately");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SoftmaxXentGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  RILL_RETURN_IF_ERROR(NoBackpropGrad(op, g));
+  Output dl = ExpandDims(s, g[0], 1);
+  out->push_back(Mul(s, dl, Out(op, 1)));
+  out->push_back(Mul(s, dl, Neg(s, LogSoftmax(s, In(op, 0)))));
+  return s.status();
+}
+absl::Status SparseSoftmaxXentGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                   GradOut* out) {
+  RILL_RETURN_IF_ERROR(NoBackpropGrad(op, g));
+  out->push_back(Mul(s, ExpandDims(s, g[0], 1), Out(op, 1)));
+  out->push_back(Output());
+  return s.status();
+}
+// d/dx = sigmoid(x) - z, d/dz = -x
+absl::Status SigmoidXentGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), z = In(op, 1);
+  out->push_back(Mul(s, g[0], Sub(s, Sigmoid(s, x), z)));
+  out->push_back(Mul(s, g[0], Neg(s, x)));
+  return s.status();
+}
+
+RILL_REGISTER_GRADIENT("Relu", ReluGradFn);
+RILL_REGISTER_GRADIENT("Sigmoid", SigmoidGradFn);
+RILL_REGISTER_GRADIENT("Tanh", TanhGradFn);
+RILL_REGISTER_GRADIENT("ReluGrad", ReluGradGrad);
+RILL_REGISTER_GRADIENT("SigmoidGrad", SigmoidGradGrad);
+RILL_REGISTER_GRADIENT("TanhGrad", TanhGradGrad);
+RILL_REGISTER_GRADIENT("Softmax", SoftmaxGrad);
+RILL_REGISTER_GRADIENT("LogSoftmax", LogSoftmaxGrad);
+RILL_REGISTER_GRADIENT("SoftmaxCrossEntropyWithLogits", SoftmaxXentGrad);
+RILL_REGISTER_GRADIENT("SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad);
+RILL_REGISTER_GRADIENT("SigmoidCrossEntropyWithLogits", SigmoidXentGrad);
+
+}  // namespace
+}  // namespace rill::ops

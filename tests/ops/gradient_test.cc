@@ -1,0 +1,313 @@
+// Every differentiable op's gradient against central differences: float64 within 1e-6,
+// float32 within 1e-3, with input shapes known at construction and unknown.
+#include "gradient_checker.h"
+#include "rill/ops/gradient_ops.h"
+#include "rill/ops/gradients.h"
+
+namespace rill::testing {
+namespace {
+
+using namespace ::rill::ops;  // NOLINT
+using Xs = std::vector<Output>;
+
+Tensor Vals(const TensorShape& shape, double lo, double hi, uint32_t seed) {
+  return RandomTensor(DT_DOUBLE, shape, lo, hi, seed);
+}
+// Values in +-[0.2, 1.2]: away from the kinks of Relu, Abs and friends at 0.
+Tensor AwayFromZero(const TensorShape& shape, uint32_t seed) {
+  auto v = ToDoubles(Vals(shape, -1, 1, seed));
+  for (double& x : v) x = x < 0 ? x - 0.2 : x + 0.2;
+  return FromDoubles(DT_DOUBLE, shape, v);
+}
+
+struct Case {
+  std::string name;
+  std::vector<std::string> ops;
+  GradBuildFn build;
+  std::vector<Tensor> inputs;
+};
+
+std::vector<Case> Cases() {
+  const TensorShape s23({2, 3});
+  std::vector<Case> c;
+  auto binary = [&](const std::string& op, auto make, Tensor x, Tensor y) {
+    c.push_back({op + "_" + x.shape().DebugString() + "_" + y.shape().DebugString(),
+                 {op},
+                 [make](const Scope& s, const Xs& in) { return Output(make(s, in[0], in[1])); },
+                 {x, y}});
+  };
+  auto unary = [&](const std::string& op, auto make, Tensor x) {
+    c.push_back(
+        {op, {op}, [make](const Scope& s, const Xs& in) { return Output(make(s, in[0])); }, {x}});
+  };
+  auto add = [](const Scope& s, Output a, Output b) { return Add(s, a, b); };
+  binary("Add", add, Vals(s23, -1, 1, 1), Vals({3}, -1, 1, 2));
+  binary("Add", add, Vals({2, 1}, -1, 1, 3), Vals({1, 3}, -1, 1, 4));
+  binary(
+      "Sub", [](const Scope& s, Output a, Output b) { return Sub(s, a, b); }, Vals(s23, -1, 1, 5),
+      Vals({1, 3}, -1, 1, 6));
+  binary(
+      "Mul", [](const Scope& s, Output a, Output b) { return Mul(s, a, b); }, Vals(s23, -1, 1, 7),
+      Vals({2, 1}, -1, 1, 8));
+  binary(
+      "Div", [](const Scope& s, Output a, Output b) { return Div(s, a, b); }, Vals(s23, -1, 1, 9),
+      Vals({3}, 0.5, 1.5, 10));
+  binary(
+      "Pow", [](const Scope& s, Output a, Output b) { return Pow(s, a, b); },
+      Vals(s23, 0.5, 1.5, 11), Vals({3}, 0.5, 2, 12));
+  binary(
+      "Maximum", [](const Scope& s, Output a, Output b) { return Maximum(s, a, b); },
+      Vals(s23, -1, 1, 13), Vals({3}, -1, 1, 14));
+  binary(
+      "Minimum", [](const Scope& s, Output a, Output b) { return Minimum(s, a, b); },
+      Vals(s23, -1, 1, 15), Vals({2, 1}, -1, 1, 16));
+  unary(
+      "Neg", [](const Scope& s, Output x) { return Neg(s, x); }, Vals(s23, -1, 1, 17));
+  unary(
+      "Abs", [](const Scope& s, Output x) { return Abs(s, x); }, AwayFromZero(s23, 18));
+  unary(
+      "Square", [](const Scope& s, Output x) { return Square(s, x); }, Vals(s23, -1, 1, 19));
+  unary(
+      "Sqrt", [](const Scope& s, Output x) { return Sqrt(s, x); }, Vals(s23, 0.5, 2, 20));
+  unary(
+      "Exp", [](const Scope& s, Output x) { return Exp(s, x); }, Vals(s23, -1, 1, 21));
+  unary(
+      "Log", [](const Scope& s, Output x) { return Log(s, x); }, Vals(s23, 0.5, 2, 22));
+  unary(
+      "Relu", [](const Scope& s, Output x) { return Relu(s, x); }, AwayFromZero(s23, 23));
+  unary(
+      "Sigmoid", [](const Scope& s, Output x) { return Sigmoid(s, x); }, Vals(s23, -2, 2, 24));
+  unary(
+      "Tanh", [](const Scope& s, Output x) { return Tanh(s, x); }, Vals(s23, -2, 2, 25));
+  unary(
+      "Softmax", [](const Scope& s, Output x) { return Softmax(s, x); }, Vals({2, 4}, -2, 2, 26));
+  unary(
+      "LogSoftmax", [](const Scope& s, Output x) { return LogSoftmax(s, x); },
+      Vals({2, 4}, -2, 2, 27));
+  unary(
+      "Identity", [](const Scope& s, Output x) { return Identity(s, x); }, Vals(s23, -1, 1, 28));
+  unary(
+      "Reshape",
+      [](const Scope& s, Output x) {
+        return Reshape(s, x, {3, -1});
+      },
+      Vals(s23, -1, 1, 29));
+  unary(
+      "ExpandDims", [](const Scope& s, Output x) { return ExpandDims(s, x, 1); },
+      Vals(s23, -1, 1, 30));
+  unary(
+      "Squeeze", [](const Scope& s, Output x) { return Squeeze(s, x); },
+      Vals({2, 1, 3}, -1, 1, 31));
+  unary(
+      "Transpose",
+      [](const Scope& s, Output x) {
+        return Transpose(s, x, {1, 2, 0});
+      },
+      Vals({2, 3, 2}, -1, 1, 32));
+  unary(
+      "Slice",
+      [](const Scope& s, Output x) {
+        return Slice(s, x, {1, 1}, {2, -1});
+      },
+      Vals({3, 4}, -1, 1, 33));
+  unary(
+      "Pad",
+      [](const Scope& s, Output x) {
+        return Pad(s, x, {{1, 0}, {0, 2}});
+      },
+      Vals(s23, -1, 1, 34));
+  unary(
+      "BroadcastTo",
+      [](const Scope& s, Output x) {
+        return BroadcastTo(s, x, {2, 2, 3});
+      },
+      Vals({2, 1, 3}, -1, 1, 35));
+  unary(
+      "Fill",
+      [](const Scope& s, Output x) {
+        return Fill(s, {2, 3}, x);
+      },
+      Vals({}, -1, 1, 36));
+  unary(
+      "Cast", [](const Scope& s, Output x) { return Mul(s, Cast(s, x, DT_DOUBLE), 3.0); },
+      Vals(s23, -1, 1, 37));
+  binary(
+      "AddN",
+      [](const Scope& s, Output a, Output b) {
+        return AddN(s, {a, b, a});
+      },
+      Vals(s23, -1, 1, 38), Vals(s23, -1, 1, 39));
+  binary(
+      "ConcatV2",
+      [](const Scope& s, Output a, Output b) {
+        return Concat(s, {a, b, a}, 1);
+      },
+      Vals({2, 2}, -1, 1, 40), Vals(s23, -1, 1, 41));
+  for (bool ta : {false, true}) {
+    for (bool tb : {false, true}) {
+      TensorShape a = ta ? TensorShape({3, 2}) : TensorShape({2, 3});
+      TensorShape b = tb ? TensorShape({4, 3}) : TensorShape({3, 4});
+      binary(
+          "MatMul",
+          [ta, tb](const Scope& s, Output x, Output y) {
+            return MatMul(s, x, y, MatMul::TransposeA(ta).TransposeB(tb));
+          },
+          Vals(a, -1, 1, 42), Vals(b, -1, 1, 43));
+    }
+  }
+  const TensorShape s234({2, 3, 4});
+  unary(
+      "Sum", [](const Scope& s, Output x) { return Sum(s, x, 1); }, Vals(s234, -1, 1, 44));
+  unary(
+      "Sum",
+      [](const Scope& s, Output x) {
+        return Sum(s, x, {0, 2}, Sum::KeepDims(true));
+      },
+      Vals(s234, -1, 1, 45));
+  unary(
+      "Mean",
+      [](const Scope& s, Output x) {
+        return Mean(s, x, {-1, 0});
+      },
+      Vals(s234, -1, 1, 46));
+  unary(
+      "Mean",
+      [](const Scope& s, Output x) {
+        return Mean(s, x, {0, 1, 2});
+      },
+      Vals(s234, -1, 1, 47));
+  unary(
+      "Max", [](const Scope& s, Output x) { return Max(s, x, 2); }, Vals(s234, -1, 1, 48));
+  unary(
+      "Min",
+      [](const Scope& s, Output x) {
+        return Min(s, x, {0, 1}, Min::KeepDims(true));
+      },
+      Vals(s234, -1, 1, 49));
+  binary(
+      "ReluGrad", [](const Scope& s, Output g, Output x) { return ReluGrad(s, g, x); },
+      Vals(s23, -1, 1, 50), AwayFromZero(s23, 51));
+  binary(
+      "SigmoidGrad", [](const Scope& s, Output y, Output dy) { return SigmoidGrad(s, y, dy); },
+      Vals(s23, 0.1, 0.9, 52), Vals(s23, -1, 1, 53));
+  binary(
+      "TanhGrad", [](const Scope& s, Output y, Output dy) { return TanhGrad(s, y, dy); },
+      Vals(s23, -0.9, 0.9, 54), Vals(s23, -1, 1, 55));
+  binary(
+      "SoftmaxCrossEntropyWithLogits",
+      [](const Scope& s, Output f, Output l) {
+        return SoftmaxCrossEntropyWithLogits(s, f, l).loss;
+      },
+      Vals({3, 4}, -2, 2, 56), Vals({3, 4}, 0.1, 1, 57));
+  Tensor labels(DT_INT64, TensorShape({3}));
+  labels.flat<int64_t>().setValues({2, 0, 3});
+  binary(
+      "SparseSoftmaxCrossEntropyWithLogits",
+      [](const Scope& s, Output f, Output l) {
+        return SparseSoftmaxCrossEntropyWithLogits(s, f, l).loss;
+      },
+      Vals({3, 4}, -2, 2, 58), labels);
+  binary(
+      "SigmoidCrossEntropyWithLogits",
+      [](const Scope& s, Output x, Output z) { return SigmoidCrossEntropyWithLogits(s, x, z); },
+      Vals(s23, -3, 3, 59), Vals(s23, 0, 1, 60));
+  // A network: several paths into one input, broadcasting, reductions and activations.
+  c.push_back({"mlp",
+               {},
+               [](const Scope& s, const Xs& in) {
+                 Output h = Tanh(s, Add(s, MatMul(s, in[0], in[1]), in[2]));
+                 Output logits = MatMul(s, h, in[1], MatMul::TransposeB(true));
+                 return Output(Mean(s, Add(s, Square(s, logits), Mul(s, in[0], in[0])), {0, 1}));
+               },
+               {Vals({4, 3}, -1, 1, 61), Vals({3, 3}, -1, 1, 62), Vals({3}, -1, 1, 63)}});
+  return c;
+}
+
+class GradientCheck : public ::testing::TestWithParam<int> {};
+
+TEST_P(GradientCheck, SymbolicMatchesNumeric) {
+  static const std::vector<Case> cases = Cases();
+  const Case& k = cases[GetParam()];
+  SCOPED_TRACE(k.name);
+  for (bool known : {true, false}) {
+    for (DataType dt : {DT_DOUBLE, DT_FLOAT}) {
+      SCOPED_TRACE(std::string(known ? "known shapes, " : "unknown shapes, ") + DataTypeString(dt));
+      GradCheckOptions opt;
+      opt.known_shapes = known;
+      auto err = GradientError(k.build, k.inputs, dt, opt);
+      ASSERT_TRUE(err.ok()) << err.status();
+      EXPECT_LT(*err, dt == DT_DOUBLE ? 1e-6 : 1e-3);
+    }
+  }
+}
+INSTANTIATE_TEST_SUITE_P(AllOps, GradientCheck,
+                         ::testing::Range(0, static_cast<int>(Cases().size())));
+
+struct MarkGradTested {
+  MarkGradTested() {
+    for (const Case& k : Cases())
+      for (const auto& op : k.ops) GradTestedOps().insert(op);
+  }
+} mark_grad_tested;
+
+TEST(Gradients, StopGradientBlocksTheFlow) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s, DT_DOUBLE);
+  auto y = Add(s, x, StopGradient(s, Square(s, x)));  // dy/dx = 1, not 1 + 2x
+  std::vector<Output> g;
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &g).ok());
+  Session session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({{x, {3.0, -2.0}}}, {g[0], y}, &out).ok());
+  ExpectTensorNear(out[0], DT_DOUBLE, TensorShape({2}), {1, 1}, 0);
+  ExpectTensorNear(out[1], DT_DOUBLE, TensorShape({2}), {12, 2}, 0);
+}
+
+TEST(Gradients, UnreachedInputGetsZerosAndPathsAreSummed) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s, DT_FLOAT);
+  auto unused = Placeholder(s, DT_FLOAT);
+  auto y = Add(s, Mul(s, x, 2.f), Mul(s, x, x));  // 2 + 2x
+  std::vector<Output> g;
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x, unused}, &g).ok());
+  Session session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({{x, {1.f, 4.f}}, {unused, {5.f, 6.f, 7.f}}}, {g[0], g[1]}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, TensorShape({2}), {4, 10}, 0);
+  ExpectTensorNear(out[1], DT_FLOAT, TensorShape({3}), {0, 0, 0}, 0);
+}
+
+TEST(Gradients, VariablesGetGradientsThroughTheirReads) {
+  Scope s = Scope::NewRootScope();
+  auto w = Variable(s, Input::Initializer({1.f, 2.f, 3.f}));
+  auto loss = Sum(s, Square(s, w), 0);
+  std::vector<Output> g;
+  ASSERT_TRUE(AddSymbolicGradients(s, {loss}, {w}, &g).ok());
+  Session session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  ASSERT_TRUE(session.Run({g[0]}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, TensorShape({3}), {2, 4, 6}, 0);
+}
+
+TEST(Gradients, ErrorsNameTheProblem) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s, DT_FLOAT);
+  auto idx = ArgMax(s, x, 0);
+  auto y = Cast(s, idx, DT_FLOAT);
+  std::vector<Output> g;
+  // ArgMax is not differentiable: the gradient is zeros, not an error.
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &g).ok());
+  // grad_inputs of the wrong dtype, or the wrong count.
+  auto wrong = Placeholder(s, DT_DOUBLE);
+  EXPECT_EQ(AddSymbolicGradients(s, {y}, {x}, {wrong}, &g).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AddSymbolicGradients(s, {y}, {x}, {}, &g).code(), absl::StatusCode::kInvalidArgument);
+  // Integer outputs cannot be differentiated.
+  auto status = AddSymbolicGradients(s, {idx}, {x}, &g);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("int64"), std::string::npos) << status;
+}
+
+}  // namespace
+}  // namespace rill::testing
