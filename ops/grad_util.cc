@@ -6,13 +6,17 @@
 
 namespace rill::ops::grad {
 
-Output Scalar(const Scope& s, double v, DataType dt) {
+Tensor ScalarTensor(double v, DataType dt) {
   Tensor t(dt, TensorShape({}));
   VisitDataType(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     t.base<T>()[0] = static_cast<T>(v);
   });
-  return Const(s, Input::Initializer(t));
+  return t;
+}
+
+Output Scalar(const Scope& s, double v, DataType dt) {
+  return Const(s, Input::Initializer(ScalarTensor(v, dt)));
 }
 
 Output IntVector(const Scope& s, const std::vector<int64_t>& v) {

@@ -16,7 +16,8 @@ inline Output In(const Operation& op, int i) {
 inline Output Out(const Operation& op, int i = 0) { return Output(op.node(), i); }
 inline DataType T(const Operation& op) { return op.node()->output_type(0); }
 
-// A scalar constant `v` of dtype `dt`.
+// A scalar tensor, and a scalar constant, `v` of dtype `dt`.
+Tensor ScalarTensor(double v, DataType dt);
 Output Scalar(const Scope& s, double v, DataType dt);
 // An int32 vector constant.
 Output IntVector(const Scope& s, const std::vector<int64_t>& v);

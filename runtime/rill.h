@@ -10,6 +10,7 @@
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"
 #include "rill/ops/nn_ops.h"
+#include "rill/ops/optimizers.h"
 #include "rill/ops/random_ops.h"
 #include "rill/ops/scope.h"
 #include "rill/ops/state_ops.h"
