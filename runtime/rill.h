@@ -15,5 +15,7 @@
 #include "rill/ops/scope.h"
 #include "rill/ops/state_ops.h"
 #include "rill/ops/training_ops.h"
+#include "rill/runtime/keras/layers.h"
+#include "rill/runtime/keras/model.h"
 #include "rill/runtime/saver.h"
 #include "rill/runtime/session.h"

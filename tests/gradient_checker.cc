@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "absl/strings/str_cat.h"
+
 namespace rill::testing {
 namespace {
 
@@ -16,7 +18,7 @@ absl::Status Build(const GradBuildFn& build, const std::vector<Tensor>& inputs, 
   for (size_t i = 0; i < inputs.size(); ++i) {
     DataType in_dt = DataTypeIsFloating(inputs[i].dtype()) ? dt : inputs[i].dtype();
     auto attrs = known ? ops::Placeholder::Shape(inputs[i].shape()) : ops::Placeholder::Attrs();
-    b->xs.push_back(ops::Placeholder(b->scope.WithOpName("x" + std::to_string(i)), in_dt, attrs));
+    b->xs.push_back(ops::Placeholder(b->scope.WithOpName(absl::StrCat("x", i)), in_dt, attrs));
   }
   b->y = build(b->scope, b->xs);
   return b->scope.status();

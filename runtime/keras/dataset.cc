@@ -1,0 +1,95 @@
+#include "rill/runtime/keras/dataset.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+#include "rill/core/status.h"
+
+namespace rill::keras {
+
+absl::StatusOr<Dataset> Dataset::FromTensors(Tensor x, Tensor y) {
+  if (!x.IsInitialized() || x.dims() < 1) {
+    return errors::InvalidArgument("features must have a first (example) dimension, got ",
+                                   x.IsInitialized() ? x.shape().DebugString() : "nothing");
+  }
+  if (y.IsInitialized() && (y.dims() < 1 || y.dim_size(0) != x.dim_size(0))) {
+    return errors::InvalidArgument("features of shape ", x.shape().DebugString(),
+                                   " and labels of shape ", y.shape().DebugString(),
+                                   " must have the same number of rows");
+  }
+  Dataset d;
+  d.x_ = std::move(x);
+  d.y_ = std::move(y);
+  return d;
+}
+
+namespace {
+Tensor GatherRows(const Tensor& t, const std::vector<int64_t>& idx) {
+  std::vector<int64_t> dims(t.shape().dim_sizes().begin(), t.shape().dim_sizes().end());
+  dims[0] = static_cast<int64_t>(idx.size());
+  Tensor out(t.dtype(), *TensorShape::Build(dims));
+  const size_t row = t.dim_size(0) == 0 ? 0 : t.TotalBytes() / t.dim_size(0);
+  const char* src = static_cast<const char*>(t.data());
+  char* dst = static_cast<char*>(out.data());
+  for (size_t i = 0; i < idx.size(); ++i) std::memcpy(dst + i * row, src + idx[i] * row, row);
+  return out;
+}
+}  // namespace
+
+Batch Dataset::Gather(const std::vector<int64_t>& idx) const {
+  Batch b;
+  b.x = GatherRows(x_, idx);
+  if (y_.IsInitialized()) b.y = GatherRows(y_, idx);
+  b.size = static_cast<int64_t>(idx.size());
+  return b;
+}
+
+BatchIterator::BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed)
+    : data_(data), batch_size_(std::max<int64_t>(batch_size, 1)) {
+  order_.resize(data.size());
+  std::iota(order_.begin(), order_.end(), 0);
+  if (shuffle) std::shuffle(order_.begin(), order_.end(), std::mt19937_64(seed));
+  num_batches_ = (data.size() + batch_size_ - 1) / batch_size_;
+  worker_ = std::thread([this] { Work(); });
+}
+
+BatchIterator::~BatchIterator() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  worker_.join();
+}
+
+std::vector<int64_t> BatchIterator::Indices(int64_t b) const {
+  const int64_t begin = b * batch_size_;
+  const int64_t end = std::min<int64_t>(begin + batch_size_, static_cast<int64_t>(order_.size()));
+  return std::vector<int64_t>(order_.begin() + begin, order_.begin() + end);
+}
+
+void BatchIterator::Work() {
+  for (int64_t b = 0; b < num_batches_; ++b) {
+    Batch batch = data_.Gather(Indices(b));  // outside the lock: overlaps the step
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return stop_ || !ready_.has_value(); });
+    if (stop_) return;
+    ready_ = std::move(batch);
+    ++next_to_make_;
+    cv_.notify_all();
+  }
+}
+
+std::optional<Batch> BatchIterator::Next() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return ready_.has_value() || next_to_make_ >= num_batches_; });
+  if (!ready_.has_value()) return std::nullopt;
+  std::optional<Batch> out = std::move(ready_);
+  ready_.reset();
+  cv_.notify_all();
+  return out;
+}
+
+}  // namespace rill::keras

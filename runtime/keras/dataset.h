@@ -1,0 +1,63 @@
+// In-memory datasets for training: features and labels as tensors whose first dimension
+// is the example index; an epoch is a (seeded) shuffle cut into batches. The next batch
+// is gathered on a worker thread while the current step runs.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rill/core/tensor.h"
+
+namespace rill::keras {
+
+struct Batch {
+  Tensor x, y;
+  int64_t size = 0;
+};
+
+class Dataset {
+ public:
+  // x and y must have the same number of rows (dim 0); y may be empty (Predict).
+  static absl::StatusOr<Dataset> FromTensors(Tensor x, Tensor y = Tensor());
+  int64_t size() const { return x_.dim_size(0); }
+  const Tensor& x() const { return x_; }
+  const Tensor& y() const { return y_; }
+  // Rows `idx` of x and y, as new tensors.
+  Batch Gather(const std::vector<int64_t>& idx) const;
+
+ private:
+  Tensor x_, y_;
+};
+
+// One epoch's batches in order, with the next one prepared in the background.
+class BatchIterator {
+ public:
+  BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed);
+  ~BatchIterator();
+  BatchIterator(const BatchIterator&) = delete;
+  BatchIterator& operator=(const BatchIterator&) = delete;
+  int64_t num_batches() const { return num_batches_; }
+  // The next batch, or nullopt at the end of the epoch.
+  std::optional<Batch> Next();
+
+ private:
+  void Work();
+  std::vector<int64_t> Indices(int64_t b) const;
+
+  const Dataset& data_;
+  int64_t batch_size_, num_batches_;
+  std::vector<int64_t> order_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::optional<Batch> ready_;
+  int64_t next_to_make_ = 0;
+  bool stop_ = false;
+  std::thread worker_;
+};
+
+}  // namespace rill::keras

@@ -1,0 +1,114 @@
+#include "rill/runtime/keras/layers.h"
+
+#include <cmath>
+#include <random>
+
+#include "rill/ops/array_ops.h"
+#include "rill/ops/math_ops.h"
+#include "rill/ops/nn_ops.h"
+#include "rill/ops/random_ops.h"
+#include "rill/ops/state_ops.h"
+
+namespace rill::keras {
+
+absl::Status CheckActivation(const std::string& a) {
+  if (a.empty() || a == "linear" || a == "relu" || a == "sigmoid" || a == "tanh" ||
+      a == "softmax") {
+    return absl::OkStatus();
+  }
+  return errors::InvalidArgument("unknown activation '", a,
+                                 "'; use relu, sigmoid, tanh, softmax or linear");
+}
+
+Output ApplyActivation(const Scope& s, const Output& x, const std::string& a) {
+  if (a == "relu") return ops::Relu(s, x);
+  if (a == "sigmoid") return ops::Sigmoid(s, x);
+  if (a == "tanh") return ops::Tanh(s, x);
+  if (a == "softmax") return ops::Softmax(s, x);
+  return x;
+}
+
+Dense::Dense(int64_t units, std::string activation, bool use_bias)
+    : units_(units), activation_(std::move(activation)), use_bias_(use_bias) {}
+
+absl::Status Dense::Build(const Scope& s, const PartialTensorShape& in, uint64_t seed) {
+  RILL_RETURN_IF_ERROR(CheckActivation(activation_));
+  if (units_ < 1) return errors::InvalidArgument("Dense needs units >= 1, got ", units_);
+  if (in.unknown_rank() || in.dims() != 2 || in.dim_size(1) < 0) {
+    return errors::InvalidArgument(
+        "Dense expects inputs [batch, features] with features known, "
+        "got ",
+        in.DebugString(), " (add a Flatten layer first?)");
+  }
+  const int64_t fan_in = in.dim_size(1);
+  // Glorot uniform: U(-l, l), l = sqrt(6 / (fan_in + fan_out)), from the layer's seed.
+  Tensor w(DT_FLOAT, TensorShape({fan_in, units_}));
+  const float limit = static_cast<float>(std::sqrt(6.0 / static_cast<double>(fan_in + units_)));
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> u(-limit, limit);
+  for (int64_t i = 0; i < w.NumElements(); ++i) w.base<float>()[i] = u(gen);
+  kernel_ = ops::Variable(s.WithOpName("kernel"), w);
+  variables_ = {kernel_};
+  if (use_bias_) {
+    Tensor b(DT_FLOAT, TensorShape({units_}));
+    b.flat<float>().setZero();
+    bias_ = ops::Variable(s.WithOpName("bias"), b);
+    variables_.push_back(bias_);
+  }
+  return s.status();
+}
+
+Output Dense::Call(const Scope& s, const Output& x, bool) {
+  Output y = ops::MatMul(s, x, kernel_);
+  if (use_bias_) y = ops::Add(s, y, bias_);
+  logits_ = y;
+  return ApplyActivation(s, y, activation_);
+}
+
+absl::Status Flatten::Build(const Scope&, const PartialTensorShape& in, uint64_t) {
+  if (in.unknown_rank() || in.dims() < 1) {
+    return errors::InvalidArgument("Flatten needs inputs of known rank >= 1, got ",
+                                   in.DebugString());
+  }
+  features_ = 1;
+  for (int d = 1; d < in.dims(); ++d) {
+    if (in.dim_size(d) < 0) {
+      return errors::InvalidArgument("Flatten needs every dim but the first known, got ",
+                                     in.DebugString());
+    }
+    features_ *= in.dim_size(d);
+  }
+  return absl::OkStatus();
+}
+
+Output Flatten::Call(const Scope& s, const Output& x, bool) {
+  logits_ = ops::Reshape(s, x, {int64_t{-1}, features_});
+  return logits_;
+}
+
+absl::Status Dropout::Build(const Scope&, const PartialTensorShape&, uint64_t seed) {
+  if (!(rate_ >= 0 && rate_ < 1)) {
+    return errors::InvalidArgument("Dropout rate must be in [0, 1), got ", rate_);
+  }
+  if (seed_ == 0) seed_ = static_cast<int64_t>(seed & 0x7fffffffffffffff);
+  return absl::OkStatus();
+}
+
+Output Dropout::Call(const Scope& s, const Output& x, bool training) {
+  logits_ = x;
+  if (!training || rate_ == 0) return x;
+  Output u = ops::RandomUniform(s, ops::Shape(s, x), x.type(), ops::RandomUniform::Seed(seed_));
+  Output keep = ops::Cast(s, ops::Greater(s, u, ops::Cast(s, rate_, x.type())), x.type());
+  return ops::Mul(s, x, ops::Mul(s, keep, ops::Cast(s, 1.0 / (1.0 - rate_), x.type())));
+}
+
+absl::Status Activation::Build(const Scope&, const PartialTensorShape&, uint64_t) {
+  return CheckActivation(activation_);
+}
+
+Output Activation::Call(const Scope& s, const Output& x, bool) {
+  logits_ = x;
+  return ApplyActivation(s, x, activation_);
+}
+
+}  // namespace rill::keras

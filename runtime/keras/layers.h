@@ -1,0 +1,100 @@
+// Keras-style layers. A layer makes its variables once (Build, when the model learns its
+// input shape) and adds its ops each time it is called: once for training, once for
+// inference, both sharing the variables.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rill/ops/scope.h"
+
+namespace rill::keras {
+
+class Layer {
+ public:
+  virtual ~Layer() = default;
+  virtual std::string name() const = 0;
+  // Makes the variables for inputs of `input_shape` (first dim: the batch, unknown).
+  virtual absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                             uint64_t seed) {
+    (void)scope, (void)input_shape, (void)seed;
+    return absl::OkStatus();
+  }
+  // The layer's output for x; `training` turns on Dropout.
+  virtual Output Call(const Scope& scope, const Output& x, bool training) = 0;
+  // Output before the activation, for losses computed from logits (else x itself).
+  Output logits() const { return logits_; }
+  // The activation applied last ("linear" when none).
+  virtual std::string activation() const { return "linear"; }
+  const std::vector<Output>& variables() const { return variables_; }
+
+ protected:
+  Output logits_;
+  std::vector<Output> variables_;
+};
+
+// "relu", "sigmoid", "tanh", "softmax", "linear" (or ""); anything else is InvalidArgument.
+absl::Status CheckActivation(const std::string& name);
+Output ApplyActivation(const Scope& scope, const Output& x, const std::string& name);
+
+// y = activation(x W + b); W Glorot-uniform, b zeros; x is [batch, features].
+class Dense : public Layer {
+ public:
+  explicit Dense(int64_t units, std::string activation = "linear", bool use_bias = true);
+  std::string name() const override { return "dense"; }
+  absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                     uint64_t seed) override;
+  Output Call(const Scope& scope, const Output& x, bool training) override;
+  std::string activation() const override { return activation_; }
+  int64_t units() const { return units_; }
+
+ private:
+  int64_t units_;
+  std::string activation_;
+  bool use_bias_;
+  Output kernel_, bias_;
+};
+
+// [batch, d1, d2, ...] -> [batch, d1 * d2 * ...]
+class Flatten : public Layer {
+ public:
+  std::string name() const override { return "flatten"; }
+  absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                     uint64_t seed) override;
+  Output Call(const Scope& scope, const Output& x, bool training) override;
+
+ private:
+  int64_t features_ = -1;
+};
+
+// Zeroes a fraction `rate` of the inputs during training (scaling the rest by
+// 1 / (1 - rate)); the identity at evaluation and prediction.
+class Dropout : public Layer {
+ public:
+  explicit Dropout(double rate, int64_t seed = 0) : rate_(rate), seed_(seed) {}
+  std::string name() const override { return "dropout"; }
+  absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                     uint64_t seed) override;
+  Output Call(const Scope& scope, const Output& x, bool training) override;
+
+ private:
+  double rate_;
+  int64_t seed_;
+};
+
+class Activation : public Layer {
+ public:
+  explicit Activation(std::string activation) : activation_(std::move(activation)) {}
+  std::string name() const override { return "activation"; }
+  absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                     uint64_t seed) override;
+  Output Call(const Scope& scope, const Output& x, bool training) override;
+  std::string activation() const override { return activation_; }
+
+ private:
+  std::string activation_;
+};
+
+}  // namespace rill::keras
