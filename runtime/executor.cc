@@ -1,6 +1,7 @@
 #include "rill/runtime/executor.h"
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -95,7 +96,16 @@ void RunNode(RunState* s, const PlanNode& pn) {
     if (st.ok()) {
       OpKernelContext ctx(*pn.node, pn.device, inputs.data(), &s->slots[pn.first_output_slot],
                           pn.forwardable);
-      st = pn.kernel->Compute(ctx);
+      if (pn.expensive) {
+        const auto start = std::chrono::steady_clock::now();
+        st = pn.kernel->Compute(ctx);
+        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+        s->plan.compute_ns[&pn - s->plan.nodes.data()].store(ns, std::memory_order_relaxed);
+      } else {
+        st = pn.kernel->Compute(ctx);
+      }
     }
     if (!st.ok()) {
       s->Fail(errors::Annotate(
@@ -113,6 +123,15 @@ void RunNode(RunState* s, const PlanNode& pn) {
 
 void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first);
 
+// Worth a thread hand-off (a few microseconds): an expensive kernel not yet measured, or
+// one whose last Compute took longer than this.
+constexpr int64_t kOffloadNs = 30000;
+bool Offload(const ExecutionPlan& plan, int id) {
+  if (!plan.nodes[id].expensive) return false;
+  const int64_t ns = plan.compute_ns[id].load(std::memory_order_relaxed);
+  return ns < 0 || ns >= kOffloadNs;
+}
+
 // Runs `first` and, inline, whatever it makes ready; hands extra expensive work to the pool.
 void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
   absl::InlinedVector<int, 16> stack = {first};
@@ -123,7 +142,7 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
     RunNode(s, pn);
     for (int c : pn.consumers) {
       if (s->pending[c].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
-      if (s->pool != nullptr && s->plan.nodes[c].expensive && !stack.empty()) {
+      if (s->pool != nullptr && !stack.empty() && Offload(s->plan, c)) {
         std::shared_ptr<RunState> keep = owner;
         s->pool->Schedule([keep, c] { Process(keep, keep.get(), c); });
       } else {
@@ -174,7 +193,7 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
     // Roots beyond the first go to the pool when they are expensive, else run inline.
     for (size_t r = 1; r < plan.roots.size(); ++r) {
       int id = plan.roots[r];
-      if (pool != nullptr && plan.nodes[id].expensive) {
+      if (pool != nullptr && Offload(plan, id)) {
         std::shared_ptr<RunState> keep = state;
         pool->Schedule([keep, id] { Process(keep, keep.get(), id); });
       } else {

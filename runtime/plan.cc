@@ -224,6 +224,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     plan->slot_pinned[slot] = true;
   }
   plan->num_slots = slots;
+  plan->compute_ns = std::vector<std::atomic<int64_t>>(plan->nodes.size());
+  for (auto& c : plan->compute_ns) c.store(-1, std::memory_order_relaxed);
   plan->host = host;
   for (const PlanNode& pn : plan->nodes) {
     if (!pn.device->IsHost() && std::find(plan->sync_devices.begin(), plan->sync_devices.end(),

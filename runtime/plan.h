@@ -3,6 +3,7 @@
 // with that signature; the executor reads it and never changes it.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -52,6 +53,10 @@ struct ExecutionPlan {
   mutable std::vector<std::shared_ptr<void>> free_states;
   std::vector<int> slot_uses;     // consumers per slot; a slot is released after its last
   std::vector<bool> slot_pinned;  // fetched or fed: never released early
+  // Last measured Compute time of each expensive node (-1: not yet run). A kernel that
+  // turns out cheap for the shapes it sees (a tiny MatMul) stays on the caller's thread:
+  // handing it to the pool would cost more than it saves.
+  mutable std::vector<std::atomic<int64_t>> compute_ns;
 };
 
 struct PlanContext {
