@@ -50,4 +50,30 @@ template <typename T>
 cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base,
                          cudaStream_t stream);
 
+// ReluGrad(g, x), SigmoidGrad(y, dy), TanhGrad(y, dy) over n elements.
+enum class ActGradKind { kRelu, kSigmoid, kTanh };
+template <typename T>
+cudaError_t LaunchActivationGrad(ActGradKind kind, const T* a, const T* b, T* out, int64_t n,
+                                 cudaStream_t stream);
+// Softmax cross entropy per row of [rows, cols] features: dense labels (same shape) or, when
+// `ids` is set, class ids (a row whose id is out of range gets a NaN loss, as TensorFlow's
+// GPU kernel does).
+template <typename T, typename Index>
+cudaError_t LaunchSoftmaxXent(const T* features, const T* labels, const Index* ids, T* loss,
+                              T* backprop, int64_t rows, int64_t cols, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t n,
+                              cudaStream_t stream);
+// Optimizer updates; scalars are device pointers (one element each).
+template <typename T>
+cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, int64_t n,
+                                       cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchApplyMomentum(T* var, T* accum, const T* lr, const T* grad, const T* momentum,
+                                bool nesterov, int64_t n, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* beta2_power,
+                            const T* lr, const T* beta1, const T* beta2, const T* epsilon,
+                            const T* grad, bool nesterov, int64_t n, cudaStream_t stream);
+
 }  // namespace rill::gpu

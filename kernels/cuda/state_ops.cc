@@ -157,6 +157,7 @@ class FillGpu : public OpKernel {  // dims on the host, value on the device
 
 RILL_REGISTER_KERNEL("Const", DEVICE_GPU, "", DT_INVALID, ConstGpu);
 RILL_REGISTER_KERNEL("Identity", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
+RILL_REGISTER_KERNEL("StopGradient", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
 RILL_REGISTER_KERNEL("NoOp", DEVICE_GPU, "", DT_INVALID, NothingGpu);
 RILL_REGISTER_KERNEL("Variable", DEVICE_GPU, "", DT_INVALID, NothingGpu);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Reshape", DEVICE_GPU, "", DT_INVALID, {1}, AliasGpu<0>);

@@ -1,0 +1,171 @@
+// CUDA kernels for training: activation gradients, fused losses, optimizer updates.
+#include <cmath>
+
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+unsigned int Blocks(int64_t n) {
+  int64_t b = (n + 255) / 256;
+  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
+}
+
+#define RILL_GRID_LOOP(i, n)                                                \
+  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
+       i += int64_t{blockDim.x} * gridDim.x)
+
+template <typename T>
+__global__ void ActGradKernel(ActGradKind kind, const T* a, const T* b, T* out, int64_t n) {
+  RILL_GRID_LOOP(i, n) {
+    if (kind == ActGradKind::kRelu) {
+      out[i] = b[i] > T(0) ? a[i] : T(0);
+    } else if (kind == ActGradKind::kSigmoid) {
+      out[i] = b[i] * a[i] * (T(1) - a[i]);
+    } else {
+      out[i] = b[i] * (T(1) - a[i] * a[i]);
+    }
+  }
+}
+
+// One thread per row: rows are short (classes), batches wide.
+template <typename T, typename Index>
+__global__ void SoftmaxXentKernel(const T* f, const T* labels, const Index* ids, T* loss, T* bp,
+                                  int64_t rows, int64_t cols) {
+  RILL_GRID_LOOP(r, rows) {
+    const T* x = f + r * cols;
+    T* out = bp + r * cols;
+    T mx = x[0];
+    for (int64_t c = 1; c < cols; ++c) mx = x[c] > mx ? x[c] : mx;
+    T sum = 0;
+    for (int64_t c = 0; c < cols; ++c) sum += exp(x[c] - mx);
+    const T lse = log(sum) + mx;
+    if (ids != nullptr) {
+      const int64_t id = static_cast<int64_t>(ids[r]);
+      const bool valid = id >= 0 && id < cols;
+      for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - lse) - (c == id ? T(1) : T(0));
+      loss[r] = valid ? lse - x[id] : T(NAN);
+    } else {
+      const T* l = labels + r * cols;
+      T total = 0, lsum = 0;
+      for (int64_t c = 0; c < cols; ++c) {
+        total += l[c] * (lse - x[c]);
+        lsum += l[c];
+      }
+      for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - lse) * lsum - l[c];
+      loss[r] = total;
+    }
+  }
+}
+
+template <typename T>
+__global__ void SigmoidXentKernel(const T* x, const T* z, T* out, int64_t n) {
+  RILL_GRID_LOOP(i, n) {
+    const T a = x[i];
+    out[i] = (a > T(0) ? a : T(0)) - a * z[i] + log1p(exp(-(a < T(0) ? -a : a)));
+  }
+}
+
+template <typename T>
+__global__ void GradientDescentKernel(T* var, const T* alpha, const T* delta, int64_t n) {
+  const T a = *alpha;
+  RILL_GRID_LOOP(i, n) { var[i] -= a * delta[i]; }
+}
+
+template <typename T>
+__global__ void MomentumKernel(T* var, T* accum, const T* lr, const T* grad, const T* momentum,
+                               bool nesterov, int64_t n) {
+  const T l = *lr, m = *momentum;
+  RILL_GRID_LOOP(i, n) {
+    accum[i] = accum[i] * m + grad[i];
+    var[i] -= nesterov ? grad[i] * l + accum[i] * m * l : accum[i] * l;
+  }
+}
+
+template <typename T>
+__global__ void AdamKernel(T* var, T* m, T* v, const T* b1p, const T* b2p, const T* lr,
+                           const T* beta1, const T* beta2, const T* eps, const T* grad,
+                           bool nesterov, int64_t n) {
+  const T b1 = *beta1, b2 = *beta2, e = *eps;
+  const T lr_t = *lr * sqrt(T(1) - *b2p) / (T(1) - *b1p);
+  RILL_GRID_LOOP(i, n) {
+    const T g = grad[i];
+    m[i] += (g - m[i]) * (T(1) - b1);
+    v[i] += (g * g - v[i]) * (T(1) - b2);
+    const T step = nesterov ? m[i] * b1 + g * (T(1) - b1) : m[i];
+    var[i] -= step * lr_t / (sqrt(v[i]) + e);
+  }
+}
+
+}  // namespace
+
+template <typename T>
+cudaError_t LaunchActivationGrad(ActGradKind kind, const T* a, const T* b, T* out, int64_t n,
+                                 cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  ActGradKernel<T><<<Blocks(n), 256, 0, stream>>>(kind, a, b, out, n);
+  return cudaGetLastError();
+}
+
+template <typename T, typename Index>
+cudaError_t LaunchSoftmaxXent(const T* features, const T* labels, const Index* ids, T* loss,
+                              T* backprop, int64_t rows, int64_t cols, cudaStream_t stream) {
+  if (rows == 0 || cols == 0) return cudaSuccess;
+  SoftmaxXentKernel<T, Index>
+      <<<Blocks(rows), 256, 0, stream>>>(features, labels, ids, loss, backprop, rows, cols);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t n,
+                              cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  SigmoidXentKernel<T><<<Blocks(n), 256, 0, stream>>>(logits, labels, loss, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, int64_t n,
+                                       cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  GradientDescentKernel<T><<<Blocks(n), 256, 0, stream>>>(var, alpha, delta, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchApplyMomentum(T* var, T* accum, const T* lr, const T* grad, const T* momentum,
+                                bool nesterov, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  MomentumKernel<T><<<Blocks(n), 256, 0, stream>>>(var, accum, lr, grad, momentum, nesterov, n);
+  return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* beta2_power,
+                            const T* lr, const T* beta1, const T* beta2, const T* epsilon,
+                            const T* grad, bool nesterov, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  AdamKernel<T><<<Blocks(n), 256, 0, stream>>>(var, m, v, beta1_power, beta2_power, lr, beta1,
+                                               beta2, epsilon, grad, nesterov, n);
+  return cudaGetLastError();
+}
+
+#define RILL_INSTANTIATE_TRAINING(T)                                                               \
+  template cudaError_t LaunchActivationGrad<T>(ActGradKind, const T*, const T*, T*, int64_t,       \
+                                               cudaStream_t);                                      \
+  template cudaError_t LaunchSoftmaxXent<T, int32_t>(const T*, const T*, const int32_t*, T*, T*,   \
+                                                     int64_t, int64_t, cudaStream_t);              \
+  template cudaError_t LaunchSoftmaxXent<T, int64_t>(const T*, const T*, const int64_t*, T*, T*,   \
+                                                     int64_t, int64_t, cudaStream_t);              \
+  template cudaError_t LaunchSigmoidXent<T>(const T*, const T*, T*, int64_t, cudaStream_t);        \
+  template cudaError_t LaunchApplyGradientDescent<T>(T*, const T*, const T*, int64_t,              \
+                                                     cudaStream_t);                                \
+  template cudaError_t LaunchApplyMomentum<T>(T*, T*, const T*, const T*, const T*, bool, int64_t, \
+                                              cudaStream_t);                                       \
+  template cudaError_t LaunchApplyAdam<T>(T*, T*, T*, const T*, const T*, const T*, const T*,      \
+                                          const T*, const T*, const T*, bool, int64_t,             \
+                                          cudaStream_t);
+RILL_INSTANTIATE_TRAINING(float)
+RILL_INSTANTIATE_TRAINING(double)
+
+}  // namespace rill::gpu

@@ -1,0 +1,143 @@
+// GPU kernels for training: ReluGrad/SigmoidGrad/TanhGrad, the fused losses, and the
+// optimizer updates (in place on the variable's device buffers; scalars stay on the device).
+#include "rill/core/apply_util.h"
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+template <typename T, ActGradKind kKind>
+class ActGradGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
+    if (a.shape() != b.shape()) {
+      return errors::InvalidArgument("both inputs must have the same shape, got ",
+                                     a.shape().DebugString(), " and ", b.shape().DebugString());
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, a.shape(), &out));
+    RILL_CUDA_CHECK(LaunchActivationGrad<T>(kKind, a.base<T>(), b.base<T>(), out->base<T>(),
+                                            a.NumElements(), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T, bool kSparse>
+class SoftmaxXentGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& f = ctx.input(0);
+    const Tensor& l = ctx.input(1);
+    if (f.dims() != 2) {
+      return errors::InvalidArgument("features must be [batch, classes], got shape ",
+                                     f.shape().DebugString());
+    }
+    const int64_t rows = f.dim_size(0), cols = f.dim_size(1);
+    if (kSparse ? (l.dims() != 1 || l.dim_size(0) != rows) : l.shape() != f.shape()) {
+      return errors::InvalidArgument("labels of shape ", l.shape().DebugString(),
+                                     " do not fit features of shape ", f.shape().DebugString());
+    }
+    Tensor *loss, *bp;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({rows}), &loss));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, f.shape(), &bp));
+    cudaStream_t s = ContextOf(ctx)->stream;
+    if (!kSparse) {
+      RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int32_t>(
+          f.base<T>(), l.base<T>(), nullptr, loss->base<T>(), bp->base<T>(), rows, cols, s)));
+    } else if (l.dtype() == DT_INT32) {
+      RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int32_t>(
+          f.base<T>(), nullptr, l.base<int32_t>(), loss->base<T>(), bp->base<T>(), rows, cols, s)));
+    } else {
+      RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int64_t>(
+          f.base<T>(), nullptr, l.base<int64_t>(), loss->base<T>(), bp->base<T>(), rows, cols, s)));
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class SigmoidXentGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& z = ctx.input(1);
+    if (x.shape() != z.shape()) {
+      return errors::InvalidArgument("logits ", x.shape().DebugString(), " and labels ",
+                                     z.shape().DebugString(), " must have the same shape");
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    RILL_CUDA_CHECK(LaunchSigmoidXent<T>(x.base<T>(), z.base<T>(), out->base<T>(), x.NumElements(),
+                                         ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+// kKind: 0 GradientDescent, 1 Momentum, 2 Adam.
+template <typename T, int kKind>
+class ApplyGpu : public OpKernel {
+ public:
+  static constexpr int kRefs = kKind == 0 ? 1 : (kKind == 1 ? 2 : 3);
+  static constexpr int kGrad = kKind == 0 ? 2 : (kKind == 1 ? 3 : 9);
+  explicit ApplyGpu(OpKernelConstruction& c)
+      : OpKernel(c),
+        vars_(c, kRefs),
+        nesterov_(kKind != 0 && c.node().attr<bool>("use_nesterov")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    if constexpr (kKind == 0) RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
+    if constexpr (kKind == 1) RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {2, 4}));
+    if constexpr (kKind == 2) RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {3, 4, 5, 6, 7, 8}));
+    const Tensor& grad = ctx.input(kGrad);
+    std::vector<std::unique_lock<std::mutex>> locks;
+    std::vector<Tensor*> v;
+    RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), &locks, &v));
+    cudaStream_t s = ContextOf(ctx)->stream;
+    const int64_t n = grad.NumElements();
+    auto in = [&](int i) { return ctx.input(i).base<T>(); };
+    if constexpr (kKind == 0) {
+      RILL_CUDA_CHECK(LaunchApplyGradientDescent<T>(v[0]->base<T>(), in(1), in(2), n, s));
+    } else if constexpr (kKind == 1) {
+      RILL_CUDA_CHECK(LaunchApplyMomentum<T>(v[0]->base<T>(), v[1]->base<T>(), in(2), in(3), in(4),
+                                             nesterov_, n, s));
+    } else {
+      RILL_CUDA_CHECK(LaunchApplyAdam<T>(v[0]->base<T>(), v[1]->base<T>(), v[2]->base<T>(), in(3),
+                                         in(4), in(5), in(6), in(7), in(8), in(9), nesterov_, n,
+                                         s));
+    }
+    ctx.set_output(0, *v[0]);
+    return absl::OkStatus();
+  }
+
+ private:
+  ApplyVars vars_;
+  bool nesterov_;
+};
+
+#define RILL_REG_GPU_TRAINING(T, unused)                                                           \
+  RILL_REGISTER_KERNEL("ReluGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                      \
+                       ActGradGpu<T, ActGradKind::kRelu>);                                         \
+  RILL_REGISTER_KERNEL("SigmoidGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                   \
+                       ActGradGpu<T, ActGradKind::kSigmoid>);                                      \
+  RILL_REGISTER_KERNEL("TanhGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                      \
+                       ActGradGpu<T, ActGradKind::kTanh>);                                         \
+  RILL_REGISTER_KERNEL("SoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
+                       SoftmaxXentGpu<T, false>);                                                  \
+  RILL_REGISTER_KERNEL("SparseSoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T",                     \
+                       DataTypeToEnum<T>::value, SoftmaxXentGpu<T, true>);                         \
+  RILL_REGISTER_KERNEL("SigmoidCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
+                       SigmoidXentGpu<T>);                                                         \
+  RILL_REGISTER_KERNEL("ApplyGradientDescent", DEVICE_GPU, "T", DataTypeToEnum<T>::value,          \
+                       ApplyGpu<T, 0>);                                                            \
+  RILL_REGISTER_KERNEL("ApplyMomentum", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                 \
+                       ApplyGpu<T, 1>);                                                            \
+  RILL_REGISTER_KERNEL("ApplyAdam", DEVICE_GPU, "T", DataTypeToEnum<T>::value, ApplyGpu<T, 2>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_TRAINING, 0)
+
+}  // namespace
+}  // namespace rill::gpu

@@ -1,0 +1,76 @@
+// Training on the GPU (skipped where there is none): the new kernels against the CPU, and
+// an MLP trained on each device giving the same losses.
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+using namespace ::rill::ops;  // NOLINT
+
+bool HaveGpu() {
+  for (const auto& d : DeviceSet::Local().devices())
+    if (d->device_type() == DEVICE_GPU) return true;
+  return false;
+}
+
+DeviceSet CpuOnly() {
+  DeviceSet all = DeviceSet::Local(), cpu;
+  for (const auto& d : all.devices())
+    if (d->device_type() == DEVICE_CPU) cpu.Add(d);
+  return cpu;
+}
+
+// Losses of 10 SGD / Adam steps of a small MLP, with everything on `device`.
+std::vector<double> Losses(bool adam, const std::string& device, bool strict) {
+  Scope s = Scope::NewRootScope().WithDevice(device);
+  auto x = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 8}));
+  auto y = Placeholder(s, DT_INT64, Placeholder::Shape({-1}));
+  auto w1 = Variable(s, RandomTensor(DT_FLOAT, {8, 32}, -0.5, 0.5, 1));
+  auto b1 = Variable(s, RandomTensor(DT_FLOAT, {32}, -0.1, 0.1, 2));
+  auto w2 = Variable(s, RandomTensor(DT_FLOAT, {32, 4}, -0.5, 0.5, 3));
+  auto h = Tanh(s, Relu(s, Add(s, MatMul(s, x, w1), b1)));
+  auto logits = MatMul(s, h, w2);
+  auto loss = Add(s, Mean(s, SparseSoftmaxCrossEntropyWithLogits(s, logits, y).loss, 0),
+                  Mean(s, SigmoidCrossEntropyWithLogits(s, logits, Sigmoid(s, logits)), {0, 1}));
+  std::unique_ptr<Optimizer> opt;
+  if (adam) {
+    opt = std::make_unique<AdamOptimizer>(0.01);
+  } else {
+    opt = std::make_unique<MomentumOptimizer>(0.1, 0.9, true);
+  }
+  Operation train = opt->Minimize(s, loss);
+  EXPECT_TRUE(s.ok()) << s.status();
+  SessionOptions o;
+  o.allow_soft_placement = !strict;
+  std::unique_ptr<Session> session = device == "/CPU:0" ? std::make_unique<Session>(s, o, CpuOnly())
+                                                        : std::make_unique<Session>(s, o);
+  EXPECT_TRUE(session->Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  Tensor xv = RandomTensor(DT_FLOAT, {16, 8}, -1, 1, 4);
+  Tensor yv = RandomTensor(DT_INT64, {16}, 0, 3, 5);
+  std::vector<double> losses;
+  for (int i = 0; i < 10; ++i) {
+    std::vector<Tensor> out;
+    absl::Status st = session->Run({{x, xv}, {y, yv}}, {loss}, {train}, &out);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) break;
+    losses.push_back(out[0].scalar<float>()());
+  }
+  if (device != "/CPU:0") {
+    EXPECT_EQ(*session->AssignedDevice(Operation(train.node()->control_inputs()[0])),
+              "/job:localhost/replica:0/task:0/device:GPU:0");
+  }
+  return losses;
+}
+
+TEST(GpuTraining, MlpLossesMatchTheCpu) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  for (bool adam : {false, true}) {
+    auto cpu = Losses(adam, "/CPU:0", false);
+    auto gpu = Losses(adam, "/GPU:0", false);
+    ASSERT_EQ(cpu.size(), gpu.size());
+    for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-4 * std::abs(cpu[i]));
+  }
+}
+
+}  // namespace
+}  // namespace rill::testing
