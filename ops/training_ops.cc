@@ -1,6 +1,7 @@
 #include "rill/ops/training_ops.h"
 
 #include "rill/core/shape_inference.h"
+#include "rill/core/shape_util.h"
 #include "rill/ops/gradients.h"
 
 namespace rill {
@@ -74,8 +75,39 @@ RILL_REGISTER_OP("ApplyAdam")
       return ApplyShape(c, {1, 2, 9}, {3, 4, 5, 6, 7, 8});
     });
 
+// var -= alpha * op(a) op(b): the gradient descent step of a MatMul's weight gradient,
+// without materialising the gradient (one GEMM with beta = 1). Made by the optimizer.
+RILL_REGISTER_OP("_MatMulApplyGradientDescent")
+    .RefInput("var", "T")
+    .Input("alpha", "T")
+    .Input("a", "T")
+    .Input("b", "T")
+    .Output("out", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("transpose_a", AttrKind::kBool, false)
+    .Attr("transpose_b", AttrKind::kBool, false)
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const auto &a = c.input_shape(2), &b = c.input_shape(3);
+      auto dims = [](const PartialTensorShape& p) {
+        return p.unknown_rank() ? shape_util::Dims{-1, -1}
+                                : shape_util::Dims(p.dim_sizes().begin(), p.dim_sizes().end());
+      };
+      RILL_ASSIGN_OR_RETURN(auto out,
+                            shape_util::MatMul(dims(a), dims(b), c.attr<bool>("transpose_a"),
+                                               c.attr<bool>("transpose_b")));
+      if (!c.input_shape(0).IsCompatibleWith(PartialTensorShape(out))) {
+        return errors::InvalidArgument("the product has shape ", shape_util::Str(out),
+                                       " but the variable has shape ",
+                                       c.input_shape(0).DebugString());
+      }
+      return ApplyShape(c, {}, {1});
+    });
+
 namespace ops {
 using internal::NodeBuilder;
+
+RILL_REGISTER_NO_GRADIENT("_MatMulApplyGradientDescent");
 
 RILL_REGISTER_NO_GRADIENT("ApplyGradientDescent");
 RILL_REGISTER_NO_GRADIENT("ApplyMomentum");

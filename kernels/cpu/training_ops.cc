@@ -2,6 +2,7 @@
 // reader still holds the old value), scalars read from host inputs.
 #include <cmath>
 
+#include "oneapi/dnnl/dnnl.h"
 #include "rill/core/apply_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
@@ -97,12 +98,73 @@ class ApplyAdamOp : public OpKernel {
   bool nesterov_;
 };
 
-#define RILL_REG_APPLY(T, unused)                                                         \
-  RILL_REGISTER_KERNEL("ApplyGradientDescent", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
-                       ApplyGradientDescentOp<T>);                                        \
-  RILL_REGISTER_KERNEL("ApplyMomentum", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
-                       ApplyMomentumOp<T>);                                               \
-  RILL_REGISTER_KERNEL("ApplyAdam", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ApplyAdamOp<T>);
+// var -= alpha * op(a) op(b), in place: one GEMM with beta = 1 (float through oneDNN).
+template <typename T>
+class MatMulApplyGradientDescentOp : public OpKernel {
+ public:
+  explicit MatMulApplyGradientDescentOp(OpKernelConstruction& c)
+      : OpKernel(c),
+        vars_(c, 1),
+        ta_(c.node().attr<bool>("transpose_a")),
+        tb_(c.node().attr<bool>("transpose_b")) {}
+  bool IsExpensive() const override { return true; }
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
+    const Tensor& a = ctx.input(2);
+    const Tensor& b = ctx.input(3);
+    if (a.dims() != 2 || b.dims() != 2) {
+      return errors::InvalidArgument("a and b must be matrices, got ", a.shape().DebugString(),
+                                     " and ", b.shape().DebugString());
+    }
+    const int64_t m = a.dim_size(ta_ ? 1 : 0), k = a.dim_size(ta_ ? 0 : 1);
+    const int64_t kb = b.dim_size(tb_ ? 1 : 0), n = b.dim_size(tb_ ? 0 : 1);
+    if (k != kb) {
+      return errors::InvalidArgument("inner dimensions differ: ", a.shape().DebugString(), " x ",
+                                     b.shape().DebugString());
+    }
+    std::vector<std::unique_lock<std::mutex>> locks;
+    std::vector<Tensor*> v;
+    RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));
+    const T alpha = ScalarOf<T>(ctx.input(1));
+    if (m > 0 && n > 0 && k > 0) {
+      if constexpr (std::is_same_v<T, float>) {
+        dnnl_status_t st =
+            dnnl_sgemm(ta_ ? 'T' : 'N', tb_ ? 'T' : 'N', m, n, k, -alpha, a.base<float>(),
+                       a.dim_size(1), b.base<float>(), b.dim_size(1), 1.0f, v[0]->base<float>(), n);
+        if (st != dnnl_success) return errors::Internal("oneDNN sgemm failed: ", st);
+      } else {
+        using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        Eigen::Map<const M> ma(a.base<T>(), a.dim_size(0), a.dim_size(1));
+        Eigen::Map<const M> mb(b.base<T>(), b.dim_size(0), b.dim_size(1));
+        Eigen::Map<M> w(v[0]->base<T>(), m, n);
+        if (ta_ && tb_) {
+          w.noalias() -= alpha * (ma.transpose() * mb.transpose());
+        } else if (ta_) {
+          w.noalias() -= alpha * (ma.transpose() * mb);
+        } else if (tb_) {
+          w.noalias() -= alpha * (ma * mb.transpose());
+        } else {
+          w.noalias() -= alpha * (ma * mb);
+        }
+      }
+    }
+    ctx.set_output(0, *v[0]);
+    return absl::OkStatus();
+  }
+
+ private:
+  ApplyVars vars_;
+  bool ta_, tb_;
+};
+
+#define RILL_REG_APPLY(T, unused)                                                                \
+  RILL_REGISTER_KERNEL("ApplyGradientDescent", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
+                       ApplyGradientDescentOp<T>);                                               \
+  RILL_REGISTER_KERNEL("ApplyMomentum", DEVICE_CPU, "T", DataTypeToEnum<T>::value,               \
+                       ApplyMomentumOp<T>);                                                      \
+  RILL_REGISTER_KERNEL("ApplyAdam", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ApplyAdamOp<T>);  \
+  RILL_REGISTER_KERNEL("_MatMulApplyGradientDescent", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       MatMulApplyGradientDescentOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_APPLY, 0)
 
 }  // namespace

@@ -119,6 +119,63 @@ class ApplyGpu : public OpKernel {
   bool nesterov_;
 };
 
+// var -= alpha * op(a) op(b): the product into a scratch buffer (cuBLAS), then the update
+// with alpha read on the device, so nothing waits for the host.
+template <typename T>
+class MatMulApplyGradientDescentGpu : public OpKernel {
+ public:
+  explicit MatMulApplyGradientDescentGpu(OpKernelConstruction& c)
+      : OpKernel(c),
+        vars_(c, 1),
+        ta_(c.node().attr<bool>("transpose_a")),
+        tb_(c.node().attr<bool>("transpose_b")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
+    const Tensor& a = ctx.input(2);
+    const Tensor& b = ctx.input(3);
+    if (a.dims() != 2 || b.dims() != 2) {
+      return errors::InvalidArgument("a and b must be matrices, got ", a.shape().DebugString(),
+                                     " and ", b.shape().DebugString());
+    }
+    const int64_t m = a.dim_size(ta_ ? 1 : 0), k = a.dim_size(ta_ ? 0 : 1);
+    const int64_t kb = b.dim_size(tb_ ? 1 : 0), n = b.dim_size(tb_ ? 0 : 1);
+    constexpr int64_t kMaxInt = 2147483647;
+    if (k != kb || m > kMaxInt || n > kMaxInt || k > kMaxInt) {
+      return errors::InvalidArgument("cannot multiply ", a.shape().DebugString(), " by ",
+                                     b.shape().DebugString());
+    }
+    std::vector<std::unique_lock<std::mutex>> locks;
+    std::vector<Tensor*> v;
+    RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));
+    GpuContext* g = ContextOf(ctx);
+    if (m > 0 && n > 0 && k > 0) {
+      RILL_ASSIGN_OR_RETURN(
+          Tensor prod, Tensor::Create(a.dtype(), TensorShape({m, n}), ctx.device()->allocator()));
+      const T one = 1, zero = 0;
+      auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
+      const int lda = static_cast<int>(a.dim_size(1)), ldb = static_cast<int>(b.dim_size(1));
+      // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
+      if constexpr (std::is_same_v<T, float>) {
+        RILL_CUDA_CHECK(cublasGemmEx(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<float>(),
+                                     CUDA_R_32F, ldb, a.base<float>(), CUDA_R_32F, lda, &zero,
+                                     prod.base<float>(), CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                                     CUBLAS_GEMM_DEFAULT));
+      } else {
+        RILL_CUDA_CHECK(cublasDgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(),
+                                    ldb, a.base<double>(), lda, &zero, prod.base<double>(), n));
+      }
+      RILL_CUDA_CHECK(LaunchApplyGradientDescent<T>(v[0]->base<T>(), ctx.input(1).base<T>(),
+                                                    prod.base<T>(), m * n, g->stream));
+    }
+    ctx.set_output(0, *v[0]);
+    return absl::OkStatus();
+  }
+
+ private:
+  ApplyVars vars_;
+  bool ta_, tb_;
+};
+
 #define RILL_REG_GPU_TRAINING(T, unused)                                                           \
   RILL_REGISTER_KERNEL("ReluGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                      \
                        ActGradGpu<T, ActGradKind::kRelu>);                                         \
@@ -136,7 +193,9 @@ class ApplyGpu : public OpKernel {
                        ApplyGpu<T, 0>);                                                            \
   RILL_REGISTER_KERNEL("ApplyMomentum", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                 \
                        ApplyGpu<T, 1>);                                                            \
-  RILL_REGISTER_KERNEL("ApplyAdam", DEVICE_GPU, "T", DataTypeToEnum<T>::value, ApplyGpu<T, 2>);
+  RILL_REGISTER_KERNEL("ApplyAdam", DEVICE_GPU, "T", DataTypeToEnum<T>::value, ApplyGpu<T, 2>);    \
+  RILL_REGISTER_KERNEL("_MatMulApplyGradientDescent", DEVICE_GPU, "T", DataTypeToEnum<T>::value,   \
+                       MatMulApplyGradientDescentGpu<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_TRAINING, 0)
 
 }  // namespace

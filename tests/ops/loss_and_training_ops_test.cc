@@ -11,7 +11,7 @@ using namespace ::rill::ops;  // NOLINT
 
 MarkTested tested({"SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
                    "SigmoidCrossEntropyWithLogits", "ApplyGradientDescent", "ApplyMomentum",
-                   "ApplyAdam"});
+                   "ApplyAdam", "_MatMulApplyGradientDescent"});
 
 // Per row: loss = logsumexp(x) - sum(l * x) for distributions l; backprop = softmax - l.
 void Reference(const std::vector<double>& x, const std::vector<double>& l, int rows, int cols,
@@ -180,6 +180,50 @@ TEST(TrainingOps, GradientDescentMomentumAndAdamFollowTheirFormulas) {
       }
     }
   }
+}
+
+// The fused update equals ApplyGradientDescent of the MatMul, for every transpose.
+TEST(TrainingOps, FusedMatMulUpdateMatchesTheUnfusedOne) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    for (int t = 0; t < 4; ++t) {
+      const bool ta = t & 1, tb = t & 2;
+      Scope s = Scope::NewRootScope();
+      Tensor w0 = RandomTensor(dt, {3, 4}, -1, 1, 1);
+      auto fused_var = Variable(s, w0);
+      auto plain_var = Variable(s, w0);
+      auto a = Const(s, RandomTensor(dt, ta ? TensorShape({5, 3}) : TensorShape({3, 5}), -1, 1, 2));
+      auto b = Const(s, RandomTensor(dt, tb ? TensorShape({4, 5}) : TensorShape({5, 4}), -1, 1, 3));
+      auto lr = Const(s, FromDoubles(dt, {}, {0.25}));
+      Operation fused = internal::NodeBuilder(s, "_MatMulApplyGradientDescent")
+                            .Input(fused_var)
+                            .Input(lr)
+                            .Input(a)
+                            .Input(b)
+                            .Attr("transpose_a", ta)
+                            .Attr("transpose_b", tb)
+                            .Finalize();
+      auto plain = ApplyGradientDescent(s, plain_var, lr,
+                                        MatMul(s, a, b, MatMul::TransposeA(ta).TransposeB(tb)));
+      ASSERT_TRUE(s.ok()) << s.status();
+      Session session(s);
+      ASSERT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+      std::vector<Tensor> out;
+      for (int step = 0; step < 2; ++step) {
+        ASSERT_TRUE(session.Run({Output(fused.node(), 0), plain}, &out).ok());
+        ExpectTensorNear(out[0], dt, TensorShape({3, 4}), ToDoubles(out[1]), Tolerance(dt) * 10);
+      }
+    }
+  }
+  // A product that does not fit the variable is refused at construction.
+  Scope s = Scope::NewRootScope();
+  auto v = Variable(s, Input::Initializer({{1.f, 2.f}}));
+  internal::NodeBuilder(s, "_MatMulApplyGradientDescent")
+      .Input(v)
+      .Input(0.1f)
+      .Input(Const(s, {{1.f}, {2.f}}))
+      .Input(Const(s, {{1.f, 2.f}}))
+      .Finalize();
+  EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(TrainingOps, BadInputsAreStatusAndLeaveTheVariable) {

@@ -135,6 +135,12 @@ TEST_P(MlpReference, FirstTwentyLossesMatchAnIndependentFloat64Reference) {
   if (opt == Opt::kAdam) optimizer = std::make_unique<AdamOptimizer>(0.05);
   Operation train = optimizer->Minimize(s, loss);
   ASSERT_TRUE(s.ok()) << s.status();
+  if (opt == Opt::kSgd) {  // both weight gradients go through the fused GEMM update
+    int fused = 0;
+    for (int i = 0; i < s.graph()->num_nodes(); ++i)
+      fused += s.graph()->node(i)->type_string() == "_MatMulApplyGradientDescent";
+    EXPECT_EQ(fused, 2);
+  }
   Session session(s);
   ASSERT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
   Tensor xv = FromDoubles(DT_DOUBLE, {kBatch, kIn}, d.x);
@@ -158,8 +164,11 @@ double Flops(const Node& n) {
     return e;
   };
   if (n.num_outputs() == 0) return 0;
-  if (n.type_string() == "MatMul") {
-    const PartialTensorShape a = n.input(0).node->output_shape(n.input(0).index);
+  // A MatMul, or the optimizer's fused GEMM update (a, b are its inputs 2 and 3).
+  const bool fused = n.type_string() == "_MatMulApplyGradientDescent";
+  if (n.type_string() == "MatMul" || fused) {
+    const NodeOut in = n.input(fused ? 2 : 0);
+    const PartialTensorShape a = in.node->output_shape(in.index);
     const int64_t k = a.dim_size(n.attr<bool>("transpose_a") ? 0 : 1);
     return 2.0 * elements(n.output_shape(0)) * static_cast<double>(k);
   }
