@@ -43,8 +43,10 @@ class Output {
   int index() const { return index_; }
   Operation op() const { return Operation(node_); }
   DataType type() const { return node_ ? node_->output_type(index_) : DT_INVALID; }
-  PartialTensorShape shape() const {
-    return node_ ? node_->output_shape(index_) : PartialTensorShape();
+  // A reference into the node (or to an unknown shape), so dim_sizes() spans stay valid.
+  const PartialTensorShape& shape() const {
+    static const PartialTensorShape kUnknown;
+    return node_ ? node_->output_shape(index_) : kUnknown;
   }
   std::string name() const;  // "node:0"
   bool operator==(const Output& o) const { return node_ == o.node_ && index_ == o.index_; }
