@@ -6,6 +6,7 @@
 #include "rill/core/tensor.h"
 #include "rill/core/types.h"
 #include "rill/ops/array_ops.h"
+#include "rill/ops/conv_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"

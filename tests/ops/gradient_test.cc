@@ -1,6 +1,7 @@
 // Every differentiable op's gradient against central differences: float64 within 1e-6,
 // float32 within 1e-3, with input shapes known at construction and unknown.
 #include "gradient_checker.h"
+#include "rill/ops/conv_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 
@@ -211,6 +212,51 @@ std::vector<Case> Cases() {
       "SigmoidCrossEntropyWithLogits",
       [](const Scope& s, Output x, Output z) { return SigmoidCrossEntropyWithLogits(s, x, z); },
       Vals(s23, -3, 3, 59), Vals(s23, 0, 1, 60));
+  for (const char* pad : {"SAME", "VALID"}) {
+    const std::string p = pad;
+    binary(
+        "Conv2D",
+        [p](const Scope& s, Output x, Output f) {
+          return Conv2D(s, x, f, {1, 2, 1, 1}, p);
+        },
+        Vals({2, 5, 4, 2}, -1, 1, 64), Vals({3, 2, 2, 3}, -1, 1, 65));
+    unary(
+        "MaxPool",
+        [p](const Scope& s, Output x) {
+          return MaxPool(s, x, {1, 2, 2, 1}, {1, 2, 1, 1}, p);
+        },
+        Vals({2, 5, 4, 2}, -1, 1, 66));
+    unary(
+        "AvgPool",
+        [p](const Scope& s, Output x) {
+          return AvgPool(s, x, {1, 3, 2, 1}, {1, 2, 2, 1}, p);
+        },
+        Vals({2, 5, 4, 2}, -1, 1, 67));
+  }
+  binary(
+      "Conv2DBackpropInput",
+      [](const Scope& s, Output f, Output dy) {
+        return Conv2DBackpropInput(s, {2, 5, 4, 2}, f, dy, {1, 2, 1, 1}, "SAME");
+      },
+      Vals({3, 2, 2, 3}, -1, 1, 68), Vals({2, 3, 4, 3}, -1, 1, 69));
+  binary(
+      "Conv2DBackpropFilter",
+      [](const Scope& s, Output x, Output dy) {
+        return Conv2DBackpropFilter(s, x, {3, 2, 2, 3}, dy, {1, 2, 1, 1}, "SAME");
+      },
+      Vals({2, 5, 4, 2}, -1, 1, 70), Vals({2, 3, 4, 3}, -1, 1, 71));
+  unary(
+      "AvgPoolGrad",
+      [](const Scope& s, Output g) {
+        return AvgPoolGrad(s, {1, 4, 4, 2}, g, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");
+      },
+      Vals({1, 2, 2, 2}, -1, 1, 72));
+  binary(
+      "BiasAdd", [](const Scope& s, Output v, Output b) { return BiasAdd(s, v, b); },
+      Vals({2, 3, 4}, -1, 1, 73), Vals({4}, -1, 1, 74));
+  unary(
+      "BiasAddGrad", [](const Scope& s, Output d) { return BiasAddGrad(s, d); },
+      Vals({2, 3, 4}, -1, 1, 75));
   // A network: several paths into one input, broadcasting, reductions and activations.
   c.push_back({"mlp",
                {},

@@ -1,0 +1,32 @@
+// Geometry of 2-D convolution and pooling over NHWC tensors, shared by shape functions,
+// CPU and GPU kernels: output size and padding for SAME and VALID, as TensorFlow computes
+// them. Every argument is validated; errors say what would be valid.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace rill {
+
+struct Conv2DGeometry {
+  int64_t batch, in_h, in_w, in_c;
+  int64_t k_h, k_w, out_c;  // out_c = in_c for pooling
+  int64_t stride_h, stride_w;
+  int64_t out_h, out_w;
+  int64_t pad_top, pad_left;  // SAME pads before (the rest goes after); VALID: 0
+};
+
+// input: [batch, h, w, c]; window [k_h, k_w] (a filter's first two dims, or ksize[1..2]);
+// strides and ksize as the 4-element NHWC lists of TensorFlow's attrs (batch and channel
+// entries must be 1). Unknown dims (-1) in `input` give -1 in the result.
+absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(const std::vector<int64_t>& input, int64_t k_h,
+                                                     int64_t k_w, int64_t out_c,
+                                                     const std::vector<int64_t>& strides,
+                                                     const std::string& padding);
+// Checks a 4-element NHWC attr list (strides, ksize, dilations): all > 0, batch and channel 1.
+absl::Status CheckNhwcList(const std::vector<int64_t>& v, const char* what);
+
+}  // namespace rill

@@ -1,0 +1,157 @@
+// CPU kernels of MaxPool, AvgPool and their gradients over NHWC tensors. Padding never
+// wins a max and is not counted in an average; a max's gradient goes to the first
+// maximal element of its window (scan order), as TensorFlow's CPU kernel does.
+#include <cstring>
+#include <limits>
+
+#include "rill/core/conv_util.h"
+#include "rill/kernels/cpu/cwise.h"
+
+namespace rill::cpu {
+namespace {
+
+absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& in) {
+  if (in.dims() != 4) {
+    return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got ",
+                                   in.DebugString());
+  }
+  const auto& k = node.attr<std::vector<int64_t>>("ksize");
+  RILL_RETURN_IF_ERROR(CheckNhwcList(k, "ksize"));
+  std::vector<int64_t> dims(in.dim_sizes().begin(), in.dim_sizes().end());
+  return ComputeConv2DGeometry(dims, k[1], k[2], in.dim_size(3),
+                               node.attr<std::vector<int64_t>>("strides"),
+                               node.attr<std::string>("padding"));
+}
+
+// Calls f(out_index, in_index_of_each_window_element...) per window, per channel.
+template <typename F>
+void ForEachWindow(const Conv2DGeometry& g, F f) {
+  for (int64_t n = 0; n < g.batch; ++n) {
+    for (int64_t oh = 0; oh < g.out_h; ++oh) {
+      const int64_t h0 = std::max<int64_t>(oh * g.stride_h - g.pad_top, 0);
+      const int64_t h1 = std::min<int64_t>(oh * g.stride_h - g.pad_top + g.k_h, g.in_h);
+      for (int64_t ow = 0; ow < g.out_w; ++ow) {
+        const int64_t w0 = std::max<int64_t>(ow * g.stride_w - g.pad_left, 0);
+        const int64_t w1 = std::min<int64_t>(ow * g.stride_w - g.pad_left + g.k_w, g.in_w);
+        const int64_t out_base = ((n * g.out_h + oh) * g.out_w + ow) * g.in_c;
+        f(out_base, n, h0, h1, w0, w1);
+      }
+    }
+  }
+}
+
+template <typename T, bool kMax>
+class PoolOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), x.shape()));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(
+        ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c}), &out));
+    const T* in = x.base<T>();
+    T* o = out->base<T>();
+    const int64_t C = g.in_c;
+    ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+      for (int64_t c = 0; c < C; ++c) {
+        T acc = kMax ? -std::numeric_limits<T>::infinity() : T(0);
+        for (int64_t h = h0; h < h1; ++h)
+          for (int64_t w = w0; w < w1; ++w) {
+            const T v = in[((n * g.in_h + h) * g.in_w + w) * C + c];
+            acc = kMax ? (v > acc ? v : acc) : acc + v;
+          }
+        o[ob + c] = kMax ? acc : acc / static_cast<T>((h1 - h0) * (w1 - w0));
+      }
+    });
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class MaxPoolGradOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& dy = ctx.input(2);
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), x.shape()));
+    const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
+    if (dy.shape() != want || ctx.input(1).shape() != want) {
+      return errors::InvalidArgument("orig_output ", ctx.input(1).shape().DebugString(),
+                                     " and grad ", dy.shape().DebugString(), " must be ",
+                                     want.DebugString());
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    std::memset(out->data(), 0, out->TotalBytes());
+    const T* in = x.base<T>();
+    const T* d = dy.base<T>();
+    T* o = out->base<T>();
+    const int64_t C = g.in_c;
+    ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+      for (int64_t c = 0; c < C; ++c) {
+        int64_t best = -1;
+        T acc = -std::numeric_limits<T>::infinity();
+        for (int64_t h = h0; h < h1; ++h)
+          for (int64_t w = w0; w < w1; ++w) {
+            const int64_t i = ((n * g.in_h + h) * g.in_w + w) * C + c;
+            if (best < 0 || in[i] > acc) {
+              acc = in[i];
+              best = i;
+            }
+          }
+        if (best >= 0) o[best] += d[ob + c];
+      }
+    });
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class AvgPoolGradOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& sizes = ctx.input(0);
+    const Tensor& dy = ctx.input(1);
+    if (sizes.dims() != 1 || sizes.NumElements() != 4) {
+      return errors::InvalidArgument("orig_input_shape must be a 4-element vector, got shape ",
+                                     sizes.shape().DebugString());
+    }
+    RILL_ASSIGN_OR_RETURN(TensorShape in_shape,
+                          shape_fns::ShapeFromTensor(sizes, "orig_input_shape"));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), in_shape));
+    const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
+    if (dy.shape() != want) {
+      return errors::InvalidArgument("grad has shape ", dy.shape().DebugString(), ", expected ",
+                                     want.DebugString());
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, in_shape, &out));
+    std::memset(out->data(), 0, out->TotalBytes());
+    const T* d = dy.base<T>();
+    T* o = out->base<T>();
+    const int64_t C = g.in_c;
+    ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
+      const T scale = T(1) / static_cast<T>((h1 - h0) * (w1 - w0));
+      for (int64_t h = h0; h < h1; ++h)
+        for (int64_t w = w0; w < w1; ++w) {
+          T* dst = o + ((n * g.in_h + h) * g.in_w + w) * C;
+          for (int64_t c = 0; c < C; ++c) dst[c] += d[ob + c] * scale;
+        }
+    });
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_POOL(T, unused)                                                                \
+  RILL_REGISTER_KERNEL("MaxPool", DEVICE_CPU, "T", DataTypeToEnum<T>::value, PoolOp<T, true>);  \
+  RILL_REGISTER_KERNEL("AvgPool", DEVICE_CPU, "T", DataTypeToEnum<T>::value, PoolOp<T, false>); \
+  RILL_REGISTER_KERNEL("MaxPoolGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                \
+                       MaxPoolGradOp<T>);                                                       \
+  RILL_REGISTER_KERNEL("AvgPoolGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AvgPoolGradOp<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_POOL, 0)
+
+}  // namespace
+}  // namespace rill::cpu

@@ -1,0 +1,77 @@
+// Gradients of the convolutional ops.
+#include "rill/ops/array_ops.h"
+#include "rill/ops/conv_ops.h"
+#include "rill/ops/grad_util.h"
+#include "rill/ops/gradients.h"
+
+namespace rill::ops {
+namespace {
+
+using GradOut = std::vector<Output>;
+using grad::In;
+using grad::Out;
+
+IntList Strides(const Operation& op) { return op.node()->attr<IntList>("strides"); }
+std::string Padding(const Operation& op) { return op.node()->attr<std::string>("padding"); }
+IntList Ksize(const Operation& op) { return op.node()->attr<IntList>("ksize"); }
+
+absl::Status Conv2DGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), f = In(op, 1);
+  out->push_back(Conv2DBackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op)));
+  out->push_back(Conv2DBackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op)));
+  return s.status();
+}
+// Both backprops are linear in their tensor inputs.
+absl::Status Conv2DBackpropInputGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                     GradOut* out) {
+  Output f = In(op, 1), dy = In(op, 2);
+  out->push_back(Output());
+  out->push_back(Conv2DBackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op)));
+  out->push_back(Conv2D(s, g[0], f, Strides(op), Padding(op)));
+  return s.status();
+}
+absl::Status Conv2DBackpropFilterGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                      GradOut* out) {
+  Output x = In(op, 0), dy = In(op, 2);
+  out->push_back(Conv2DBackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op)));
+  out->push_back(Output());
+  out->push_back(Conv2D(s, x, g[0], Strides(op), Padding(op)));
+  return s.status();
+}
+absl::Status MaxPoolGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(MaxPoolGrad(s, In(op, 0), Out(op), g[0], Ksize(op), Strides(op), Padding(op)));
+  return s.status();
+}
+absl::Status AvgPoolGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(
+      AvgPoolGrad(s, grad::ShapeOf(s, In(op, 0)), g[0], Ksize(op), Strides(op), Padding(op)));
+  return s.status();
+}
+absl::Status AvgPoolGradGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Output());
+  out->push_back(AvgPool(s, g[0], Ksize(op), Strides(op), Padding(op)));
+  return s.status();
+}
+absl::Status BiasAddGradFn(const Scope& s, const Operation&, const GradOut& g, GradOut* out) {
+  out->push_back(g[0]);
+  out->push_back(BiasAddGrad(s, g[0]));
+  return s.status();
+}
+absl::Status BiasAddGradGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(BroadcastTo(s, g[0], grad::ShapeOf(s, In(op, 0))));
+  return s.status();
+}
+
+RILL_REGISTER_GRADIENT("Conv2D", Conv2DGrad);
+RILL_REGISTER_GRADIENT("Conv2DBackpropInput", Conv2DBackpropInputGrad);
+RILL_REGISTER_GRADIENT("Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
+RILL_REGISTER_GRADIENT("MaxPool", MaxPoolGradFn);
+RILL_REGISTER_GRADIENT("AvgPool", AvgPoolGradFn);
+RILL_REGISTER_GRADIENT("AvgPoolGrad", AvgPoolGradGrad);
+RILL_REGISTER_GRADIENT("BiasAdd", BiasAddGradFn);
+RILL_REGISTER_GRADIENT("BiasAddGrad", BiasAddGradGrad);
+// Second order through a max (TensorFlow's MaxPoolGradGrad) is not provided.
+RILL_REGISTER_NO_GRADIENT("MaxPoolGrad");
+
+}  // namespace
+}  // namespace rill::ops

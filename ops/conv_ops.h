@@ -1,0 +1,65 @@
+// Convolutional-network ops over NHWC tensors, named and shaped as TensorFlow's: Conv2D
+// (filter [k_h, k_w, in_c, out_c]), MaxPool, AvgPool, BiasAdd, and their gradients.
+// strides and ksize are 4-element NHWC lists ({1, s, s, 1}); padding is "SAME" or "VALID".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rill/ops/op_builder.h"
+
+namespace rill::ops {
+
+using IntList = std::vector<int64_t>;
+
+class Conv2D : public OpWrapper {
+ public:
+  Conv2D(const Scope& scope, Input input, Input filter, const IntList& strides,
+         const std::string& padding);
+};
+// The gradient of Conv2D for its input (input_sizes: int32 [4]) and for its filter.
+class Conv2DBackpropInput : public OpWrapper {
+ public:
+  Conv2DBackpropInput(const Scope& scope, Input input_sizes, Input filter, Input out_backprop,
+                      const IntList& strides, const std::string& padding);
+};
+class Conv2DBackpropFilter : public OpWrapper {
+ public:
+  Conv2DBackpropFilter(const Scope& scope, Input input, Input filter_sizes, Input out_backprop,
+                       const IntList& strides, const std::string& padding);
+};
+
+// Padding never wins a max, and is not counted in an average (as TensorFlow).
+class MaxPool : public OpWrapper {
+ public:
+  MaxPool(const Scope& scope, Input input, const IntList& ksize, const IntList& strides,
+          const std::string& padding);
+};
+class MaxPoolGrad : public OpWrapper {
+ public:
+  MaxPoolGrad(const Scope& scope, Input orig_input, Input orig_output, Input grad,
+              const IntList& ksize, const IntList& strides, const std::string& padding);
+};
+class AvgPool : public OpWrapper {
+ public:
+  AvgPool(const Scope& scope, Input value, const IntList& ksize, const IntList& strides,
+          const std::string& padding);
+};
+class AvgPoolGrad : public OpWrapper {
+ public:
+  AvgPoolGrad(const Scope& scope, Input orig_input_shape, Input grad, const IntList& ksize,
+              const IntList& strides, const std::string& padding);
+};
+
+// value + bias along the last dimension; bias is [channels].
+class BiasAdd : public OpWrapper {
+ public:
+  BiasAdd(const Scope& scope, Input value, Input bias);
+};
+// The sum of out_backprop over every dimension but the last.
+class BiasAddGrad : public OpWrapper {
+ public:
+  BiasAddGrad(const Scope& scope, Input out_backprop);
+};
+
+}  // namespace rill::ops

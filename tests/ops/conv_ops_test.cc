@@ -1,0 +1,190 @@
+// Conv2D, pooling and BiasAdd against direct loops written here, for SAME and VALID and
+// strides > 1; bad attributes and shapes as a Status naming the node.
+#include "rill/ops/conv_ops.h"
+
+#include <cmath>
+#include <limits>
+
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+using namespace ::rill::ops;  // NOLINT
+
+MarkTested tested({"Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPool",
+                   "MaxPoolGrad", "AvgPool", "AvgPoolGrad", "BiasAdd", "BiasAddGrad"});
+
+struct Geo {
+  int n, h, w, c, kh, kw, oc, s;
+  bool same;
+  int oh() const { return same ? (h + s - 1) / s : (h - kh) / s + 1; }
+  int ow() const { return same ? (w + s - 1) / s : (w - kw) / s + 1; }
+  int pt() const { return same ? std::max((oh() - 1) * s + kh - h, 0) / 2 : 0; }
+  int pl() const { return same ? std::max((ow() - 1) * s + kw - w, 0) / 2 : 0; }
+};
+
+// Direct convolution, and direct pooling (max or mean over the window's real elements).
+std::vector<double> Conv(const Geo& g, const std::vector<double>& x, const std::vector<double>& f) {
+  std::vector<double> y(g.n * g.oh() * g.ow() * g.oc, 0.0);
+  for (int n = 0; n < g.n; ++n)
+    for (int i = 0; i < g.oh(); ++i)
+      for (int j = 0; j < g.ow(); ++j)
+        for (int o = 0; o < g.oc; ++o) {
+          double acc = 0;
+          for (int a = 0; a < g.kh; ++a)
+            for (int b = 0; b < g.kw; ++b) {
+              int ih = i * g.s - g.pt() + a, iw = j * g.s - g.pl() + b;
+              if (ih < 0 || ih >= g.h || iw < 0 || iw >= g.w) continue;
+              for (int c = 0; c < g.c; ++c)
+                acc += x[((n * g.h + ih) * g.w + iw) * g.c + c] *
+                       f[((a * g.kw + b) * g.c + c) * g.oc + o];
+            }
+          y[((n * g.oh() + i) * g.ow() + j) * g.oc + o] = acc;
+        }
+  return y;
+}
+
+std::vector<double> Pool(const Geo& g, const std::vector<double>& x, bool max) {
+  std::vector<double> y;
+  for (int n = 0; n < g.n; ++n)
+    for (int i = 0; i < g.oh(); ++i)
+      for (int j = 0; j < g.ow(); ++j)
+        for (int c = 0; c < g.c; ++c) {
+          double acc = max ? -std::numeric_limits<double>::infinity() : 0;
+          int count = 0;
+          for (int a = 0; a < g.kh; ++a)
+            for (int b = 0; b < g.kw; ++b) {
+              int ih = i * g.s - g.pt() + a, iw = j * g.s - g.pl() + b;
+              if (ih < 0 || ih >= g.h || iw < 0 || iw >= g.w) continue;
+              double v = x[((n * g.h + ih) * g.w + iw) * g.c + c];
+              acc = max ? std::max(acc, v) : acc + v;
+              ++count;
+            }
+          y.push_back(max ? acc : acc / count);
+        }
+  return y;
+}
+
+const std::vector<Geo> kGeos = {{2, 5, 5, 3, 3, 3, 4, 1, true}, {2, 5, 5, 3, 3, 3, 4, 1, false},
+                                {1, 7, 6, 2, 3, 2, 3, 2, true}, {1, 7, 6, 2, 3, 2, 3, 2, false},
+                                {1, 4, 4, 1, 5, 5, 2, 1, true}, {3, 6, 6, 2, 2, 2, 2, 2, false}};
+
+TEST(ConvOps, Conv2DMatchesDirectConvolution) {
+  for (const Geo& g : kGeos) {
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      SCOPED_TRACE(::testing::Message()
+                   << g.h << "x" << g.w << " k" << g.kh << "x" << g.kw << " s" << g.s
+                   << (g.same ? " SAME " : " VALID ") << DataTypeString(dt));
+      Tensor x = RandomTensor(dt, {g.n, g.h, g.w, g.c}, -1, 1, 1);
+      Tensor f = RandomTensor(dt, {g.kh, g.kw, g.c, g.oc}, -1, 1, 2);
+      auto got = RunOp(
+          [&](const Scope& s, const auto& in) {
+            return Conv2D(s, in[0], in[1], {1, g.s, g.s, 1}, g.same ? "SAME" : "VALID");
+          },
+          {x, f});
+      ASSERT_TRUE(got.ok()) << got.status();
+      ExpectTensorNear(*got, dt, TensorShape({g.n, g.oh(), g.ow(), g.oc}),
+                       Conv(g, ToDoubles(x), ToDoubles(f)), dt == DT_FLOAT ? 1e-5 : 1e-12);
+    }
+  }
+}
+
+TEST(ConvOps, PoolingMatchesDirectLoops) {
+  for (const Geo& g : kGeos) {
+    for (bool max : {true, false}) {
+      Tensor x = RandomTensor(DT_DOUBLE, {g.n, g.h, g.w, g.c}, -1, 1, 3);
+      auto got = RunOp(
+          [&](const Scope& s, const auto& in) {
+            const IntList k = {1, g.kh, g.kw, 1}, st = {1, g.s, g.s, 1};
+            const char* pad = g.same ? "SAME" : "VALID";
+            return max ? Output(MaxPool(s, in[0], k, st, pad))
+                       : Output(AvgPool(s, in[0], k, st, pad));
+          },
+          {x});
+      ASSERT_TRUE(got.ok()) << got.status();
+      ExpectTensorNear(*got, DT_DOUBLE, TensorShape({g.n, g.oh(), g.ow(), g.c}),
+                       Pool(g, ToDoubles(x), max), 1e-12);
+    }
+  }
+}
+
+TEST(ConvOps, BiasAddAndItsGradient) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32}) {
+    Tensor v = RandomTensor(dt, {2, 3, 4}, -5, 5, 4);
+    Tensor b = RandomTensor(dt, {4}, -5, 5, 5);
+    auto got =
+        RunOp([](const Scope& s, const auto& in) { return BiasAdd(s, in[0], in[1]); }, {v, b});
+    auto sum = RunOp([](const Scope& s, const auto& in) { return BiasAddGrad(s, in[0]); }, {v});
+    ASSERT_TRUE(got.ok() && sum.ok());
+    auto vv = ToDoubles(v), bv = ToDoubles(b);
+    std::vector<double> want(vv.size()), sums(4, 0.0);
+    for (size_t i = 0; i < vv.size(); ++i) {
+      want[i] = vv[i] + bv[i % 4];
+      sums[i % 4] += vv[i];
+    }
+    ExpectTensorNear(*got, dt, TensorShape({2, 3, 4}), want, Tolerance(dt));
+    ExpectTensorNear(*sum, dt, TensorShape({4}), sums, Tolerance(dt) * 10);
+  }
+}
+
+TEST(ConvOps, BadAttributesAndShapesAreStatus) {
+  Tensor x(DT_FLOAT, TensorShape({1, 4, 4, 2}));
+  Tensor f(DT_FLOAT, TensorShape({3, 3, 2, 1}));
+  auto conv = [](IntList strides, std::string pad) {
+    return [=](const Scope& s, const auto& in) { return Conv2D(s, in[0], in[1], strides, pad); };
+  };
+  struct Bad {
+    BuildFn fn;
+    std::vector<Tensor> in;
+    const char* needle;
+  };
+  std::vector<Bad> bad = {
+      {conv({1, 0, 1, 1}, "SAME"), {x, f}, "positive"},
+      {conv({1, -2, 1, 1}, "SAME"), {x, f}, "positive"},
+      {conv({2, 1, 1, 1}, "SAME"), {x, f}, "batch and channel"},
+      {conv({1, 1, 1}, "SAME"), {x, f}, "4 elements"},
+      {conv({1, 1, 1, 1}, "FULL"), {x, f}, "SAME or VALID"},
+      {conv({1, 1, 1, 1}, "VALID"), {x, Tensor(DT_FLOAT, TensorShape({5, 5, 2, 1}))}, "larger"},
+      {conv({1, 1, 1, 1}, "SAME"), {x, Tensor(DT_FLOAT, TensorShape({3, 3, 3, 1}))}, "channels"},
+      {conv({1, 1, 1, 1}, "SAME"), {Tensor(DT_FLOAT, TensorShape({4, 4, 2})), f}, "rank"},
+      {[](const Scope& s, const auto& in) {
+         return MaxPool(s, in[0], {1, 0, 2, 1}, {1, 1, 1, 1}, "SAME");
+       },
+       {x},
+       "positive"},
+      {[](const Scope& s, const auto& in) {
+         return AvgPool(s, in[0], {1, 5, 5, 1}, {1, 1, 1, 1}, "VALID");
+       },
+       {x},
+       "larger"},
+      {[](const Scope& s, const auto& in) { return BiasAdd(s, in[0], in[1]); },
+       {x, Tensor(DT_FLOAT, TensorShape({3}))},
+       "last dim"},
+  };
+  for (auto& b : bad) {
+    for (auto* run : {&RunOp, &RunOpConst}) {
+      auto r = (*run)(b.fn, b.in);
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+      EXPECT_NE(std::string(r.status().message()).find(b.needle), std::string::npos) << r.status();
+    }
+  }
+  // Gradients with shapes that do not fit.
+  auto bp = RunOp(
+      [](const Scope& s, const auto& in) {
+        return Conv2DBackpropInput(s, in[0], in[1], in[2], {1, 1, 1, 1}, "SAME");
+      },
+      {FromDoubles(DT_INT32, {4}, {1, 4, 4, 2}), f, Tensor(DT_FLOAT, TensorShape({1, 3, 3, 1}))});
+  EXPECT_EQ(bp.status().code(), absl::StatusCode::kInvalidArgument);
+  auto mg = RunOp(
+      [](const Scope& s, const auto& in) {
+        return MaxPoolGrad(s, in[0], in[1], in[2], {1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
+      },
+      {x, Tensor(DT_FLOAT, TensorShape({1, 2, 2, 2})),
+       Tensor(DT_FLOAT, TensorShape({1, 3, 2, 2}))});
+  EXPECT_EQ(mg.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace rill::testing
