@@ -3,7 +3,7 @@
 # Used by scripts/main.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev libdnnl-dev
-          libgtest-dev libgmock-dev libbenchmark-dev clang-format gnuplot-nox
+          libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev clang-format gnuplot-nox
           clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

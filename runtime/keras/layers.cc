@@ -4,6 +4,7 @@
 #include <random>
 
 #include "rill/ops/array_ops.h"
+#include "rill/ops/conv_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/ops/nn_ops.h"
 #include "rill/ops/random_ops.h"
@@ -28,6 +29,34 @@ Output ApplyActivation(const Scope& s, const Output& x, const std::string& a) {
   return x;
 }
 
+namespace {
+// Glorot uniform over `shape` with fans (fan_in, fan_out), from `seed`.
+Tensor GlorotUniform(const TensorShape& shape, int64_t fan_in, int64_t fan_out, uint64_t seed) {
+  Tensor w(DT_FLOAT, shape);
+  const float limit = static_cast<float>(std::sqrt(6.0 / static_cast<double>(fan_in + fan_out)));
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<float> u(-limit, limit);
+  for (int64_t i = 0; i < w.NumElements(); ++i) w.base<float>()[i] = u(gen);
+  return w;
+}
+
+absl::StatusOr<std::string> KerasPadding(const std::string& p) {
+  if (p == "valid" || p == "VALID") return std::string("VALID");
+  if (p == "same" || p == "SAME") return std::string("SAME");
+  return errors::InvalidArgument("padding must be 'valid' or 'same', got '", p, "'");
+}
+
+absl::Status NeedsNhwc(const PartialTensorShape& in, const char* layer) {
+  if (in.unknown_rank() || in.dims() != 4 || in.dim_size(3) < 0) {
+    return errors::InvalidArgument(layer,
+                                   " expects inputs [batch, height, width, channels] "
+                                   "with channels known, got ",
+                                   in.DebugString());
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
 Dense::Dense(int64_t units, std::string activation, bool use_bias)
     : units_(units), activation_(std::move(activation)), use_bias_(use_bias) {}
 
@@ -41,13 +70,8 @@ absl::Status Dense::Build(const Scope& s, const PartialTensorShape& in, uint64_t
         in.DebugString(), " (add a Flatten layer first?)");
   }
   const int64_t fan_in = in.dim_size(1);
-  // Glorot uniform: U(-l, l), l = sqrt(6 / (fan_in + fan_out)), from the layer's seed.
-  Tensor w(DT_FLOAT, TensorShape({fan_in, units_}));
-  const float limit = static_cast<float>(std::sqrt(6.0 / static_cast<double>(fan_in + units_)));
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<float> u(-limit, limit);
-  for (int64_t i = 0; i < w.NumElements(); ++i) w.base<float>()[i] = u(gen);
-  kernel_ = ops::Variable(s.WithOpName("kernel"), w);
+  kernel_ = ops::Variable(s.WithOpName("kernel"),
+                          GlorotUniform(TensorShape({fan_in, units_}), fan_in, units_, seed));
   variables_ = {kernel_};
   if (use_bias_) {
     Tensor b(DT_FLOAT, TensorShape({units_}));
@@ -63,6 +87,53 @@ Output Dense::Call(const Scope& s, const Output& x, bool) {
   if (use_bias_) y = ops::Add(s, y, bias_);
   logits_ = y;
   return ApplyActivation(s, y, activation_);
+}
+
+Conv2D::Conv2D(int64_t filters, int64_t kernel_size, std::string activation, std::string padding,
+               int64_t stride)
+    : filters_(filters),
+      kernel_size_(kernel_size),
+      stride_(stride),
+      activation_(std::move(activation)),
+      padding_(std::move(padding)) {}
+
+absl::Status Conv2D::Build(const Scope& s, const PartialTensorShape& in, uint64_t seed) {
+  RILL_RETURN_IF_ERROR(CheckActivation(activation_));
+  RILL_ASSIGN_OR_RETURN(padding_, KerasPadding(padding_));
+  RILL_RETURN_IF_ERROR(NeedsNhwc(in, "Conv2D"));
+  if (filters_ < 1 || kernel_size_ < 1 || stride_ < 1) {
+    return errors::InvalidArgument("Conv2D needs filters, kernel_size and stride >= 1, got ",
+                                   filters_, ", ", kernel_size_, ", ", stride_);
+  }
+  const int64_t c = in.dim_size(3), k = kernel_size_;
+  kernel_ = ops::Variable(s.WithOpName("kernel"), GlorotUniform(TensorShape({k, k, c, filters_}),
+                                                                k * k * c, k * k * filters_, seed));
+  Tensor b(DT_FLOAT, TensorShape({filters_}));
+  b.flat<float>().setZero();
+  bias_ = ops::Variable(s.WithOpName("bias"), b);
+  variables_ = {kernel_, bias_};
+  return s.status();
+}
+
+Output Conv2D::Call(const Scope& s, const Output& x, bool) {
+  Output y = ops::Conv2D(s, x, kernel_, {1, stride_, stride_, 1}, padding_);
+  logits_ = ops::BiasAdd(s, y, bias_);
+  return ApplyActivation(s, logits_, activation_);
+}
+
+absl::Status MaxPool2D::Build(const Scope&, const PartialTensorShape& in, uint64_t) {
+  RILL_ASSIGN_OR_RETURN(padding_, KerasPadding(padding_));
+  RILL_RETURN_IF_ERROR(NeedsNhwc(in, "MaxPool2D"));
+  if (pool_ < 1 || stride_ < 1) {
+    return errors::InvalidArgument("MaxPool2D needs pool and stride >= 1, got ", pool_, ", ",
+                                   stride_);
+  }
+  return absl::OkStatus();
+}
+
+Output MaxPool2D::Call(const Scope& s, const Output& x, bool) {
+  logits_ = ops::MaxPool(s, x, {1, pool_, pool_, 1}, {1, stride_, stride_, 1}, padding_);
+  return logits_;
 }
 
 absl::Status Flatten::Build(const Scope&, const PartialTensorShape& in, uint64_t) {

@@ -84,6 +84,39 @@ class Dropout : public Layer {
   int64_t seed_;
 };
 
+// 2-D convolution over NHWC inputs: kernel [k, k, in_c, filters] (Glorot uniform), bias,
+// strides, "same" or "valid" padding, then the activation.
+class Conv2D : public Layer {
+ public:
+  Conv2D(int64_t filters, int64_t kernel_size, std::string activation = "linear",
+         std::string padding = "valid", int64_t stride = 1);
+  std::string name() const override { return "conv2d"; }
+  absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                     uint64_t seed) override;
+  Output Call(const Scope& scope, const Output& x, bool training) override;
+  std::string activation() const override { return activation_; }
+
+ private:
+  int64_t filters_, kernel_size_, stride_;
+  std::string activation_, padding_;
+  Output kernel_, bias_;
+};
+
+// Max pooling over pool x pool windows (stride = pool unless given), "valid" or "same".
+class MaxPool2D : public Layer {
+ public:
+  explicit MaxPool2D(int64_t pool = 2, int64_t stride = 0, std::string padding = "valid")
+      : pool_(pool), stride_(stride > 0 ? stride : pool), padding_(std::move(padding)) {}
+  std::string name() const override { return "max_pooling2d"; }
+  absl::Status Build(const Scope& scope, const PartialTensorShape& input_shape,
+                     uint64_t seed) override;
+  Output Call(const Scope& scope, const Output& x, bool training) override;
+
+ private:
+  int64_t pool_, stride_;
+  std::string padding_;
+};
+
 class Activation : public Layer {
  public:
   explicit Activation(std::string activation) : activation_(std::move(activation)) {}

@@ -3,6 +3,7 @@
 // a Status.
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -215,6 +216,46 @@ TEST(Keras, MisuseIsAStatus) {
   ASSERT_TRUE(fit.ok()) << fit.status();
   EXPECT_EQ(m.Predict(Tensor(DT_FLOAT, TensorShape({4, 9}))).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+TEST(Keras, SmallConvNetLearnsWhereTheBlobIs) {
+  // 8x8 single-channel images; class 1 when a bright 2x2 blob sits in the right half.
+  const int n = 256;
+  Tensor x = RandomTensor(DT_FLOAT, {n, 8, 8, 1}, 0, 0.3, 7);
+  Tensor y(DT_INT32, TensorShape({n}));
+  std::mt19937 gen(8);
+  for (int i = 0; i < n; ++i) {
+    const int right = static_cast<int>(gen() % 2), row = static_cast<int>(gen() % 7);
+    const int col = right ? 4 + static_cast<int>(gen() % 3) : static_cast<int>(gen() % 3);
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) x.base<float>()[(i * 8 + row + a) * 8 + col + b] = 1.f;
+    y.base<int32_t>()[i] = right;
+  }
+  Sequential model;
+  model.Add(std::make_shared<keras::Conv2D>(4, 3, "relu", "same"))
+      .Add(std::make_shared<keras::MaxPool2D>(2))
+      .Add(std::make_shared<keras::Flatten>())
+      .Add(D(2, "softmax"));
+  ASSERT_TRUE(model
+                  .Compile(std::make_shared<ops::AdamOptimizer>(0.02),
+                           "sparse_categorical_crossentropy", {"accuracy"})
+                  .ok());
+  keras::FitOptions opt = Quiet();
+  opt.epochs = 15;
+  auto h = model.Fit(x, y, opt);
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_GT(h->history.at("accuracy").back(), 0.9);
+  auto p = model.Predict(x);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->shape(), TensorShape({n, 2}));
+  // A convolution needs images.
+  Sequential bad;
+  bad.Add(std::make_shared<keras::Conv2D>(4, 3));
+  EXPECT_EQ(bad.Predict(Tensor(DT_FLOAT, TensorShape({2, 10}))).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  Sequential bad_pad;
+  bad_pad.Add(std::make_shared<keras::MaxPool2D>(2, 2, "full"));
+  EXPECT_EQ(bad_pad.Predict(x).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 TEST(Keras, BatchIteratorCoversEveryExampleOncePerEpoch) {

@@ -1,0 +1,121 @@
+// The IDX reader (MNIST's format) on files written here, plain and gzip: every element
+// type, the MNIST image/label pair, and malformed files as a Status.
+#include "rill/runtime/data/idx.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+std::string Header(unsigned char type, std::vector<uint32_t> dims) {
+  std::string h = {0, 0, static_cast<char>(type), static_cast<char>(dims.size())};
+  for (uint32_t d : dims) {
+    for (int s = 24; s >= 0; s -= 8) h.push_back(static_cast<char>((d >> s) & 0xff));
+  }
+  return h;
+}
+
+std::string Path(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+
+std::string Write(const std::string& name, const std::string& bytes, bool gz = false) {
+  const std::string path = Path(name);
+  if (gz) {
+    gzFile f = gzopen(path.c_str(), "wb");
+    gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
+    gzclose(f);
+  } else {
+    std::ofstream(path, std::ios::binary) << bytes;
+  }
+  return path;
+}
+
+TEST(Idx, ReadsImagesAndLabelsPlainAndGzip) {
+  std::string images = Header(0x08, {3, 2, 2}), labels = Header(0x08, {3});
+  for (int i = 0; i < 12; ++i) images.push_back(static_cast<char>(i * 20));
+  labels += std::string{7, 0, 9};
+  for (bool gz : {false, true}) {
+    auto d = data::LoadIdxImagesAndLabels(Write(gz ? "i.gz" : "i.idx", images, gz),
+                                          Write(gz ? "l.gz" : "l.idx", labels, gz));
+    ASSERT_TRUE(d.ok()) << d.status();
+    ASSERT_EQ(d->images.shape(), TensorShape({3, 2, 2, 1}));
+    EXPECT_FLOAT_EQ(d->images.base<float>()[5], 100 / 255.0f);
+    EXPECT_EQ(ToDoubles(d->labels), std::vector<double>({7, 0, 9}));
+  }
+}
+
+TEST(Idx, EveryElementTypeIsBigEndian) {
+  std::string i16 = Header(0x0B, {2}) + std::string{'\xff', '\xfe', 0x01, 0x00};
+  auto t = data::ReadIdx(Write("i16.idx", i16));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(ToDoubles(*t), std::vector<double>({-2, 256}));
+  std::string i8 = Header(0x09, {2}) + std::string{'\xff', 0x05};
+  t = data::ReadIdx(Write("i8.idx", i8));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(ToDoubles(*t), std::vector<double>({-1, 5}));
+  std::string i32 = Header(0x0C, {1}) + std::string{0x00, 0x01, 0x00, 0x02};
+  t = data::ReadIdx(Write("i32.idx", i32));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(ToDoubles(*t), std::vector<double>({65538}));
+  std::string f32 = Header(0x0D, {1}) + std::string{0x3f, '\xc0', 0x00, 0x00};  // 1.5
+  t = data::ReadIdx(Write("f32.idx", f32));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->dtype(), DT_FLOAT);
+  EXPECT_EQ(ToDoubles(*t), std::vector<double>({1.5}));
+  std::string f64 = Header(0x0E, {1}) + std::string{'\xc0', 0x04, 0, 0, 0, 0, 0, 0};  // -2.5
+  t = data::ReadIdx(Write("f64.idx", f64));
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(ToDoubles(*t), std::vector<double>({-2.5}));
+}
+
+TEST(Idx, MalformedFilesAreStatus) {
+  EXPECT_EQ(data::ReadIdx(Path("absent.idx")).status().code(), absl::StatusCode::kNotFound);
+  const std::string ok = Header(0x08, {2, 2}) + std::string(4, 'x');
+  struct Case {
+    const char* name;
+    std::string bytes;
+  };
+  std::vector<Case> bad = {
+      {"empty", ""},
+      {"magic", absl::StrCat("\x01", ok.substr(1))},
+      {"type", Header(0x07, {2}) + "ab"},
+      {"rank0", Header(0x08, {})},
+      {"rank9", Header(0x08, {1, 1, 1, 1, 1, 1, 1, 1, 1}) + "a"},
+      {"header", ok.substr(0, 6)},
+      {"short", ok.substr(0, ok.size() - 1)},
+      {"long", ok + "y"},
+      {"negative", Header(0x08, {0x80000000u}) + "a"},
+      {"huge", Header(0x08, {0x7fffffffu, 0x7fffffffu, 0x7fffffffu}) + "a"},
+      {"f32short", Header(0x0D, {2}) + "abcd"},
+  };
+  for (const auto& c : bad) {
+    auto t = data::ReadIdx(Write(absl::StrCat("bad_", c.name), c.bytes));
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss) << c.name << ": " << t.status();
+  }
+  // A gzip stream cut short.
+  Write("cut.gz", ok, true);
+  std::ifstream in(Path("cut.gz"), std::ios::binary);
+  std::string gz((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto t = data::ReadIdx(Write("cut2.gz", gz.substr(0, gz.size() / 2)));
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss) << t.status();
+  // Images and labels that disagree, or a label out of range.
+  std::string images = Header(0x08, {2, 1, 1}) + "ab";
+  auto d = data::LoadIdxImagesAndLabels(Write("im.idx", images),
+                                        Write("lb.idx", Header(0x08, {3}) + std::string{1, 2, 3}));
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kDataLoss);
+  d = data::LoadIdxImagesAndLabels(Write("im.idx", images),
+                                   Write("lb.idx", Header(0x08, {2}) + std::string{1, 10}));
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(std::string(d.status().message()).find("label 10"), std::string::npos);
+  d = data::LoadIdxImagesAndLabels(Write("lb2.idx", Header(0x08, {2}) + std::string{1, 2}),
+                                   Write("lb3.idx", Header(0x08, {2}) + std::string{1, 2}));
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kDataLoss);  // "images" of rank 1
+}
+
+}  // namespace
+}  // namespace rill::testing
