@@ -84,4 +84,8 @@ absl::StatusOr<uint64_t> RandomKernelBase::Prepare(OpKernelContext& ctx, Tensor*
                                 std::memory_order_relaxed);
 }
 
+uint64_t RandomKernelBase::Reserve(int64_t blocks) {
+  return state_->next.fetch_add(static_cast<uint64_t>(blocks), std::memory_order_relaxed);
+}
+
 }  // namespace rill

@@ -46,6 +46,8 @@ class RandomKernelBase : public OpKernel {
   // Allocates the output from the shape input and reserves one Philox block per element;
   // returns the first block's counter.
   absl::StatusOr<uint64_t> Prepare(OpKernelContext& ctx, Tensor** out);
+  // Reserves `blocks` Philox blocks of this node's stream; returns the first's counter.
+  uint64_t Reserve(int64_t blocks);
   uint64_t key() const { return key_; }
 
  private:

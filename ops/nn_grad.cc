@@ -97,6 +97,13 @@ absl::Status SigmoidXentGrad(const Scope& s, const Operation& op, const GradOut&
   return s.status();
 }
 
+// The mask is the derivative; no gradient flows into the mask output itself.
+absl::Status DropoutGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Out(op, 1)));
+  return s.status();
+}
+
+RILL_REGISTER_GRADIENT("Dropout", DropoutGrad);
 RILL_REGISTER_GRADIENT("Relu", ReluGradFn);
 RILL_REGISTER_GRADIENT("Sigmoid", SigmoidGradFn);
 RILL_REGISTER_GRADIENT("Tanh", TanhGradFn);

@@ -86,6 +86,25 @@ RILL_REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
     .TypeAttr("T", kFloatTypes)
     .TypeAttr("Tlabels", kIndexTypes, DT_INT64)
     .SetShapeFn([](InferenceContext& c) { return XentShape(c, true); });
+RILL_REGISTER_OP("Dropout")
+    .Input("x", "T")
+    .Output("output", "T")
+    .Output("mask", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("rate", AttrKind::kFloat)
+    .Attr("seed", AttrKind::kInt, int64_t{0})
+    .Attr("seed2", AttrKind::kInt, int64_t{0})
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const float rate = c.attr<float>("rate");
+      if (!(rate >= 0.f && rate < 1.f)) {
+        return errors::InvalidArgument("rate must be in [0, 1), got ", rate);
+      }
+      c.set_output(0, c.input_shape(0));
+      c.set_output(1, c.input_shape(0));
+      return absl::OkStatus();
+    });
+
 RILL_REGISTER_OP("SigmoidCrossEntropyWithLogits")
     .Input("logits", "T")
     .Input("labels", "T")
@@ -124,6 +143,19 @@ SparseSoftmaxCrossEntropyWithLogits::SparseSoftmaxCrossEntropyWithLogits(const S
     backprop = Output(operation, 1);
   }
 }
+Dropout::Dropout(const Scope& scope, Input x, float rate, const Attrs& attrs) {
+  operation = NodeBuilder(scope, "Dropout")
+                  .Input(x)
+                  .Attr("rate", rate)
+                  .Attr("seed", attrs.seed_)
+                  .Attr("seed2", attrs.seed2_)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    output = Output(operation, 0);
+    mask = Output(operation, 1);
+  }
+}
+
 SigmoidCrossEntropyWithLogits::SigmoidCrossEntropyWithLogits(const Scope& scope, Input logits,
                                                              Input labels) {
   NodeBuilder(scope, "SigmoidCrossEntropyWithLogits").Input(logits).Input(labels).Finalize(this);

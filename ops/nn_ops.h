@@ -12,6 +12,35 @@ RILL_DECLARE_UNARY_OP(Tanh)
 RILL_DECLARE_UNARY_OP(Softmax)
 RILL_DECLARE_UNARY_OP(LogSoftmax)
 
+// Inverted dropout: each element is kept with probability 1 - rate and scaled by
+// 1 / (1 - rate), else zeroed. Outputs the result and the mask it used (0 or 1/(1-rate)),
+// which is also its gradient's factor. Counter-based random numbers: with Seed or Seed2 set,
+// the same sequence of masks in every new Session. In a model, use it only for training.
+class Dropout {
+ public:
+  struct Attrs {
+    Attrs Seed(int64_t x) {
+      Attrs r = *this;
+      r.seed_ = x;
+      return r;
+    }
+    Attrs Seed2(int64_t x) {
+      Attrs r = *this;
+      r.seed2_ = x;
+      return r;
+    }
+    int64_t seed_ = 0;
+    int64_t seed2_ = 0;
+  };
+  Dropout(const Scope& scope, Input x, float rate) : Dropout(scope, x, rate, Attrs()) {}
+  Dropout(const Scope& scope, Input x, float rate, const Attrs& attrs);
+  static Attrs Seed(int64_t x) { return Attrs().Seed(x); }
+  operator Output() const { return output; }        // NOLINT
+  operator Input() const { return Input(output); }  // NOLINT
+  Operation operation;
+  Output output, mask;
+};
+
 // Cross entropy of softmax(features) against label distributions, per row: features and
 // labels are [batch, classes]; loss is [batch] and backprop (softmax - labels) the
 // gradient of loss with respect to features. Stable for any logits.

@@ -47,13 +47,49 @@ class RandomOp : public RandomKernelBase {
   }
 };
 
+// Dropout: element i keeps with probability 1 - rate, from word i % 4 of Philox block
+// (key, base + i / 4).
+template <typename T>
+class DropoutOp : public RandomKernelBase {
+ public:
+  explicit DropoutOp(OpKernelConstruction& c)
+      : RandomKernelBase(c), rate_(c.node().attr<float>("rate")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (!(rate_ >= 0.f && rate_ < 1.f)) {
+      return errors::InvalidArgument("rate must be in [0, 1), got ", rate_);
+    }
+    Tensor *out, *mask;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, x.shape(), &mask));
+    const int64_t n = x.NumElements();
+    const uint64_t base = Reserve((n + 3) / 4);
+    const T scale = T(1) / (T(1) - static_cast<T>(rate_));
+    const T* in = x.base<T>();
+    T* o = out->base<T>();
+    T* m = mask->base<T>();
+    for (int64_t i = 0; i < n; i += 4) {
+      const random::Block b = random::Philox(key(), 0, base + static_cast<uint64_t>(i / 4));
+      for (int j = 0; j < 4 && i + j < n; ++j) {
+        m[i + j] = random::ToFloat(b[j]) >= rate_ ? scale : T(0);
+        o[i + j] = in[i + j] * m[i + j];
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  float rate_;
+};
+
 #define RILL_REG_RANDOM(T, unused)                                                            \
   RILL_REGISTER_KERNEL("RandomUniform", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value,        \
                        RandomOp<T, Dist::kUniform>);                                          \
   RILL_REGISTER_KERNEL("RandomStandardNormal", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value, \
                        RandomOp<T, Dist::kNormal>);                                           \
   RILL_REGISTER_KERNEL("TruncatedNormal", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value,      \
-                       RandomOp<T, Dist::kTruncated>);
+                       RandomOp<T, Dist::kTruncated>);                                        \
+  RILL_REGISTER_KERNEL("Dropout", DEVICE_CPU, "T", DataTypeToEnum<T>::value, DropoutOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_RANDOM, 0)
 
 }  // namespace

@@ -64,6 +64,11 @@ cudaError_t LaunchSoftmaxXent(const T* features, const T* labels, const Index* i
 template <typename T>
 cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t n,
                               cudaStream_t stream);
+// Dropout: element i keeps when word i % 4 of Philox block (key, base + i / 4) is >= rate
+// (the CPU's numbers); mask is 0 or 1 / (1 - rate).
+template <typename T>
+cudaError_t LaunchDropout(const T* x, T* out, T* mask, int64_t n, float rate, uint64_t key,
+                          uint64_t base, cudaStream_t stream);
 // Optimizer updates; scalars are device pointers (one element each).
 template <typename T>
 cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, int64_t n,

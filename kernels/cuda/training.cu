@@ -1,6 +1,7 @@
 // CUDA kernels for training: activation gradients, fused losses, optimizer updates.
 #include <cmath>
 
+#include "rill/core/philox.h"
 #include "rill/kernels/cuda/launch.h"
 
 namespace rill::gpu {
@@ -67,6 +68,17 @@ __global__ void SigmoidXentKernel(const T* x, const T* z, T* out, int64_t n) {
 }
 
 template <typename T>
+__global__ void DropoutKernel(const T* x, T* out, T* mask, int64_t n, float rate, uint64_t key,
+                              uint64_t base) {
+  const T scale = T(1) / (T(1) - static_cast<T>(rate));
+  RILL_GRID_LOOP(i, n) {
+    const random::Block b = random::Philox(key, 0, base + static_cast<uint64_t>(i / 4));
+    mask[i] = random::ToFloat(b[static_cast<int>(i % 4)]) >= rate ? scale : T(0);
+    out[i] = x[i] * mask[i];
+  }
+}
+
+template <typename T>
 __global__ void GradientDescentKernel(T* var, const T* alpha, const T* delta, int64_t n) {
   const T a = *alpha;
   RILL_GRID_LOOP(i, n) { var[i] -= a * delta[i]; }
@@ -125,6 +137,14 @@ cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t
 }
 
 template <typename T>
+cudaError_t LaunchDropout(const T* x, T* out, T* mask, int64_t n, float rate, uint64_t key,
+                          uint64_t base, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  DropoutKernel<T><<<Blocks(n), 256, 0, stream>>>(x, out, mask, n, rate, key, base);
+  return cudaGetLastError();
+}
+
+template <typename T>
 cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, int64_t n,
                                        cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
@@ -158,6 +178,8 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
   template cudaError_t LaunchSoftmaxXent<T, int64_t>(const T*, const T*, const int64_t*, T*, T*,   \
                                                      int64_t, int64_t, cudaStream_t);              \
   template cudaError_t LaunchSigmoidXent<T>(const T*, const T*, T*, int64_t, cudaStream_t);        \
+  template cudaError_t LaunchDropout<T>(const T*, T*, T*, int64_t, float, uint64_t, uint64_t,      \
+                                        cudaStream_t);                                             \
   template cudaError_t LaunchApplyGradientDescent<T>(T*, const T*, const T*, int64_t,              \
                                                      cudaStream_t);                                \
   template cudaError_t LaunchApplyMomentum<T>(T*, T*, const T*, const T*, const T*, bool, int64_t, \

