@@ -84,6 +84,50 @@ absl::StatusOr<uint64_t> RandomKernelBase::Prepare(OpKernelContext& ctx, Tensor*
                                 std::memory_order_relaxed);
 }
 
+absl::Status CheckSameShapes(const OpKernelContext& ctx) {
+  const Tensor& a = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (a.shape() != b.shape()) {
+    return errors::InvalidArgument("both inputs must have the same shape, got ",
+                                   a.shape().DebugString(), " and ", b.shape().DebugString());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tensor** loss,
+                                         Tensor** backprop) {
+  const Tensor& f = ctx.input(0);
+  const Tensor& l = ctx.input(1);
+  if (f.dims() != 2) {
+    return errors::InvalidArgument("features must be [batch, classes], got shape ",
+                                   f.shape().DebugString());
+  }
+  const int64_t batch = f.dim_size(0), classes = f.dim_size(1);
+  if (sparse ? (l.dims() != 1 || l.dim_size(0) != batch) : l.shape() != f.shape()) {
+    return errors::InvalidArgument("labels of shape ", l.shape().DebugString(),
+                                   " do not fit features of shape ", f.shape().DebugString());
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({batch}), loss));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(1, f.shape(), backprop));
+  return XentGeometry{batch, classes};
+}
+
+absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, bool ta, bool tb) {
+  const Tensor& a = ctx.input(2);
+  const Tensor& b = ctx.input(3);
+  if (a.dims() != 2 || b.dims() != 2) {
+    return errors::InvalidArgument("a and b must be matrices, got ", a.shape().DebugString(),
+                                   " and ", b.shape().DebugString());
+  }
+  const int64_t m = a.dim_size(ta ? 1 : 0), k = a.dim_size(ta ? 0 : 1);
+  const int64_t kb = b.dim_size(tb ? 1 : 0), n = b.dim_size(tb ? 0 : 1);
+  if (k != kb) {
+    return errors::InvalidArgument("inner dimensions differ: ", a.shape().DebugString(), " x ",
+                                   b.shape().DebugString());
+  }
+  return MatMulGeometry{m, n, k};
+}
+
 uint64_t RandomKernelBase::Reserve(int64_t blocks) {
   return state_->next.fetch_add(static_cast<uint64_t>(blocks), std::memory_order_relaxed);
 }

@@ -21,6 +21,21 @@ struct MatMulGeometry {
 absl::StatusOr<MatMulGeometry> PrepareMatMul(OpKernelContext& ctx, bool transpose_a,
                                              bool transpose_b, Tensor** out);
 
+// Inputs 0 and 1 of one shape (activation gradients, elementwise losses).
+absl::Status CheckSameShapes(const OpKernelContext& ctx);
+
+// Softmax cross entropy: features [batch, classes] and labels (dense, same shape; or sparse
+// [batch]); allocates loss [batch] and backprop. Label values are the kernel's to check.
+struct XentGeometry {
+  int64_t batch, classes;
+};
+absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tensor** loss,
+                                         Tensor** backprop);
+
+// op(a) op(b) of _MatMulApplyGradientDescent's inputs 2 and 3, both matrices.
+absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, bool transpose_a,
+                                                   bool transpose_b);
+
 // ArgMax over input 1's axis, as [outer, r, inner].
 struct AxisGeometry {
   int64_t outer, r, inner;

@@ -2,6 +2,7 @@
 // InvertPermutation, Size, and the fused activation gradients.
 #include <cmath>
 
+#include "rill/core/kernel_util.h"
 #include "rill/core/shape_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
@@ -127,15 +128,11 @@ class SameShapeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(CheckSameShapes(ctx));
     const Tensor& a = ctx.input(0);
-    const Tensor& b = ctx.input(1);
-    if (a.shape() != b.shape()) {
-      return errors::InvalidArgument("both inputs must have the same shape, got ",
-                                     a.shape().DebugString(), " and ", b.shape().DebugString());
-    }
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, a.shape(), &out));
-    AsArray<T>(out) = F{}(AsArray<T>(a), AsArray<T>(b));
+    AsArray<T>(out) = F{}(AsArray<T>(a), AsArray<T>(ctx.input(1)));
     return absl::OkStatus();
   }
 };

@@ -4,6 +4,7 @@
 
 #include "oneapi/dnnl/dnnl.h"
 #include "rill/core/apply_util.h"
+#include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -112,16 +113,8 @@ class MatMulApplyGradientDescentOp : public OpKernel {
     RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
     const Tensor& a = ctx.input(2);
     const Tensor& b = ctx.input(3);
-    if (a.dims() != 2 || b.dims() != 2) {
-      return errors::InvalidArgument("a and b must be matrices, got ", a.shape().DebugString(),
-                                     " and ", b.shape().DebugString());
-    }
-    const int64_t m = a.dim_size(ta_ ? 1 : 0), k = a.dim_size(ta_ ? 0 : 1);
-    const int64_t kb = b.dim_size(tb_ ? 1 : 0), n = b.dim_size(tb_ ? 0 : 1);
-    if (k != kb) {
-      return errors::InvalidArgument("inner dimensions differ: ", a.shape().DebugString(), " x ",
-                                     b.shape().DebugString());
-    }
+    RILL_ASSIGN_OR_RETURN(MatMulGeometry geo, FusedUpdateGeometry(ctx, ta_, tb_));
+    const int64_t m = geo.m, n = geo.n, k = geo.k;
     std::vector<std::unique_lock<std::mutex>> locks;
     std::vector<Tensor*> v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));

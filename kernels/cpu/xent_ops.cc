@@ -2,6 +2,7 @@
 // sigmoid cross entropy. Computed through log-sum-exp, so any logits are safe.
 #include <cmath>
 
+#include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -11,14 +12,6 @@ template <typename T>
 using RowMatrix =
     Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 
-absl::Status CheckFeatures(const Tensor& f) {
-  if (f.dims() != 2) {
-    return errors::InvalidArgument("features must be [batch, classes], got shape ",
-                                   f.shape().DebugString());
-  }
-  return absl::OkStatus();
-}
-
 // labels: dense [batch, classes] distributions, or class ids [batch] (kSparse).
 template <typename T, typename Label, bool kSparse>
 class SoftmaxXentOp : public OpKernel {
@@ -27,12 +20,9 @@ class SoftmaxXentOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& f = ctx.input(0);
     const Tensor& l = ctx.input(1);
-    RILL_RETURN_IF_ERROR(CheckFeatures(f));
-    const int64_t batch = f.dim_size(0), classes = f.dim_size(1);
-    if (kSparse ? (l.dims() != 1 || l.dim_size(0) != batch) : l.shape() != f.shape()) {
-      return errors::InvalidArgument("labels of shape ", l.shape().DebugString(),
-                                     " do not fit features of shape ", f.shape().DebugString());
-    }
+    Tensor *loss, *backprop;
+    RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, kSparse, &loss, &backprop));
+    const int64_t batch = geo.batch, classes = geo.classes;
     if constexpr (kSparse) {
       const Label* ids = l.base<Label>();
       for (int64_t r = 0; r < batch; ++r) {
@@ -42,9 +32,6 @@ class SoftmaxXentOp : public OpKernel {
         }
       }
     }
-    Tensor *loss, *backprop;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({batch}), &loss));
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, f.shape(), &backprop));
     if (classes == 0) {
       AsArray<T>(loss).setZero();
       return absl::OkStatus();

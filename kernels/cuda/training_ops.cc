@@ -13,12 +13,9 @@ class ActGradGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_RETURN_IF_ERROR(CheckSameShapes(ctx));
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    if (a.shape() != b.shape()) {
-      return errors::InvalidArgument("both inputs must have the same shape, got ",
-                                     a.shape().DebugString(), " and ", b.shape().DebugString());
-    }
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, a.shape(), &out));
     RILL_CUDA_CHECK(LaunchActivationGrad<T>(kKind, a.base<T>(), b.base<T>(), out->base<T>(),
@@ -34,18 +31,9 @@ class SoftmaxXentGpu : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& f = ctx.input(0);
     const Tensor& l = ctx.input(1);
-    if (f.dims() != 2) {
-      return errors::InvalidArgument("features must be [batch, classes], got shape ",
-                                     f.shape().DebugString());
-    }
-    const int64_t rows = f.dim_size(0), cols = f.dim_size(1);
-    if (kSparse ? (l.dims() != 1 || l.dim_size(0) != rows) : l.shape() != f.shape()) {
-      return errors::InvalidArgument("labels of shape ", l.shape().DebugString(),
-                                     " do not fit features of shape ", f.shape().DebugString());
-    }
     Tensor *loss, *bp;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({rows}), &loss));
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, f.shape(), &bp));
+    RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, kSparse, &loss, &bp));
+    const int64_t rows = geo.batch, cols = geo.classes;
     cudaStream_t s = ContextOf(ctx)->stream;
     if (!kSparse) {
       RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int32_t>(
@@ -134,16 +122,11 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
     RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
     const Tensor& a = ctx.input(2);
     const Tensor& b = ctx.input(3);
-    if (a.dims() != 2 || b.dims() != 2) {
-      return errors::InvalidArgument("a and b must be matrices, got ", a.shape().DebugString(),
-                                     " and ", b.shape().DebugString());
-    }
-    const int64_t m = a.dim_size(ta_ ? 1 : 0), k = a.dim_size(ta_ ? 0 : 1);
-    const int64_t kb = b.dim_size(tb_ ? 1 : 0), n = b.dim_size(tb_ ? 0 : 1);
+    RILL_ASSIGN_OR_RETURN(MatMulGeometry geo, FusedUpdateGeometry(ctx, ta_, tb_));
+    const int64_t m = geo.m, n = geo.n, k = geo.k;
     constexpr int64_t kMaxInt = 2147483647;
-    if (k != kb || m > kMaxInt || n > kMaxInt || k > kMaxInt) {
-      return errors::InvalidArgument("cannot multiply ", a.shape().DebugString(), " by ",
-                                     b.shape().DebugString());
+    if (m > kMaxInt || n > kMaxInt || k > kMaxInt) {
+      return errors::InvalidArgument("MatMul dimension beyond cuBLAS's int range");
     }
     std::vector<std::unique_lock<std::mutex>> locks;
     std::vector<Tensor*> v;
