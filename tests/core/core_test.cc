@@ -1,9 +1,9 @@
 // Shapes, tensors, device names and the registries.
 #include <cstdint>
 
+#include "gradient_checker.h"
 #include "rill/core/device_name.h"
 #include "rill/core/kernel.h"
-#include "gradient_checker.h"
 #include "rill/ops/gradients.h"
 #include "test_util.h"
 
