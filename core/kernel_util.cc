@@ -128,6 +128,17 @@ absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, b
   return MatMulGeometry{m, n, k};
 }
 
+absl::StatusOr<uint64_t> RandomKernelBase::PrepareDropout(OpKernelContext& ctx, float rate,
+                                                          Tensor** out, Tensor** mask) {
+  if (!(rate >= 0.f && rate < 1.f)) {
+    return errors::InvalidArgument("rate must be in [0, 1), got ", rate);
+  }
+  const TensorShape& shape = ctx.input(0).shape();
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(1, shape, mask));
+  return Reserve((shape.num_elements() + 3) / 4);
+}
+
 uint64_t RandomKernelBase::Reserve(int64_t blocks) {
   return state_->next.fetch_add(static_cast<uint64_t>(blocks), std::memory_order_relaxed);
 }

@@ -63,6 +63,10 @@ class RandomKernelBase : public OpKernel {
   absl::StatusOr<uint64_t> Prepare(OpKernelContext& ctx, Tensor** out);
   // Reserves `blocks` Philox blocks of this node's stream; returns the first's counter.
   uint64_t Reserve(int64_t blocks);
+  // Dropout: checks the rate, allocates output and mask like input 0 and reserves one
+  // block per 4 elements; returns the first block's counter.
+  absl::StatusOr<uint64_t> PrepareDropout(OpKernelContext& ctx, float rate, Tensor** out,
+                                          Tensor** mask);
   uint64_t key() const { return key_; }
 
  private:

@@ -90,6 +90,19 @@ void ExpectTensorNear(const Tensor& got, DataType dt, const TensorShape& shape,
   }
 }
 
+bool HaveGpu() {
+  for (const auto& d : DeviceSet::Local().devices())
+    if (d->device_type() == DEVICE_GPU) return true;
+  return false;
+}
+
+DeviceSet CpuOnly() {
+  DeviceSet all = DeviceSet::Local(), cpu;
+  for (const auto& d : all.devices())
+    if (d->device_type() == DEVICE_CPU) cpu.Add(d);
+  return cpu;
+}
+
 std::set<std::string>& TestedOps() {
   static auto* s = new std::set<std::string>;
   return *s;

@@ -33,6 +33,10 @@ void ExpectTensorNear(const Tensor& got, DataType dt, const TensorShape& shape,
                       const std::vector<double>& want, double rtol);
 double Tolerance(DataType dt);  // 1e-5 for float, 1e-12 for double, 0 for integers
 
+// Whether this process sees a GPU; the local devices without it (CPU-only Sessions).
+bool HaveGpu();
+DeviceSet CpuOnly();
+
 // Ops with a test case; the completeness test checks the registry against this.
 std::set<std::string>& TestedOps();
 struct MarkTested {

@@ -56,14 +56,9 @@ class DropoutOp : public RandomKernelBase {
       : RandomKernelBase(c), rate_(c.node().attr<float>("rate")) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (!(rate_ >= 0.f && rate_ < 1.f)) {
-      return errors::InvalidArgument("rate must be in [0, 1), got ", rate_);
-    }
     Tensor *out, *mask;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, x.shape(), &mask));
+    RILL_ASSIGN_OR_RETURN(const uint64_t base, PrepareDropout(ctx, rate_, &out, &mask));
     const int64_t n = x.NumElements();
-    const uint64_t base = Reserve((n + 3) / 4);
     const T scale = T(1) / (T(1) - static_cast<T>(rate_));
     const T* in = x.base<T>();
     T* o = out->base<T>();

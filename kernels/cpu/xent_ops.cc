@@ -68,10 +68,7 @@ class SigmoidXentOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& z = ctx.input(1);
-    if (x.shape() != z.shape()) {
-      return errors::InvalidArgument("logits ", x.shape().DebugString(), " and labels ",
-                                     z.shape().DebugString(), " must have the same shape");
-    }
+    RILL_RETURN_IF_ERROR(CheckSameShapes(ctx));
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
     auto a = AsArray<T>(x);

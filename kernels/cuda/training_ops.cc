@@ -56,10 +56,7 @@ class SigmoidXentGpu : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& z = ctx.input(1);
-    if (x.shape() != z.shape()) {
-      return errors::InvalidArgument("logits ", x.shape().DebugString(), " and labels ",
-                                     z.shape().DebugString(), " must have the same shape");
-    }
+    RILL_RETURN_IF_ERROR(CheckSameShapes(ctx));
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
     RILL_CUDA_CHECK(LaunchSigmoidXent<T>(x.base<T>(), z.base<T>(), out->base<T>(), x.NumElements(),
@@ -167,14 +164,9 @@ class DropoutGpu : public RandomKernelBase {
       : RandomKernelBase(c), rate_(c.node().attr<float>("rate")) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    if (!(rate_ >= 0.f && rate_ < 1.f)) {
-      return errors::InvalidArgument("rate must be in [0, 1), got ", rate_);
-    }
     Tensor *out, *mask;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, x.shape(), &mask));
+    RILL_ASSIGN_OR_RETURN(const uint64_t base, PrepareDropout(ctx, rate_, &out, &mask));
     const int64_t n = x.NumElements();
-    const uint64_t base = Reserve((n + 3) / 4);
     RILL_CUDA_CHECK(LaunchDropout<T>(x.base<T>(), out->base<T>(), mask->base<T>(), n, rate_, key(),
                                      base, ContextOf(ctx)->stream));
     return absl::OkStatus();

@@ -6,19 +6,6 @@
 namespace rill::testing {
 namespace {
 
-bool HaveGpu() {
-  for (const auto& d : DeviceSet::Local().devices())
-    if (d->device_type() == DEVICE_GPU) return true;
-  return false;
-}
-
-DeviceSet CpuOnly() {
-  DeviceSet all = DeviceSet::Local(), cpu;
-  for (const auto& d : all.devices())
-    if (d->device_type() == DEVICE_CPU) cpu.Add(d);
-  return cpu;
-}
-
 #define RILL_REQUIRE_GPU() \
   if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine"
 

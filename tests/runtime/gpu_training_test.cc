@@ -7,19 +7,6 @@ namespace {
 
 using namespace ::rill::ops;  // NOLINT
 
-bool HaveGpu() {
-  for (const auto& d : DeviceSet::Local().devices())
-    if (d->device_type() == DEVICE_GPU) return true;
-  return false;
-}
-
-DeviceSet CpuOnly() {
-  DeviceSet all = DeviceSet::Local(), cpu;
-  for (const auto& d : all.devices())
-    if (d->device_type() == DEVICE_CPU) cpu.Add(d);
-  return cpu;
-}
-
 // Losses of 10 SGD / Adam steps of a small MLP, with everything on `device`.
 std::vector<double> Losses(bool adam, const std::string& device, bool strict) {
   Scope s = Scope::NewRootScope().WithDevice(device);
