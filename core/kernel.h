@@ -18,6 +18,16 @@
 namespace rill {
 
 // What a kernel needs of the device it runs on.
+// Device-side timing of the work a kernel enqueues (a GPU's CUDA events). Made by
+// DeviceBase::StartTimer before a kernel runs, stopped after it; read once the device has
+// finished the step.
+class DeviceTimer {
+ public:
+  virtual ~DeviceTimer() = default;
+  virtual void Stop() = 0;
+  virtual absl::StatusOr<int64_t> ElapsedNs() = 0;
+};
+
 class DeviceBase {
  public:
   virtual ~DeviceBase() = default;
@@ -43,6 +53,9 @@ class DeviceBase {
   virtual absl::Status Sync() { return absl::OkStatus(); }
   // A GPU device's stream and library handles (kernels/cuda/gpu_context.h); else null.
   virtual void* gpu_context() const { return nullptr; }
+  // A timer of the work this device queues from now on; null where kernels run
+  // synchronously on the calling thread (host time is the kernel time there).
+  virtual std::unique_ptr<DeviceTimer> StartTimer() { return nullptr; }
 };
 
 // Session options that kernels honour.

@@ -5,6 +5,13 @@
 
 namespace rill {
 
+DataType DataTypeFromString(const std::string& name) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT64, DT_BOOL}) {
+    if (DataTypeString(dt) == name) return dt;
+  }
+  return DT_INVALID;
+}
+
 std::string DataTypeString(DataType dt) {
   switch (dt) {
     case DT_FLOAT:

@@ -22,6 +22,8 @@ int DataTypeSize(DataType dt);            // bytes per element; 0 for DT_INVALID
 bool DataTypeIsFloating(DataType dt);
 bool DataTypeIsInteger(DataType dt);
 bool DataTypeIsValid(DataType dt);
+// The inverse of DataTypeString; DT_INVALID for a name that is not a valid dtype.
+DataType DataTypeFromString(const std::string& name);
 
 template <typename T>
 struct DataTypeToEnum {

@@ -98,6 +98,8 @@ class Input {
     absl::Status status;
 
    private:
+    friend class Input;
+    Initializer() = default;  // no constant (an Input made from an Output)
     void FromValues(DataType dt, const void* data, size_t n, const TensorShape& shape);
   };
 
@@ -118,7 +120,7 @@ class Input {
 
  private:
   Output output_;
-  Initializer init_{Tensor()};
+  Initializer init_;
   bool is_const_ = false;
 };
 
@@ -159,6 +161,8 @@ class Scope {
   // The name the next op of type `default_name` gets.
   std::string GetUniqueNameForOp(const std::string& default_name) const;
   const std::string& device() const { return device_; }
+  // The name scope ops get ("outer/inner"; empty at the root).
+  const std::string& name_prefix() const { return prefix_; }
   const std::vector<Operation>& control_deps() const { return control_deps_; }
   const std::string& colocate_with() const { return colocate_with_; }
 

@@ -1,5 +1,6 @@
 #include "rill/ops/state_ops.h"
 
+#include "absl/strings/str_cat.h"
 #include "rill/core/shape_inference.h"
 
 namespace rill {
@@ -83,8 +84,12 @@ Variable::Variable(const Scope& scope, Input initial_value) {
   }
   NodeBuilder(scope, "Variable").Attr("shape", shape).Attr("dtype", dtype).Finalize(this);
   if (node() == nullptr) return;
-  Scope init_scope = scope.WithOpName("").NewSubScope(node()->name());
-  Assign assign(init_scope.WithOpName("Assign").WithNoControlDependencies(), output, initial_value);
+  // "<variable>/Assign", next to the variable (not under its scope a second time).
+  const std::string& prefix = scope.name_prefix();
+  const std::string relative =
+      prefix.empty() ? node()->name() : node()->name().substr(prefix.size() + 1);
+  Assign assign(scope.WithOpName(absl::StrCat(relative, "/Assign")).WithNoControlDependencies(),
+                output, initial_value);
   initializer = assign.operation;
   if (initializer.node() != nullptr) scope.graph()->AddInitializer(initializer.node());
 }

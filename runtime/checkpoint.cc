@@ -1,13 +1,9 @@
 #include "rill/runtime/checkpoint.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "rill/runtime/file_util.h"
 
 namespace rill {
 namespace {
@@ -93,33 +89,7 @@ absl::Status WriteCheckpoint(const std::string& path, const NamedTensors& tensor
     bytes.append(static_cast<const char*>(t.data()), t.TotalBytes());
     Put<uint32_t>(&bytes, Crc32c(bytes.data() + start, bytes.size() - start));
   }
-  const std::string tmp = absl::StrCat(path, ".tmp.", getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) {
-    return errors::FailedPrecondition("cannot write checkpoint '", tmp,
-                                      "': ", std::strerror(errno));
-  }
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t w = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      int e = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return errors::ResourceExhausted("writing checkpoint '", tmp, "' failed: ", std::strerror(e));
-    }
-    done += static_cast<size_t>(w);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    ::unlink(tmp.c_str());
-    return errors::Internal("flushing checkpoint '", tmp, "' failed: ", std::strerror(errno));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return errors::Internal("renaming '", tmp, "' to '", path, "' failed: ", std::strerror(errno));
-  }
-  return absl::OkStatus();
+  return WriteFileAtomically(path, bytes, "checkpoint");
 }
 
 absl::StatusOr<NamedTensors> ParseCheckpoint(const std::string& bytes) {
@@ -182,11 +152,8 @@ absl::StatusOr<NamedTensors> ParseCheckpoint(const std::string& bytes) {
 }
 
 absl::StatusOr<NamedTensors> ReadCheckpoint(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return errors::NotFound("checkpoint '", path, "' cannot be opened");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  auto parsed = ParseCheckpoint(ss.str());
+  RILL_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path, "checkpoint"));
+  auto parsed = ParseCheckpoint(bytes);
   if (!parsed.ok()) return errors::Annotate(parsed.status(), absl::StrCat(path, ": "));
   return parsed;
 }

@@ -32,6 +32,7 @@ struct RunState {
     remaining.store(static_cast<int>(plan.nodes.size()), std::memory_order_relaxed);
     failed.store(false, std::memory_order_relaxed);
     status = absl::OkStatus();
+    stats = nullptr;
   }
 
   void Fail(absl::Status s) {
@@ -49,6 +50,7 @@ struct RunState {
   std::atomic<bool> failed{false};
   std::mutex mu;
   absl::Status status;
+  StepStatsCollector* stats = nullptr;  // set for a traced step
 };
 
 Tensor ReadVariable(Var* v) {
@@ -72,6 +74,10 @@ absl::Status UninitializedInput(const PlanNode& pn, int i) {
 void RunNode(RunState* s, const PlanNode& pn) {
   const int n_in = static_cast<int>(pn.input_slots.size());
   if (!s->failed.load(std::memory_order_acquire)) {
+    StepStatsCollector* stats = s->stats;
+    const int64_t start_ns = stats != nullptr ? stats->Now() : 0;
+    std::unique_ptr<DeviceTimer> timer =
+        stats != nullptr && !pn.device->IsHost() ? pn.device->StartTimer() : nullptr;
     absl::InlinedVector<const Tensor*, 8> inputs(n_in);
     absl::InlinedVector<Tensor, 2> var_values;
     absl::Status st;
@@ -106,6 +112,11 @@ void RunNode(RunState* s, const PlanNode& pn) {
       } else {
         st = pn.kernel->Compute(ctx);
       }
+    }
+    if (stats != nullptr) {
+      if (timer != nullptr) timer->Stop();
+      stats->Record(*pn.node, pn.device->name(), &s->slots[pn.first_output_slot],
+                    pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer));
     }
     if (!st.ok()) {
       s->Fail(errors::Annotate(
@@ -184,9 +195,10 @@ absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>*
 }  // namespace
 
 absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
-                         std::vector<Tensor>* fetches) {
+                         std::vector<Tensor>* fetches, StepStatsCollector* stats) {
   std::shared_ptr<RunState> state = AcquireState(plan, pool);
   RunState* s = state.get();
+  s->stats = stats;
   for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
 
   if (!plan.nodes.empty()) {

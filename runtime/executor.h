@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "rill/runtime/plan.h"
+#include "rill/runtime/step_stats.h"
 #include "rill/runtime/thread_pool.h"
 
 namespace rill {
 
-// `feeds[i]` goes to plan.feed_slots[i]; fetched values are appended to `fetches`.
+// `feeds[i]` goes to plan.feed_slots[i]; fetched values are appended to `fetches`. With
+// `stats`, every node that runs is recorded there (the step is traced).
 absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
-                         std::vector<Tensor>* fetches);
+                         std::vector<Tensor>* fetches, StepStatsCollector* stats = nullptr);
 
 }  // namespace rill

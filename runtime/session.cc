@@ -68,7 +68,7 @@ struct Session::Impl {
   }
 
   absl::Status Execute(const ExecutionPlan& plan, const Tensor* const* feeds,
-                       std::vector<Tensor>* outputs) const {
+                       std::vector<Tensor>* outputs, StepStatsCollector* stats = nullptr) const {
     for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
       RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
     }
@@ -76,10 +76,14 @@ struct Session::Impl {
     std::vector<Tensor> scratch;
     std::vector<Tensor>* dst = outputs != nullptr ? outputs : &scratch;
     dst->clear();
-    absl::Status st = ExecutePlan(plan, feeds, pool.get(), dst);
+    absl::Status st = ExecutePlan(plan, feeds, pool.get(), dst, stats);
     if (!st.ok()) dst->clear();
     return st;
   }
+
+  absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
+                   const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
+                   StepStatsCollector* stats);
 };
 
 namespace {
@@ -99,7 +103,69 @@ absl::Status CheckOutput(const Output& o, absl::string_view what) {
   return absl::OkStatus();
 }
 
+absl::Status RequestOf(const CallableOptions& options, PlanRequest* req) {
+  for (const Output& o : options.feed) {
+    RILL_RETURN_IF_ERROR(CheckOutput(o, "feed"));
+    req->feeds.push_back({o.node(), o.index()});
+  }
+  for (const Output& o : options.fetch) {
+    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
+    req->fetches.push_back({o.node(), o.index()});
+  }
+  for (const Operation& op : options.target) {
+    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
+    req->targets.push_back(op.node());
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
+                                const std::vector<Operation>& run_outputs,
+                                std::vector<Tensor>* outputs, StepStatsCollector* stats) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  // The signature: feeds sorted (their map has no order), then fetches and targets.
+  absl::InlinedVector<const FeedType::value_type*, 8> feeds;
+  for (const auto& kv : inputs) {
+    RILL_RETURN_IF_ERROR(CheckOutput(kv.first, "feed"));
+    RILL_RETURN_IF_ERROR(kv.second.status);
+    feeds.push_back(&kv);
+  }
+  std::sort(feeds.begin(), feeds.end(), [](auto* a, auto* b) {
+    return a->first.node()->id() != b->first.node()->id()
+               ? a->first.node()->id() < b->first.node()->id()
+               : a->first.index() < b->first.index();
+  });
+  std::string key;
+  key.reserve(9 * (feeds.size() + fetch_outputs.size() + run_outputs.size()));
+  for (auto* f : feeds) AppendId(&key, 'f', f->first.node()->id(), f->first.index());
+  for (const Output& o : fetch_outputs) {
+    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
+    AppendId(&key, 'o', o.node()->id(), o.index());
+  }
+  for (const Operation& op : run_outputs) {
+    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
+    AppendId(&key, 't', op.node()->id(), 0);
+  }
+
+  std::shared_ptr<const ExecutionPlan> plan;
+  {
+    std::shared_lock<std::shared_mutex> lock(cache_mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) plan = it->second;
+  }
+  if (plan == nullptr) {
+    PlanRequest req;
+    for (auto* f : feeds) req.feeds.push_back({f->first.node(), f->first.index()});
+    for (const Output& o : fetch_outputs) req.fetches.push_back({o.node(), o.index()});
+    for (const Operation& op : run_outputs) req.targets.push_back(op.node());
+    RILL_ASSIGN_OR_RETURN(plan, GetPlan(key, req));
+  }
+  absl::InlinedVector<const Tensor*, 8> feed_tensors;
+  for (auto* f : feeds) feed_tensors.push_back(&f->second.tensor);
+  return Execute(*plan, feed_tensors.data(), outputs, stats);
+}
 
 Session::Session(const Scope& scope) : Session(scope, SessionOptions()) {}
 
@@ -131,64 +197,26 @@ absl::Status Session::Run(const FeedType& inputs, const std::vector<Output>& fet
 absl::Status Session::Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
                           const std::vector<Operation>& run_outputs,
                           std::vector<Tensor>* outputs) const {
-  RILL_RETURN_IF_ERROR(impl_->scope.status());
-  // The signature: feeds sorted (their map has no order), then fetches and targets.
-  absl::InlinedVector<const FeedType::value_type*, 8> feeds;
-  for (const auto& kv : inputs) {
-    RILL_RETURN_IF_ERROR(CheckOutput(kv.first, "feed"));
-    RILL_RETURN_IF_ERROR(kv.second.status);
-    feeds.push_back(&kv);
-  }
-  std::sort(feeds.begin(), feeds.end(), [](auto* a, auto* b) {
-    return a->first.node()->id() != b->first.node()->id()
-               ? a->first.node()->id() < b->first.node()->id()
-               : a->first.index() < b->first.index();
-  });
-  std::string key;
-  key.reserve(9 * (feeds.size() + fetch_outputs.size() + run_outputs.size()));
-  for (auto* f : feeds) AppendId(&key, 'f', f->first.node()->id(), f->first.index());
-  for (const Output& o : fetch_outputs) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
-    AppendId(&key, 'o', o.node()->id(), o.index());
-  }
-  for (const Operation& op : run_outputs) {
-    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
-    AppendId(&key, 't', op.node()->id(), 0);
-  }
+  return impl_->Run(inputs, fetch_outputs, run_outputs, outputs, nullptr);
+}
 
-  std::shared_ptr<const ExecutionPlan> plan;
-  {
-    std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
-    auto it = impl_->cache.find(key);
-    if (it != impl_->cache.end()) plan = it->second;
+absl::Status Session::Run(const RunOptions& run_options, const FeedType& inputs,
+                          const std::vector<Output>& fetch_outputs,
+                          const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
+                          RunMetadata* run_metadata) const {
+  if (run_options.trace_level == RunOptions::NO_TRACE || run_metadata == nullptr) {
+    return impl_->Run(inputs, fetch_outputs, run_outputs, outputs, nullptr);
   }
-  if (plan == nullptr) {
-    PlanRequest req;
-    for (auto* f : feeds) req.feeds.push_back({f->first.node(), f->first.index()});
-    for (const Output& o : fetch_outputs) req.fetches.push_back({o.node(), o.index()});
-    for (const Operation& op : run_outputs) req.targets.push_back(op.node());
-    RILL_ASSIGN_OR_RETURN(plan, impl_->GetPlan(key, req));
-  }
-  absl::InlinedVector<const Tensor*, 8> feed_tensors;
-  for (auto* f : feeds) feed_tensors.push_back(&f->second.tensor);
-  return impl_->Execute(*plan, feed_tensors.data(), outputs);
+  StepStatsCollector stats;
+  absl::Status st = impl_->Run(inputs, fetch_outputs, run_outputs, outputs, &stats);
+  absl::Status traced = stats.Finish(&run_metadata->step_stats);
+  return st.ok() ? traced : st;
 }
 
 absl::Status Session::MakeCallable(const CallableOptions& options, CallableHandle* out_handle) {
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
-  for (const Output& o : options.feed) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, "feed"));
-    req.feeds.push_back({o.node(), o.index()});
-  }
-  for (const Output& o : options.fetch) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
-    req.fetches.push_back({o.node(), o.index()});
-  }
-  for (const Operation& op : options.target) {
-    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
-    req.targets.push_back(op.node());
-  }
+  RILL_RETURN_IF_ERROR(RequestOf(options, &req));
   RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
   std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
   *out_handle = impl_->next_handle++;
@@ -198,6 +226,12 @@ absl::Status Session::MakeCallable(const CallableOptions& options, CallableHandl
 
 absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                                   std::vector<Tensor>* fetch_tensors) const {
+  return RunCallable(handle, feed_tensors, fetch_tensors, RunOptions(), nullptr);
+}
+
+absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                                  std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
+                                  RunMetadata* run_metadata) const {
   std::shared_ptr<const ExecutionPlan> plan;
   {
     std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
@@ -213,7 +247,13 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
   }
   absl::InlinedVector<const Tensor*, 8> feeds;
   for (const Tensor& t : feed_tensors) feeds.push_back(&t);
-  return impl_->Execute(*plan, feeds.data(), fetch_tensors);
+  if (run_options.trace_level == RunOptions::NO_TRACE || run_metadata == nullptr) {
+    return impl_->Execute(*plan, feeds.data(), fetch_tensors);
+  }
+  StepStatsCollector stats;
+  absl::Status st = impl_->Execute(*plan, feeds.data(), fetch_tensors, &stats);
+  absl::Status traced = stats.Finish(&run_metadata->step_stats);
+  return st.ok() ? traced : st;
 }
 
 absl::Status Session::ReleaseCallable(CallableHandle handle) {
@@ -246,6 +286,14 @@ std::vector<std::string> Session::ListDevices() const {
   std::vector<std::string> out;
   for (const auto& d : impl_->devices.devices()) out.push_back(d->name());
   return out;
+}
+
+absl::StatusOr<GraphView> Session::ViewPlan(const CallableOptions& signature) const {
+  RILL_RETURN_IF_ERROR(impl_->scope.status());
+  PlanRequest req;
+  RILL_RETURN_IF_ERROR(RequestOf(signature, &req));
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
+  return ViewOfPlan(*plan);
 }
 
 int Session::num_cached_plans() const {

@@ -14,6 +14,8 @@
 #include "absl/status/statusor.h"
 #include "rill/ops/scope.h"
 #include "rill/runtime/device.h"
+#include "rill/runtime/io/graph_view.h"
+#include "rill/runtime/step_stats.h"
 
 namespace rill {
 
@@ -53,11 +55,20 @@ class Session {
                    std::vector<Tensor>* outputs) const;
   absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
                    const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs) const;
+  // With run_options.trace_level = FULL_TRACE, fills run_metadata->step_stats (what ran
+  // where and when; see runtime/step_stats.h and runtime/io/trace.h).
+  absl::Status Run(const RunOptions& run_options, const FeedType& inputs,
+                   const std::vector<Output>& fetch_outputs,
+                   const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
+                   RunMetadata* run_metadata) const;
 
   // A handle that runs one fixed signature with no lookup: feeds in the order given.
   absl::Status MakeCallable(const CallableOptions& options, CallableHandle* out_handle);
   absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                            std::vector<Tensor>* fetch_tensors) const;
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
+                           RunMetadata* run_metadata) const;
   absl::Status ReleaseCallable(CallableHandle handle);
 
   // The device a node was placed on ("/job:localhost/replica:0/task:0/device:CPU:0") and
@@ -66,6 +77,9 @@ class Session {
   absl::StatusOr<std::string> PlacementReason(const Operation& op) const;
   // Names of the devices this Session can use, highest priority first.
   std::vector<std::string> ListDevices() const;
+  // The graph as this Session runs it for one signature: the nodes it needs, the device
+  // each was assigned, and the _Copy nodes between devices (placing nodes as a Run would).
+  absl::StatusOr<GraphView> ViewPlan(const CallableOptions& signature) const;
   // Number of cached execution plans (for tests and diagnostics).
   int num_cached_plans() const;
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev libdnnl-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev clang-format gnuplot-nox
-          dataset-fashion-mnist
+          dataset-fashion-mnist graphviz
           clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

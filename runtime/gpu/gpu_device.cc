@@ -23,7 +23,39 @@ class CudaMemory final : public DeviceMemory {
   int ordinal_;
 };
 
+// Two CUDA events around the work one kernel enqueues; read after the stream is synced.
+class CudaEventTimer final : public DeviceTimer {
+ public:
+  explicit CudaEventTimer(cudaStream_t stream) : stream_(stream) {
+    ok_ = cudaEventCreate(&start_) == cudaSuccess && cudaEventCreate(&stop_) == cudaSuccess &&
+          cudaEventRecord(start_, stream_) == cudaSuccess;
+  }
+  ~CudaEventTimer() override {
+    if (start_) (void)cudaEventDestroy(start_);
+    if (stop_) (void)cudaEventDestroy(stop_);
+  }
+  void Stop() override { ok_ = ok_ && cudaEventRecord(stop_, stream_) == cudaSuccess; }
+  absl::StatusOr<int64_t> ElapsedNs() override {
+    float ms = 0;
+    if (!ok_ || cudaEventElapsedTime(&ms, start_, stop_) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return errors::Internal("CUDA event timing failed");
+    }
+    return static_cast<int64_t>(static_cast<double>(ms) * 1e6);
+  }
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+  bool ok_ = false;
+};
+
 }  // namespace
+
+std::unique_ptr<DeviceTimer> GpuDevice::StartTimer() {
+  return std::make_unique<CudaEventTimer>(context_.stream);
+}
 
 GpuDevice::GpuDevice(int ordinal, GpuContext context)
     : Device(DEVICE_GPU, ordinal, nullptr),

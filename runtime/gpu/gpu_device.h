@@ -22,6 +22,7 @@ class GpuDevice final : public Device {
   absl::Status CopyToHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyOnDevice(const Tensor& src, Tensor* dst) override;
   absl::Status Sync() override;
+  std::unique_ptr<DeviceTimer> StartTimer() override;
 
   CachingAllocatorStats memory_stats() const { return allocator_->GetStats(); }
 

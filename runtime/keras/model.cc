@@ -224,6 +224,15 @@ struct Averages {
 
 }  // namespace
 
+absl::Status Sequential::TraceTrainStep(const Tensor& x, const Tensor& y, RunMetadata* metadata) {
+  if (!impl_->compiled) return errors::FailedPrecondition("call Compile before TraceTrainStep");
+  RILL_RETURN_IF_ERROR(impl_->Build(x, &y));
+  RunOptions traced;
+  traced.trace_level = RunOptions::FULL_TRACE;
+  std::vector<Tensor> fetched;
+  return impl_->session->RunCallable(impl_->train_call, {x, y}, &fetched, traced, metadata);
+}
+
 absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
                                         const FitOptions& options) {
   if (!impl_->compiled) return errors::FailedPrecondition("call Compile before Fit");

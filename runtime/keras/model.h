@@ -70,6 +70,9 @@ class Sequential {
   // ("loss", value), then each metric, averaged over the examples.
   absl::StatusOr<Metrics> Evaluate(const Tensor& x, const Tensor& y, int64_t batch_size = 32);
   absl::StatusOr<Tensor> Predict(const Tensor& x, int64_t batch_size = 32);
+  // One training step on the batch (x, y), traced: the weights are updated as by Fit, and
+  // `metadata` gets what ran where and when (write it with WriteChromeTrace).
+  absl::Status TraceTrainStep(const Tensor& x, const Tensor& y, RunMetadata* metadata);
 
   // The graph and session underneath, once the model is built (by the first Fit,
   // Evaluate or Predict).

@@ -8,7 +8,7 @@ out="$build/fuzz"
 mkdir -p "$out" "$out/corpus_$target"
 sources=("$src/tests/fuzz/${target}_fuzzer.cc")
 case $target in
-  checkpoint) sources+=("$src/runtime/checkpoint.cc" "$src/core/tensor.cc" "$src/core/tensor_shape.cc"
+  checkpoint) sources+=("$src/runtime/checkpoint.cc" "$src/runtime/file_util.cc" "$src/core/tensor.cc" "$src/core/tensor_shape.cc"
                         "$src/core/allocator.cc" "$src/core/types.cc") ;;
   *) echo "run_fuzzer: unknown target $target" >&2; exit 2 ;;
 esac

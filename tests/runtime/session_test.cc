@@ -155,6 +155,21 @@ TEST(Session, GlobalVariablesInitializerAndControlDependencies) {
   EXPECT_EQ(out[0].scalar<double>()(), 7.0);
 }
 
+TEST(Session, VariablesInitializedFromOpsSitBesideTheirInitializer) {
+  Scope root = Scope::NewRootScope();
+  Scope layer = root.NewSubScope("dense");
+  auto init_value = ops::Mul(layer, ops::Const(layer, {1.f, 2.f}), 3.f);
+  auto w = ops::Variable(layer.WithOpName("kernel"), init_value);
+  ASSERT_TRUE(root.ok()) << root.status();
+  EXPECT_EQ(w.node()->name(), "dense/kernel");
+  EXPECT_EQ(w.initializer.node()->name(), "dense/kernel/Assign");
+  Session session(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  ASSERT_TRUE(session.Run({w}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {2}, {3, 6}, 0);
+}
+
 TEST(Session, BuildErrorsSurfaceFromRun) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Const(root, {{1.f, 2.f}});

@@ -1,0 +1,57 @@
+// Graph files: a graph saved as text (ops, attributes, constants, requested devices and,
+// when a Session is given, the devices it assigned) and loaded back in another process.
+//
+//   RILL_RETURN_IF_ERROR(SaveGraph(*scope.graph(), "model.rgraph"));
+//   ...
+//   Scope root = Scope::NewRootScope();
+//   RILL_RETURN_IF_ERROR(LoadGraph("model.rgraph", root));
+//   RILL_ASSIGN_OR_RETURN(Output y, FindOutput(*root.graph(), "dense/Relu:0"));
+//
+// The format is documented in docs/guide.md ("Graph files"). Loading validates the whole
+// file (syntax, ops, attributes, dtypes, shapes, inputs, devices) before the graph is
+// touched: a malformed file is an InvalidArgument naming line or node, and leaves the
+// graph as it was.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "rill/ops/scope.h"
+
+namespace rill {
+
+class Session;
+
+inline constexpr int kGraphFormatVersion = 1;
+
+struct GraphExportOptions {
+  // When set, each node this Session has placed carries its assigned device.
+  const Session* session = nullptr;
+};
+
+struct GraphImportResult {
+  std::vector<Operation> nodes;  // in file order
+  // Devices a Session had assigned when the file was written, by node name.
+  std::map<std::string, std::string> assigned_devices;
+};
+
+absl::StatusOr<std::string> GraphToText(const Graph& graph, const GraphExportOptions& options = {});
+// Adds the nodes of `text` to the scope's graph under their own names; AlreadyExists when
+// one of them is taken. Variable initializers are registered as they were.
+absl::Status GraphFromText(absl::string_view text, const Scope& scope,
+                           GraphImportResult* result = nullptr);
+
+// The same through a file; saving writes a temporary file and renames it.
+absl::Status SaveGraph(const Graph& graph, const std::string& path,
+                       const GraphExportOptions& options = {});
+absl::Status LoadGraph(const std::string& path, const Scope& scope,
+                       GraphImportResult* result = nullptr);
+
+// "name" or "name:index" to an Output of the graph; NotFound or InvalidArgument otherwise.
+absl::StatusOr<Output> FindOutput(const Graph& graph, absl::string_view name);
+absl::StatusOr<Operation> FindOperation(const Graph& graph, absl::string_view name);
+
+}  // namespace rill
