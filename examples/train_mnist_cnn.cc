@@ -3,6 +3,7 @@
 //   conv2: conv32-pool-conv64-pool-dense;  conv4: conv32-conv32-pool-conv64-conv64-pool-dense
 //   train_mnist_cnn [--model=conv2|conv4] [--data=fashion|digits] [--device=cpu|gpu]
 //                   [--epochs=1] [--batch_size=50] [--data_dir=DIR] [--max_train=N]
+//                   [--graph_dot=F.dot] [--graph_file=F.rgraph] [--trace=F.json]
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -10,6 +11,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
 #include "rill/rill.h"
 #include "rill/runtime/data/idx.h"
 
@@ -23,6 +25,13 @@ ABSL_FLAG(int, epochs, 1, "passes over the training data");
 ABSL_FLAG(int, batch_size, 50, "examples per step");
 ABSL_FLAG(int64_t, max_train, 0, "use at most this many training examples (0: all)");
 ABSL_FLAG(double, learning_rate, 1e-4, "Adam learning rate");
+ABSL_FLAG(std::string, graph_dot, "",
+          "write a Graphviz picture of the model's forward graph as placed (render it with "
+          "scripts/render-graph.sh)");
+ABSL_FLAG(std::string, graph_file, "", "save the whole graph, with assigned devices, here");
+ABSL_FLAG(std::string, trace, "",
+          "after training, trace one more training step: Chrome trace JSON here, and a table "
+          "of the top ops per device on stdout");
 
 namespace {
 
@@ -35,6 +44,48 @@ Tensor FirstRows(const Tensor& t, int64_t n) {
   Tensor out(t.dtype(), *TensorShape::Build(dims));
   std::memcpy(out.data(), t.data(), out.TotalBytes());
   return out;
+}
+
+bool Report(const absl::Status& st, const std::string& what) {
+  if (st.ok()) return true;
+  std::fprintf(stderr, "train_mnist_cnn: %s: %s\n", what.c_str(),
+               std::string(st.message()).c_str());
+  return false;
+}
+
+// The picture, the graph file and the traced step that the flags ask for.
+bool WriteGraphOutputs(keras::Sequential& model, const Tensor& images, const Tensor& labels,
+                       const std::string& model_name, const std::string& data) {
+  if (const std::string path = absl::GetFlag(FLAGS_graph_dot); !path.empty()) {
+    CallableOptions forward;
+    forward.feed = {model.input()};
+    forward.fetch = {model.output()};
+    absl::StatusOr<GraphView> view = model.session()->ViewPlan(forward);
+    DotOptions dot;
+    dot.title = absl::StrCat(model_name, " on ", data, ": forward graph as placed");
+    if (!Report(view.ok() ? WriteDot(*view, path, dot) : view.status(), "--graph_dot")) {
+      return false;
+    }
+    std::printf("graph picture: %s (%zu nodes)\n", path.c_str(), view->nodes.size());
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_graph_file); !path.empty()) {
+    GraphExportOptions opts;
+    opts.session = model.session();
+    if (!Report(SaveGraph(*model.scope().graph(), path, opts), "--graph_file")) return false;
+    std::printf("graph file: %s (%d nodes)\n", path.c_str(), model.scope().graph()->num_nodes());
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_trace); !path.empty()) {
+    const int64_t batch = absl::GetFlag(FLAGS_batch_size);
+    RunMetadata meta;
+    if (!Report(model.TraceTrainStep(FirstRows(images, batch), FirstRows(labels, batch), &meta),
+                "--trace") ||
+        !Report(WriteChromeTrace(meta.step_stats, path), "--trace")) {
+      return false;
+    }
+    std::printf("trace of one training step: %s\n%s", path.c_str(),
+                SummarizeStepStats(meta.step_stats, 8).c_str());
+  }
+  return true;
 }
 
 }  // namespace
@@ -107,5 +158,6 @@ int main(int argc, char** argv) {
     std::printf("epoch %zu: %.1f s, %.1f ms/step\n", e + 1, history->epoch_seconds[e],
                 1e3 * history->epoch_seconds[e] / static_cast<double>(steps));
   }
+  if (!WriteGraphOutputs(model, train->images, train->labels, model_name, data)) return 1;
   return 0;
 }

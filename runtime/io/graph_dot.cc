@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "rill/core/device_name.h"
@@ -50,7 +51,10 @@ void EmitNode(const GraphViewNode& n, int id, std::string* out, const std::strin
   if (size_t slash = short_name.rfind('/'); slash != absl::string_view::npos) {
     short_name = short_name.substr(slash + 1);
   }
-  std::string label = absl::StrCat(n.op, "\n", short_name);
+  // "MatMul\nlogits"; just "MatMul" when the node is named after its op.
+  std::string label = short_name == n.op || absl::StartsWith(short_name, n.op + "_")
+                          ? n.op
+                          : absl::StrCat(n.op, "\n", short_name);
   if (!n.device.empty()) {
     absl::StatusOr<DeviceName> d = DeviceName::Parse(n.device);
     label +=

@@ -331,6 +331,9 @@ absl::StatusOr<Tensor> Sequential::Predict(const Tensor& x, int64_t batch_size) 
 }
 
 const Scope& Sequential::scope() const { return impl_->root; }
+Output Sequential::input() const { return impl_->built ? impl_->x : Output(); }
+Output Sequential::output() const { return impl_->built ? impl_->prediction : Output(); }
+
 Session* Sequential::session() { return impl_->session.get(); }
 
 std::vector<std::pair<std::string, std::string>> Sequential::Placements() const {

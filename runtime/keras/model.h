@@ -78,6 +78,10 @@ class Sequential {
   // Evaluate or Predict).
   const Scope& scope() const;
   Session* session();
+  // The model's input placeholder and its prediction, once built (as Keras' model.input
+  // and model.output); empty Outputs before.
+  Output input() const;
+  Output output() const;
   // (name, device) of every variable and of the model's input and output, once run.
   std::vector<std::pair<std::string, std::string>> Placements() const;
 

@@ -1,7 +1,7 @@
 // Framework overhead and MatMul against the raw library, measured in the same process.
 //   BM_RunTrivial        Session::Run of a one-node graph (fetch a constant)
 //   BM_RunCallable       the same through a callable handle (no signature lookup)
-//   BM_Chain100          a chain of 100 scalar adds; counter ns_per_node
+//   BM_Chain100/traced:t a chain of 100 scalar adds; counter ns_per_node (t=1: traced Runs)
 //   BM_MatMulVsSgemm/n   rill MatMul and dnnl_sgemm alternated in each iteration;
 //                        counter rill_vs_sgemm = sgemm time / rill time (1.0 = parity)
 #include <chrono>
@@ -56,7 +56,9 @@ void BM_RunCallable(benchmark::State& state) {
 }
 BENCHMARK(BM_RunCallable);
 
+// traced = 1: every Run records step stats (RunOptions::FULL_TRACE), for the cost of tracing.
 void BM_Chain100(benchmark::State& state) {
+  const bool traced = state.range(0) != 0;
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root, DT_FLOAT);
   Output acc = x;
@@ -64,8 +66,13 @@ void BM_Chain100(benchmark::State& state) {
   Session session(root);
   std::vector<Tensor> out;
   Session::FeedType feeds{{x, Tensor(0.0f)}};
+  RunOptions options;
+  if (traced) options.trace_level = RunOptions::FULL_TRACE;
   for (auto _ : state) {
-    if (!session.Run(feeds, {acc}, &out).ok()) state.SkipWithError("Run failed");
+    RunMetadata meta;
+    if (!session.Run(options, feeds, {acc}, {}, &out, &meta).ok()) {
+      state.SkipWithError("Run failed");
+    }
     benchmark::DoNotOptimize(out.data());
   }
   if (out.empty() || out[0].scalar<float>()() != 100.0f) state.SkipWithError("wrong result");
@@ -74,7 +81,7 @@ void BM_Chain100(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.iterations()) * 100,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
-BENCHMARK(BM_Chain100);
+BENCHMARK(BM_Chain100)->ArgName("traced")->Arg(0)->Arg(1);
 
 void BM_MatMulVsSgemm(benchmark::State& state) {
   const int64_t n = state.range(0);

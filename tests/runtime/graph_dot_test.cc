@@ -36,7 +36,9 @@ TEST(GraphDot, ScopesBecomeClustersAndEdgesCarryShapes) {
   EXPECT_NE(dot.find("[label=\"float [?,4]\"]"), std::string::npos) << dot;
   EXPECT_NE(dot.find("[label=\"float [?,2]\"]"), std::string::npos) << dot;
   EXPECT_NE(dot.find("label=\"dense layer\""), std::string::npos);
-  EXPECT_NE(dot.find("MatMul\\nMatMul"), std::string::npos) << dot;
+  EXPECT_NE(dot.find("[label=\"MatMul\", tooltip=\"model/dense/MatMul\""), std::string::npos)
+      << dot;
+  EXPECT_NE(dot.find("[label=\"Variable\\nkernel\""), std::string::npos) << dot;
   // The initializer's control-free edges: Assign takes the variable and its value.
   EXPECT_EQ(Count(dot, " -> "), 5) << dot;  // x, kernel -> MatMul; -> Relu; Assign's two
   EXPECT_NE(dot.find("(no device)"), std::string::npos);  // nothing requested or placed
