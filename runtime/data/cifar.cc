@@ -15,6 +15,9 @@ namespace {
 absl::Status Decode(const std::vector<unsigned char>& bytes, const std::string& path,
                     LabeledImages* out, int64_t offset) {
   const int64_t n = static_cast<int64_t>(bytes.size()) / kCifarRecordBytes;
+  if (out->images.NumElements() < (offset + n) * 3072 || out->labels.NumElements() < offset + n) {
+    return errors::Internal(path, ": decoding past the end of the batch");
+  }
   float* img = out->images.base<float>() + offset * 3072;
   int32_t* lab = out->labels.base<int32_t>() + offset;
   for (int64_t r = 0; r < n; ++r) {
@@ -32,15 +35,20 @@ absl::Status Decode(const std::vector<unsigned char>& bytes, const std::string& 
   return absl::OkStatus();
 }
 
+absl::Status CheckWholeRecords(uint64_t size, const std::string& what) {
+  if (size == 0 || size % kCifarRecordBytes != 0) {
+    return errors::DataLoss(what, ": ", size, " bytes is not a whole number of ", kCifarRecordBytes,
+                            "-byte CIFAR-10 records");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::vector<unsigned char>> ReadWhole(const std::string& path) {
   std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) return errors::NotFound("cannot open CIFAR-10 file '", path, "'");
   const std::streamoff size = f.tellg();
   if (size < 0) return errors::DataLoss(path, ": cannot tell its size");
-  if (size == 0 || size % kCifarRecordBytes != 0) {
-    return errors::DataLoss(path, ": ", size, " bytes is not a whole number of ", kCifarRecordBytes,
-                            "-byte CIFAR-10 records");
-  }
+  RILL_RETURN_IF_ERROR(CheckWholeRecords(static_cast<uint64_t>(size), path));
   std::vector<unsigned char> bytes(static_cast<size_t>(size));
   f.seekg(0);
   if (!f.read(reinterpret_cast<char*>(bytes.data()), size)) {
@@ -59,6 +67,14 @@ absl::StatusOr<LabeledImages> ReadCifar10File(const std::string& path) {
   RILL_ASSIGN_OR_RETURN(auto bytes, ReadWhole(path));
   LabeledImages out = Allocate(static_cast<int64_t>(bytes.size()) / kCifarRecordBytes);
   RILL_RETURN_IF_ERROR(Decode(bytes, path, &out, 0));
+  return out;
+}
+
+absl::StatusOr<LabeledImages> ParseCifar10(const std::string& bytes, const std::string& what) {
+  RILL_RETURN_IF_ERROR(CheckWholeRecords(bytes.size(), what));
+  std::vector<unsigned char> copy(bytes.begin(), bytes.end());
+  LabeledImages out = Allocate(static_cast<int64_t>(copy.size()) / kCifarRecordBytes);
+  RILL_RETURN_IF_ERROR(Decode(copy, what, &out, 0));
   return out;
 }
 

