@@ -1,8 +1,10 @@
 // CPU kernels of MaxPool, AvgPool and their gradients over NHWC tensors. Padding never
 // wins a max and is not counted in an average; a max's gradient goes to the first
 // maximal element of its window (scan order), as TensorFlow's CPU kernel does.
+#include <algorithm>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "rill/core/conv_util.h"
 #include "rill/kernels/cpu/cwise.h"
@@ -44,6 +46,7 @@ template <typename T, bool kMax>
 class PoolOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), x.shape()));
@@ -53,15 +56,22 @@ class PoolOp : public OpKernel {
     const T* in = x.base<T>();
     T* o = out->base<T>();
     const int64_t C = g.in_c;
+    // Window position outer, channels inner: every read is a contiguous run of C values,
+    // and the channel loop vectorizes.
     ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
-      for (int64_t c = 0; c < C; ++c) {
-        T acc = kMax ? -std::numeric_limits<T>::infinity() : T(0);
-        for (int64_t h = h0; h < h1; ++h)
-          for (int64_t w = w0; w < w1; ++w) {
-            const T v = in[((n * g.in_h + h) * g.in_w + w) * C + c];
-            acc = kMax ? (v > acc ? v : acc) : acc + v;
+      T* dst = o + ob;
+      std::fill(dst, dst + C, kMax ? -std::numeric_limits<T>::infinity() : T(0));
+      for (int64_t h = h0; h < h1; ++h) {
+        for (int64_t w = w0; w < w1; ++w) {
+          const T* src = in + ((n * g.in_h + h) * g.in_w + w) * C;
+          for (int64_t c = 0; c < C; ++c) {
+            dst[c] = kMax ? (src[c] > dst[c] ? src[c] : dst[c]) : dst[c] + src[c];
           }
-        o[ob + c] = kMax ? acc : acc / static_cast<T>((h1 - h0) * (w1 - w0));
+        }
+      }
+      if (!kMax) {
+        const T scale = T(1) / static_cast<T>((h1 - h0) * (w1 - w0));
+        for (int64_t c = 0; c < C; ++c) dst[c] *= scale;
       }
     });
     return absl::OkStatus();
@@ -72,6 +82,7 @@ template <typename T>
 class MaxPoolGradOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
+  bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& dy = ctx.input(2);
@@ -89,20 +100,26 @@ class MaxPoolGradOp : public OpKernel {
     const T* d = dy.base<T>();
     T* o = out->base<T>();
     const int64_t C = g.in_c;
+    // Per window: the first maximal element of each channel (scan order), found with the
+    // channels inner as in the forward pass, then its gradient added.
+    std::vector<T> best(C);
+    std::vector<int64_t> where(C);
     ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
-      for (int64_t c = 0; c < C; ++c) {
-        int64_t best = -1;
-        T acc = -std::numeric_limits<T>::infinity();
-        for (int64_t h = h0; h < h1; ++h)
-          for (int64_t w = w0; w < w1; ++w) {
-            const int64_t i = ((n * g.in_h + h) * g.in_w + w) * C + c;
-            if (best < 0 || in[i] > acc) {
-              acc = in[i];
-              best = i;
-            }
+      if (h0 >= h1 || w0 >= w1) return;
+      bool first = true;
+      for (int64_t h = h0; h < h1; ++h) {
+        for (int64_t w = w0; w < w1; ++w) {
+          const int64_t base = ((n * g.in_h + h) * g.in_w + w) * C;
+          const T* src = in + base;
+          for (int64_t c = 0; c < C; ++c) {
+            const bool take = first || src[c] > best[c];
+            best[c] = take ? src[c] : best[c];
+            where[c] = take ? base + c : where[c];
           }
-        if (best >= 0) o[best] += d[ob + c];
+          first = false;
+        }
       }
+      for (int64_t c = 0; c < C; ++c) o[where[c]] += d[ob + c];
     });
     return absl::OkStatus();
   }
