@@ -173,5 +173,35 @@ TEST(Gpu, OutOfMemoryIsAStatusAndTheSessionRecovers) {
   EXPECT_EQ(out[0].scalar<float>()(), 1000.f);
 }
 
+// A traced step on the GPU: the MatMul and the copies carry device times from CUDA events,
+// and the Chrome trace has the GPU's stream track.
+TEST(Gpu, TracedStepHasCudaEventTimes) {
+  RILL_REQUIRE_GPU();
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto y = ops::MatMul(root.WithOpName("y").WithDevice("/GPU:0"), x, x);
+  Session session(root);
+  RunOptions traced;
+  traced.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata meta;
+  std::vector<Tensor> out;
+  ASSERT_TRUE(
+      session.Run(traced, {{x, RandomTensor(DT_FLOAT, {512, 512}, -1, 1, 4)}}, {y}, {}, &out, &meta)
+          .ok());
+  int gpu_nodes = 0, copies = 0;
+  for (const NodeExecStats& n : meta.step_stats.nodes) {
+    if (n.device.find("GPU:0") == std::string::npos) continue;
+    ++gpu_nodes;
+    copies += n.is_copy;
+    EXPECT_GT(n.device_ns, 0) << n.node_name;
+    if (n.node_name == "y") {
+      EXPECT_LT(n.device_ns, 50'000'000) << "512^3 MatMul took > 50 ms";
+    }
+  }
+  EXPECT_GE(gpu_nodes, 2);  // x copied in, and y
+  EXPECT_GE(copies, 1);
+  EXPECT_NE(ToChromeTrace(meta.step_stats).find("device: stream"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace rill::testing
