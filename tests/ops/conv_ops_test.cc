@@ -90,6 +90,44 @@ TEST(ConvOps, Conv2DMatchesDirectConvolution) {
   }
 }
 
+// A larger layer (3 images of 64x64x16, 5x5 filters): the forward against direct loops,
+// and both gradients through the adjoint identities <dy, conv(x, f)> = <dF, f> = <dX, x>.
+TEST(ConvOps, LargerLayerAndAdjointIdentities) {
+  const Geo g{3, 64, 64, 16, 5, 5, 4, 1, true};
+  Tensor x = RandomTensor(DT_FLOAT, {g.n, g.h, g.w, g.c}, -1, 1, 3);
+  Tensor f = RandomTensor(DT_FLOAT, {g.kh, g.kw, g.c, g.oc}, -1, 1, 4);
+  Tensor dy = RandomTensor(DT_FLOAT, {g.n, g.oh(), g.ow(), g.oc}, -1, 1, 5);
+  auto y = RunOpConst(
+      [&](const Scope& s, const auto& in) {
+        return Conv2D(s, in[0], in[1], {1, 1, 1, 1}, "SAME");
+      },
+      {x, f});
+  ASSERT_TRUE(y.ok()) << y.status();
+  const std::vector<double> want = Conv(g, ToDoubles(x), ToDoubles(f));
+  ExpectTensorNear(*y, DT_FLOAT, TensorShape({g.n, g.oh(), g.ow(), g.oc}), want, 1e-4);
+  auto dfilter = RunOpConst(
+      [&](const Scope& s, const auto& in) {
+        return Conv2DBackpropFilter(s, in[0], Const(s, {g.kh, g.kw, g.c, g.oc}), in[1],
+                                    {1, 1, 1, 1}, "SAME");
+      },
+      {x, dy});
+  auto dinput = RunOpConst(
+      [&](const Scope& s, const auto& in) {
+        return Conv2DBackpropInput(s, Const(s, {g.n, g.h, g.w, g.c}), in[0], in[1], {1, 1, 1, 1},
+                                   "SAME");
+      },
+      {f, dy});
+  ASSERT_TRUE(dfilter.ok() && dinput.ok());
+  auto dot = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double s = 0;
+    for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+    return s;
+  };
+  const double lhs = dot(ToDoubles(dy), want);
+  EXPECT_NEAR(dot(ToDoubles(*dfilter), ToDoubles(f)), lhs, 1e-4 * std::abs(lhs) + 1e-2);
+  EXPECT_NEAR(dot(ToDoubles(*dinput), ToDoubles(x)), lhs, 1e-4 * std::abs(lhs) + 1e-2);
+}
+
 TEST(ConvOps, PoolingMatchesDirectLoops) {
   for (const Geo& g : kGeos) {
     for (bool max : {true, false}) {
