@@ -6,18 +6,16 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "rill/core/status.h"
 
 namespace rill::data {
 namespace {
 
 // Appends the records of `bytes` (already checked to be whole) at row `offset`.
-absl::Status Decode(const std::vector<unsigned char>& bytes, const std::string& path,
+absl::Status Decode(absl::Span<const unsigned char> bytes, const std::string& path,
                     LabeledImages* out, int64_t offset) {
   const int64_t n = static_cast<int64_t>(bytes.size()) / kCifarRecordBytes;
-  if (out->images.NumElements() < (offset + n) * 3072 || out->labels.NumElements() < offset + n) {
-    return errors::Internal(path, ": decoding past the end of the batch");
-  }
   float* img = out->images.base<float>() + offset * 3072;
   int32_t* lab = out->labels.base<int32_t>() + offset;
   for (int64_t r = 0; r < n; ++r) {
@@ -61,21 +59,26 @@ LabeledImages Allocate(int64_t n) {
   return {Tensor(DT_FLOAT, TensorShape({n, 32, 32, 3})), Tensor(DT_INT32, TensorShape({n}))};
 }
 
+// One batch of whole records, decoded into tensors of its own.
+absl::StatusOr<LabeledImages> DecodeBatch(absl::Span<const unsigned char> bytes,
+                                          const std::string& what) {
+  LabeledImages out = Allocate(static_cast<int64_t>(bytes.size()) / kCifarRecordBytes);
+  RILL_RETURN_IF_ERROR(Decode(bytes, what, &out, 0));
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<LabeledImages> ReadCifar10File(const std::string& path) {
   RILL_ASSIGN_OR_RETURN(auto bytes, ReadWhole(path));
-  LabeledImages out = Allocate(static_cast<int64_t>(bytes.size()) / kCifarRecordBytes);
-  RILL_RETURN_IF_ERROR(Decode(bytes, path, &out, 0));
-  return out;
+  return DecodeBatch(bytes, path);
 }
 
 absl::StatusOr<LabeledImages> ParseCifar10(const std::string& bytes, const std::string& what) {
   RILL_RETURN_IF_ERROR(CheckWholeRecords(bytes.size(), what));
-  std::vector<unsigned char> copy(bytes.begin(), bytes.end());
-  LabeledImages out = Allocate(static_cast<int64_t>(copy.size()) / kCifarRecordBytes);
-  RILL_RETURN_IF_ERROR(Decode(copy, what, &out, 0));
-  return out;
+  return DecodeBatch(
+      absl::MakeConstSpan(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()),
+      what);
 }
 
 absl::StatusOr<Cifar10> LoadCifar10(const std::string& dir) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -47,12 +48,11 @@ std::string ToChromeTrace(const StepStats& stats) {
     events.push_back(absl::StrCat("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":", id,
                                   ",\"tid\":0,\"args\":{\"name\":", JsonString(device), "}}"));
   }
-  std::map<std::pair<int, int>, bool> named_threads;
+  std::set<std::pair<int, int>> named_threads;
   std::map<int, int64_t> stream_free;  // per GPU process: when its stream is next idle
   for (const NodeExecStats& n : stats.nodes) {
     const int p = pid[n.device];
-    if (!named_threads[{p, n.thread}]) {
-      named_threads[{p, n.thread}] = true;
+    if (named_threads.insert({p, n.thread}).second) {
       events.push_back(absl::StrCat(
           "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":", p, ",\"tid\":", n.thread,
           ",\"args\":{\"name\":",

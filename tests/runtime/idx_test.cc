@@ -117,24 +117,37 @@ TEST(Idx, MalformedFilesAreStatus) {
   EXPECT_EQ(d.status().code(), absl::StatusCode::kDataLoss);  // "images" of rank 1
 }
 
+// One split of an MNIST-style data set: its images' shape, examples per class and mean pixel.
+struct Split {
+  TensorShape shape;
+  std::vector<int> per_class = std::vector<int>(10, 0);
+  double mean_pixel = 0;
+};
+
+Split ReadSplit(const std::string& dir, const std::string& prefix) {
+  auto d = data::LoadIdxImagesAndLabels(dir + prefix + "-images-idx3-ubyte.gz",
+                                        dir + prefix + "-labels-idx1-ubyte.gz");
+  EXPECT_TRUE(d.ok()) << d.status();
+  Split s;
+  if (!d.ok()) return s;
+  s.shape = d->images.shape();
+  for (double l : ToDoubles(d->labels)) ++s.per_class[static_cast<int>(l)];
+  for (double v : ToDoubles(d->images)) s.mean_pixel += v;
+  s.mean_pixel /= static_cast<double>(d->images.NumElements());
+  return s;
+}
+
 // The real Fashion-MNIST from Debian's dataset-fashion-mnist (installed by the set-up).
 TEST(Idx, ReadsTheRealFashionMnist) {
   const std::string dir = "/usr/share/datasets/fashion-mnist/";
   std::ifstream probe(dir + "t10k-labels-idx1-ubyte.gz");
   if (!probe) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
   for (const auto& [prefix, n] : {std::pair<std::string, int>{"train", 60000}, {"t10k", 10000}}) {
-    auto d = data::LoadIdxImagesAndLabels(dir + prefix + "-images-idx3-ubyte.gz",
-                                          dir + prefix + "-labels-idx1-ubyte.gz");
-    ASSERT_TRUE(d.ok()) << d.status();
-    EXPECT_EQ(d->images.shape(), TensorShape({n, 28, 28, 1}));
-    std::vector<int> count(10, 0);
-    for (double l : ToDoubles(d->labels)) ++count[static_cast<int>(l)];
-    for (int c : count) EXPECT_EQ(c, n / 10);  // the dataset is balanced
-    double mean = 0;
-    for (double v : ToDoubles(d->images)) mean += v;
-    mean /= static_cast<double>(d->images.NumElements());
-    EXPECT_GT(mean, 0.2);  // real clothing pictures, not zeros (published mean: 0.286)
-    EXPECT_LT(mean, 0.4);
+    Split s = ReadSplit(dir, prefix);
+    EXPECT_EQ(s.shape, TensorShape({n, 28, 28, 1}));
+    for (int c : s.per_class) EXPECT_EQ(c, n / 10);  // the dataset is balanced
+    EXPECT_GT(s.mean_pixel, 0.2);  // real clothing pictures, not zeros (published mean: 0.286)
+    EXPECT_LT(s.mean_pixel, 0.4);
   }
 }
 
@@ -146,21 +159,14 @@ TEST(Idx, ReadsTheConvertedMnistDigits) {
   if (!probe) GTEST_SKIP() << "data/mnist-digits is missing: run scripts/fetch-mnist-digits.sh";
   int64_t total_per_class[10] = {};
   for (const auto& [prefix, n] : {std::pair<std::string, int>{"train", 8000}, {"t10k", 2000}}) {
-    auto d = data::LoadIdxImagesAndLabels(dir + prefix + "-images-idx3-ubyte.gz",
-                                          dir + prefix + "-labels-idx1-ubyte.gz");
-    ASSERT_TRUE(d.ok()) << d.status();
-    EXPECT_EQ(d->images.shape(), TensorShape({n, 28, 28, 1}));
-    std::vector<int> count(10, 0);
-    for (double l : ToDoubles(d->labels)) ++count[static_cast<int>(l)];
+    Split s = ReadSplit(dir, prefix);
+    EXPECT_EQ(s.shape, TensorShape({n, 28, 28, 1}));
     for (int c = 0; c < 10; ++c) {
-      EXPECT_GT(count[c], n / 20) << "class " << c;  // roughly balanced
-      total_per_class[c] += count[c];
+      EXPECT_GT(s.per_class[c], n / 20) << "class " << c;  // roughly balanced
+      total_per_class[c] += s.per_class[c];
     }
-    double mean = 0;
-    for (double v : ToDoubles(d->images)) mean += v;
-    mean /= static_cast<double>(d->images.NumElements());
-    EXPECT_GT(mean, 0.08);  // MNIST's published mean pixel: 0.1307
-    EXPECT_LT(mean, 0.2);
+    EXPECT_GT(s.mean_pixel, 0.08);  // MNIST's published mean pixel: 0.1307
+    EXPECT_LT(s.mean_pixel, 0.2);
   }
   // The package's per-class counts (src/digits/N.json), all 10,000 used once.
   const int64_t want[10] = {1001, 1127, 991, 1032, 980, 863, 1014, 1070, 944, 978};
