@@ -38,8 +38,12 @@ absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, T
     if (!shape.valid()) {
       return errors::InvalidArgument("output shape is invalid: ", shape.status().message());
     }
-    return errors::ResourceExhausted("out of memory allocating ",
-                                     shape.num_elements() * DataTypeSize(dt), " bytes for a ",
+    const int64_t bytes = MultiplyWithoutOverflow(shape.num_elements(), DataTypeSize(dt));
+    if (bytes < 0) {
+      return errors::InvalidArgument("a ", DataTypeString(dt), " output of shape ",
+                                     shape.DebugString(), " needs more bytes than fit in int64");
+    }
+    return errors::ResourceExhausted("out of memory allocating ", bytes, " bytes for a ",
                                      DataTypeString(dt), " output of shape ", shape.DebugString());
   }
   outputs_[i] = std::move(t);

@@ -22,6 +22,7 @@ class InferenceContext {
                    int num_outputs)
       : def_(def), attrs_(attrs), inputs_(std::move(inputs)), outputs_(num_outputs) {}
 
+  const OpDef& op_def() const { return def_; }
   int num_inputs() const { return static_cast<int>(inputs_.size()); }
   const PartialTensorShape& input_shape(int i) const { return inputs_[i].shape; }
   DataType input_type(int i) const { return inputs_[i].dtype; }

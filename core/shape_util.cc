@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_join.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/status.h"
 #include "rill/core/tensor_shape.h"
@@ -38,7 +39,8 @@ absl::StatusOr<Dims> Reshape(absl::Span<const int64_t> in, absl::Span<const int6
       }
       infer = static_cast<int>(i);
     } else if (spec[i] < 0) {
-      return errors::InvalidArgument("shape ", Str(spec), " has a negative dimension");
+      return errors::InvalidArgument("shape [", absl::StrJoin(spec, ","),
+                                     "] has a negative dimension ", spec[i]);
     } else {
       known = MultiplyWithoutOverflow(known, spec[i]);
       if (known < 0) return errors::InvalidArgument("shape ", Str(spec), " overflows int64");

@@ -100,6 +100,7 @@ absl::StatusOr<PartialTensorShape> PartialTensorShape::Build(absl::Span<const in
 
 PartialTensorShape PartialTensorShape::UnknownOfRank(int rank) {
   PartialTensorShape s;
+  if (rank < 0) return s;  // a caller's rank arithmetic went below 0: say nothing of the rank
   s.unknown_rank_ = false;
   s.dims_.assign(rank, -1);
   return s;

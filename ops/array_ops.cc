@@ -293,6 +293,9 @@ RILL_REGISTER_OP("OneHot")
       RILL_RETURN_IF_ERROR(ScalarInput(c, 2, "on_value"));
       RILL_RETURN_IF_ERROR(ScalarInput(c, 3, "off_value"));
       RILL_ASSIGN_OR_RETURN(auto depth, ConstInts(c, 1, "depth"));
+      if (depth && (*depth)[0] < 0) {
+        return errors::InvalidArgument("depth must be non-negative, got ", (*depth)[0]);
+      }
       const auto& in = c.input_shape(0);
       if (in.unknown_rank()) {
         c.set_output(0, PartialTensorShape());

@@ -69,6 +69,18 @@ RILL_REGISTER_OP("InvertPermutation")
     .TypeAttr("T", kIndexTypes, DT_INT32)
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
       RILL_RETURN_IF_ERROR(VectorOfInts(c, 0, "x"));
+      if (const Tensor* t = c.input_tensor(0)) {
+        const int64_t n = t->NumElements();
+        std::vector<bool> seen(n);
+        for (int64_t i = 0; i < n; ++i) {
+          const int64_t v = t->dtype() == DT_INT32 ? t->base<int32_t>()[i] : t->base<int64_t>()[i];
+          if (v < 0 || v >= n || seen[v]) {
+            return errors::InvalidArgument("x must be a permutation of 0..", n - 1, ", but ", v,
+                                           v < 0 || v >= n ? " is out of range" : " appears twice");
+          }
+          seen[v] = true;
+        }
+      }
       return shape_fns::Unchanged(c);
     });
 

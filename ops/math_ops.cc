@@ -130,12 +130,12 @@ RILL_REGISTER_OP("ArgMax")
       }
       const auto& in = c.input_shape(0);
       const Tensor* dim = c.input_tensor(1);
+      if (!in.unknown_rank() && in.dims() == 0) {
+        return errors::InvalidArgument("ArgMax needs an input of rank >= 1");
+      }
       if (in.unknown_rank() || dim == nullptr) {
         c.set_output(0, in.unknown_rank() ? PartialTensorShape()
                                           : PartialTensorShape::UnknownOfRank(in.dims() - 1));
-        if (!in.unknown_rank() && in.dims() == 0) {
-          return errors::InvalidArgument("ArgMax needs an input of rank >= 1");
-        }
         return absl::OkStatus();
       }
       RILL_ASSIGN_OR_RETURN(auto ax, shape_fns::IntValues(*dim, "dimension"));

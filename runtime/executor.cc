@@ -65,7 +65,8 @@ absl::Status UninitializedInput(const PlanNode& pn, int i) {
   const Node* src = pn.node->input(i).node;
   if (src->IsVariable()) {
     return errors::FailedPrecondition("Attempting to use uninitialized value ", src->name(),
-                                      " (read by ", pn.node->DebugName(), ")");
+                                      " (read by ", pn.node->DebugName(), " on ", pn.device->name(),
+                                      "); run its initializer first");
   }
   return errors::Internal(pn.node->DebugName(), ": input ", i, " from '", src->name(),
                           "' was not produced");
@@ -100,8 +101,8 @@ void RunNode(RunState* s, const PlanNode& pn) {
       }
     }
     if (st.ok()) {
-      OpKernelContext ctx(*pn.node, pn.device, inputs.data(), &s->slots[pn.first_output_slot],
-                          pn.forwardable);
+      OpKernelContext ctx(*pn.node, pn.device, inputs.data(),
+                          s->slots.data() + pn.first_output_slot, pn.forwardable);
       if (pn.expensive) {
         const auto start = std::chrono::steady_clock::now();
         st = pn.kernel->Compute(ctx);
@@ -115,7 +116,7 @@ void RunNode(RunState* s, const PlanNode& pn) {
     }
     if (stats != nullptr) {
       if (timer != nullptr) timer->Stop();
-      stats->Record(*pn.node, pn.device->name(), &s->slots[pn.first_output_slot],
+      stats->Record(*pn.node, pn.device->name(), s->slots.data() + pn.first_output_slot,
                     pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer));
     }
     if (!st.ok()) {
@@ -245,7 +246,9 @@ absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>*
     if (!t.IsInitialized()) {
       const Node* p = plan.fetch_producers[i];
       if (p->IsVariable()) {
-        return errors::FailedPrecondition("Attempting to use uninitialized value ", p->name());
+        return errors::FailedPrecondition(
+            "Attempting to use uninitialized value ", p->name(), " (", p->type_string(), " on ",
+            plan.fetch_var_devices[i]->name(), "); run its initializer first");
       }
       return errors::Internal(p->DebugName(), " produced no value to fetch");
     }

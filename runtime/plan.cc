@@ -24,9 +24,9 @@ absl::StatusOr<std::vector<const Node*>> Prune(const PlanRequest& req,
     stack.pop_back();
     if (n->IsPlaceholder()) {
       const auto& shape = n->attr<PartialTensorShape>("shape");
-      return errors::InvalidArgument("You must feed a value for placeholder tensor '", n->name(),
-                                     "' with dtype ", DataTypeString(n->output_type(0)),
-                                     " and shape ", shape.DebugString());
+      return errors::InvalidArgument(
+          "You must feed a value for placeholder tensor '", n->name(), "' (Placeholder)",
+          " with dtype ", DataTypeString(n->output_type(0)), " and shape ", shape.DebugString());
     }
     out.push_back(n);
     for (int i = 0; i < n->num_inputs(); ++i) visit(n->input(i).node);

@@ -96,11 +96,8 @@ class ReductionOp : public OpKernel {
       ++passes;
     }
     T* o = out->base<T>();
-    if (passes == 0) {
-      std::memcpy(o, cur, total * sizeof(T));
-    } else {
-      std::memcpy(o, cur, out->NumElements() * sizeof(T));
-    }
+    const int64_t n = passes == 0 ? total : out->NumElements();
+    if (n > 0) std::memcpy(o, cur, n * sizeof(T));  // empty tensors may have no buffer
     if constexpr (R == Reducer::kMean) {
       if (reduced_count > 0) {
         AsArray<T>(out) /= static_cast<T>(reduced_count);
