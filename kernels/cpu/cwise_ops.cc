@@ -19,13 +19,26 @@ namespace {
 RILL_BINARY_FUNCTOR(AddF, a + b)
 RILL_BINARY_FUNCTOR(SubF, a - b)
 RILL_BINARY_FUNCTOR(MulF, a* b)
-RILL_BINARY_FUNCTOR(DivF, a / b)
 RILL_BINARY_FUNCTOR(MaxF, a.max(b))
 RILL_BINARY_FUNCTOR(MinF, a.min(b))
 RILL_BINARY_FUNCTOR(EqualF, a == b)
 RILL_BINARY_FUNCTOR(LessF, a < b)
 RILL_BINARY_FUNCTOR(GreaterF, a > b)
 #undef RILL_BINARY_FUNCTOR
+
+// Integer division truncates; lowest / -1 wraps to lowest (the library is built with
+// -fwrapv) instead of trapping. Division by zero is refused before (BinaryOp).
+struct DivF {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      return a.binaryExpr(b, [](T x, T y) -> T { return y == T(-1) ? T(-x) : T(x / y); });
+    } else {
+      return a / b;
+    }
+  }
+};
 
 template <typename T>
 T IntPow(T base, T exp) {

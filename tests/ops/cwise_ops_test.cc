@@ -1,6 +1,7 @@
 // Elementwise ops against float64 references: every dtype each op claims, broadcasting,
 // empty tensors, and bad inputs as Status.
 #include <cmath>
+#include <limits>
 
 #include "test_util.h"
 
@@ -171,6 +172,32 @@ TEST(CwiseOps, IntegerDivisionByZeroAndNegativePowerAreErrors) {
   Tensor neg = FromDoubles(DT_INT32, {3}, {1, -1, 1});
   r = RunOp([](const Scope& s, const auto& in) { return ops::Pow(s, in[0], in[1]); }, {a, neg});
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Integer arithmetic wraps around in two's complement, as in TensorFlow; the one division
+// that would trap in hardware (lowest / -1) wraps too.
+TEST(CwiseOps, IntegerOverflowWrapsAround) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  Tensor big = FromDoubles(DT_INT32, {3}, {kMax, kMin, kMax});
+  Tensor one = FromDoubles(DT_INT32, {3}, {1, -1, 2});
+  auto run = [&](const BuildFn& f) {
+    auto r = RunOp(f, {big, one});
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? ToDoubles(*r) : std::vector<double>();
+  };
+  EXPECT_EQ(run([](const Scope& s, const auto& in) { return ops::Add(s, in[0], in[1]); }),
+            (std::vector<double>{kMin, kMax, kMin + 1}));
+  EXPECT_EQ(run([](const Scope& s, const auto& in) { return ops::Div(s, in[0], in[1]); }),
+            (std::vector<double>{kMax, kMin, kMax / 2}));
+  EXPECT_EQ(run([](const Scope& s, const auto& in) { return ops::Mul(s, in[0], in[1]); }),
+            (std::vector<double>{kMax, kMin, -2}));
+  EXPECT_EQ(run([](const Scope& s, const auto& in) { return ops::Neg(s, in[0]); }),
+            (std::vector<double>{-kMax, kMin, -kMax}));
+  auto sum = RunOp([](const Scope& s, const auto& in) { return ops::Sum(s, in[0], {0}); },
+                   {FromDoubles(DT_INT32, {2}, {kMax, kMax})});
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(sum->scalar<int32_t>()(), -2);
 }
 
 struct UnaryCase {
