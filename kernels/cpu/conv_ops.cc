@@ -1,10 +1,13 @@
-// CPU kernels of Conv2D and its two gradients: im2col per image, then one GEMM (oneDNN
-// sgemm for float, Eigen for double); BiasAdd and BiasAddGrad.
+// CPU kernels of Conv2D and its two gradients: oneDNN's convolution primitives for float
+// (dnnl_conv.h); otherwise (double, or a VALID geometry that leaves rows unused) im2col
+// per image, then one GEMM (oneDNN sgemm for float, Eigen for double). BiasAdd and
+// BiasAddGrad.
 #include <cstring>
 
 #include "oneapi/dnnl/dnnl.h"
 #include "rill/core/conv_util.h"
 #include "rill/kernels/cpu/cwise.h"
+#include "rill/kernels/cpu/dnnl_conv.h"
 
 namespace rill::cpu {
 namespace {
@@ -149,11 +152,21 @@ class ConvOp : public OpKernel {
                                   : kMode == 1 ? in_shape
                                                : f_shape;
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, out_shape, &out));
-    if (kMode != 0) std::memset(out->data(), 0, out->TotalBytes());
     if (out->NumElements() == 0 || P == 0 || K == 0) {
-      if (kMode == 0) std::memset(out->data(), 0, out->TotalBytes());
+      std::memset(out->data(), 0, out->TotalBytes());
       return absl::OkStatus();
     }
+    if constexpr (std::is_same_v<T, float>) {
+      if (DnnlConv::Supports(g)) {
+        constexpr ConvPass kPass = kMode == 0   ? ConvPass::kForward
+                                   : kMode == 1 ? ConvPass::kBackwardData
+                                                : ConvPass::kBackwardWeights;
+        const float* a = (kMode == 1 ? ctx.input(1) : ctx.input(0)).base<float>();
+        const float* b = kMode == 0 ? ctx.input(1).base<float>() : dy->base<float>();
+        return dnnl_.Run(kPass, g, a, b, out->base<float>());
+      }
+    }
+    if (kMode != 0) std::memset(out->data(), 0, out->TotalBytes());
     RILL_ASSIGN_OR_RETURN(Tensor cols,
                           Tensor::Create(DataTypeToEnum<T>::value, TensorShape({P, K})));
     const int64_t in_image = g.in_h * g.in_w * g.in_c, out_image = P * g.out_c;
@@ -177,6 +190,9 @@ class ConvOp : public OpKernel {
     }
     return absl::OkStatus();
   }
+
+ private:
+  DnnlConv dnnl_;  // float only
 };
 
 template <typename T>

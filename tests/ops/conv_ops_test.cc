@@ -90,6 +90,42 @@ TEST(ConvOps, Conv2DMatchesDirectConvolution) {
   }
 }
 
+// Float convolutions go through oneDNN's primitives (double, and VALID geometries that
+// leave rows unused, through im2col + GEMM): both gradients in float must match the double
+// path element by element.
+TEST(ConvOps, FloatGradientsMatchTheDoublePath) {
+  for (const Geo& g : kGeos) {
+    SCOPED_TRACE(::testing::Message() << g.h << "x" << g.w << " k" << g.kh << "x" << g.kw << " s"
+                                      << g.s << (g.same ? " SAME" : " VALID"));
+    const std::vector<int64_t> strides = {1, g.s, g.s, 1};
+    const char* padding = g.same ? "SAME" : "VALID";
+    for (int which = 0; which < 2; ++which) {
+      std::vector<Tensor> got;
+      for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+        Tensor x = RandomTensor(dt, {g.n, g.h, g.w, g.c}, -1, 1, 11);
+        Tensor f = RandomTensor(dt, {g.kh, g.kw, g.c, g.oc}, -1, 1, 12);
+        Tensor dy = RandomTensor(dt, {g.n, g.oh(), g.ow(), g.oc}, -1, 1, 13);
+        auto r = which == 0 ? RunOp(
+                                  [&](const Scope& s, const auto& in) {
+                                    return Conv2DBackpropInput(s, Const(s, {g.n, g.h, g.w, g.c}),
+                                                               in[0], in[1], strides, padding);
+                                  },
+                                  {f, dy})
+                            : RunOp(
+                                  [&](const Scope& s, const auto& in) {
+                                    return Conv2DBackpropFilter(s, in[0],
+                                                                Const(s, {g.kh, g.kw, g.c, g.oc}),
+                                                                in[1], strides, padding);
+                                  },
+                                  {x, dy});
+        ASSERT_TRUE(r.ok()) << r.status();
+        got.push_back(*r);
+      }
+      ExpectTensorNear(got[0], DT_FLOAT, got[1].shape(), ToDoubles(got[1]), 1e-5);
+    }
+  }
+}
+
 // A larger layer (3 images of 64x64x16, 5x5 filters): the forward against direct loops,
 // and both gradients through the adjoint identities <dy, conv(x, f)> = <dF, f> = <dX, x>.
 TEST(ConvOps, LargerLayerAndAdjointIdentities) {
