@@ -1,0 +1,159 @@
+// Valid recipes and op-specific bad inputs: elementwise, math, array and shape ops.
+#include "ops/bad_input.h"
+
+namespace rill::testing {
+namespace {
+
+using enum Where;
+constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+
+// Registers a case found both when the node is added (Const inputs) and when its kernel
+// runs on fed inputs of unknown shape: two checks, by different code.
+void Both(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {}) {
+  AddCase(what + " (at construction)", r, kConstruction, kInvalid, mentions);
+  AddCase(what + " (in the kernel)", r, kRun, kInvalid, mentions);
+}
+
+const bool kRegistered = [] {
+  for (const char* op : {"Abs", "Exp", "Log", "Neg", "Relu", "Sigmoid", "Sign", "Sqrt", "Square",
+                         "Tanh", "Identity", "StopGradient", "OnesLike", "ZerosLike"}) {
+    AddRecipe({op, {F({2, 3})}, {}});
+  }
+  for (const char* op : {"Softmax", "LogSoftmax"}) {
+    AddRecipe({op, {F({2, 3})}, {}});
+    Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});
+  }
+  for (const char* op :
+       {"Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "Equal", "Less", "Greater"}) {
+    AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
+    Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
+    Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},
+         {"[2,3,1]", "[4,1]"});
+  }
+  for (const char* op : {"ReluGrad", "SigmoidGrad", "TanhGrad"}) {
+    AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
+    Both("shapes that differ", {op, {F({2, 3}), F({3, 2})}, {}}, {"[2,3]", "[3,2]"});
+    Both("one input broadcastable but not equal", {op, {F({2, 3}), F({3})}, {}}, {"[3]"});
+  }
+  AddRecipe({"AddN", {F({2, 3}), F({2, 3})}, {}});
+  Both("inputs of different shapes", {"AddN", {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
+  Both("a third input of another rank", {"AddN", {F({2, 3}), F({2, 3}), F({6})}, {}}, {"[6]"});
+  AddCase("inputs of different dtypes", {"AddN", {F({2, 3}), I({2, 3})}, {}}, kConstruction,
+          kInvalid, {"int32"});
+
+  AddRecipe({"MatMul", {F({2, 3}), F({3, 4})}, {}});
+  Both("inner dimensions that differ", {"MatMul", {F({2, 3}), F({4, 4})}, {}}, {"[2,3]", "[4,4]"});
+  Both("a rank-3 operand", {"MatMul", {F({2, 3, 1}), F({3, 4})}, {}}, {"[2,3,1]"});
+  Both("transpose_b making the inner dimensions differ",
+       {"MatMul", {F({2, 3}), F({3, 4})}, {{"transpose_b", true}}}, {"[3,4]"});
+
+  AddRecipe({"ArgMax", {F({2, 3}), I({}, {1})}, {}});
+  Both("an axis past the rank", {"ArgMax", {F({2, 3}), I({}, {2})}, {}}, {"2"});
+  Both("a negative axis past the rank", {"ArgMax", {F({2, 3}), I({}, {-3})}, {}}, {"-3"});
+  Both("an axis that is not a scalar", {"ArgMax", {F({2, 3}), I({2}, {0, 1})}, {}});
+  Both("a scalar input", {"ArgMax", {F({}), I({}, {0})}, {}});
+
+  for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
+    AddRecipe({op, {F({2, 3}), I({1}, {1})}, {}});
+    Both("a reduction axis past the rank", {op, {F({2, 3}), I({1}, {5})}, {}}, {"5"});
+    Both("a negative axis past the rank", {op, {F({2, 3}), I({1}, {-3})}, {}}, {"-3"});
+    Both("axes of rank 2", {op, {F({2, 3}), I({1, 1}, {0})}, {}});
+  }
+
+  AddRecipe({"Reshape", {F({2, 3}), I({2}, {3, 2})}, {}});
+  Both("a shape with another number of elements", {"Reshape", {F({2, 3}), I({2}, {4, 2})}, {}},
+       {"[2,3]", "[4,2]"});
+  Both("two -1 dims", {"Reshape", {F({2, 3}), I({2}, {-1, -1})}, {}}, {"-1"});
+  Both("a dim below -1", {"Reshape", {F({2, 3}), I({2}, {-2, -3})}, {}}, {"-2"});
+  Both("a shape of rank 2", {"Reshape", {F({2, 3}), I({1, 2}, {3, 2})}, {}});
+
+  AddRecipe({"Transpose", {F({2, 3}), I({2}, {1, 0})}, {}});
+  Both("a repeated axis", {"Transpose", {F({2, 3}), I({2}, {0, 0})}, {}});
+  Both("an axis past the rank", {"Transpose", {F({2, 3}), I({2}, {0, 2})}, {}}, {"2"});
+  Both("a permutation of the wrong length", {"Transpose", {F({2, 3}), I({1}, {0})}, {}});
+
+  AddRecipe({"ConcatV2", {F({2, 3}), F({2, 3}), I({}, {0})}, {}});
+  Both("an axis past the rank", {"ConcatV2", {F({2, 3}), F({2, 3}), I({}, {2})}, {}}, {"2"});
+  Both("other dims that differ", {"ConcatV2", {F({2, 3}), F({2, 4}), I({}, {0})}, {}},
+       {"[2,3]", "[2,4]"});
+  Both("inputs of different ranks", {"ConcatV2", {F({2, 3}), F({6}), I({}, {0})}, {}}, {"[6]"});
+  Both("an axis that is not a scalar", {"ConcatV2", {F({2, 3}), F({2, 3}), I({1}, {0})}, {}});
+
+  AddRecipe({"Slice", {F({3, 4}), I({2}, {1, 1}), I({2}, {2, 2})}, {}});
+  Both("a slice past the end", {"Slice", {F({3, 4}), I({2}, {2, 1}), I({2}, {2, 2})}, {}},
+       {"[3,4]"});
+  Both("a negative begin", {"Slice", {F({3, 4}), I({2}, {-1, 0}), I({2}, {1, 1})}, {}}, {"-1"});
+  Both("begin of the wrong length", {"Slice", {F({3, 4}), I({1}, {0}), I({2}, {1, 1})}, {}});
+  Both("a size below -1", {"Slice", {F({3, 4}), I({2}, {0, 0}), I({2}, {-2, 1})}, {}}, {"-2"});
+
+  AddRecipe({"ExpandDims", {F({2, 3}), I({}, {0})}, {}});
+  Both("a dim past the rank", {"ExpandDims", {F({2, 3}), I({}, {4})}, {}}, {"4"});
+  Both("a negative dim past the rank", {"ExpandDims", {F({2, 3}), I({}, {-4})}, {}}, {"-4"});
+  Both("a dim of two values", {"ExpandDims", {F({2, 3}), I({2}, {0, 1})}, {}});
+
+  AddRecipe({"Squeeze", {F({1, 3})}, {{"squeeze_dims", std::vector<int64_t>{0}}}});
+  Both("squeezing a dim that is not 1",
+       {"Squeeze", {F({1, 3})}, {{"squeeze_dims", std::vector<int64_t>{1}}}}, {"[1,3]"});
+  Both("squeezing a dim past the rank",
+       {"Squeeze", {F({1, 3})}, {{"squeeze_dims", std::vector<int64_t>{5}}}}, {"5"});
+
+  for (const char* op : {"Shape", "Size"}) {
+    AddRecipe({op, {F({2, 3})}, {}});
+    AddCase("out_type float", {op, {F({2, 3})}, {{"out_type", DT_FLOAT}}}, kConstruction, kInvalid,
+            {"float"});
+  }
+
+  AddRecipe({"Fill", {I({2}, {2, 3}), F({}, {1})}, {}});
+  Both("a negative dim", {"Fill", {I({2}, {-1, 3}), F({}, {1})}, {}}, {"-1"});
+  Both("a value that is not a scalar", {"Fill", {I({2}, {2, 3}), F({2})}, {}});
+  Both("dims of rank 2", {"Fill", {I({1, 2}, {2, 3}), F({}, {1})}, {}});
+  Both("dims whose product overflows int64",
+       {"Fill", {I({3}, {2000000000, 2000000000, 2000000000}), F({}, {1})}, {}});
+
+  AddRecipe({"OneHot", {I({3}, {0, 1, 2}), I({}, {4}), F({}, {1}), F({}, {0})}, {}});
+  Both("a negative depth", {"OneHot", {I({3}, {0, 1, 2}), I({}, {-1}), F({}, {1}), F({}, {0})}, {}},
+       {"-1"});
+  Both("a depth that is not a scalar",
+       {"OneHot", {I({3}, {0, 1, 2}), I({1}, {4}), F({}, {1}), F({}, {0})}, {}});
+  Both("an on_value that is not a scalar",
+       {"OneHot", {I({3}, {0, 1, 2}), I({}, {4}), F({2}), F({}, {0})}, {}});
+  AddCase(
+      "an axis below -1",
+      {"OneHot", {I({3}, {0, 1, 2}), I({}, {4}), F({}, {1}), F({}, {0})}, {{"axis", int64_t{-2}}}},
+      kConstruction, kInvalid, {"-2"});
+
+  AddRecipe({"Cast", {F({2, 3})}, {{"DstT", DT_INT32}}});
+  AddCase("SrcT that disagrees with the input",
+          {"Cast", {F({2, 3})}, {{"DstT", DT_INT32}, {"SrcT", DT_DOUBLE}}}, kConstruction, kInvalid,
+          {"double"});
+
+  AddRecipe({"BroadcastTo", {F({3}), I({2}, {2, 3})}, {}});
+  Both("a shape the input does not broadcast to", {"BroadcastTo", {F({4}), I({2}, {2, 3})}, {}},
+       {"[4]"});
+  Both("a target of lower rank", {"BroadcastTo", {F({2, 3}), I({1}, {3})}, {}});
+  Both("a negative dim", {"BroadcastTo", {F({3}), I({2}, {-2, 3})}, {}}, {"-2"});
+
+  AddRecipe({"Pad", {F({2, 3}), I({2, 2}, {1, 1, 0, 0})}, {}});
+  Both("a negative padding", {"Pad", {F({2, 3}), I({2, 2}, {-1, 0, 0, 0})}, {}}, {"-1"});
+  Both("paddings for another rank", {"Pad", {F({2, 3}), I({3, 2}, {0, 0, 0, 0, 0, 0})}, {}});
+  Both("paddings not of shape [rank, 2]", {"Pad", {F({2, 3}), I({2, 3}, {0, 0, 0, 0, 0, 0})}, {}});
+
+  AddRecipe({"InvertPermutation", {I({3}, {2, 0, 1})}, {}});
+  Both("a repeated value", {"InvertPermutation", {I({3}, {0, 0, 1})}, {}});
+  Both("a value out of range", {"InvertPermutation", {I({3}, {0, 3, 1})}, {}}, {"3"});
+  Both("a matrix", {"InvertPermutation", {I({1, 3}, {2, 0, 1})}, {}});
+
+  AddRecipe({"BroadcastGradientArgs", {I({2}, {2, 3}), I({1}, {3})}, {}});
+  AddCase("shapes that do not broadcast (in the kernel)",
+          {"BroadcastGradientArgs", {I({2}, {2, 3}), I({1}, {4})}, {}}, kRun, kInvalid);
+  Both("a shape of rank 2", {"BroadcastGradientArgs", {I({1, 2}, {2, 3}), I({1}, {3})}, {}});
+
+  AddRecipe({"ReducedShape", {I({2}, {2, 3}), I({1}, {1})}, {}});
+  AddCase("an axis past the rank (in the kernel)",
+          {"ReducedShape", {I({2}, {2, 3}), I({1}, {2})}, {}}, kRun, kInvalid, {"2"});
+  Both("an input shape of rank 2", {"ReducedShape", {I({1, 2}, {2, 3}), I({1}, {1})}, {}});
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::testing

@@ -1,0 +1,196 @@
+// Valid recipes and op-specific bad inputs: convolution and pooling, losses, random,
+// state, training and the graph's own ops (Const, Placeholder, Variable, NoOp, _Copy).
+#include "ops/bad_input.h"
+
+namespace rill::testing {
+namespace {
+
+using enum Where;
+constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+using Ints = std::vector<int64_t>;
+
+void Both(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {}) {
+  AddCase(what + " (at construction)", r, kConstruction, kInvalid, mentions);
+  AddCase(what + " (in the kernel)", r, kRun, kInvalid, mentions);
+}
+
+// Caught by the kernel only: the shape function of these gradient ops does not compare
+// its inputs' values with the other inputs' shapes.
+void InKernel(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {}) {
+  AddCase(what + " (in the kernel)", r, kRun, kInvalid, mentions);
+}
+
+AttrMap Window(Ints ksize, Ints strides, std::string padding) {
+  AttrMap a{{"strides", std::move(strides)}, {"padding", std::move(padding)}};
+  if (!ksize.empty()) a["ksize"] = std::move(ksize);
+  return a;
+}
+
+const bool kRegistered = [] {
+  const AttrMap conv = Window({}, {1, 1, 1, 1}, "SAME");
+  AddRecipe({"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, conv});
+  Both("input channels that differ from the filter's",
+       {"Conv2D", {F({1, 4, 4, 3}), F({3, 3, 2, 5})}, conv}, {"3 channels", "[3,3,2,5]"});
+  Both("a rank-3 input", {"Conv2D", {F({4, 4, 2}), F({3, 3, 2, 5})}, conv}, {"[4,4,2]"});
+  AddCase("a zero stride",
+          {"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, Window({}, {1, 0, 0, 1}, "SAME")},
+          kConstruction, kInvalid, {"stride"});
+  AddCase("padding 'FULL'",
+          {"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, Window({}, {1, 1, 1, 1}, "FULL")},
+          kConstruction, kInvalid, {"FULL"});
+  Both("a VALID filter larger than the input",
+       {"Conv2D", {F({1, 2, 2, 2}), F({3, 3, 2, 5})}, Window({}, {1, 1, 1, 1}, "VALID")});
+
+  AddRecipe(
+      {"Conv2DBackpropInput", {I({4}, {1, 4, 4, 2}), F({3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+  InKernel("input_sizes that disagree with out_backprop",
+           {"Conv2DBackpropInput", {I({4}, {1, 6, 6, 2}), F({3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+  Both("input_sizes of length 3",
+       {"Conv2DBackpropInput", {I({3}, {4, 4, 2}), F({3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+  Both("a negative input size",
+       {"Conv2DBackpropInput", {I({4}, {1, -4, 4, 2}), F({3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+
+  AddRecipe(
+      {"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I({4}, {3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+  InKernel(
+      "filter_sizes that disagree with the input's channels",
+      {"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I({4}, {3, 3, 7, 5}), F({1, 4, 4, 5})}, conv});
+  InKernel(
+      "out_backprop of the wrong spatial size",
+      {"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I({4}, {3, 3, 2, 5}), F({1, 3, 3, 5})}, conv});
+  Both("a negative filter size",
+       {"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I({4}, {-3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+
+  const AttrMap pool = Window({1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
+  for (const char* op : {"MaxPool", "AvgPool"}) {
+    AddRecipe({op, {F({1, 4, 4, 2})}, pool});
+    Both("a rank-3 input", {op, {F({4, 4, 2})}, pool}, {"[4,4,2]"});
+    AddCase("a zero window", {op, {F({1, 4, 4, 2})}, Window({1, 0, 2, 1}, {1, 2, 2, 1}, "VALID")},
+            kConstruction, kInvalid, {"ksize"});
+    AddCase("a window over the batch",
+            {op, {F({1, 4, 4, 2})}, Window({2, 2, 2, 1}, {1, 2, 2, 1}, "VALID")}, kConstruction,
+            kInvalid);
+    Both("a VALID window larger than the input", {op, {F({1, 1, 1, 2})}, pool});
+  }
+  AddRecipe({"MaxPoolGrad", {F({1, 4, 4, 2}), F({1, 2, 2, 2}), F({1, 2, 2, 2})}, pool});
+  InKernel("a gradient of the wrong shape",
+           {"MaxPoolGrad", {F({1, 4, 4, 2}), F({1, 2, 2, 2}), F({1, 3, 3, 2})}, pool},
+           {"[1,3,3,2]"});
+  InKernel("orig_output of the wrong shape",
+           {"MaxPoolGrad", {F({1, 4, 4, 2}), F({1, 2, 2, 3}), F({1, 2, 2, 2})}, pool});
+  AddRecipe({"AvgPoolGrad", {I({4}, {1, 4, 4, 2}), F({1, 2, 2, 2})}, pool});
+  Both("orig_input_shape of length 3", {"AvgPoolGrad", {I({3}, {4, 4, 2}), F({1, 2, 2, 2})}, pool});
+  InKernel("a gradient of the wrong shape",
+           {"AvgPoolGrad", {I({4}, {1, 4, 4, 2}), F({1, 3, 3, 2})}, pool}, {"[1,3,3,2]"});
+  Both("a negative orig_input_shape",
+       {"AvgPoolGrad", {I({4}, {1, -4, 4, 2}), F({1, 2, 2, 2})}, pool});
+
+  AddRecipe({"BiasAdd", {F({2, 3}), F({3})}, {}});
+  Both("a bias of the wrong length", {"BiasAdd", {F({2, 3}), F({4})}, {}}, {"[4]"});
+  Both("a bias of rank 2", {"BiasAdd", {F({2, 3}), F({1, 3})}, {}}, {"[1,3]"});
+  AddRecipe({"BiasAddGrad", {F({2, 3})}, {}});
+  Both("a scalar gradient", {"BiasAddGrad", {F({})}, {}});
+  AddCase("data_format 'NWHC'",
+          {"BiasAddGrad", {F({2, 3})}, {{"data_format", std::string("NWHC")}}}, kConstruction,
+          kInvalid, {"NWHC"});
+
+  AddRecipe({"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 3})}, {}});
+  Both("labels of another shape", {"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 4})}, {}},
+       {"[2,4]"});
+  Both("rank-1 logits", {"SoftmaxCrossEntropyWithLogits", {F({3}), F({3})}, {}}, {"[3]"});
+  AddRecipe({"SparseSoftmaxCrossEntropyWithLogits", {F({2, 3}), I({2}, {0, 2})}, {}});
+  Both("labels of the wrong length",
+       {"SparseSoftmaxCrossEntropyWithLogits", {F({2, 3}), I({3}, {0, 1, 2})}, {}});
+  AddCase("a label past the classes (in the kernel)",
+          {"SparseSoftmaxCrossEntropyWithLogits", {F({2, 3}), I({2}, {0, 3})}, {}}, kRun, kInvalid,
+          {"3"});
+  AddCase("a negative label (in the kernel)",
+          {"SparseSoftmaxCrossEntropyWithLogits", {F({2, 3}), I({2}, {-1, 0})}, {}}, kRun, kInvalid,
+          {"-1"});
+  AddRecipe({"SigmoidCrossEntropyWithLogits", {F({2, 3}), F({2, 3})}, {}});
+  Both("labels of another shape", {"SigmoidCrossEntropyWithLogits", {F({2, 3}), F({3, 2})}, {}},
+       {"[3,2]"});
+  Both("broadcastable but unequal labels",
+       {"SigmoidCrossEntropyWithLogits", {F({2, 3}), F({3})}, {}});
+
+  AddRecipe({"Dropout", {F({2, 3})}, {{"rate", 0.5f}}});
+  AddCase("rate 1", {"Dropout", {F({2, 3})}, {{"rate", 1.f}}}, kConstruction, kInvalid, {"rate"});
+  AddCase("a negative rate", {"Dropout", {F({2, 3})}, {{"rate", -0.1f}}}, kConstruction, kInvalid,
+          {"rate"});
+
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "TruncatedNormal"}) {
+    AddRecipe({op, {I({2}, {2, 3})}, {{"dtype", DT_FLOAT}}});
+    Both("a negative dim", {op, {I({2}, {-2, 3})}, {{"dtype", DT_FLOAT}}}, {"-2"});
+    Both("a shape of rank 2", {op, {I({1, 2}, {2, 3})}, {{"dtype", DT_FLOAT}}});
+    AddCase("dtype int32", {op, {I({2}, {2, 3})}, {{"dtype", DT_INT32}}}, kConstruction, kInvalid,
+            {"int32"});
+  }
+
+  // State: ref inputs are variables (initialized to the value given).
+  AddRecipe({"Assign", {F({2, 3}), F({2, 3})}, {}});
+  Both("a value of another shape", {"Assign", {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
+  for (const char* op : {"AssignAdd", "AssignSub"}) {
+    AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
+    Both("a value of another shape", {op, {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
+    Both("a broadcastable value", {op, {F({2, 3}), F({3})}, {}}, {"[3]"});
+  }
+  AddRecipe({"ApplyGradientDescent", {F({2, 3}), F({}, {0.1f}), F({2, 3})}, {}});
+  Both("a delta of another shape",
+       {"ApplyGradientDescent", {F({2, 3}), F({}, {0.1f}), F({3, 2})}, {}});
+  Both("a learning rate that is not a scalar",
+       {"ApplyGradientDescent", {F({2, 3}), F({2}), F({2, 3})}, {}});
+  AddRecipe({"ApplyMomentum", {F({2, 3}), F({2, 3}), F({}, {0.1f}), F({2, 3}), F({}, {0.9f})}, {}});
+  Both("a gradient of another shape",
+       {"ApplyMomentum", {F({2, 3}), F({2, 3}), F({}, {0.1f}), F({3, 2}), F({}, {0.9f})}, {}});
+  AddCase("an accumulator of another shape",
+          {"ApplyMomentum", {F({2, 3}), F({3, 2}), F({}, {0.1f}), F({2, 3}), F({}, {0.9f})}, {}},
+          kConstruction, kInvalid, {"[3,2]"});
+  Both("a momentum that is not a scalar",
+       {"ApplyMomentum", {F({2, 3}), F({2, 3}), F({}, {0.1f}), F({2, 3}), F({2})}, {}});
+  const Tensor s = F({}, {0.5f});
+  AddRecipe({"ApplyAdam", {F({2, 3}), F({2, 3}), F({2, 3}), s, s, s, s, s, s, F({2, 3})}, {}});
+  Both("a gradient of another shape",
+       {"ApplyAdam", {F({2, 3}), F({2, 3}), F({2, 3}), s, s, s, s, s, s, F({3, 2})}, {}});
+  AddCase("a second moment of another shape",
+          {"ApplyAdam", {F({2, 3}), F({2, 3}), F({3, 2}), s, s, s, s, s, s, F({2, 3})}, {}},
+          kConstruction, kInvalid, {"[3,2]"});
+  Both("a beta1 that is not a scalar",
+       {"ApplyAdam", {F({2, 3}), F({2, 3}), F({2, 3}), s, s, s, F({2}), s, s, F({2, 3})}, {}});
+  AddRecipe({"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({2, 4})}, {}});
+  Both("a product of the wrong shape",
+       {"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({2, 5})}, {}});
+  Both("inner dimensions that differ",
+       {"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({3, 4})}, {}});
+
+  // The graph's own ops.
+  AddRecipe({"Const", {}, {{"value", F({2})}, {"dtype", DT_FLOAT}}});
+  AddCase("a dtype that disagrees with the value",
+          {"Const", {}, {{"value", F({2})}, {"dtype", DT_INT32}}}, kConstruction, kInvalid,
+          {"int32"});
+  AddRecipe({"NoOp", {}, {}});
+  AddRecipe({"Variable", {}, {{"shape", PartialTensorShape({2})}, {"dtype", DT_FLOAT}}, false});
+  AddCase("a variable read before it is initialized",
+          {"Variable", {}, {{"shape", PartialTensorShape({2})}, {"dtype", DT_FLOAT}}}, kRun,
+          absl::StatusCode::kFailedPrecondition, {"uninitialized"});
+  AddCase("a negative dim",
+          {"Variable", {}, {{"shape", PartialTensorShape({-2})}, {"dtype", DT_FLOAT}}},
+          kConstruction, kInvalid);
+  AddRecipe({"Placeholder", {}, {{"dtype", DT_FLOAT}}, false});
+  // Refused when the run is planned, before any device is involved.
+  AddCase("a placeholder run without a feed", {"Placeholder", {}, {{"dtype", DT_FLOAT}}}, kRun,
+          kInvalid, {"must feed", "float"}, /*names_device=*/false);
+  AddCase("an invalid shape",
+          {"Placeholder", {}, {{"dtype", DT_FLOAT}, {"shape", PartialTensorShape({-5})}}},
+          kConstruction, kInvalid);
+  const AttrMap copy{{"T", DT_FLOAT},
+                     {"shape", PartialTensorShape({2})},
+                     {"src_device", std::string("/job:localhost/replica:0/task:0/device:CPU:0")},
+                     {"dst_device", std::string("/job:localhost/replica:0/task:0/device:CPU:0")}};
+  AddRecipe({"_Copy", {}, copy, false});
+  AddCase("a _Copy added by hand and run", {"_Copy", {}, copy}, kRun, absl::StatusCode::kNotFound,
+          {"no registered kernel"}, /*names_device=*/false);
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::testing
