@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # The whole test suite: install what is missing, build, run every test with CTest (the
-# unit tests, the examples' checks, a consumer project built against an install, a
-# fuzzing smoke), then the unit tests and examples again under AddressSanitizer and
-# UndefinedBehaviorSanitizer (build/asan, CUDA off), with no suppressions.
+# unit tests, the examples' checks, a consumer project built against an install), then
+#  - the unit tests and examples again under AddressSanitizer and UndefinedBehaviorSanitizer
+#    (clang, build/asan, CUDA off), with a smoke run of every libFuzzer target;
+#  - the unit tests under ThreadSanitizer (clang, build/tsan). oneDNN's OpenMP runtime is
+#    not instrumented, so its GEMMs run on the calling thread there (OMP_NUM_THREADS=1, set
+#    by the test preset); every thread rill starts is seen.
+# No suppressions anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 ctest --preset release -j "$(nproc)"
-echo "== the suite again under ASan + UBSan =="
+echo "== the suite again under ASan + UBSan, and the fuzzers' smoke =="
 cmake --preset asan >/dev/null
 cmake --build --preset asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 ctest --preset asan -j "$(nproc)"
+echo "== the unit tests under ThreadSanitizer =="
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan
+ctest --preset tsan -j "$(nproc)"

@@ -49,7 +49,8 @@ TEST(Gpu, ElementwiseParity) {
       {"Equal", [](auto s, auto x, auto y) { return ops::Equal(s, x, y); }},
       {"Less", [](auto s, auto x, auto y) { return ops::Less(s, x, y); }},
       {"Greater", [](auto s, auto x, auto y) { return ops::Greater(s, x, y); }}};
-  for (auto& [name, f] : binary) {
+  for (auto& [name, fn] : binary) {
+    auto& f = fn;  // clang 14 cannot capture a structured binding
     for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
       for (auto [sa, sb] : {std::pair{TensorShape({300, 7}), TensorShape({7})},
                             {TensorShape({5, 1, 3}), TensorShape({4, 1})},
@@ -92,7 +93,8 @@ TEST(Gpu, ElementwiseParity) {
       {"Fill", [](auto s, auto x) {
          return ops::Fill(s, {2, 3}, ops::Sum(s, x, {0, 1}));
        }}};
-  for (auto& [name, f] : unary) {
+  for (auto& [name, fn] : unary) {
+    auto& f = fn;  // clang 14 cannot capture a structured binding
     for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
       ExpectParity(name + " " + DataTypeString(dt),
                    [&](const Scope& s, const auto& in) { return f(s, in[0]); },
