@@ -57,6 +57,10 @@ absl::Status XentShape(InferenceContext& c, bool sparse) {
     }
     if (batch < 0 && !l.unknown_rank()) batch = l.dim_size(0);
   } else {
+    if (!l.unknown_rank() && l.dims() != 2) {
+      return errors::InvalidArgument("labels must be [batch, classes], got shape ",
+                                     l.DebugString());
+    }
     if (!f.IsCompatibleWith(l)) {
       return errors::InvalidArgument("features and labels must have the same shape, got ",
                                      f.DebugString(), " and ", l.DebugString());

@@ -98,6 +98,10 @@ const bool kRegistered = [] {
   Both("labels of another shape", {"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 4})}, {}},
        {"[2,4]"});
   Both("rank-1 logits", {"SoftmaxCrossEntropyWithLogits", {F({3}), F({3})}, {}}, {"[3]"});
+  // Found by the graph_ops fuzzer: labels of rank 0 beside features of unknown rank.
+  AddCase("scalar labels beside logits of unknown rank (at construction)",
+          {"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({})}, {}}, kConstruction, kInvalid,
+          {"labels"});
   AddRecipe({"SparseSoftmaxCrossEntropyWithLogits", {F({2, 3}), I({2}, {0, 2})}, {}});
   Both("labels of the wrong length",
        {"SparseSoftmaxCrossEntropyWithLogits", {F({2, 3}), I({3}, {0, 1, 2})}, {}});
