@@ -1,6 +1,10 @@
 #include "rill/kernels/cpu/dnnl_conv.h"
 
+#include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 

@@ -4,11 +4,7 @@
 // so one kernel may run from several threads at once.
 #pragma once
 
-#include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
-#include <tuple>
 
 #include "rill/core/conv_util.h"
 #include "rill/core/status.h"
