@@ -2,7 +2,10 @@
 # Installs what rill needs from Debian's packages, skipping what is already there.
 # Used by scripts/main.sh and scripts/test.sh; safe to run again.
 set -euo pipefail
+# Debian's oneDNN is built with an OpenCL GPU runtime: its CMake config asks for OpenCL, which
+# libdnnl-dev only recommends, so ocl-icd-opencl-dev is named here (--no-install-recommends).
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev libdnnl-dev
+          ocl-icd-opencl-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev clang-format gnuplot-nox
           dataset-fashion-mnist graphviz
           clang libclang-rt-14-dev)
