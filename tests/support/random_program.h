@@ -65,7 +65,8 @@ struct RunCounts {
 };
 
 // Runs every node of `root` (other than placeholders) on its own in `session`. An OK run
-// must give outputs of the inferred dtype and a compatible shape; a failed one a Status
+// must give outputs of the inferred dtype and a compatible shape (the shape is not checked
+// when an Assign with validate_shape=false may have reshaped a variable); a failed one a Status
 // with a message, never Internal. The first violation is returned.
 absl::Status RunEveryNode(Session& session, const Scope& root, const RandomProgram& program,
                           RunCounts* counts);
