@@ -3,6 +3,7 @@
 // 10 epochs of batch 32, timed per device. Without CIFAR-10 on disk it trains on
 // synthetic data of the same shape and count, and says so first and last.
 //   train_cifar_mlp [--data_dir=DIR] [--device=cpu|gpu|both] [--epochs=10] [--softmax]
+//                   [--trace=F.json]
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +24,10 @@ ABSL_FLAG(bool, softmax, false, "softmax output layer instead of the seed's sigm
 ABSL_FLAG(double, learning_rate, 0.01, "SGD learning rate (Keras's default)");
 ABSL_FLAG(int64_t, train_examples, 50000, "training examples used (at most the data's)");
 ABSL_FLAG(int64_t, test_examples, 10000, "test examples used (at most the data's)");
+ABSL_FLAG(std::string, trace, "",
+          "after training, trace one more training step per device: Chrome trace JSON here "
+          "(the device's name is inserted before .json when both run), and a table of the top "
+          "ops by time");
 
 namespace {
 
@@ -48,7 +53,26 @@ struct Result {
   double seconds = 0, ms_per_step = 0, test_accuracy = 0;
 };
 
-absl::StatusOr<Result> Train(const std::string& device, const data::Cifar10& d) {
+// Traces one more training step and writes it to --trace (with the device's name when both
+// devices run) and prints the top ops.
+absl::Status TraceOneStep(keras::Sequential& model, const Tensor& x, const Tensor& y,
+                          const std::string& device_name, bool both) {
+  std::string path = absl::GetFlag(FLAGS_trace);
+  if (both) {
+    const size_t dot = path.rfind(".json");
+    path.insert(dot == std::string::npos ? path.size() : dot, "." + device_name);
+  }
+  const int64_t batch = std::min<int64_t>(absl::GetFlag(FLAGS_batch_size), x.dim_size(0));
+  RunMetadata meta;
+  RILL_RETURN_IF_ERROR(model.TraceTrainStep(Rows(x, batch), Rows(y, batch), &meta));
+  RILL_RETURN_IF_ERROR(WriteChromeTrace(meta.step_stats, path));
+  std::printf("trace of one training step: %s\n%s", path.c_str(),
+              SummarizeStepStats(meta.step_stats, 8).c_str());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Result> Train(const std::string& device, const std::string& device_name, bool both,
+                             const data::Cifar10& d) {
   keras::ModelOptions mo;
   mo.device = device;
   keras::Sequential model(mo);
@@ -65,8 +89,8 @@ absl::StatusOr<Result> Train(const std::string& device, const data::Cifar10& d) 
   keras::FitOptions fit;
   fit.epochs = absl::GetFlag(FLAGS_epochs);
   fit.batch_size = absl::GetFlag(FLAGS_batch_size);
-  RILL_ASSIGN_OR_RETURN(keras::History h,
-                        model.Fit(Rows(d.train.images, n), OneHot(d.train.labels, n), fit));
+  const Tensor x = Rows(d.train.images, n), y = OneHot(d.train.labels, n);
+  RILL_ASSIGN_OR_RETURN(keras::History h, model.Fit(x, y, fit));
   Result r;
   for (double s : h.epoch_seconds) r.seconds += s;
   const int64_t steps_per_epoch = (n + fit.batch_size - 1) / fit.batch_size;
@@ -74,6 +98,9 @@ absl::StatusOr<Result> Train(const std::string& device, const data::Cifar10& d) 
   RILL_ASSIGN_OR_RETURN(auto eval, model.Evaluate(Rows(d.test.images, nt),
                                                   OneHot(d.test.labels, nt), fit.batch_size));
   r.test_accuracy = eval[1].second;
+  if (!absl::GetFlag(FLAGS_trace).empty()) {
+    RILL_RETURN_IF_ERROR(TraceOneStep(model, x, y, device_name, both));
+  }
   return r;
 }
 
@@ -126,7 +153,7 @@ int main(int argc, char** argv) {
   std::vector<Result> results;
   for (const auto& [name, device] : runs) {
     std::printf("== %s (%s) ==\n", name.c_str(), device.c_str());
-    auto r = Train(device, d);
+    auto r = Train(device, name, runs.size() == 2, d);
     if (!r.ok()) {
       std::fprintf(stderr, "train_cifar_mlp: %s\n", std::string(r.status().message()).c_str());
       return 1;

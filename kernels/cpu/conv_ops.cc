@@ -4,43 +4,13 @@
 // BiasAddGrad.
 #include <cstring>
 
-#include "oneapi/dnnl/dnnl.h"
 #include "rill/core/conv_util.h"
 #include "rill/kernels/cpu/cwise.h"
 #include "rill/kernels/cpu/dnnl_conv.h"
+#include "rill/kernels/cpu/gemm.h"
 
 namespace rill::cpu {
 namespace {
-
-// Row-major C = alpha op(A) op(B) + beta C.
-template <typename T>
-absl::Status Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-                  const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  if (m == 0 || n == 0) return absl::OkStatus();
-  if constexpr (std::is_same_v<T, float>) {
-    if (dnnl_sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc) !=
-        dnnl_success) {
-      return errors::Internal("oneDNN sgemm failed for ", m, "x", n, "x", k);
-    }
-  } else {
-    using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    using Stride = Eigen::OuterStride<>;
-    Eigen::Map<const M, 0, Stride> A(a, ta ? k : m, ta ? m : k, Stride(lda));
-    Eigen::Map<const M, 0, Stride> B(b, tb ? n : k, tb ? k : n, Stride(ldb));
-    Eigen::Map<M, 0, Stride> C(c, m, n, Stride(ldc));
-    if (beta == T(0)) C.setZero();
-    if (ta && tb) {
-      C.noalias() += A.transpose() * B.transpose();
-    } else if (ta) {
-      C.noalias() += A.transpose() * B;
-    } else if (tb) {
-      C.noalias() += A * B.transpose();
-    } else {
-      C.noalias() += A * B;
-    }
-  }
-  return absl::OkStatus();
-}
 
 // cols[p, (i * k_w + j) * c + ch] = x[row p's window (i, j), ch], zero in the padding.
 template <typename T>
@@ -173,17 +143,17 @@ class ConvOp : public OpKernel {
     for (int64_t n = 0; n < g.batch; ++n) {
       if constexpr (kMode == 0) {
         Im2Col(g, ctx.input(0).base<T>() + n * in_image, cols.base<T>());
-        RILL_RETURN_IF_ERROR(Gemm<T>(false, false, P, g.out_c, K, cols.base<T>(), K,
+        RILL_RETURN_IF_ERROR(Gemm<T>(false, false, P, g.out_c, K, T(1), cols.base<T>(), K,
                                      ctx.input(1).base<T>(), g.out_c, T(0),
                                      out->base<T>() + n * out_image, g.out_c));
       } else if constexpr (kMode == 1) {
-        RILL_RETURN_IF_ERROR(Gemm<T>(false, true, P, K, g.out_c, dy->base<T>() + n * out_image,
-                                     g.out_c, ctx.input(1).base<T>(), g.out_c, T(0), cols.base<T>(),
-                                     K));
+        RILL_RETURN_IF_ERROR(Gemm<T>(false, true, P, K, g.out_c, T(1),
+                                     dy->base<T>() + n * out_image, g.out_c, ctx.input(1).base<T>(),
+                                     g.out_c, T(0), cols.base<T>(), K));
         Col2Im(g, cols.base<T>(), out->base<T>() + n * in_image);
       } else {
         Im2Col(g, ctx.input(0).base<T>() + n * in_image, cols.base<T>());
-        RILL_RETURN_IF_ERROR(Gemm<T>(true, false, K, g.out_c, P, cols.base<T>(), K,
+        RILL_RETURN_IF_ERROR(Gemm<T>(true, false, K, g.out_c, P, T(1), cols.base<T>(), K,
                                      dy->base<T>() + n * out_image, g.out_c, T(1), out->base<T>(),
                                      g.out_c));
       }

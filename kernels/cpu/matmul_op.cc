@@ -1,8 +1,9 @@
 // MatMul on the CPU: float through oneDNN's sgemm (row-major, its JIT picks AVX-512/AMX
-// paths at run time); double and integers through Eigen's GEMM.
+// paths at run time); double and integers through Eigen's GEMM (gemm.h).
 #include "oneapi/dnnl/dnnl.h"
 #include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
+#include "rill/kernels/cpu/gemm.h"
 
 namespace rill::cpu {
 namespace {
@@ -27,29 +28,8 @@ class MatMulOp : public OpKernel {
       AsArray<T>(out).setZero();
       return absl::OkStatus();
     }
-    if constexpr (std::is_same_v<T, float>) {
-      dnnl_status_t st =
-          dnnl_sgemm(ta_ ? 'T' : 'N', tb_ ? 'T' : 'N', m, n, k, 1.0f, a.base<float>(),
-                     a.dim_size(1), b.base<float>(), b.dim_size(1), 0.0f, out->base<float>(), n);
-      if (st != dnnl_success) {
-        return errors::Internal("oneDNN sgemm failed with status ", static_cast<int>(st), " for [",
-                                m, "x", k, "] x [", k, "x", n, "]");
-      }
-    } else {
-      using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-      Eigen::Map<const M> ma(a.base<T>(), a.dim_size(0), a.dim_size(1));
-      Eigen::Map<const M> mb(b.base<T>(), b.dim_size(0), b.dim_size(1));
-      Eigen::Map<M> mc(out->base<T>(), m, n);
-      if (ta_ && tb_)
-        mc.noalias() = ma.transpose() * mb.transpose();
-      else if (ta_)
-        mc.noalias() = ma.transpose() * mb;
-      else if (tb_)
-        mc.noalias() = ma * mb.transpose();
-      else
-        mc.noalias() = ma * mb;
-    }
-    return absl::OkStatus();
+    return Gemm<T>(ta_, tb_, m, n, k, T(1), a.base<T>(), a.dim_size(1), b.base<T>(), b.dim_size(1),
+                   T(0), out->base<T>(), n);
   }
 
  private:

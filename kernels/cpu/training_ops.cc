@@ -2,10 +2,10 @@
 // reader still holds the old value), scalars read from host inputs.
 #include <cmath>
 
-#include "oneapi/dnnl/dnnl.h"
 #include "rill/core/apply_util.h"
 #include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
+#include "rill/kernels/cpu/gemm.h"
 
 namespace rill::cpu {
 namespace {
@@ -120,26 +120,8 @@ class MatMulApplyGradientDescentOp : public OpKernel {
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));
     const T alpha = ScalarOf<T>(ctx.input(1));
     if (m > 0 && n > 0 && k > 0) {
-      if constexpr (std::is_same_v<T, float>) {
-        dnnl_status_t st =
-            dnnl_sgemm(ta_ ? 'T' : 'N', tb_ ? 'T' : 'N', m, n, k, -alpha, a.base<float>(),
-                       a.dim_size(1), b.base<float>(), b.dim_size(1), 1.0f, v[0]->base<float>(), n);
-        if (st != dnnl_success) return errors::Internal("oneDNN sgemm failed: ", st);
-      } else {
-        using M = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-        Eigen::Map<const M> ma(a.base<T>(), a.dim_size(0), a.dim_size(1));
-        Eigen::Map<const M> mb(b.base<T>(), b.dim_size(0), b.dim_size(1));
-        Eigen::Map<M> w(v[0]->base<T>(), m, n);
-        if (ta_ && tb_) {
-          w.noalias() -= alpha * (ma.transpose() * mb.transpose());
-        } else if (ta_) {
-          w.noalias() -= alpha * (ma.transpose() * mb);
-        } else if (tb_) {
-          w.noalias() -= alpha * (ma * mb.transpose());
-        } else {
-          w.noalias() -= alpha * (ma * mb);
-        }
-      }
+      RILL_RETURN_IF_ERROR(Gemm<T>(ta_, tb_, m, n, k, -alpha, a.base<T>(), a.dim_size(1),
+                                   b.base<T>(), b.dim_size(1), T(1), v[0]->base<T>(), n));
     }
     ctx.set_output(0, *v[0]);
     return absl::OkStatus();

@@ -12,8 +12,13 @@ MarkTested tested({"MatMul", "Sum", "Mean", "Max", "Min", "ArgMax", "Softmax", "
 TEST(MathOps, MatMulWithTransposesForEveryDtype) {
   uint32_t seed = 10;
   for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64}) {
-    for (auto [m, k, n] :
-         {std::tuple{3, 4, 5}, {1, 1, 1}, {17, 33, 9}, {0, 3, 2}, {2, 0, 3}, {64, 64, 64}}) {
+    for (auto [m, k, n] : {std::tuple{3, 4, 5},
+                           {1, 1, 1},
+                           {17, 33, 9},
+                           {0, 3, 2},
+                           {2, 0, 3},
+                           {64, 64, 64},
+                           {32, 96, 300}}) {
       for (bool ta : {false, true}) {
         for (bool tb : {false, true}) {
           SCOPED_TRACE(DataTypeString(dt) + " " + std::to_string(m) + "x" + std::to_string(k) +
