@@ -4,7 +4,7 @@
 // BiasAddGrad.
 #include <cstring>
 
-#include "rill/core/conv_util.h"
+#include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 #include "rill/kernels/cpu/dnnl_conv.h"
 #include "rill/kernels/cpu/gemm.h"
@@ -57,42 +57,6 @@ void Col2Im(const Conv2DGeometry& g, const T* cols, T* dx) {
   }
 }
 
-absl::StatusOr<std::vector<int64_t>> Sizes(const Tensor& t, const char* what) {
-  if (t.dims() != 1 || t.NumElements() != 4) {
-    return errors::InvalidArgument(what, " must be a 4-element vector, got shape ",
-                                   t.shape().DebugString());
-  }
-  RILL_ASSIGN_OR_RETURN(TensorShape s, shape_fns::ShapeFromTensor(t, what));
-  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
-}
-
-// Validates input [n, h, w, c], filter [k_h, k_w, c, out_c] and an out_backprop (when
-// given) against the geometry.
-absl::StatusOr<Conv2DGeometry> Geometry(const Node& node, const TensorShape& input,
-                                        const TensorShape& filter, const Tensor* dy) {
-  if (input.dims() != 4 || filter.dims() != 4) {
-    return errors::InvalidArgument("input ", input.DebugString(), " and filter ",
-                                   filter.DebugString(), " must both have rank 4");
-  }
-  if (input.dim_size(3) != filter.dim_size(2)) {
-    return errors::InvalidArgument("input ", input.DebugString(), " has ", input.dim_size(3),
-                                   " channels but filter ", filter.DebugString(), " expects ",
-                                   filter.dim_size(2));
-  }
-  std::vector<int64_t> in(input.dim_sizes().begin(), input.dim_sizes().end());
-  RILL_ASSIGN_OR_RETURN(
-      Conv2DGeometry g,
-      ComputeConv2DGeometry(in, filter.dim_size(0), filter.dim_size(1), filter.dim_size(3),
-                            node.attr<std::vector<int64_t>>("strides"),
-                            node.attr<std::string>("padding")));
-  if (dy != nullptr && dy->shape() != TensorShape({g.batch, g.out_h, g.out_w, g.out_c})) {
-    return errors::InvalidArgument("out_backprop has shape ", dy->shape().DebugString(),
-                                   ", expected [", g.batch, ",", g.out_h, ",", g.out_w, ",",
-                                   g.out_c, "]");
-  }
-  return g;
-}
-
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
 // 2: BackpropFilter(input, sizes, dy).
 template <typename T, int kMode>
@@ -101,27 +65,10 @@ class ConvOp : public OpKernel {
   using OpKernel::OpKernel;
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
-    TensorShape in_shape, f_shape;
     const Tensor* dy = kMode == 0 ? nullptr : &ctx.input(2);
-    if constexpr (kMode == 1) {
-      RILL_ASSIGN_OR_RETURN(auto s, Sizes(ctx.input(0), "input_sizes"));
-      RILL_ASSIGN_OR_RETURN(in_shape, TensorShape::Build(s));
-    } else {
-      in_shape = ctx.input(0).shape();
-    }
-    if constexpr (kMode == 2) {
-      RILL_ASSIGN_OR_RETURN(auto s, Sizes(ctx.input(1), "filter_sizes"));
-      RILL_ASSIGN_OR_RETURN(f_shape, TensorShape::Build(s));
-    } else {
-      f_shape = ctx.input(1).shape();
-    }
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, Geometry(node(), in_shape, f_shape, dy));
-    const int64_t P = g.out_h * g.out_w, K = g.k_h * g.k_w * g.in_c;
     Tensor* out;
-    const TensorShape out_shape = kMode == 0   ? TensorShape({g.batch, g.out_h, g.out_w, g.out_c})
-                                  : kMode == 1 ? in_shape
-                                               : f_shape;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, out_shape, &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareConv2D(ctx, static_cast<ConvMode>(kMode), &out));
+    const int64_t P = g.out_h * g.out_w, K = g.k_h * g.k_w * g.in_c;
     if (out->NumElements() == 0 || P == 0 || K == 0) {
       std::memset(out->data(), 0, out->TotalBytes());
       return absl::OkStatus();
@@ -172,13 +119,9 @@ class BiasAddOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& v = ctx.input(0);
     const Tensor& b = ctx.input(1);
-    if (v.dims() < 1 || b.dims() != 1 || b.dim_size(0) != v.dim_size(v.dims() - 1)) {
-      return errors::InvalidArgument("bias of shape ", b.shape().DebugString(),
-                                     " does not match the last dim of ", v.shape().DebugString());
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, v.shape(), &out));
-    const int64_t c = b.NumElements(), rows = c == 0 ? 0 : v.NumElements() / c;
+    RILL_ASSIGN_OR_RETURN(const int64_t c, PrepareBiasAdd(ctx, &out));
+    const int64_t rows = c == 0 ? 0 : v.NumElements() / c;
     using M = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     Eigen::Map<const M> in(v.base<T>(), rows, c);
     Eigen::Map<M> o(out->base<T>(), rows, c);
@@ -193,10 +136,9 @@ class BiasAddGradOp : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& d = ctx.input(0);
-    if (d.dims() < 1) return errors::InvalidArgument("out_backprop must have rank >= 1");
-    const int64_t c = d.dim_size(d.dims() - 1), rows = c == 0 ? 0 : d.NumElements() / c;
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({c}), &out));
+    RILL_ASSIGN_OR_RETURN(const BiasGradGeometry bg, PrepareBiasAddGrad(ctx, &out));
+    const int64_t c = bg.channels, rows = bg.rows;
     using M = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     Eigen::Map<const M> in(d.base<T>(), rows, c);
     Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>> o(out->base<T>(), c);

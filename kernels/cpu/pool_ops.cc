@@ -6,24 +6,11 @@
 #include <limits>
 #include <vector>
 
-#include "rill/core/conv_util.h"
+#include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
 namespace {
-
-absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& in) {
-  if (in.dims() != 4) {
-    return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got ",
-                                   in.DebugString());
-  }
-  const auto& k = node.attr<std::vector<int64_t>>("ksize");
-  RILL_RETURN_IF_ERROR(CheckNhwcList(k, "ksize"));
-  std::vector<int64_t> dims(in.dim_sizes().begin(), in.dim_sizes().end());
-  return ComputeConv2DGeometry(dims, k[1], k[2], in.dim_size(3),
-                               node.attr<std::vector<int64_t>>("strides"),
-                               node.attr<std::string>("padding"));
-}
 
 // Calls f(out_index, in_index_of_each_window_element...) per window, per channel.
 template <typename F>
@@ -49,10 +36,8 @@ class PoolOp : public OpKernel {
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), x.shape()));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(
-        ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c}), &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PreparePool(ctx, &out));
     const T* in = x.base<T>();
     T* o = out->base<T>();
     const int64_t C = g.in_c;
@@ -86,15 +71,8 @@ class MaxPoolGradOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     const Tensor& dy = ctx.input(2);
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), x.shape()));
-    const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
-    if (dy.shape() != want || ctx.input(1).shape() != want) {
-      return errors::InvalidArgument("orig_output ", ctx.input(1).shape().DebugString(),
-                                     " and grad ", dy.shape().DebugString(), " must be ",
-                                     want.DebugString());
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareMaxPoolGrad(ctx, &out));
     std::memset(out->data(), 0, out->TotalBytes());
     const T* in = x.base<T>();
     const T* d = dy.base<T>();
@@ -130,22 +108,9 @@ class AvgPoolGradOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor& sizes = ctx.input(0);
     const Tensor& dy = ctx.input(1);
-    if (sizes.dims() != 1 || sizes.NumElements() != 4) {
-      return errors::InvalidArgument("orig_input_shape must be a 4-element vector, got shape ",
-                                     sizes.shape().DebugString());
-    }
-    RILL_ASSIGN_OR_RETURN(TensorShape in_shape,
-                          shape_fns::ShapeFromTensor(sizes, "orig_input_shape"));
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(node(), in_shape));
-    const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
-    if (dy.shape() != want) {
-      return errors::InvalidArgument("grad has shape ", dy.shape().DebugString(), ", expected ",
-                                     want.DebugString());
-    }
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, in_shape, &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareAvgPoolGrad(ctx, &out));
     std::memset(out->data(), 0, out->TotalBytes());
     const T* d = dy.base<T>();
     T* o = out->base<T>();

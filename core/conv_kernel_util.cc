@@ -1,0 +1,144 @@
+#include "rill/core/conv_kernel_util.h"
+
+#include <string>
+#include <vector>
+
+#include "rill/core/shape_inference.h"
+
+namespace rill {
+namespace {
+
+absl::StatusOr<std::vector<int64_t>> Sizes(const Tensor& t, const char* what) {
+  if (t.dims() != 1 || t.NumElements() != 4) {
+    return errors::InvalidArgument(what, " must be a 4-element vector, got shape ",
+                                   t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape s, shape_fns::ShapeFromTensor(t, what));
+  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
+}
+
+// Validates input [n, h, w, c], filter [k_h, k_w, c, out_c] and an out_backprop (when
+// given) against the geometry.
+absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape& input,
+                                            const TensorShape& filter, const Tensor* dy) {
+  if (input.dims() != 4 || filter.dims() != 4) {
+    return errors::InvalidArgument("input ", input.DebugString(), " and filter ",
+                                   filter.DebugString(), " must both have rank 4");
+  }
+  if (input.dim_size(3) != filter.dim_size(2)) {
+    return errors::InvalidArgument("input ", input.DebugString(), " has ", input.dim_size(3),
+                                   " channels but filter ", filter.DebugString(), " expects ",
+                                   filter.dim_size(2));
+  }
+  std::vector<int64_t> in(input.dim_sizes().begin(), input.dim_sizes().end());
+  RILL_ASSIGN_OR_RETURN(
+      Conv2DGeometry g,
+      ComputeConv2DGeometry(in, filter.dim_size(0), filter.dim_size(1), filter.dim_size(3),
+                            node.attr<std::vector<int64_t>>("strides"),
+                            node.attr<std::string>("padding")));
+  if (dy != nullptr && dy->shape() != TensorShape({g.batch, g.out_h, g.out_w, g.out_c})) {
+    return errors::InvalidArgument("out_backprop has shape ", dy->shape().DebugString(),
+                                   ", expected [", g.batch, ",", g.out_h, ",", g.out_w, ",",
+                                   g.out_c, "]");
+  }
+  return g;
+}
+
+}  // namespace
+
+absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out) {
+  TensorShape in_shape, f_shape;
+  const Tensor* dy = mode == ConvMode::kForward ? nullptr : &ctx.input(2);
+  if (mode == ConvMode::kBackpropInput) {
+    RILL_ASSIGN_OR_RETURN(auto s, Sizes(ctx.input(0), "input_sizes"));
+    RILL_ASSIGN_OR_RETURN(in_shape, TensorShape::Build(s));
+  } else {
+    in_shape = ctx.input(0).shape();
+  }
+  if (mode == ConvMode::kBackpropFilter) {
+    RILL_ASSIGN_OR_RETURN(auto s, Sizes(ctx.input(1), "filter_sizes"));
+    RILL_ASSIGN_OR_RETURN(f_shape, TensorShape::Build(s));
+  } else {
+    f_shape = ctx.input(1).shape();
+  }
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, ConvGeometry(ctx.node(), in_shape, f_shape, dy));
+  const TensorShape out_shape = mode == ConvMode::kForward
+                                    ? TensorShape({g.batch, g.out_h, g.out_w, g.out_c})
+                                : mode == ConvMode::kBackpropInput ? in_shape
+                                                                   : f_shape;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, out_shape, out));
+  return g;
+}
+
+absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& in) {
+  if (in.dims() != 4) {
+    return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got ",
+                                   in.DebugString());
+  }
+  const auto& k = node.attr<std::vector<int64_t>>("ksize");
+  RILL_RETURN_IF_ERROR(CheckNhwcList(k, "ksize"));
+  std::vector<int64_t> dims(in.dim_sizes().begin(), in.dim_sizes().end());
+  return ComputeConv2DGeometry(dims, k[1], k[2], in.dim_size(3),
+                               node.attr<std::vector<int64_t>>("strides"),
+                               node.attr<std::string>("padding"));
+}
+
+absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out) {
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(ctx.node(), ctx.input(0).shape()));
+  RILL_RETURN_IF_ERROR(
+      ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c}), out));
+  return g;
+}
+
+absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& dy = ctx.input(2);
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(ctx.node(), x.shape()));
+  const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
+  if (dy.shape() != want || ctx.input(1).shape() != want) {
+    return errors::InvalidArgument("orig_output ", ctx.input(1).shape().DebugString(), " and grad ",
+                                   dy.shape().DebugString(), " must be ", want.DebugString());
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), out));
+  return g;
+}
+
+absl::StatusOr<Conv2DGeometry> PrepareAvgPoolGrad(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& sizes = ctx.input(0);
+  const Tensor& dy = ctx.input(1);
+  if (sizes.dims() != 1 || sizes.NumElements() != 4) {
+    return errors::InvalidArgument("orig_input_shape must be a 4-element vector, got shape ",
+                                   sizes.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape in_shape,
+                        shape_fns::ShapeFromTensor(sizes, "orig_input_shape"));
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(ctx.node(), in_shape));
+  const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
+  if (dy.shape() != want) {
+    return errors::InvalidArgument("grad has shape ", dy.shape().DebugString(), ", expected ",
+                                   want.DebugString());
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, in_shape, out));
+  return g;
+}
+
+absl::StatusOr<int64_t> PrepareBiasAdd(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& v = ctx.input(0);
+  const Tensor& b = ctx.input(1);
+  if (v.dims() < 1 || b.dims() != 1 || b.dim_size(0) != v.dim_size(v.dims() - 1)) {
+    return errors::InvalidArgument("bias of shape ", b.shape().DebugString(),
+                                   " does not match the last dim of ", v.shape().DebugString());
+  }
+  RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, v.shape(), out));
+  return b.NumElements();
+}
+
+absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& d = ctx.input(0);
+  if (d.dims() < 1) return errors::InvalidArgument("out_backprop must have rank >= 1");
+  const int64_t c = d.dim_size(d.dims() - 1), rows = c == 0 ? 0 : d.NumElements() / c;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({c}), out));
+  return BiasGradGeometry{rows, c};
+}
+
+}  // namespace rill

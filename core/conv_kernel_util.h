@@ -1,0 +1,36 @@
+// Argument checks and output allocation shared by the CPU and GPU kernels of the
+// convolution, pooling and bias ops (as kernel_util.h does for the others), so the two
+// devices accept the same inputs and name the same problems.
+#pragma once
+
+#include "rill/core/conv_util.h"
+#include "rill/core/kernel.h"
+
+namespace rill {
+
+// Conv2D(input, filter), Conv2DBackpropInput(input_sizes, filter, out_backprop) and
+// Conv2DBackpropFilter(input, filter_sizes, out_backprop): kMode 0, 1 and 2. The sizes
+// inputs are host tensors. Allocates output 0 (the output, the input's or the filter's
+// gradient).
+enum class ConvMode { kForward = 0, kBackpropInput = 1, kBackpropFilter = 2 };
+absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out);
+
+// The geometry of a MaxPool / AvgPool node over an input of this shape.
+absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& input);
+// MaxPool and AvgPool(input): allocates the pooled output.
+absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out);
+// MaxPoolGrad(orig_input, orig_output, grad): allocates the input's gradient.
+absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out);
+// AvgPoolGrad(orig_input_shape (host), grad): allocates the input's gradient.
+absl::StatusOr<Conv2DGeometry> PrepareAvgPoolGrad(OpKernelContext& ctx, Tensor** out);
+
+// BiasAdd(value, bias): output 0 (value's buffer when it may be reused); returns the
+// number of channels (bias length).
+absl::StatusOr<int64_t> PrepareBiasAdd(OpKernelContext& ctx, Tensor** out);
+// BiasAddGrad(out_backprop): output [channels]; returns {rows, channels}.
+struct BiasGradGeometry {
+  int64_t rows, channels;
+};
+absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor** out);
+
+}  // namespace rill
