@@ -1,6 +1,7 @@
 // Elementwise CUDA kernels: grid-stride loops; broadcasting by the collapsed-dims plan.
 #include <cmath>
 
+#include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
 namespace rill::gpu {
@@ -160,11 +161,6 @@ __global__ void FillKernel(const T* value, T v, T* y, int64_t n) {
        i += int64_t{blockDim.x} * gridDim.x) {
     y[i] = fill;
   }
-}
-
-unsigned int Blocks(int64_t n) {
-  int64_t b = (n + 255) / 256;
-  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
 }
 
 }  // namespace

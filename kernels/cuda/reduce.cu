@@ -6,15 +6,11 @@
 #include <limits>
 
 #include "rill/core/philox.h"
+#include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
 namespace rill::gpu {
 namespace {
-
-unsigned int Blocks(int64_t n) {
-  int64_t b = (n + 255) / 256;
-  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
-}
 
 template <typename T>
 __device__ T Lowest() {

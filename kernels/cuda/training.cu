@@ -2,19 +2,11 @@
 #include <cmath>
 
 #include "rill/core/philox.h"
+#include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
 namespace rill::gpu {
 namespace {
-
-unsigned int Blocks(int64_t n) {
-  int64_t b = (n + 255) / 256;
-  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
-}
-
-#define RILL_GRID_LOOP(i, n)                                                \
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < (n); \
-       i += int64_t{blockDim.x} * gridDim.x)
 
 template <typename T>
 __global__ void ActGradKernel(ActGradKind kind, const T* a, const T* b, T* out, int64_t n) {
