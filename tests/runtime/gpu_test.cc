@@ -1,6 +1,7 @@
 // GPU tests: skipped where no GPU is present (CI), run on the lent GPU machine.
 // CPU-GPU parity for every op with a GPU kernel, graphs split across devices, variables
 // living on the GPU, out-of-memory as a Status, and random ops giving the CPU's numbers.
+#include "absl/strings/str_cat.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -116,6 +117,81 @@ TEST(Gpu, MatMulParity) {
             {RandomTensor(dt, ta ? TensorShape({70, 50}) : TensorShape({50, 70}), -1, 1, 4),
              RandomTensor(dt, tb ? TensorShape({30, 70}) : TensorShape({70, 30}), -1, 1, 5)});
       }
+    }
+  }
+}
+
+// Conv2D and its gradients (cuDNN), pooling and bias (rill's CUDA kernels) against the CPU
+// on three geometries: the CNN's 5x5 SAME, a SAME with more padding after than before
+// (8x8, 3x3, stride 2: cuDNN gets an explicitly padded input) and a VALID that leaves a
+// row and a column unused.
+TEST(Gpu, ConvPoolAndBiasParity) {
+  RILL_REQUIRE_GPU();
+  struct G {
+    int64_t n, h, w, c, kh, kw, oc, s;
+    std::string pad;
+    int64_t oh, ow;
+  };
+  for (const G& g :
+       {G{2, 12, 12, 3, 5, 5, 8, 1, "SAME", 12, 12}, G{3, 8, 8, 4, 3, 3, 5, 2, "SAME", 4, 4},
+        G{2, 8, 9, 2, 3, 2, 3, 2, "VALID", 3, 4}}) {
+    const ops::IntList st = {1, g.s, g.s, 1};
+    const std::string what =
+        absl::StrCat(g.h, "x", g.w, " k", g.kh, "x", g.kw, " s", g.s, " ", g.pad);
+    Tensor x = RandomTensor(DT_FLOAT, {g.n, g.h, g.w, g.c}, -1, 1, 11);
+    Tensor f = RandomTensor(DT_FLOAT, {g.kh, g.kw, g.c, g.oc}, -1, 1, 12);
+    Tensor dy = RandomTensor(DT_FLOAT, {g.n, g.oh, g.ow, g.oc}, -1, 1, 13);
+    ExpectParity(
+        "Conv2D " + what,
+        [&](const Scope& s, const auto& in) { return ops::Conv2D(s, in[0], in[1], st, g.pad); },
+        {x, f});
+    ExpectParity("Conv2DBackpropInput " + what,
+                 [&](const Scope& s, const auto& in) {
+                   return ops::Conv2DBackpropInput(
+                       s, ops::Const(s, {int32_t(g.n), int32_t(g.h), int32_t(g.w), int32_t(g.c)}),
+                       in[0], in[1], st, g.pad);
+                 },
+                 {f, dy});
+    ExpectParity("Conv2DBackpropFilter " + what,
+                 [&](const Scope& s, const auto& in) {
+                   return ops::Conv2DBackpropFilter(
+                       s, in[0],
+                       ops::Const(s, {int32_t(g.kh), int32_t(g.kw), int32_t(g.c), int32_t(g.oc)}),
+                       in[1], st, g.pad);
+                 },
+                 {x, dy});
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      const ops::IntList k = {1, g.kh, g.kw, 1};
+      Tensor xp = RandomTensor(dt, {g.n, g.h, g.w, g.c}, -1, 1, 14);
+      Tensor dp = RandomTensor(dt, {g.n, g.oh, g.ow, g.c}, -1, 1, 15);
+      const std::string tw = what + " " + DataTypeString(dt);
+      ExpectParity(
+          "MaxPool " + tw,
+          [&](const Scope& s, const auto& in) { return ops::MaxPool(s, in[0], k, st, g.pad); },
+          {xp});
+      ExpectParity(
+          "AvgPool " + tw,
+          [&](const Scope& s, const auto& in) { return ops::AvgPool(s, in[0], k, st, g.pad); },
+          {xp});
+      ExpectParity("MaxPoolGrad " + tw,
+                   [&](const Scope& s, const auto& in) {
+                     return ops::MaxPoolGrad(s, in[0], ops::MaxPool(s, in[0], k, st, g.pad), in[1],
+                                             k, st, g.pad);
+                   },
+                   {xp, dp});
+      ExpectParity("AvgPoolGrad " + tw,
+                   [&](const Scope& s, const auto& in) {
+                     return ops::AvgPoolGrad(
+                         s, ops::Const(s, {int32_t(g.n), int32_t(g.h), int32_t(g.w), int32_t(g.c)}),
+                         in[0], k, st, g.pad);
+                   },
+                   {dp});
+      ExpectParity("BiasAdd " + tw,
+                   [&](const Scope& s, const auto& in) { return ops::BiasAdd(s, in[0], in[1]); },
+                   {xp, RandomTensor(dt, {g.c}, -1, 1, 16)});
+      ExpectParity("BiasAddGrad " + tw,
+                   [&](const Scope& s, const auto& in) { return ops::BiasAddGrad(s, in[0]); },
+                   {xp});
     }
   }
 }

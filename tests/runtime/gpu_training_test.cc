@@ -64,6 +64,54 @@ TEST(GpuTraining, MlpLossesMatchTheCpu) {
   }
 }
 
+// Losses of 8 Adam steps of a small conv net (Conv2D SAME, BiasAdd, ReLU, MaxPool, a
+// VALID strided Conv2D, AvgPool, dense), everything on `device`; on the GPU with soft
+// placement off, so every op of it must have a GPU kernel.
+std::vector<double> ConvNetLosses(const std::string& device) {
+  Scope s = Scope::NewRootScope().WithDevice(device);
+  auto x = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 12, 12, 2}));
+  auto y = Placeholder(s, DT_INT64, Placeholder::Shape({-1}));
+  auto k1 = Variable(s, RandomTensor(DT_FLOAT, {5, 5, 2, 8}, -0.3, 0.3, 21));
+  auto b1 = Variable(s, RandomTensor(DT_FLOAT, {8}, -0.1, 0.1, 22));
+  auto k2 = Variable(s, RandomTensor(DT_FLOAT, {3, 3, 8, 6}, -0.3, 0.3, 23));
+  auto w = Variable(s, RandomTensor(DT_FLOAT, {24, 3}, -0.3, 0.3, 24));
+  Output h = Relu(s, BiasAdd(s, Conv2D(s, x, k1, {1, 1, 1, 1}, "SAME"), b1));
+  h = MaxPool(s, h, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");  // 6x6
+  h = Relu(s, Conv2D(s, h, k2, {1, 2, 2, 1}, "VALID"));   // 2x2
+  h = AvgPool(s, h, {1, 2, 2, 1}, {1, 1, 1, 1}, "SAME");  // 2x2
+  auto logits = MatMul(s, Reshape(s, h, {-1, 24}), w);
+  auto loss = Mean(s, SparseSoftmaxCrossEntropyWithLogits(s, logits, y).loss, 0);
+  AdamOptimizer opt(0.01);
+  Operation train = opt.Minimize(s, loss);
+  EXPECT_TRUE(s.ok()) << s.status();
+  SessionOptions o;
+  o.allow_soft_placement = device == "/CPU:0";
+  std::unique_ptr<Session> session = device == "/CPU:0" ? std::make_unique<Session>(s, o, CpuOnly())
+                                                        : std::make_unique<Session>(s, o);
+  EXPECT_TRUE(session->Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  Tensor xv = RandomTensor(DT_FLOAT, {10, 12, 12, 2}, -1, 1, 25);
+  Tensor yv = RandomTensor(DT_INT64, {10}, 0, 2, 26);
+  std::vector<double> losses;
+  for (int i = 0; i < 8; ++i) {
+    std::vector<Tensor> out;
+    absl::Status st = session->Run({{x, xv}, {y, yv}}, {loss}, {train}, &out);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) break;
+    losses.push_back(out[0].scalar<float>()());
+  }
+  return losses;
+}
+
+TEST(GpuTraining, ConvNetLossesMatchTheCpu) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  auto cpu = ConvNetLosses("/CPU:0");
+  auto gpu = ConvNetLosses("/GPU:0");
+  ASSERT_EQ(cpu.size(), 8u);
+  ASSERT_EQ(gpu.size(), cpu.size());
+  for (size_t i = 0; i < cpu.size(); ++i) EXPECT_NEAR(gpu[i], cpu[i], 1e-4 * std::abs(cpu[i]));
+  EXPECT_LT(cpu.back(), cpu.front());  // it learns
+}
+
 // Variables living on the GPU save and restore like CPU ones: values come back after
 // updates, a CPU-only Session reads the same file, and a damaged file is DataLoss with
 // the GPU variables unchanged.

@@ -1,0 +1,47 @@
+// Launchers of the CUDA kernels behind the convolution, pooling and bias ops (their
+// classes are in conv_ops.cc and pool_ops.cc). Plain sizes only, as in launch.h.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace rill::gpu {
+
+// An NHWC window geometry (rill::Conv2DGeometry's fields, without its headers).
+struct WindowDims {
+  int64_t batch, in_h, in_w, c;
+  int64_t k_h, k_w, stride_h, stride_w;
+  int64_t out_h, out_w, pad_top, pad_left;
+};
+
+// MaxPool / AvgPool forward, as the CPU kernels: padding never wins a max and is not
+// counted in an average.
+template <typename T>
+cudaError_t LaunchPool(bool max, const WindowDims& d, const T* x, T* y, cudaStream_t stream);
+// MaxPoolGrad: each window's gradient goes to its first maximal element (scan order).
+// One thread per input element gathers from the windows that hold it, in window order,
+// so the sums are deterministic and in the CPU's order.
+template <typename T>
+cudaError_t LaunchMaxPoolGrad(const WindowDims& d, const T* x, const T* dy, T* dx,
+                              cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchAvgPoolGrad(const WindowDims& d, const T* dy, T* dx, cudaStream_t stream);
+
+// y[i] = x[i] + bias[i % channels] over n elements.
+template <typename T>
+cudaError_t LaunchBiasAdd(const T* x, const T* bias, T* y, int64_t n, int64_t channels,
+                          cudaStream_t stream);
+
+// dst [cols, rows] = src [rows, cols]^T (filters between HWIO and cuDNN's KRSC).
+template <typename T>
+cudaError_t LaunchTranspose2D(const T* src, T* dst, int64_t rows, int64_t cols,
+                              cudaStream_t stream);
+// pad: copies [n, h, w, c] into the window at (top, left) of [n, hp, wp, c], zeros around
+// it; crop (pad false): copies that window of [n, hp, wp, c] out into [n, h, w, c].
+template <typename T>
+cudaError_t LaunchPadOrCropNhwc(bool pad, const T* src, T* dst, int64_t n, int64_t h, int64_t w,
+                                int64_t c, int64_t hp, int64_t wp, int64_t top, int64_t left,
+                                cudaStream_t stream);
+
+}  // namespace rill::gpu
