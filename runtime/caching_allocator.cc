@@ -13,8 +13,9 @@ size_t CachingAllocator::RoundSize(size_t bytes) {
   return (bytes + unit - 1) / unit * unit;
 }
 
-CachingAllocator::CachingAllocator(std::string name, std::unique_ptr<DeviceMemory> backend)
-    : name_(std::move(name)), backend_(std::move(backend)) {}
+CachingAllocator::CachingAllocator(std::string name, std::unique_ptr<DeviceMemory> backend,
+                                   bool on_host)
+    : name_(std::move(name)), backend_(std::move(backend)), on_host_(on_host) {}
 
 CachingAllocator::~CachingAllocator() {
   std::lock_guard<std::mutex> lock(mu_);

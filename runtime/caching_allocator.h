@@ -1,4 +1,5 @@
-// A caching allocator for device memory: asks its backend (cudaMalloc on a GPU) only
+// A caching allocator for device memory: asks its backend (cudaMalloc on a GPU; or
+// cudaHostAlloc for the pinned host memory that stages a GPU's copies) only
 // when no cached block fits, so memory grows on demand and is never grabbed up front.
 // Freed blocks are kept by size and reused (best fit, at most twice the request). When
 // the backend refuses, the cache is given back and the request tried once more; a second
@@ -36,13 +37,14 @@ struct CachingAllocatorStats {
 
 class CachingAllocator final : public Allocator {
  public:
-  CachingAllocator(std::string name, std::unique_ptr<DeviceMemory> backend);
+  // `on_host`: the backend's memory is addressable from the host (pinned host memory).
+  CachingAllocator(std::string name, std::unique_ptr<DeviceMemory> backend, bool on_host = false);
   ~CachingAllocator() override;
 
   std::string Name() const override { return name_; }
   void* AllocateRaw(size_t alignment, size_t bytes) override;
   void DeallocateRaw(void* ptr, size_t bytes) override;
-  bool OnHost() const override { return false; }
+  bool OnHost() const override { return on_host_; }
 
   CachingAllocatorStats GetStats() const;
   // Gives every cached (free) block back to the backend.
@@ -56,6 +58,7 @@ class CachingAllocator final : public Allocator {
 
   const std::string name_;
   std::unique_ptr<DeviceMemory> backend_;
+  const bool on_host_;
   mutable std::mutex mu_;
   std::multimap<size_t, void*> free_;        // size -> cached block
   absl::flat_hash_map<void*, size_t> live_;  // block -> its size

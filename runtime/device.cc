@@ -2,6 +2,8 @@
 
 #include <mutex>
 
+#include "absl/strings/str_cat.h"
+
 namespace rill {
 namespace {
 std::vector<DeviceFactory>& Factories() {
@@ -27,6 +29,20 @@ Device* DeviceSet::cpu() const {
   for (const auto& d : devices_)
     if (d->device_type() == DEVICE_CPU) return d.get();
   return nullptr;
+}
+
+absl::StatusOr<DeviceMemoryStats> GetDeviceMemoryStats(absl::string_view spec) {
+  RILL_ASSIGN_OR_RETURN(DeviceName want, DeviceName::Parse(spec));
+  std::string present;
+  for (const auto& d : DeviceSet::Local().devices()) {
+    absl::StrAppend(&present, present.empty() ? "" : ", ", d->name());
+    if (!want.Matches(d->parsed_name())) continue;
+    if (std::optional<DeviceMemoryStats> s = d->memory_stats()) return *s;
+    return errors::InvalidArgument("device ", d->name(), " (for '", spec,
+                                   "') keeps no memory statistics: only devices with their own "
+                                   "memory (GPUs) do");
+  }
+  return errors::NotFound("no device matches '", spec, "'; present: ", present);
 }
 
 }  // namespace rill

@@ -3,13 +3,22 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rill/core/device_name.h"
 #include "rill/core/kernel.h"
+#include "rill/runtime/caching_allocator.h"
 
 namespace rill {
+
+// A device's memory figures: its own memory, and the pinned host memory that stages its
+// copies (feeds are staged there, fetched tensors live there).
+struct DeviceMemoryStats {
+  CachingAllocatorStats device;
+  CachingAllocatorStats pinned_host;
+};
 
 class Device : public DeviceBase {
  public:
@@ -26,6 +35,8 @@ class Device : public DeviceBase {
   Allocator* allocator() const override { return allocator_; }  // GPU devices override
   int id() const { return id_; }
   const DeviceName& parsed_name() const { return parsed_; }
+  // Devices with their own memory (GPUs) report it; the CPU has nothing to report.
+  virtual std::optional<DeviceMemoryStats> memory_stats() const { return std::nullopt; }
 
  private:
   std::string type_;
@@ -49,6 +60,11 @@ class DeviceSet {
  private:
   std::vector<std::shared_ptr<Device>> devices_;
 };
+
+// The memory statistics of the device `spec` names ("/GPU:0", "/device:GPU:0", a full
+// name), as TensorFlow's get_memory_info: InvalidArgument for a malformed name or a device
+// without its own memory (the CPU), NotFound when no such device is present.
+absl::StatusOr<DeviceMemoryStats> GetDeviceMemoryStats(absl::string_view spec);
 
 // A GPU build registers a factory that adds its devices to DeviceSet::Local().
 using DeviceFactory = void (*)(DeviceSet*);

@@ -74,7 +74,7 @@ using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int
                        int64_t, int64_t, int64_t, int64_t>;
 
 // Find*AlgorithmEx may use this much scratch while it times the candidates.
-constexpr size_t kFindWorkspaceBytes = size_t{256} << 20;
+constexpr size_t kFindWorkspaceBytes = size_t{64} << 20;
 
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
 // 2: BackpropFilter(input, sizes, dy).

@@ -23,6 +23,21 @@ class CudaMemory final : public DeviceMemory {
   int ordinal_;
 };
 
+// Page-locked host memory: copies from and to it run as DMA without a bounce buffer, and
+// an upload from it does not make the host wait.
+class PinnedMemory final : public DeviceMemory {
+ public:
+  void* Alloc(size_t bytes) override {
+    void* p = nullptr;
+    if (cudaHostAlloc(&p, bytes, cudaHostAllocPortable) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    return p;
+  }
+  void Free(void* p) override { (void)cudaFreeHost(p); }
+};
+
 // Two CUDA events around the work one kernel enqueues; read after the stream is synced.
 class CudaEventTimer final : public DeviceTimer {
  public:
@@ -61,7 +76,10 @@ GpuDevice::GpuDevice(int ordinal, GpuContext context)
     : Device(DEVICE_GPU, ordinal, nullptr),
       context_(context),
       allocator_(std::make_unique<CachingAllocator>(absl::StrCat("gpu_", ordinal),
-                                                    std::make_unique<CudaMemory>(ordinal))) {}
+                                                    std::make_unique<CudaMemory>(ordinal))),
+      pinned_(std::make_unique<CachingAllocator>(absl::StrCat("gpu_", ordinal, "_pinned_host"),
+                                                 std::make_unique<PinnedMemory>(),
+                                                 /*on_host=*/true)) {}
 
 GpuDevice::~GpuDevice() {
   // Devices live for the process; at exit the driver may already be gone, so only
@@ -84,18 +102,37 @@ absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
   return std::shared_ptr<GpuDevice>(new GpuDevice(ordinal, c));
 }
 
+// Uploads go through a pinned staging buffer: the host copies the source into it (so the
+// source may be freed at once) and the DMA runs on the stream without the host waiting;
+// the buffer is released by the Sync that ends the step. Without pinned memory to spare,
+// the upload reads the pageable source directly and waits for it.
 absl::Status GpuDevice::CopyFromHost(const Tensor& src, Tensor* dst) {
   RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
   if (src.TotalBytes() == 0) return absl::OkStatus();
+  Tensor staging(pinned_.get(), src.dtype(), src.shape());
+  if (staging.IsInitialized()) {
+    std::memcpy(staging.data(), src.data(), src.TotalBytes());
+    RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), staging.data(), src.TotalBytes(),
+                                    cudaMemcpyHostToDevice, context_.stream));
+    std::lock_guard<std::mutex> lock(staging_mu_);
+    staging_.push_back(std::move(staging));
+    return absl::OkStatus();
+  }
   RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(), cudaMemcpyHostToDevice,
                                   context_.stream));
-  // The source may be freed when we return; wait until it has been read.
   RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
   return absl::OkStatus();
 }
 
+// Downloads land in pinned host memory when there is some (the fetched tensor keeps it
+// until released), else in ordinary host memory.
 absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
-  RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape()));
+  Tensor pinned(pinned_.get(), src.dtype(), src.shape());
+  if (pinned.IsInitialized()) {
+    *dst = std::move(pinned);
+  } else {
+    RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape()));
+  }
   if (src.TotalBytes() == 0) return absl::OkStatus();
   RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(), cudaMemcpyDeviceToHost,
                                   context_.stream));
@@ -112,6 +149,11 @@ absl::Status GpuDevice::CopyOnDevice(const Tensor& src, Tensor* dst) {
 }
 
 absl::Status GpuDevice::Sync() {
+  std::vector<Tensor> done;  // enqueued before this sync, so complete after it
+  {
+    std::lock_guard<std::mutex> lock(staging_mu_);
+    done.swap(staging_);
+  }
   RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
   return absl::OkStatus();
 }

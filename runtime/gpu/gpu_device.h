@@ -1,8 +1,12 @@
 // The CUDA GPU device: one stream, cuBLAS and cuDNN handles made with the device (not in
 // the first run), a caching allocator over cudaMalloc that grows on demand, and copies
-// to and from the host. Every kernel of the device is enqueued on its stream in
+// to and from the host staged through pinned host memory (a second caching allocator
+// over cudaHostAlloc). Every kernel of the device is enqueued on its stream in
 // dependency order; the host waits only when a value must come back.
 #pragma once
+
+#include <mutex>
+#include <vector>
 
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/runtime/caching_allocator.h"
@@ -24,12 +28,19 @@ class GpuDevice final : public Device {
   absl::Status Sync() override;
   std::unique_ptr<DeviceTimer> StartTimer() override;
 
-  CachingAllocatorStats memory_stats() const { return allocator_->GetStats(); }
+  std::optional<DeviceMemoryStats> memory_stats() const override {
+    return DeviceMemoryStats{allocator_->GetStats(), pinned_->GetStats()};
+  }
 
  private:
   GpuDevice(int ordinal, GpuContext context);
   GpuContext context_;
   std::unique_ptr<CachingAllocator> allocator_;
+  // Fetched tensors live here (the host reads them at DMA speed); feeds are staged here.
+  std::unique_ptr<CachingAllocator> pinned_;
+  // Staging buffers of uploads still in flight; released by the next Sync.
+  std::mutex staging_mu_;
+  std::vector<Tensor> staging_;
 };
 
 }  // namespace rill::gpu

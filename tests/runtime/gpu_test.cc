@@ -196,6 +196,33 @@ TEST(Gpu, ConvPoolAndBiasParity) {
   }
 }
 
+// Feeds are staged through pinned host memory (reused from run to run) and fetched
+// tensors come back in it; the values survive the round trip and the device reports
+// its memory.
+TEST(Gpu, FeedsAndFetchesGoThroughPinnedHostMemory) {
+  RILL_REQUIRE_GPU();
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_FLOAT);
+  auto y = ops::Add(root.WithDevice("/GPU:0"), x, 1.f);
+  Session session(root);
+  absl::StatusOr<DeviceMemoryStats> before = GetDeviceMemoryStats("/GPU:0");
+  ASSERT_TRUE(before.ok()) << before.status();
+  for (int run = 0; run < 3; ++run) {
+    Tensor in = RandomTensor(DT_FLOAT, {1000, 1000}, -1, 1, 30 + run);
+    std::vector<Tensor> out;
+    ASSERT_TRUE(session.Run({{x, in}}, {y}, &out).ok());
+    ASSERT_TRUE(out[0].OnHost());
+    for (int64_t i = 0; i < in.NumElements(); i += 997) {
+      ASSERT_EQ(out[0].flat<float>()(i), in.flat<float>()(i) + 1.f) << i;
+    }
+  }
+  absl::StatusOr<DeviceMemoryStats> after = GetDeviceMemoryStats("/device:GPU:0");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_GE(after->pinned_host.num_allocs - before->pinned_host.num_allocs, 6);  // 3 in, 3 out
+  EXPECT_GE(after->pinned_host.num_cache_hits - before->pinned_host.num_cache_hits, 4);
+  EXPECT_GT(after->device.peak_bytes_in_use, 4'000'000 - 1);
+}
+
 TEST(Gpu, RandomOpsGiveTheCpuNumbers) {
   RILL_REQUIRE_GPU();
   for (int kind = 0; kind < 3; ++kind) {

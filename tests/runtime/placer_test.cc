@@ -227,6 +227,10 @@ TEST(CachingAllocator, ReusesBlocksNeverOverlapsAndReportsOom) {
   a.DeallocateRaw(huge, size_t{60} << 20);
   a.ReleaseCached();
   EXPECT_EQ(a.GetStats().bytes_reserved, 0);
+  // Device memory is not the host's; a pinned-host cache (a GPU's staging) is.
+  EXPECT_FALSE(a.OnHost());
+  CachingAllocator pinned("pinned", std::make_unique<FakeMemory>(size_t{1} << 20), true);
+  EXPECT_TRUE(pinned.OnHost());
 }
 
 }  // namespace
@@ -245,6 +249,16 @@ class SyncCountingDevice : public FakeGpuDevice {
   std::atomic<int> syncs{0};
   bool fail = false;
 };
+
+TEST(DeviceMemoryStats, NamedDevicesOnlyAndSaysWhy) {
+  absl::StatusOr<DeviceMemoryStats> cpu = GetDeviceMemoryStats("/CPU:0");
+  ASSERT_EQ(cpu.status().code(), absl::StatusCode::kInvalidArgument) << cpu.status();
+  EXPECT_NE(std::string(cpu.status().message()).find("device:CPU:0"), std::string::npos);
+  absl::StatusOr<DeviceMemoryStats> absent = GetDeviceMemoryStats("/GPU:7");
+  ASSERT_EQ(absent.status().code(), absl::StatusCode::kNotFound) << absent.status();
+  EXPECT_NE(std::string(absent.status().message()).find("present: "), std::string::npos);
+  EXPECT_EQ(GetDeviceMemoryStats("/GPU:zero").status().code(), absl::StatusCode::kInvalidArgument);
+}
 
 TEST(DeviceSync, RunsEndBySyncingTheirDevicesAndReportTheirErrors) {
   RegisterFakeGpuKernels();
