@@ -53,6 +53,10 @@ class DeviceBase {
   virtual absl::Status Sync() { return absl::OkStatus(); }
   // A GPU device's stream and library handles (kernels/cuda/gpu_context.h); else null.
   virtual void* gpu_context() const { return nullptr; }
+  // Host memory this device uploads from without a bounce buffer (a GPU's pinned host
+  // memory); data prepared there in advance (the next training batch) is copied in by
+  // DMA alone. Null where uploads need no staging (the CPU).
+  virtual Allocator* host_staging_allocator() const { return nullptr; }
   // A timer of the work this device queues from now on; null where kernels run
   // synchronously on the calling thread (host time is the kernel time there).
   virtual std::unique_ptr<DeviceTimer> StartTimer() { return nullptr; }

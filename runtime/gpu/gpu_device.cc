@@ -103,15 +103,18 @@ absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
 }
 
 // Uploads go through a pinned staging buffer: the host copies the source into it (so the
-// source may be freed at once) and the DMA runs on the stream without the host waiting;
-// the buffer is released by the Sync that ends the step. Without pinned memory to spare,
+// source may be freed at once; a source already in pinned memory is used as it is, and
+// kept) and the DMA runs on the stream without the host waiting; the buffer is released
+// by the Sync that ends the step. Without pinned memory to spare,
 // the upload reads the pageable source directly and waits for it.
 absl::Status GpuDevice::CopyFromHost(const Tensor& src, Tensor* dst) {
   RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
   if (src.TotalBytes() == 0) return absl::OkStatus();
-  Tensor staging(pinned_.get(), src.dtype(), src.shape());
+  // A source already in pinned memory (a batch prepared there) is its own staging buffer.
+  Tensor staging =
+      src.allocator() == pinned_.get() ? src : Tensor(pinned_.get(), src.dtype(), src.shape());
   if (staging.IsInitialized()) {
-    std::memcpy(staging.data(), src.data(), src.TotalBytes());
+    if (staging.data() != src.data()) std::memcpy(staging.data(), src.data(), src.TotalBytes());
     RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), staging.data(), src.TotalBytes(),
                                     cudaMemcpyHostToDevice, context_.stream));
     std::lock_guard<std::mutex> lock(staging_mu_);

@@ -22,6 +22,7 @@ class GpuDevice final : public Device {
 
   Allocator* allocator() const override { return allocator_.get(); }
   void* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
+  Allocator* host_staging_allocator() const override { return pinned_.get(); }
   absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyToHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyOnDevice(const Tensor& src, Tensor* dst) override;

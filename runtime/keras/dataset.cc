@@ -26,10 +26,12 @@ absl::StatusOr<Dataset> Dataset::FromTensors(Tensor x, Tensor y) {
 }
 
 namespace {
-Tensor GatherRows(const Tensor& t, const std::vector<int64_t>& idx) {
+Tensor GatherRows(const Tensor& t, const std::vector<int64_t>& idx, Allocator* allocator) {
   std::vector<int64_t> dims(t.shape().dim_sizes().begin(), t.shape().dim_sizes().end());
   dims[0] = static_cast<int64_t>(idx.size());
-  Tensor out(t.dtype(), *TensorShape::Build(dims));
+  const TensorShape shape = *TensorShape::Build(dims);
+  Tensor out = allocator != nullptr ? Tensor(allocator, t.dtype(), shape) : Tensor();
+  if (!out.IsInitialized()) out = Tensor(t.dtype(), shape);  // no staging memory to spare
   const size_t row = t.dim_size(0) == 0 ? 0 : t.TotalBytes() / t.dim_size(0);
   const char* src = static_cast<const char*>(t.data());
   char* dst = static_cast<char*>(out.data());
@@ -38,16 +40,17 @@ Tensor GatherRows(const Tensor& t, const std::vector<int64_t>& idx) {
 }
 }  // namespace
 
-Batch Dataset::Gather(const std::vector<int64_t>& idx) const {
+Batch Dataset::Gather(const std::vector<int64_t>& idx, Allocator* allocator) const {
   Batch b;
-  b.x = GatherRows(x_, idx);
-  if (y_.IsInitialized()) b.y = GatherRows(y_, idx);
+  b.x = GatherRows(x_, idx, allocator);
+  if (y_.IsInitialized()) b.y = GatherRows(y_, idx, allocator);
   b.size = static_cast<int64_t>(idx.size());
   return b;
 }
 
-BatchIterator::BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed)
-    : data_(data), batch_size_(std::max<int64_t>(batch_size, 1)) {
+BatchIterator::BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed,
+                             Allocator* allocator)
+    : data_(data), allocator_(allocator), batch_size_(std::max<int64_t>(batch_size, 1)) {
   order_.resize(data.size());
   std::iota(order_.begin(), order_.end(), 0);
   if (shuffle) std::shuffle(order_.begin(), order_.end(), std::mt19937_64(seed));
@@ -72,7 +75,7 @@ std::vector<int64_t> BatchIterator::Indices(int64_t b) const {
 
 void BatchIterator::Work() {
   for (int64_t b = 0; b < num_batches_; ++b) {
-    Batch batch = data_.Gather(Indices(b));  // outside the lock: overlaps the step
+    Batch batch = data_.Gather(Indices(b), allocator_);  // outside the lock: overlaps the step
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return stop_ || !ready_.has_value(); });
     if (stop_) return;

@@ -1,6 +1,8 @@
 // In-memory datasets for training: features and labels as tensors whose first dimension
 // is the example index; an epoch is a (seeded) shuffle cut into batches. The next batch
-// is gathered on a worker thread while the current step runs.
+// is gathered on a worker thread while the current step runs, straight into the
+// model's device's staging memory when it has some (a GPU's pinned host memory), so
+// its upload is a DMA the host does not wait for.
 #pragma once
 
 #include <condition_variable>
@@ -27,8 +29,8 @@ class Dataset {
   int64_t size() const { return x_.dim_size(0); }
   const Tensor& x() const { return x_; }
   const Tensor& y() const { return y_; }
-  // Rows `idx` of x and y, as new tensors.
-  Batch Gather(const std::vector<int64_t>& idx) const;
+  // Rows `idx` of x and y, as new tensors (from `allocator` when given and it has room).
+  Batch Gather(const std::vector<int64_t>& idx, Allocator* allocator = nullptr) const;
 
  private:
   Tensor x_, y_;
@@ -37,7 +39,9 @@ class Dataset {
 // One epoch's batches in order, with the next one prepared in the background.
 class BatchIterator {
  public:
-  BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed);
+  // Batches are allocated from `allocator` (host-addressable) when given.
+  BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed,
+                Allocator* allocator = nullptr);
   ~BatchIterator();
   BatchIterator(const BatchIterator&) = delete;
   BatchIterator& operator=(const BatchIterator&) = delete;
@@ -50,6 +54,7 @@ class BatchIterator {
   std::vector<int64_t> Indices(int64_t b) const;
 
   const Dataset& data_;
+  Allocator* allocator_;
   int64_t batch_size_, num_batches_;
   std::vector<int64_t> order_;
   std::mutex mu_;

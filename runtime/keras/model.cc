@@ -12,6 +12,20 @@
 #include "rill/runtime/saver.h"
 
 namespace rill::keras {
+namespace {
+
+// The staging memory of the device the model's output is computed on (a GPU's pinned
+// host memory), where batches are best prepared; null for the CPU.
+Allocator* BatchAllocator(const Session& session, const Output& prediction) {
+  absl::StatusOr<std::string> name = session.AssignedDevice(prediction.op());
+  if (!name.ok()) return nullptr;
+  for (const auto& d : DeviceSet::Local().devices()) {
+    if (d->name() == *name) return d->host_staging_allocator();
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 struct Sequential::Impl {
   ModelOptions options;
@@ -252,10 +266,12 @@ absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
   std::ostream* out = options.verbose == 0 ? nullptr : options.out;
   std::unique_ptr<Saver> saver;
   if (options.checkpoint_every > 0) saver = std::make_unique<Saver>(impl_->root);
+  Allocator* batch_memory = BatchAllocator(*impl_->session, impl_->prediction);
   History history;
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     if (out) *out << "Epoch " << epoch + 1 << "/" << options.epochs << "\n";
-    BatchIterator it(data, options.batch_size, options.shuffle, options.shuffle_seed + epoch);
+    BatchIterator it(data, options.batch_size, options.shuffle, options.shuffle_seed + epoch,
+                     batch_memory);
     ProgressBar bar(out, it.num_batches(), live);
     Averages avg;
     int64_t step = 0;

@@ -112,6 +112,45 @@ TEST(GpuTraining, ConvNetLossesMatchTheCpu) {
   EXPECT_LT(cpu.back(), cpu.front());  // it learns
 }
 
+// Keras Fit on the GPU prepares its batches in the GPU's pinned host memory, and trains
+// as it does on the CPU.
+TEST(GpuTraining, FitPreparesBatchesInPinnedMemory) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  Tensor x = RandomTensor(DT_FLOAT, {256, 10}, -1, 1, 40);
+  Tensor y(DT_FLOAT, TensorShape({256, 2}));
+  for (int64_t i = 0; i < 256; ++i) {
+    const bool positive = x.matrix<float>()(i, 0) + x.matrix<float>()(i, 1) > 0;
+    y.matrix<float>()(i, 0) = positive ? 1.f : 0.f;
+    y.matrix<float>()(i, 1) = positive ? 0.f : 1.f;
+  }
+  std::vector<double> final_loss;
+  for (const std::string device : {"/CPU:0", "/GPU:0"}) {
+    keras::ModelOptions mo;
+    mo.device = device;
+    keras::Sequential model(mo);
+    model.Add(std::make_shared<keras::Dense>(16, "relu"))
+        .Add(std::make_shared<keras::Dense>(2, "softmax"));
+    ASSERT_TRUE(model.Compile("sgd", "categorical_crossentropy", {"accuracy"}).ok());
+    absl::StatusOr<DeviceMemoryStats> before = GetDeviceMemoryStats("/GPU:0");
+    ASSERT_TRUE(before.ok()) << before.status();
+    keras::FitOptions fit;
+    fit.epochs = 3;
+    fit.batch_size = 32;
+    fit.verbose = 0;
+    auto h = model.Fit(x, y, fit);
+    ASSERT_TRUE(h.ok()) << h.status();
+    final_loss.push_back(h->history["loss"].back());
+    absl::StatusOr<DeviceMemoryStats> after = GetDeviceMemoryStats("/GPU:0");
+    const int64_t pinned = after->pinned_host.num_allocs - before->pinned_host.num_allocs;
+    if (device == "/GPU:0") {
+      EXPECT_GE(pinned, 2 * 8 * 2) << "x and y of 8 batches in each of the last 2 epochs";
+    } else {
+      EXPECT_EQ(pinned, 0) << "a CPU model does not stage";
+    }
+  }
+  EXPECT_NEAR(final_loss[1], final_loss[0], 1e-3 * final_loss[0]);
+}
+
 // Variables living on the GPU save and restore like CPU ones: values come back after
 // updates, a CPU-only Session reads the same file, and a damaged file is DataLoss with
 // the GPU variables unchanged.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "rill/runtime/keras/dataset.h"
+#include "runtime/fake_device.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -283,6 +284,20 @@ TEST(Keras, BatchIteratorCoversEveryExampleOncePerEpoch) {
     for (int i = 0; i < 103; ++i) EXPECT_EQ(seen.count(static_cast<float>(i)), 1u);
     EXPECT_EQ(std::is_sorted(order.begin(), order.end()), !shuffle);
   }
+  // Batches prepared in a device's staging memory (a GPU's pinned host memory) while it
+  // has room, in ordinary memory after that; the same rows either way.
+  CachingAllocator staging("staging", std::make_unique<FakeMemory>(1024), /*on_host=*/true);
+  keras::BatchIterator staged(*data, 10, false, 7, &staging);
+  int in_staging = 0, elsewhere = 0;
+  std::vector<keras::Batch> kept;  // held, so the staging memory runs out
+  while (auto b = staged.Next()) {
+    (b->x.allocator() == &staging ? in_staging : elsewhere)++;
+    EXPECT_TRUE(b->x.OnHost());
+    EXPECT_EQ(b->x.base<float>()[0], static_cast<float>(10 * kept.size()));
+    kept.push_back(std::move(*b));
+  }
+  EXPECT_GE(in_staging, 1);
+  EXPECT_GE(elsewhere, 1);
   EXPECT_FALSE(keras::Dataset::FromTensors(x, Tensor(DT_INT32, TensorShape({5}))).ok());
   // Stopped early: the worker thread ends cleanly.
   keras::BatchIterator early(*data, 1, true, 1);
