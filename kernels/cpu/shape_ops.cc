@@ -1,6 +1,6 @@
 // CPU kernels that rearrange data: Reshape, ExpandDims, Squeeze (buffer shared), Shape,
-// Transpose, Concat, Slice, Fill, ZerosLike, OnesLike, OneHot. Copies work on bytes, so
-// one implementation serves every dtype.
+// Concat, Fill, ZerosLike, OnesLike, OneHot (Transpose and Slice: copy_ops.cc). Copies work on
+// bytes, so one implementation serves every dtype.
 #include <cstring>
 
 #include "rill/core/shape_util.h"
@@ -98,48 +98,6 @@ class ShapeOp : public OpKernel {
   }
 };
 
-class TransposeOp : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor& x = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(auto perm, VectorInts(ctx.input(1), "perm"));
-    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Transpose(x.shape().dim_sizes(), perm));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
-    bool identity = true;
-    for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
-    if (identity) return Alias(ctx, shape);
-    Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    if (out->NumElements() == 0) return absl::OkStatus();
-    const int rank = x.dims();
-    // Source stride of each output dim; walk the output in order.
-    int64_t in_strides[kMaxTensorRank], src_stride[kMaxTensorRank];
-    int64_t s = 1;
-    for (int i = rank - 1; i >= 0; --i) {
-      in_strides[i] = s;
-      s *= x.dim_size(i);
-    }
-    for (int i = 0; i < rank; ++i) src_stride[i] = in_strides[perm[i]];
-    const size_t es = DataTypeSize(x.dtype());
-    const char* src = static_cast<const char*>(x.data());
-    char* dst = static_cast<char*>(out->data());
-    int64_t idx[kMaxTensorRank] = {0};
-    int64_t off = 0;
-    const int64_t n = out->NumElements();
-    for (int64_t i = 0; i < n; ++i) {
-      std::memcpy(dst + i * es, src + off * es, es);
-      for (int d = rank - 1; d >= 0; --d) {
-        off += src_stride[d];
-        if (++idx[d] < dims[d]) break;
-        off -= src_stride[d] * dims[d];
-        idx[d] = 0;
-      }
-    }
-    return absl::OkStatus();
-  }
-};
-
 class ConcatOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -166,48 +124,6 @@ class ConcatOp : public OpKernel {
         const size_t row = outer == 0 ? 0 : t.NumElements() / outer * es;
         std::memcpy(dst, static_cast<const char*>(t.data()) + o * row, row);
         dst += row;
-      }
-    }
-    return absl::OkStatus();
-  }
-};
-
-class SliceOp : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor& x = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(auto begin, VectorInts(ctx.input(1), "begin"));
-    RILL_ASSIGN_OR_RETURN(auto size, VectorInts(ctx.input(2), "size"));
-    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Slice(x.shape().dim_sizes(), begin, size));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
-    Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    const int64_t n = out->NumElements();
-    const int rank = x.dims();
-    if (n == 0) return absl::OkStatus();
-    if (rank == 0) {
-      std::memcpy(out->data(), x.data(), x.TotalBytes());
-      return absl::OkStatus();
-    }
-    int64_t strides[kMaxTensorRank];
-    int64_t s = 1;
-    for (int i = rank - 1; i >= 0; --i) {
-      strides[i] = s;
-      s *= x.dim_size(i);
-    }
-    const size_t es = DataTypeSize(x.dtype());
-    const int64_t inner = dims[rank - 1];
-    const char* src = static_cast<const char*>(x.data());
-    char* dst = static_cast<char*>(out->data());
-    int64_t idx[kMaxTensorRank] = {0};
-    for (int64_t row = 0; row < n / inner; ++row) {
-      int64_t off = 0;
-      for (int d = 0; d < rank; ++d) off += (begin[d] + idx[d]) * strides[d];
-      std::memcpy(dst + row * inner * es, src + off * es, inner * es);
-      for (int d = rank - 2; d >= 0; --d) {
-        if (++idx[d] < dims[d]) break;
-        idx[d] = 0;
       }
     }
     return absl::OkStatus();
@@ -292,9 +208,7 @@ RILL_REGISTER_KERNEL("Reshape", DEVICE_CPU, "", DT_INVALID, ReshapeOp);
 RILL_REGISTER_KERNEL("ExpandDims", DEVICE_CPU, "", DT_INVALID, ExpandDimsOp);
 RILL_REGISTER_KERNEL("Squeeze", DEVICE_CPU, "", DT_INVALID, SqueezeOp);
 RILL_REGISTER_KERNEL("Shape", DEVICE_CPU, "", DT_INVALID, ShapeOp);
-RILL_REGISTER_KERNEL("Transpose", DEVICE_CPU, "", DT_INVALID, TransposeOp);
 RILL_REGISTER_KERNEL("ConcatV2", DEVICE_CPU, "", DT_INVALID, ConcatOp);
-RILL_REGISTER_KERNEL("Slice", DEVICE_CPU, "", DT_INVALID, SliceOp);
 RILL_REGISTER_KERNEL("Fill", DEVICE_CPU, "", DT_INVALID, FillOp);
 RILL_REGISTER_KERNEL("ZerosLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<0>);
 RILL_REGISTER_KERNEL("OnesLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<1>);

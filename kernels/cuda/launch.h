@@ -81,4 +81,14 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
                             const T* lr, const T* beta1, const T* beta2, const T* epsilon,
                             const T* grad, bool nesterov, int64_t n, cudaStream_t stream);
 
+// The strided copy of core/strided_copy.h (Transpose, Slice, Pad, BroadcastTo) over
+// elements of `element_size` bytes (1, 2, 4 or 8), its fields without its headers.
+struct StridedCopyDims {
+  int rank;
+  int64_t dims[8], src_strides[8], dst_strides[8];
+  int64_t src_base, dst_base;
+};
+cudaError_t LaunchStridedCopy(const StridedCopyDims& c, int64_t n, size_t element_size,
+                              const void* src, void* dst, cudaStream_t stream);
+
 }  // namespace rill::gpu

@@ -223,6 +223,37 @@ TEST(Gpu, FeedsAndFetchesGoThroughPinnedHostMemory) {
   EXPECT_GT(after->device.peak_bytes_in_use, 4'000'000 - 1);
 }
 
+// Transpose, Slice, Pad and BroadcastTo (strided copies) against the CPU, for element
+// sizes 1, 4 and 8.
+TEST(Gpu, DataMovementParity) {
+  RILL_REQUIRE_GPU();
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
+    const std::string t = DataTypeString(dt);
+    Tensor x = RandomTensor(dt, {4, 5, 6}, 0, 9, 50);
+    ExpectParity("Transpose " + t,
+                 [](const Scope& s, const auto& in) {
+                   return ops::Transpose(s, in[0], {2, 0, 1});
+                 },
+                 {x});
+    ExpectParity("Slice " + t,
+                 [](const Scope& s, const auto& in) {
+                   return ops::Slice(s, in[0], {1, 0, 2}, {2, -1, 3});
+                 },
+                 {x});
+    ExpectParity("Pad " + t,
+                 [](const Scope& s, const auto& in) {
+                   return ops::Pad(s, in[0], ops::Const(s, {{1, 0}, {0, 2}, {3, 1}}));
+                 },
+                 {x});
+    ExpectParity(
+        "BroadcastTo " + t,
+        [](const Scope& s, const auto& in) {
+          return ops::BroadcastTo(s, ops::Slice(s, in[0], {0, 0, 0}, {4, 1, 6}), {3, 4, 7, 6});
+        },
+        {x});
+  }
+}
+
 TEST(Gpu, RandomOpsGiveTheCpuNumbers) {
   RILL_REQUIRE_GPU();
   for (int kind = 0; kind < 3; ++kind) {
@@ -243,9 +274,9 @@ TEST(Gpu, GraphSplitAcrossDevicesAndVariablesStayOnTheGpu) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root, DT_FLOAT);
   auto w = ops::Variable(root.WithOpName("w"), {{1.f, 2.f}, {3.f, 4.f}});
-  auto y = ops::MatMul(root, x, w);                      // GPU
-  auto t = ops::Transpose(root, y, {1, 0});              // CPU (no GPU kernel)
-  auto z = ops::Add(root.WithDevice("/GPU:0"), t, 1.f);  // back to the GPU
+  auto y = ops::MatMul(root, x, w);                               // GPU
+  auto t = ops::Transpose(root.WithDevice("/cpu:0"), y, {1, 0});  // CPU
+  auto z = ops::Add(root.WithDevice("/GPU:0"), t, 1.f);           // back to the GPU
   auto step = ops::AssignAdd(root, w, {{1.f, 1.f}, {1.f, 1.f}});
   Session session(root);
   std::vector<Tensor> out;

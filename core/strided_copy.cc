@@ -1,0 +1,185 @@
+#include "rill/core/strided_copy.h"
+
+#include <cstring>
+#include <vector>
+
+#include "rill/core/broadcast.h"
+#include "rill/core/shape_inference.h"
+#include "rill/core/shape_util.h"
+
+namespace rill {
+namespace {
+
+absl::StatusOr<std::vector<int64_t>> VectorInts(const Tensor& t, absl::string_view what) {
+  if (t.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
+  }
+  return shape_fns::IntValues(t, what);
+}
+
+// Row-major strides of `dims` into s[0..rank).
+void RowMajor(int rank, const int64_t* dims, int64_t* s) {
+  int64_t stride = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    s[d] = stride;
+    stride *= dims[d];
+  }
+}
+
+// A copy over `out`'s positions into a fresh contiguous output.
+StridedCopy OverOutput(const TensorShape& out) {
+  StridedCopy c;
+  c.rank = out.dims();
+  for (int d = 0; d < c.rank; ++d) c.dims[d] = out.dim_size(d);
+  RowMajor(c.rank, c.dims.data(), c.dst_strides.data());
+  return c;
+}
+
+absl::Status Alias(OpKernelContext& ctx, const TensorShape& shape) {
+  Tensor out;
+  if (!out.CopyFrom(ctx.input(0), shape)) {
+    return errors::Internal("alias to ", shape.DebugString(), " lost elements");
+  }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+int64_t StridedCopy::num_elements() const {
+  int64_t n = 1;
+  for (int d = 0; d < rank; ++d) n *= dims[d];
+  return n;
+}
+
+absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  RILL_ASSIGN_OR_RETURN(auto perm, VectorInts(ctx.input(1), "perm"));
+  RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Transpose(x.shape().dim_sizes(), perm));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  CopyJob job;
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
+  if (identity) {
+    job.done = true;
+    RILL_RETURN_IF_ERROR(Alias(ctx, shape));
+    return job;
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &job.out));
+  job.copy = OverOutput(shape);
+  int64_t in_strides[kMaxTensorRank];
+  std::vector<int64_t> in_dims(x.shape().dim_sizes().begin(), x.shape().dim_sizes().end());
+  RowMajor(x.dims(), in_dims.data(), in_strides);
+  for (int d = 0; d < job.copy.rank; ++d) job.copy.src_strides[d] = in_strides[perm[d]];
+  return job;
+}
+
+absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  RILL_ASSIGN_OR_RETURN(auto begin, VectorInts(ctx.input(1), "begin"));
+  RILL_ASSIGN_OR_RETURN(auto size, VectorInts(ctx.input(2), "size"));
+  RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Slice(x.shape().dim_sizes(), begin, size));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  CopyJob job;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &job.out));
+  job.copy = OverOutput(shape);
+  std::vector<int64_t> in_dims(x.shape().dim_sizes().begin(), x.shape().dim_sizes().end());
+  RowMajor(x.dims(), in_dims.data(), job.copy.src_strides.data());
+  for (int d = 0; d < x.dims(); ++d) job.copy.src_base += begin[d] * job.copy.src_strides[d];
+  return job;
+}
+
+absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& pt = ctx.input(1);
+  const int rank = x.dims();
+  if (pt.dims() != 2 || pt.dim_size(0) != rank || pt.dim_size(1) != 2) {
+    return errors::InvalidArgument("paddings must be [", rank, ", 2] for input of shape ",
+                                   x.shape().DebugString(), ", got ", pt.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto pad, shape_fns::AllIntValues(pt, "paddings"));
+  shape_util::Dims dims(x.shape().dim_sizes().begin(), x.shape().dim_sizes().end());
+  for (int d = 0; d < rank; ++d) {
+    if (pad[2 * d] < 0 || pad[2 * d + 1] < 0) {
+      return errors::InvalidArgument("paddings must be >= 0, got ", pad[2 * d], ", ",
+                                     pad[2 * d + 1], " for dim ", d);
+    }
+    dims[d] += pad[2 * d] + pad[2 * d + 1];
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  // Over the input's positions, into the output's interior.
+  CopyJob job;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &job.out));
+  job.zero_fill = true;
+  job.copy = OverOutput(x.shape());
+  job.copy.src_strides = job.copy.dst_strides;
+  RowMajor(rank, dims.data(), job.copy.dst_strides.data());
+  for (int d = 0; d < rank; ++d) job.copy.dst_base += pad[2 * d] * job.copy.dst_strides[d];
+  return job;
+}
+
+absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  if (ctx.input(1).dims() != 1) return errors::InvalidArgument("shape must be a vector");
+  RILL_ASSIGN_OR_RETURN(TensorShape target, shape_fns::ShapeFromTensor(ctx.input(1), "shape"));
+  auto b = shape_fns::Broadcast(x.shape(), target);
+  if (!b.ok() || *b != target) {
+    return errors::InvalidArgument("cannot broadcast shape ", x.shape().DebugString(), " to ",
+                                   target.DebugString());
+  }
+  CopyJob job;
+  if (x.shape() == target) {
+    job.done = true;
+    ctx.set_output(0, x);
+    return job;
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, target, &job.out));
+  if (target.num_elements() == 0) {
+    job.done = true;
+    return job;
+  }
+  const BroadcastPlan p = MakeBroadcastPlan(x.shape(), target, target);
+  job.copy.rank = p.rank;
+  for (int d = 0; d < p.rank; ++d) {
+    job.copy.dims[d] = p.dims[d];
+    job.copy.src_strides[d] = p.a_strides[d];
+  }
+  RowMajor(p.rank, job.copy.dims.data(), job.copy.dst_strides.data());
+  return job;
+}
+
+void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size_t es) {
+  const int64_t n = c.num_elements();
+  if (n == 0) return;
+  const char* s = static_cast<const char*>(src) + c.src_base * es;
+  char* o = static_cast<char*>(dst) + c.dst_base * es;
+  if (c.rank == 0) {
+    std::memcpy(o, s, es);
+    return;
+  }
+  const int last = c.rank - 1;
+  const int64_t inner = c.dims[last];
+  const bool rows = c.src_strides[last] == 1 && c.dst_strides[last] == 1;
+  int64_t idx[kMaxTensorRank] = {0};
+  int64_t so = 0, doff = 0;  // offsets of the current row's first element
+  for (int64_t row = 0; row < n / inner; ++row) {
+    if (rows) {
+      std::memcpy(o + doff * es, s + so * es, inner * es);
+    } else {
+      for (int64_t i = 0; i < inner; ++i) {
+        std::memcpy(o + (doff + i * c.dst_strides[last]) * es,
+                    s + (so + i * c.src_strides[last]) * es, es);
+      }
+    }
+    for (int d = last - 1; d >= 0; --d) {
+      so += c.src_strides[d];
+      doff += c.dst_strides[d];
+      if (++idx[d] < c.dims[d]) break;
+      so -= c.src_strides[d] * c.dims[d];
+      doff -= c.dst_strides[d] * c.dims[d];
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace rill

@@ -1,0 +1,42 @@
+// Transpose, Slice, Pad and BroadcastTo move elements without arithmetic; each is one
+// strided copy, planned here (with the argument checks the CPU and GPU kernels share)
+// and run by either device: for every position idx of `dims` (row-major),
+//   dst[dst_base + sum_d idx_d dst_strides_d] = src[src_base + sum_d idx_d src_strides_d]
+// in elements. A broadcast dim has source stride 0; Pad zero-fills its output first and
+// copies the input into the interior.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "rill/core/kernel.h"
+#include "rill/core/limits.h"
+
+namespace rill {
+
+struct StridedCopy {
+  int rank = 0;
+  std::array<int64_t, kMaxTensorRank> dims{}, src_strides{}, dst_strides{};
+  int64_t src_base = 0, dst_base = 0;
+  int64_t num_elements() const;
+};
+
+// What a kernel does after Prepare*: nothing more (the output is set: an alias of the
+// input, or empty), or zero-fill the output (Pad) and run the copy.
+struct CopyJob {
+  Tensor* out = nullptr;  // output 0, when allocated
+  bool done = false;
+  bool zero_fill = false;
+  StridedCopy copy;
+};
+
+// Each validates the op's inputs and allocates (or aliases) output 0.
+absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx);    // (x, perm)
+absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx);        // (x, begin, size)
+absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx);          // (x, paddings)
+absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx);  // (x, shape)
+
+// Runs a copy on host memory, `element_size` bytes per element.
+void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size_t element_size);
+
+}  // namespace rill

@@ -1,0 +1,31 @@
+// CPU kernels of Transpose, Slice, Pad and BroadcastTo: each is one strided copy of bytes
+// (core/strided_copy.h), so one implementation serves every dtype; runs that are
+// contiguous on both sides are memcpy'd.
+#include <cstring>
+
+#include "rill/core/strided_copy.h"
+
+namespace rill::cpu {
+namespace {
+
+template <absl::StatusOr<CopyJob> (*kPrepare)(OpKernelContext&)>
+class StridedCopyOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(CopyJob job, kPrepare(ctx));
+    if (job.done) return absl::OkStatus();
+    if (job.zero_fill) std::memset(job.out->data(), 0, job.out->TotalBytes());
+    RunStridedCopyOnHost(job.copy, ctx.input(0).data(), job.out->data(),
+                         DataTypeSize(ctx.input(0).dtype()));
+    return absl::OkStatus();
+  }
+};
+
+RILL_REGISTER_KERNEL("Transpose", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareTranspose>);
+RILL_REGISTER_KERNEL("Slice", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareSlice>);
+RILL_REGISTER_KERNEL("Pad", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PreparePad>);
+RILL_REGISTER_KERNEL("BroadcastTo", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareBroadcastTo>);
+
+}  // namespace
+}  // namespace rill::cpu
