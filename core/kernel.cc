@@ -31,6 +31,13 @@ absl::Status DeviceBase::CopyOnDevice(const Tensor& src, Tensor* dst) {
   return absl::OkStatus();
 }
 
+bool KernelDef::ReadsOnHost(int input, int num_inputs) const {
+  for (int k : host_memory_inputs) {
+    if (k == input || (k < 0 && num_inputs + k == input)) return true;
+  }
+  return false;
+}
+
 absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, Tensor** out) {
   DataType dt = node_.output_type(i);
   Tensor t(device_->allocator(), dt, shape);

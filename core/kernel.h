@@ -142,8 +142,10 @@ struct KernelDef {
   std::string constraint_attr;  // empty: any dtype
   DataType dtype = DT_INVALID;
   KernelFactory factory;
-  // Inputs this kernel reads on the host (shapes, axes) even when it runs on a device.
+  // Inputs this kernel reads on the host (shapes, axes) even when it runs on a device;
+  // a negative index counts from the end (-1: the last input, ConcatV2's axis).
   std::vector<int> host_memory_inputs;
+  bool ReadsOnHost(int input, int num_inputs) const;
 };
 
 class KernelRegistry {

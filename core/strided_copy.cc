@@ -148,6 +148,43 @@ absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx) {
   return job;
 }
 
+absl::StatusOr<std::vector<StridedCopy>> PrepareConcat(OpKernelContext& ctx, Tensor** out) {
+  const int n = ctx.num_inputs() - 1;
+  const Tensor& axis_t = ctx.input(n);
+  if (axis_t.dims() != 0) {
+    return errors::InvalidArgument("axis must be a scalar, got shape ",
+                                   axis_t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto axis, shape_fns::IntValues(axis_t, "axis"));
+  std::vector<shape_util::Dims> dims;
+  for (int i = 0; i < n; ++i) {
+    auto d = ctx.input(i).shape().dim_sizes();
+    dims.emplace_back(d.begin(), d.end());
+  }
+  int ax;
+  RILL_ASSIGN_OR_RETURN(auto out_dims, shape_util::Concat(dims, axis[0], &ax));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(out_dims));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  // Each value as [outer, its inner], into the output's [outer, inner] at its column.
+  int64_t outer = 1;
+  for (int i = 0; i < ax; ++i) outer *= shape.dim_size(i);
+  const int64_t out_inner = outer == 0 ? 0 : shape.num_elements() / outer;
+  std::vector<StridedCopy> copies;
+  int64_t column = 0;
+  for (int i = 0; i < n; ++i) {
+    const int64_t inner = outer == 0 ? 0 : ctx.input(i).NumElements() / outer;
+    StridedCopy c;
+    c.rank = 2;
+    c.dims = {outer, inner};
+    c.src_strides = {inner, 1};
+    c.dst_strides = {out_inner, 1};
+    c.dst_base = column;
+    column += inner;
+    copies.push_back(c);
+  }
+  return copies;
+}
+
 void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size_t es) {
   const int64_t n = c.num_elements();
   if (n == 0) return;

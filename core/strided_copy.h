@@ -1,6 +1,6 @@
-// Transpose, Slice, Pad and BroadcastTo move elements without arithmetic; each is one
-// strided copy, planned here (with the argument checks the CPU and GPU kernels share)
-// and run by either device: for every position idx of `dims` (row-major),
+// Transpose, Slice, Pad, BroadcastTo and ConcatV2 move elements without arithmetic; each
+// is one strided copy (Concat: one per input), planned here (with the argument checks the CPU and
+// GPU kernels share) and run by either device: for every position idx of `dims` (row-major),
 //   dst[dst_base + sum_d idx_d dst_strides_d] = src[src_base + sum_d idx_d src_strides_d]
 // in elements. A broadcast dim has source stride 0; Pad zero-fills its output first and
 // copies the input into the interior.
@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "rill/core/kernel.h"
 #include "rill/core/limits.h"
@@ -35,6 +36,10 @@ absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx);    // (x, perm)
 absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx);        // (x, begin, size)
 absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx);          // (x, paddings)
 absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx);  // (x, shape)
+
+// ConcatV2(values..., axis): one copy per value, from that input (contiguous) into its
+// columns of the output (allocated here, into *out).
+absl::StatusOr<std::vector<StridedCopy>> PrepareConcat(OpKernelContext& ctx, Tensor** out);
 
 // Runs a copy on host memory, `element_size` bytes per element.
 void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size_t element_size);

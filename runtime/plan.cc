@@ -175,11 +175,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
                           CreateKernel(*n, pn.device, ctx.resources, ctx.kernel_options));
     pn.expensive = pn.kernel->IsExpensive();
     const KernelDef* def = KernelRegistry::Global()->Find(*n, pn.device->device_type());
-    auto on_host = [&](int k) {
-      return def != nullptr &&
-             std::find(def->host_memory_inputs.begin(), def->host_memory_inputs.end(), k) !=
-                 def->host_memory_inputs.end();
-    };
+    auto on_host = [&](int k) { return def != nullptr && def->ReadsOnHost(k, n->num_inputs()); };
     for (int k = 0; k < n->num_inputs(); ++k) {
       NodeOut in = n->input(k);
       Var* var = n->input_is_ref(k) ? nullptr : var_of(in.node);

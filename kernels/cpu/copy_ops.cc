@@ -1,4 +1,4 @@
-// CPU kernels of Transpose, Slice, Pad and BroadcastTo: each is one strided copy of bytes
+// CPU kernels of Transpose, Slice, Pad, BroadcastTo and ConcatV2: strided copies of bytes
 // (core/strided_copy.h), so one implementation serves every dtype; runs that are
 // contiguous on both sides are memcpy'd.
 #include <cstring>
@@ -22,10 +22,25 @@ class StridedCopyOp : public OpKernel {
   }
 };
 
+class ConcatOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(std::vector<StridedCopy> copies, PrepareConcat(ctx, &out));
+    const size_t es = DataTypeSize(out->dtype());
+    for (size_t i = 0; i < copies.size(); ++i) {
+      RunStridedCopyOnHost(copies[i], ctx.input(static_cast<int>(i)).data(), out->data(), es);
+    }
+    return absl::OkStatus();
+  }
+};
+
 RILL_REGISTER_KERNEL("Transpose", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareTranspose>);
 RILL_REGISTER_KERNEL("Slice", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareSlice>);
 RILL_REGISTER_KERNEL("Pad", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PreparePad>);
 RILL_REGISTER_KERNEL("BroadcastTo", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareBroadcastTo>);
+RILL_REGISTER_KERNEL("ConcatV2", DEVICE_CPU, "", DT_INVALID, ConcatOp);
 
 }  // namespace
 }  // namespace rill::cpu

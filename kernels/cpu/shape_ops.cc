@@ -1,5 +1,5 @@
 // CPU kernels that rearrange data: Reshape, ExpandDims, Squeeze (buffer shared), Shape,
-// Concat, Fill, ZerosLike, OnesLike, OneHot (Transpose and Slice: copy_ops.cc). Copies work on
+// Fill, ZerosLike, OnesLike, OneHot (Transpose, Slice and Concat: copy_ops.cc). Copies work on
 // bytes, so one implementation serves every dtype.
 #include <cstring>
 
@@ -98,38 +98,6 @@ class ShapeOp : public OpKernel {
   }
 };
 
-class ConcatOp : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  absl::Status Compute(OpKernelContext& ctx) override {
-    const int n = ctx.num_inputs() - 1;
-    RILL_ASSIGN_OR_RETURN(int64_t axis, ScalarInt(ctx.input(n), "axis"));
-    std::vector<shape_util::Dims> dims;
-    for (int i = 0; i < n; ++i) {
-      auto d = ctx.input(i).shape().dim_sizes();
-      dims.emplace_back(d.begin(), d.end());
-    }
-    int ax;
-    RILL_ASSIGN_OR_RETURN(auto out_dims, shape_util::Concat(dims, axis, &ax));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(out_dims));
-    Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
-    int64_t outer = 1;
-    for (int i = 0; i < ax; ++i) outer *= shape.dim_size(i);
-    const size_t es = DataTypeSize(out->dtype());
-    char* dst = static_cast<char*>(out->data());
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int i = 0; i < n; ++i) {
-        const Tensor& t = ctx.input(i);
-        const size_t row = outer == 0 ? 0 : t.NumElements() / outer * es;
-        std::memcpy(dst, static_cast<const char*>(t.data()) + o * row, row);
-        dst += row;
-      }
-    }
-    return absl::OkStatus();
-  }
-};
-
 void FillBytes(Tensor* out, const void* value) {
   const size_t es = DataTypeSize(out->dtype());
   char* dst = static_cast<char*>(out->data());
@@ -208,7 +176,6 @@ RILL_REGISTER_KERNEL("Reshape", DEVICE_CPU, "", DT_INVALID, ReshapeOp);
 RILL_REGISTER_KERNEL("ExpandDims", DEVICE_CPU, "", DT_INVALID, ExpandDimsOp);
 RILL_REGISTER_KERNEL("Squeeze", DEVICE_CPU, "", DT_INVALID, SqueezeOp);
 RILL_REGISTER_KERNEL("Shape", DEVICE_CPU, "", DT_INVALID, ShapeOp);
-RILL_REGISTER_KERNEL("ConcatV2", DEVICE_CPU, "", DT_INVALID, ConcatOp);
 RILL_REGISTER_KERNEL("Fill", DEVICE_CPU, "", DT_INVALID, FillOp);
 RILL_REGISTER_KERNEL("ZerosLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<0>);
 RILL_REGISTER_KERNEL("OnesLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<1>);

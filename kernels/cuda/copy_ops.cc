@@ -1,12 +1,29 @@
-// GPU kernels of Transpose, Slice, Pad and BroadcastTo: the strided copy planned by
-// core/strided_copy.h (the CPU kernels' checks), run by copy.cu on the device's stream.
-// perm, begin, size, paddings and shape are read on the host.
+// GPU kernels of Transpose, Slice, Pad, BroadcastTo and ConcatV2: the strided copies
+// planned by core/strided_copy.h (the CPU kernels' checks), run by copy.cu on the
+// device's stream. perm, begin, size, paddings, shape and axis are read on the host.
 #include "rill/core/strided_copy.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
 namespace rill::gpu {
 namespace {
+
+// Enqueues `copy` from `src` into `dst` on the device's stream.
+absl::Status Run(const OpKernelContext& ctx, const StridedCopy& copy, const Tensor& src,
+                 Tensor* dst) {
+  StridedCopyDims c{};
+  c.rank = copy.rank;
+  for (int d = 0; d < c.rank; ++d) {
+    c.dims[d] = copy.dims[d];
+    c.src_strides[d] = copy.src_strides[d];
+    c.dst_strides[d] = copy.dst_strides[d];
+  }
+  c.src_base = copy.src_base;
+  c.dst_base = copy.dst_base;
+  RILL_CUDA_CHECK(LaunchStridedCopy(c, copy.num_elements(), DataTypeSize(src.dtype()), src.data(),
+                                    dst->data(), ContextOf(ctx)->stream));
+  return absl::OkStatus();
+}
 
 template <absl::StatusOr<CopyJob> (*kPrepare)(OpKernelContext&)>
 class StridedCopyGpu : public OpKernel {
@@ -19,18 +36,19 @@ class StridedCopyGpu : public OpKernel {
     if (job.zero_fill && job.out->TotalBytes() > 0) {
       RILL_CUDA_CHECK(cudaMemsetAsync(job.out->data(), 0, job.out->TotalBytes(), stream));
     }
-    StridedCopyDims c{};
-    c.rank = job.copy.rank;
-    for (int d = 0; d < c.rank; ++d) {
-      c.dims[d] = job.copy.dims[d];
-      c.src_strides[d] = job.copy.src_strides[d];
-      c.dst_strides[d] = job.copy.dst_strides[d];
+    return Run(ctx, job.copy, ctx.input(0), job.out);
+  }
+};
+
+class ConcatGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(std::vector<StridedCopy> copies, PrepareConcat(ctx, &out));
+    for (size_t i = 0; i < copies.size(); ++i) {
+      RILL_RETURN_IF_ERROR(Run(ctx, copies[i], ctx.input(static_cast<int>(i)), out));
     }
-    c.src_base = job.copy.src_base;
-    c.dst_base = job.copy.dst_base;
-    RILL_CUDA_CHECK(LaunchStridedCopy(c, job.copy.num_elements(),
-                                      DataTypeSize(ctx.input(0).dtype()), ctx.input(0).data(),
-                                      job.out->data(), stream));
     return absl::OkStatus();
   }
 };
@@ -43,6 +61,7 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Pad", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PreparePad>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("BroadcastTo", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareBroadcastTo>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("ConcatV2", DEVICE_GPU, "", DT_INVALID, {-1}, ConcatGpu);
 
 }  // namespace
 }  // namespace rill::gpu

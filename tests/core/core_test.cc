@@ -165,5 +165,15 @@ TEST(CpuAllocator, LargeBlocksAreReusedAndNeverOverlap) {
   EXPECT_EQ(a->AllocateRaw(64, size_t{1} << 50), nullptr);  // refused, not an abort
 }
 
+TEST(KernelDef, HostInputsCountFromTheEndWhenNegative) {
+  KernelDef def;
+  def.host_memory_inputs = {1, -1};  // ConcatV2-style: the last input, whatever N is
+  EXPECT_TRUE(def.ReadsOnHost(1, 4));
+  EXPECT_TRUE(def.ReadsOnHost(3, 4));
+  EXPECT_FALSE(def.ReadsOnHost(2, 4));
+  EXPECT_FALSE(def.ReadsOnHost(0, 4));
+  EXPECT_TRUE(def.ReadsOnHost(2, 3));
+}
+
 }  // namespace
 }  // namespace rill::testing

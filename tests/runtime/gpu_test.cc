@@ -223,7 +223,7 @@ TEST(Gpu, FeedsAndFetchesGoThroughPinnedHostMemory) {
   EXPECT_GT(after->device.peak_bytes_in_use, 4'000'000 - 1);
 }
 
-// Transpose, Slice, Pad and BroadcastTo (strided copies) against the CPU, for element
+// Transpose, Slice, Pad, Concat and BroadcastTo (strided copies) against the CPU, for element
 // sizes 1, 4 and 8.
 TEST(Gpu, DataMovementParity) {
   RILL_REQUIRE_GPU();
