@@ -27,6 +27,26 @@ absl::StatusOr<MatMulGeometry> PrepareMatMul(OpKernelContext& ctx, bool ta, bool
   return MatMulGeometry{dims[0], dims[1], ta ? a.dim_size(0) : a.dim_size(1)};
 }
 
+absl::StatusOr<OneHotGeometry> PrepareOneHot(OpKernelContext& ctx, int64_t axis, Tensor** out) {
+  const Tensor& idx = ctx.input(0);
+  const Tensor& depth_t = ctx.input(1);
+  if (depth_t.dims() != 0) {
+    return errors::InvalidArgument("depth must be a scalar, got shape ",
+                                   depth_t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto depth, shape_fns::IntValues(depth_t, "depth"));
+  if (ctx.input(2).dims() != 0 || ctx.input(3).dims() != 0) {
+    return errors::InvalidArgument("on_value and off_value must be scalars");
+  }
+  RILL_ASSIGN_OR_RETURN(auto dims, shape_util::OneHot(idx.shape().dim_sizes(), depth[0], axis));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  const int ax = axis == -1 ? idx.dims() : static_cast<int>(axis);
+  OneHotGeometry g{1, depth[0], 1};
+  for (int i = 0; i < idx.dims(); ++i) (i < ax ? g.outer : g.inner) *= idx.dim_size(i);
+  return g;
+}
+
 absl::StatusOr<AxisGeometry> PrepareArgMax(OpKernelContext& ctx, Tensor** out) {
   const Tensor& x = ctx.input(0);
   const Tensor& d = ctx.input(1);

@@ -36,6 +36,13 @@ absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tens
 absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, bool transpose_a,
                                                    bool transpose_b);
 
+// OneHot(indices, depth (host), on_value, off_value) with attr axis: the output as
+// [outer, depth, inner] over the indices' [outer, inner].
+struct OneHotGeometry {
+  int64_t outer, depth, inner;
+};
+absl::StatusOr<OneHotGeometry> PrepareOneHot(OpKernelContext& ctx, int64_t axis, Tensor** out);
+
 // ArgMax over input 1's axis, as [outer, r, inner].
 struct AxisGeometry {
   int64_t outer, r, inner;

@@ -3,6 +3,7 @@
 // bytes, so one implementation serves every dtype.
 #include <cstring>
 
+#include "rill/core/kernel_util.h"
 #include "rill/core/shape_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
@@ -12,14 +13,6 @@ namespace {
 using shape_fns::IntValues;
 
 absl::StatusOr<TensorShape> ToShape(const shape_util::Dims& d) { return TensorShape::Build(d); }
-
-absl::StatusOr<int64_t> ScalarInt(const Tensor& t, absl::string_view what) {
-  if (t.dims() != 0) {
-    return errors::InvalidArgument(what, " must be a scalar, got shape ", t.shape().DebugString());
-  }
-  RILL_ASSIGN_OR_RETURN(auto v, IntValues(t, what));
-  return v[0];
-}
 
 absl::StatusOr<std::vector<int64_t>> VectorInts(const Tensor& t, absl::string_view what) {
   if (t.dims() != 1) {
@@ -143,18 +136,10 @@ class OneHotOp : public OpKernel {
   explicit OneHotOp(OpKernelConstruction& c) : OpKernel(c), axis_(c.node().attr<int64_t>("axis")) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& idx = ctx.input(0);
-    RILL_ASSIGN_OR_RETURN(int64_t depth, ScalarInt(ctx.input(1), "depth"));
-    if (ctx.input(2).dims() != 0 || ctx.input(3).dims() != 0) {
-      return errors::InvalidArgument("on_value and off_value must be scalars");
-    }
-    RILL_ASSIGN_OR_RETURN(auto dims, shape_util::OneHot(idx.shape().dim_sizes(), depth, axis_));
-    RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
     Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    RILL_ASSIGN_OR_RETURN(const OneHotGeometry g, PrepareOneHot(ctx, axis_, &out));
     const T on = ctx.input(2).base<T>()[0], off = ctx.input(3).base<T>()[0];
-    const int ax = axis_ == -1 ? idx.dims() : static_cast<int>(axis_);
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < idx.dims(); ++i) (i < ax ? outer : inner) *= idx.dim_size(i);
+    const int64_t outer = g.outer, depth = g.depth, inner = g.inner;
     const TI* in = idx.base<TI>();
     T* o = out->base<T>();
     for (int64_t a = 0; a < outer; ++a) {

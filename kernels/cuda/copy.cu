@@ -1,5 +1,6 @@
-// The CUDA kernel of the strided copies (Transpose, Slice, Pad, BroadcastTo): one thread
-// per element, moving it as an integer of the element's size.
+// CUDA kernels that move data: the strided copies (Transpose, Slice, Pad, BroadcastTo,
+// ConcatV2; one thread per element, moving it as an integer of the element's size) and
+// OneHot.
 #include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
@@ -28,7 +29,40 @@ cudaError_t Launch(const StridedCopyDims& c, int64_t n, const void* src, void* d
   return cudaGetLastError();
 }
 
+template <typename T, typename Index>
+__global__ void OneHotKernel(const Index* indices, const T* on, const T* off, T* out, int64_t depth,
+                             int64_t inner, int64_t n) {
+  const T on_v = *on, off_v = *off;
+  RILL_GRID_LOOP(i, n) {
+    const int64_t b = i % inner, d = (i / inner) % depth, a = i / inner / depth;
+    out[i] = static_cast<int64_t>(indices[a * inner + b]) == d ? on_v : off_v;
+  }
+}
+
 }  // namespace
+
+template <typename T, typename Index>
+cudaError_t LaunchOneHot(const Index* indices, const T* on, const T* off, T* out, int64_t outer,
+                         int64_t depth, int64_t inner, cudaStream_t stream) {
+  const int64_t n = outer * depth * inner;
+  if (n == 0) return cudaSuccess;
+  OneHotKernel<T, Index><<<Blocks(n), 256, 0, stream>>>(indices, on, off, out, depth, inner, n);
+  return cudaGetLastError();
+}
+
+#define RILL_INSTANTIATE_ONE_HOT(T)                                                              \
+  template cudaError_t LaunchOneHot<T, uint8_t>(const uint8_t*, const T*, const T*, T*, int64_t, \
+                                                int64_t, int64_t, cudaStream_t);                 \
+  template cudaError_t LaunchOneHot<T, int32_t>(const int32_t*, const T*, const T*, T*, int64_t, \
+                                                int64_t, int64_t, cudaStream_t);                 \
+  template cudaError_t LaunchOneHot<T, int64_t>(const int64_t*, const T*, const T*, T*, int64_t, \
+                                                int64_t, int64_t, cudaStream_t);
+RILL_INSTANTIATE_ONE_HOT(float)
+RILL_INSTANTIATE_ONE_HOT(double)
+RILL_INSTANTIATE_ONE_HOT(int32_t)
+RILL_INSTANTIATE_ONE_HOT(int64_t)
+RILL_INSTANTIATE_ONE_HOT(uint8_t)
+RILL_INSTANTIATE_ONE_HOT(bool)
 
 cudaError_t LaunchStridedCopy(const StridedCopyDims& c, int64_t n, size_t element_size,
                               const void* src, void* dst, cudaStream_t stream) {

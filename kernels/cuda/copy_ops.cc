@@ -1,6 +1,7 @@
-// GPU kernels of Transpose, Slice, Pad, BroadcastTo and ConcatV2: the strided copies
+// GPU kernels of OneHot, and of Transpose, Slice, Pad, BroadcastTo and ConcatV2: the strided copies
 // planned by core/strided_copy.h (the CPU kernels' checks), run by copy.cu on the
 // device's stream. perm, begin, size, paddings, shape and axis are read on the host.
+#include "rill/core/kernel_util.h"
 #include "rill/core/strided_copy.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
@@ -53,6 +54,40 @@ class ConcatGpu : public OpKernel {
   }
 };
 
+// OneHot is keyed by T; the index type (uint8, int32, int64) is read per run.
+template <typename T>
+class OneHotGpu : public OpKernel {
+ public:
+  explicit OneHotGpu(OpKernelConstruction& c)
+      : OpKernel(c), axis_(c.node().attr<int64_t>("axis")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(const OneHotGeometry g, PrepareOneHot(ctx, axis_, &out));
+    const Tensor& idx = ctx.input(0);
+    const T* on = ctx.input(2).base<T>();
+    const T* off = ctx.input(3).base<T>();
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    switch (idx.dtype()) {
+      case DT_UINT8:
+        RILL_CUDA_CHECK(LaunchOneHot<T>(idx.base<uint8_t>(), on, off, out->base<T>(), g.outer,
+                                        g.depth, g.inner, stream));
+        break;
+      case DT_INT32:
+        RILL_CUDA_CHECK(LaunchOneHot<T>(idx.base<int32_t>(), on, off, out->base<T>(), g.outer,
+                                        g.depth, g.inner, stream));
+        break;
+      default:
+        RILL_CUDA_CHECK(LaunchOneHot<T>(idx.base<int64_t>(), on, off, out->base<T>(), g.outer,
+                                        g.depth, g.inner, stream));
+        break;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t axis_;
+};
+
 RILL_REGISTER_KERNEL_HOST_INPUTS("Transpose", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareTranspose>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Slice", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
@@ -62,6 +97,10 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Pad", DEVICE_GPU, "", DT_INVALID, {1},
 RILL_REGISTER_KERNEL_HOST_INPUTS("BroadcastTo", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareBroadcastTo>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("ConcatV2", DEVICE_GPU, "", DT_INVALID, {-1}, ConcatGpu);
+#define RILL_REG_GPU_ONE_HOT(T, unused)                                                      \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("OneHot", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
+                                   OneHotGpu<T>);
+RILL_FOR_ALL_TYPES(RILL_REG_GPU_ONE_HOT, 0)
 
 }  // namespace
 }  // namespace rill::gpu

@@ -91,4 +91,10 @@ struct StridedCopyDims {
 cudaError_t LaunchStridedCopy(const StridedCopyDims& c, int64_t n, size_t element_size,
                               const void* src, void* dst, cudaStream_t stream);
 
+// OneHot over indices [outer, inner] into [outer, depth, inner]; on and off are device
+// scalars. An index out of [0, depth) gives off everywhere, as in TensorFlow.
+template <typename T, typename Index>
+cudaError_t LaunchOneHot(const Index* indices, const T* on, const T* off, T* out, int64_t outer,
+                         int64_t depth, int64_t inner, cudaStream_t stream);
+
 }  // namespace rill::gpu

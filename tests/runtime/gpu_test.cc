@@ -223,8 +223,8 @@ TEST(Gpu, FeedsAndFetchesGoThroughPinnedHostMemory) {
   EXPECT_GT(after->device.peak_bytes_in_use, 4'000'000 - 1);
 }
 
-// Transpose, Slice, Pad, Concat and BroadcastTo (strided copies) against the CPU, for element
-// sizes 1, 4 and 8.
+// Transpose, Slice, Pad, Concat and BroadcastTo (strided copies) and OneHot against the CPU, for
+// element sizes 1, 4 and 8.
 TEST(Gpu, DataMovementParity) {
   RILL_REQUIRE_GPU();
   for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
@@ -251,6 +251,20 @@ TEST(Gpu, DataMovementParity) {
           return ops::BroadcastTo(s, ops::Slice(s, in[0], {0, 0, 0}, {4, 1, 6}), {3, 4, 7, 6});
         },
         {x});
+  }
+}
+
+TEST(Gpu, OneHotParity) {
+  RILL_REQUIRE_GPU();
+  for (DataType it : {DT_UINT8, DT_INT32, DT_INT64}) {
+    Tensor idx = RandomTensor(it, {6, 7}, 0, 5, 51);  // some of 0..5 fall outside depth 5
+    for (int64_t axis : {-1, 0, 1}) {
+      ExpectParity("OneHot " + DataTypeString(it) + " axis " + std::to_string(axis),
+                   [&](const Scope& s, const auto& in) {
+                     return ops::OneHot(s, in[0], 5, 2.5f, -1.0f, ops::OneHot::Axis(axis));
+                   },
+                   {idx});
+    }
   }
 }
 
