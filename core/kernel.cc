@@ -40,7 +40,7 @@ bool KernelDef::ReadsOnHost(int input, int num_inputs) const {
 
 absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, Tensor** out) {
   DataType dt = node_.output_type(i);
-  Tensor t(device_->allocator(), dt, shape);
+  Tensor t(output_allocator_ != nullptr ? output_allocator_ : device_->allocator(), dt, shape);
   if (!t.IsInitialized()) {
     if (!shape.valid()) {
       return errors::InvalidArgument("output shape is invalid: ", shape.status().message());
@@ -65,7 +65,8 @@ absl::Status OpKernelContext::forward_or_allocate_output(int in, int i, const Te
   // a count of one means nobody else (no fetch, no variable, no feed) can see the buffer.
   bool sole = in < 64 && ((forwardable_ >> in) & 1);
   if (sole && src.RefCountIsOne() && src.dtype() == node_.output_type(i) && src.shape() == shape &&
-      src.allocator() == device_->allocator()) {
+      src.allocator() ==
+          (output_allocator_ != nullptr ? output_allocator_ : device_->allocator())) {
     outputs_[i] = src;
     *out = &outputs_[i];
     return absl::OkStatus();

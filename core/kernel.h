@@ -112,10 +112,13 @@ class OpKernelContext {
   absl::Status forward_or_allocate_output(int in, int i, const TensorShape& shape, Tensor** out);
   void set_output(int i, Tensor t) { outputs_[i] = std::move(t); }
   DataType output_type(int i) const { return node_.output_type(i); }
+  // Outputs of a kernel registered with host-memory outputs come from here.
+  void set_output_allocator(Allocator* a) { output_allocator_ = a; }
 
  private:
   const Node& node_;
   DeviceBase* device_;
+  Allocator* output_allocator_ = nullptr;  // null: the device's
   const Tensor* const* inputs_;
   Tensor* outputs_;
   uint64_t forwardable_;
@@ -146,6 +149,9 @@ struct KernelDef {
   // a negative index counts from the end (-1: the last input, ConcatV2's axis).
   std::vector<int> host_memory_inputs;
   bool ReadsOnHost(int input, int num_inputs) const;
+  // Every output is made in host memory although the kernel runs on a device (Shape and
+  // Size: small values computed from metadata, which their consumers read on the host).
+  bool host_memory_outputs = false;
 };
 
 class KernelRegistry {
@@ -173,9 +179,11 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
 
 struct KernelRegistration {
   KernelRegistration(std::string op, std::string device, std::string attr, DataType dt,
-                     KernelFactory f, std::vector<int> host_memory_inputs = {}) {
+                     KernelFactory f, std::vector<int> host_memory_inputs = {},
+                     bool host_memory_outputs = false) {
     KernelRegistry::Global()->Register({std::move(op), std::move(device), std::move(attr), dt,
-                                        std::move(f), std::move(host_memory_inputs)});
+                                        std::move(f), std::move(host_memory_inputs),
+                                        host_memory_outputs});
   }
 };
 
@@ -193,6 +201,13 @@ std::unique_ptr<OpKernel> MakeKernel(OpKernelConstruction& c) {
   static ::rill::KernelRegistration RILL_CONCAT_(rill_kernel_registration_, __COUNTER__) \
       [[maybe_unused]] (op, device, attr, dtype, ::rill::MakeKernel<__VA_ARGS__>,        \
                         std::vector<int> host_inputs)
+// A kernel on `device` that computes on the host: `host_inputs` are routed to the host
+// and every output is made in host memory (see KernelDef). Inputs not listed stay on the
+// device, for kernels that read only their shapes (Shape, Size).
+#define RILL_REGISTER_KERNEL_HOST_OUTPUTS(op, device, attr, dtype, host_inputs, ...)     \
+  static ::rill::KernelRegistration RILL_CONCAT_(rill_kernel_registration_, __COUNTER__) \
+      [[maybe_unused]] (op, device, attr, dtype, ::rill::MakeKernel<__VA_ARGS__>,        \
+                        std::vector<int> host_inputs, true)
 
 }  // namespace rill
 

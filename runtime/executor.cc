@@ -103,6 +103,7 @@ void RunNode(RunState* s, const PlanNode& pn) {
     if (st.ok()) {
       OpKernelContext ctx(*pn.node, pn.device, inputs.data(),
                           s->slots.data() + pn.first_output_slot, pn.forwardable);
+      if (pn.outputs_on_host) ctx.set_output_allocator(s->plan.host->allocator());
       if (pn.expensive) {
         const auto start = std::chrono::steady_clock::now();
         st = pn.kernel->Compute(ctx);

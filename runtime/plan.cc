@@ -120,6 +120,14 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     return ctx.resources->LookupOrCreateVar(n->name(), n->output_type(0), n->output_shape(0));
   };
 
+  // Whether `n`'s kernel makes its outputs in host memory although placed on a device.
+  auto outputs_on_host = [&](const Node* n) {
+    Device* d = device_of(n);
+    if (d->IsHost()) return false;
+    const KernelDef* def = KernelRegistry::Global()->Find(*n, d->device_type());
+    return def != nullptr && def->host_memory_outputs;
+  };
+
   // The slot that holds value `in` on device `dst`, inserting a _Copy node the first time
   // a value is needed on a device other than its producer's; sets *producer to the plan
   // node that fills that slot (-1 for a feed on the host).
@@ -128,7 +136,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     const bool is_fed = fed.contains(in.node);
     const int slot = first_slot.at(in.node) + (is_fed ? 0 : in.index);
     const int src_index = is_fed ? -1 : index.at(in.node);
-    Device* src = is_fed ? host : device_of(in.node);
+    Device* src = is_fed || outputs_on_host(in.node) ? host : device_of(in.node);
     if (src == dst) {
       *producer = src_index;
       return slot;
@@ -174,6 +182,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     RILL_ASSIGN_OR_RETURN(pn.kernel,
                           CreateKernel(*n, pn.device, ctx.resources, ctx.kernel_options));
     pn.expensive = pn.kernel->IsExpensive();
+    pn.outputs_on_host = outputs_on_host(n);
     const KernelDef* def = KernelRegistry::Global()->Find(*n, pn.device->device_type());
     auto on_host = [&](int k) { return def != nullptr && def->ReadsOnHost(k, n->num_inputs()); };
     for (int k = 0; k < n->num_inputs(); ++k) {

@@ -25,6 +25,7 @@ struct PlanNode {
   int num_predecessors = 0;  // data and control inputs inside the plan
   uint64_t forwardable = 0;  // bit i: input i's buffer may be reused (sole consumer)
   bool expensive = false;
+  bool outputs_on_host = false;  // its kernel makes its outputs in host memory (Shape on a GPU)
   bool reads_variables = false;  // some input_vars entry is set
 };
 

@@ -164,6 +164,16 @@ RILL_REGISTER_KERNEL("BroadcastGradientArgs", DEVICE_CPU, "", DT_INVALID, Broadc
 RILL_REGISTER_KERNEL("ReducedShape", DEVICE_CPU, "", DT_INVALID, ReducedShapeOp);
 RILL_REGISTER_KERNEL("InvertPermutation", DEVICE_CPU, "", DT_INVALID, InvertPermutationOp);
 RILL_REGISTER_KERNEL("Size", DEVICE_CPU, "", DT_INVALID, SizeOp);
+// On a GPU these compute on the host from shapes (TensorFlow's HostMemory kernels): Size
+// reads only its input's shape, the others read host inputs; their outputs stay on the
+// host, where their consumers (Reshape's shape, Sum's axes) read them.
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("Size", DEVICE_GPU, "", DT_INVALID, {}, SizeOp);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("BroadcastGradientArgs", DEVICE_GPU, "", DT_INVALID,
+                                  (std::vector<int>{0, 1}), BroadcastGradientArgsOp);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("ReducedShape", DEVICE_GPU, "", DT_INVALID,
+                                  (std::vector<int>{0, 1}), ReducedShapeOp);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("InvertPermutation", DEVICE_GPU, "", DT_INVALID, {0},
+                                  InvertPermutationOp);
 #define RILL_REG_ACT_GRAD(T, NAME, F) \
   RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, SameShapeOp<T, F>);
 RILL_FOR_SIGNED_TYPES(RILL_REG_ACT_GRAD, "ReluGrad", ReluGradF)

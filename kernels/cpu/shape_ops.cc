@@ -161,6 +161,8 @@ RILL_REGISTER_KERNEL("Reshape", DEVICE_CPU, "", DT_INVALID, ReshapeOp);
 RILL_REGISTER_KERNEL("ExpandDims", DEVICE_CPU, "", DT_INVALID, ExpandDimsOp);
 RILL_REGISTER_KERNEL("Squeeze", DEVICE_CPU, "", DT_INVALID, SqueezeOp);
 RILL_REGISTER_KERNEL("Shape", DEVICE_CPU, "", DT_INVALID, ShapeOp);
+// On a GPU, Shape reads only its input's shape and makes its output on the host.
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("Shape", DEVICE_GPU, "", DT_INVALID, {}, ShapeOp);
 RILL_REGISTER_KERNEL("Fill", DEVICE_CPU, "", DT_INVALID, FillOp);
 RILL_REGISTER_KERNEL("ZerosLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<0>);
 RILL_REGISTER_KERNEL("OnesLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<1>);

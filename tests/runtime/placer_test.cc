@@ -18,6 +18,14 @@ void RegisterFakeGpuKernels() {
         KernelRegistry::Global()->Register(std::move(d));
       }
     }
+    // Kernels that run on an accelerator but compute on the host: as a GPU build has them.
+    for (const char* op : {"Shape", "Size", "BroadcastGradientArgs"}) {
+      for (KernelDef d : KernelRegistry::Global()->DefsFor(op)) {
+        if (d.device_type != DEVICE_GPU) continue;
+        d.device_type = kFakeGpu;
+        KernelRegistry::Global()->Register(std::move(d));
+      }
+    }
     return true;
   }();
   (void)once;
@@ -73,6 +81,33 @@ TEST_F(PlacerTest, DefaultsToTheAcceleratorAndCopiesAcrossDevices) {
   // to the accelerator like everything else), and w for the fetch.
   EXPECT_EQ(gpu_->to_device.load(), 1);
   EXPECT_EQ(gpu_->to_host.load(), 3);
+}
+
+// Shape, Size and BroadcastGradientArgs placed on the accelerator read shapes, not data:
+// their outputs are made on the host, so nothing is copied back to read them.
+TEST_F(PlacerTest, ShapeKernelsOnTheAcceleratorKeepTheirOutputsOnTheHost) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT);
+  auto y = ops::Mul(root.WithOpName("y"), x, x);  // accelerator
+  auto shape = ops::Shape(root.WithOpName("shape"), y);
+  auto size = ops::Size(root.WithOpName("size"), y);
+  auto args = ops::BroadcastGradientArgs(
+      root.WithOpName("args"), shape,
+      ops::Shape(root, ops::Sum(root, y, {0}, ops::Sum::KeepDims(true))));
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  Tensor xv(DT_FLOAT, TensorShape({3, 2}));
+  xv.flat<float>().setConstant(2.f);
+  ASSERT_TRUE(session->Run({{x, xv}}, {shape, size, args.r0, args.r1}, &out).ok());
+  ExpectTensorNear(out[0], DT_INT32, {2}, {3, 2}, 0);
+  ExpectTensorNear(out[1], DT_INT32, {}, {6}, 0);
+  EXPECT_EQ(out[2].NumElements(), 0);               // x's shape needs no reduction
+  ExpectTensorNear(out[3], DT_INT32, {1}, {0}, 0);  // [1, 2] is summed over axis 0
+  for (const auto& op : {shape.operation, size.operation, args.operation}) {
+    EXPECT_EQ(*session->AssignedDevice(op), kGpuName) << op.name();
+  }
+  EXPECT_EQ(gpu_->to_device.load(), 1);  // x
+  EXPECT_EQ(gpu_->to_host.load(), 0);    // no tensor came back to read its shape
 }
 
 TEST_F(PlacerTest, OneCopyPerValueAndDevice) {
