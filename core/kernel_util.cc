@@ -5,6 +5,23 @@
 
 namespace rill {
 
+absl::StatusOr<std::vector<int64_t>> IntVectorInput(const Tensor& t, absl::string_view what) {
+  if (t.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
+  }
+  return shape_fns::IntValues(t, what);
+}
+
+absl::Status AliasInputAsOutput(OpKernelContext& ctx, const TensorShape& shape) {
+  Tensor out;
+  if (!out.CopyFrom(ctx.input(0), shape)) {
+    return errors::Internal("alias of ", ctx.input(0).shape().DebugString(), " as ",
+                            shape.DebugString(), " lost elements");
+  }
+  ctx.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
 absl::Status PrepareAddN(OpKernelContext& ctx, Tensor** out) {
   const Tensor& first = ctx.input(0);
   for (int i = 1; i < ctx.num_inputs(); ++i) {

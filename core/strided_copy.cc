@@ -4,18 +4,12 @@
 #include <vector>
 
 #include "rill/core/broadcast.h"
+#include "rill/core/kernel_util.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
 
 namespace rill {
 namespace {
-
-absl::StatusOr<std::vector<int64_t>> VectorInts(const Tensor& t, absl::string_view what) {
-  if (t.dims() != 1) {
-    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
-  }
-  return shape_fns::IntValues(t, what);
-}
 
 // Row-major strides of `dims` into s[0..rank).
 void RowMajor(int rank, const int64_t* dims, int64_t* s) {
@@ -35,15 +29,6 @@ StridedCopy OverOutput(const TensorShape& out) {
   return c;
 }
 
-absl::Status Alias(OpKernelContext& ctx, const TensorShape& shape) {
-  Tensor out;
-  if (!out.CopyFrom(ctx.input(0), shape)) {
-    return errors::Internal("alias to ", shape.DebugString(), " lost elements");
-  }
-  ctx.set_output(0, std::move(out));
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 int64_t StridedCopy::num_elements() const {
@@ -54,7 +39,7 @@ int64_t StridedCopy::num_elements() const {
 
 absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  RILL_ASSIGN_OR_RETURN(auto perm, VectorInts(ctx.input(1), "perm"));
+  RILL_ASSIGN_OR_RETURN(auto perm, IntVectorInput(ctx.input(1), "perm"));
   RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Transpose(x.shape().dim_sizes(), perm));
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
   CopyJob job;
@@ -62,7 +47,7 @@ absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx) {
   for (size_t i = 0; i < perm.size(); ++i) identity &= perm[i] == static_cast<int64_t>(i);
   if (identity) {
     job.done = true;
-    RILL_RETURN_IF_ERROR(Alias(ctx, shape));
+    RILL_RETURN_IF_ERROR(AliasInputAsOutput(ctx, shape));
     return job;
   }
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &job.out));
@@ -76,8 +61,8 @@ absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx) {
 
 absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
-  RILL_ASSIGN_OR_RETURN(auto begin, VectorInts(ctx.input(1), "begin"));
-  RILL_ASSIGN_OR_RETURN(auto size, VectorInts(ctx.input(2), "size"));
+  RILL_ASSIGN_OR_RETURN(auto begin, IntVectorInput(ctx.input(1), "begin"));
+  RILL_ASSIGN_OR_RETURN(auto size, IntVectorInput(ctx.input(2), "size"));
   RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Slice(x.shape().dim_sizes(), begin, size));
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
   CopyJob job;

@@ -14,31 +14,14 @@ using shape_fns::IntValues;
 
 absl::StatusOr<TensorShape> ToShape(const shape_util::Dims& d) { return TensorShape::Build(d); }
 
-absl::StatusOr<std::vector<int64_t>> VectorInts(const Tensor& t, absl::string_view what) {
-  if (t.dims() != 1) {
-    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
-  }
-  return IntValues(t, what);
-}
-
-// Shares the input buffer under a new shape.
-absl::Status Alias(OpKernelContext& ctx, const TensorShape& shape) {
-  Tensor out;
-  if (!out.CopyFrom(ctx.input(0), shape)) {
-    return errors::Internal("reshape to ", shape.DebugString(), " lost elements");
-  }
-  ctx.set_output(0, std::move(out));
-  return absl::OkStatus();
-}
-
 class ReshapeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(auto spec, VectorInts(ctx.input(1), "shape"));
+    RILL_ASSIGN_OR_RETURN(auto spec, IntVectorInput(ctx.input(1), "shape"));
     RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Reshape(ctx.input(0).shape().dim_sizes(), spec));
     RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
-    return Alias(ctx, shape);
+    return AliasInputAsOutput(ctx, shape);
   }
 };
 
@@ -55,7 +38,7 @@ class ExpandDimsOp : public OpKernel {
     RILL_ASSIGN_OR_RETURN(auto dims,
                           shape_util::ExpandDims(ctx.input(0).shape().dim_sizes(), axis[0]));
     RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
-    return Alias(ctx, shape);
+    return AliasInputAsOutput(ctx, shape);
   }
 };
 
@@ -66,7 +49,7 @@ class SqueezeOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_ASSIGN_OR_RETURN(auto dims, shape_util::Squeeze(ctx.input(0).shape().dim_sizes(), axes_));
     RILL_ASSIGN_OR_RETURN(TensorShape shape, ToShape(dims));
-    return Alias(ctx, shape);
+    return AliasInputAsOutput(ctx, shape);
   }
 
  private:
