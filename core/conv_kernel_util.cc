@@ -70,6 +70,18 @@ absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode
   return g;
 }
 
+SymmetricPadLayout SymmetricPadLayoutOf(const Conv2DGeometry& g) {
+  const int64_t pad_bottom = (g.out_h - 1) * g.stride_h + g.k_h - g.in_h - g.pad_top;
+  const int64_t pad_right = (g.out_w - 1) * g.stride_w + g.k_w - g.in_w - g.pad_left;
+  const int64_t sym_h = g.in_h + 2 * g.pad_top - g.k_h, sym_w = g.in_w + 2 * g.pad_left - g.k_w;
+  if (sym_h >= 0 && sym_w >= 0 && sym_h / g.stride_h + 1 == g.out_h &&
+      sym_w / g.stride_w + 1 == g.out_w) {
+    return {g.in_h, g.in_w, g.pad_top, g.pad_left, false};
+  }
+  return {g.in_h + g.pad_top + (pad_bottom > 0 ? pad_bottom : 0),
+          g.in_w + g.pad_left + (pad_right > 0 ? pad_right : 0), 0, 0, true};
+}
+
 absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& in) {
   if (in.dims() != 4) {
     return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got ",

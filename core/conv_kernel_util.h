@@ -15,6 +15,17 @@ namespace rill {
 enum class ConvMode { kForward = 0, kBackpropInput = 1, kBackpropFilter = 2 };
 absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out);
 
+// How a geometry maps onto a library that pads both sides alike (cuDNN): the input's
+// height and width as the library sees them and its padding per side. `padded_copy`: the
+// input must first be copied into a zero buffer of that size at (pad_top, pad_left), and
+// the library told no padding (a SAME geometry with one more row or column after than
+// before).
+struct SymmetricPadLayout {
+  int64_t h, w, pad_h, pad_w;
+  bool padded_copy;
+};
+SymmetricPadLayout SymmetricPadLayoutOf(const Conv2DGeometry& g);
+
 // The geometry of a MaxPool / AvgPool node over an input of this shape.
 absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& input);
 // MaxPool and AvgPool(input): allocates the pooled output.

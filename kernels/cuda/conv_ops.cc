@@ -47,24 +47,6 @@ absl::StatusOr<Tensor> Temp(OpKernelContext& ctx, DataType dt, const TensorShape
   return t;
 }
 
-// How a geometry maps onto cuDNN: the input as cuDNN sees it (h, w) and its padding.
-struct CudnnLayout {
-  int64_t h, w, pad_h, pad_w;
-  bool padded_copy;  // the input is an explicitly padded copy, offset (pad_top, pad_left)
-};
-
-CudnnLayout LayoutOf(const Conv2DGeometry& g) {
-  const int64_t pad_bottom = (g.out_h - 1) * g.stride_h + g.k_h - g.in_h - g.pad_top;
-  const int64_t pad_right = (g.out_w - 1) * g.stride_w + g.k_w - g.in_w - g.pad_left;
-  const int64_t sym_h = g.in_h + 2 * g.pad_top - g.k_h, sym_w = g.in_w + 2 * g.pad_left - g.k_w;
-  if (sym_h >= 0 && sym_w >= 0 && sym_h / g.stride_h + 1 == g.out_h &&
-      sym_w / g.stride_w + 1 == g.out_w) {
-    return {g.in_h, g.in_w, g.pad_top, g.pad_left, false};
-  }
-  return {g.in_h + g.pad_top + (pad_bottom > 0 ? pad_bottom : 0),
-          g.in_w + g.pad_left + (pad_right > 0 ? pad_right : 0), 0, 0, true};
-}
-
 struct Choice {
   int algo;
   size_t workspace;
@@ -94,7 +76,7 @@ class ConvGpu : public OpKernel {
       RILL_CUDA_CHECK(cudaMemsetAsync(out->data(), 0, out->TotalBytes(), gc->stream));
       return absl::OkStatus();
     }
-    const CudnnLayout lay = LayoutOf(g);
+    const SymmetricPadLayout lay = SymmetricPadLayoutOf(g);
     for (int64_t v :
          {g.batch * lay.h * lay.w * g.in_c, g.batch * g.out_h * g.out_w * g.out_c, K * g.out_c}) {
       if (v > INT_MAX) {

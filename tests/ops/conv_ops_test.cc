@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "rill/core/conv_kernel_util.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -258,6 +259,44 @@ TEST(ConvOps, BadAttributesAndShapesAreStatus) {
       {x, Tensor(DT_FLOAT, TensorShape({1, 2, 2, 2})),
        Tensor(DT_FLOAT, TensorShape({1, 3, 2, 2}))});
   EXPECT_EQ(mg.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// The GPU convolutions hand cuDNN (which pads both sides alike) either TensorFlow's own
+// padding or an explicitly padded input; either way every output window must start where
+// TensorFlow's does and the output count must match. Checked over every small geometry.
+TEST(ConvGeometry, SymmetricPadLayoutReproducesTensorFlowsWindows) {
+  int padded = 0, checked = 0;
+  for (int64_t in = 1; in <= 12; ++in) {
+    for (int64_t k = 1; k <= 5; ++k) {
+      for (int64_t s = 1; s <= 3; ++s) {
+        for (const char* pad : {"SAME", "VALID"}) {
+          auto g = ComputeConv2DGeometry({2, in, in + 1, 3}, k, k, 4, {1, s, s, 1}, pad);
+          if (!g.ok()) continue;  // a VALID window larger than the input
+          const SymmetricPadLayout lay = SymmetricPadLayoutOf(*g);
+          SCOPED_TRACE(absl::StrCat(in, " k", k, " s", s, " ", pad));
+          // The library's output count over its view of the input.
+          EXPECT_EQ((lay.h + 2 * lay.pad_h - k) / s + 1, g->out_h);
+          EXPECT_EQ((lay.w + 2 * lay.pad_w - k) / s + 1, g->out_w);
+          // Window o starts at o*s - pad in the library's coordinates, which are shifted
+          // by (pad_top, pad_left) for a padded copy.
+          const int64_t shift_h = lay.padded_copy ? g->pad_top : 0;
+          const int64_t shift_w = lay.padded_copy ? g->pad_left : 0;
+          EXPECT_EQ(-lay.pad_h - shift_h, -g->pad_top);
+          EXPECT_EQ(-lay.pad_w - shift_w, -g->pad_left);
+          // Every window lies inside the library's (possibly padded) input.
+          EXPECT_LE((g->out_h - 1) * s - lay.pad_h + k, lay.h + lay.pad_h);
+          EXPECT_LE((g->out_w - 1) * s - lay.pad_w + k, lay.w + lay.pad_w);
+          if (!lay.padded_copy) {
+            EXPECT_EQ(lay.h, in);
+          }
+          padded += lay.padded_copy;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(padded, 0);  // odd SAME totals occur and take the padded copy
+  EXPECT_GT(checked, 300);
 }
 
 }  // namespace
