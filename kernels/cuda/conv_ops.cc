@@ -2,17 +2,23 @@
 // The algorithm of each pass is chosen once per shape by timing cuDNN's candidates
 // (cudnnFind*AlgorithmEx) and cached in the kernel. Filters are HWIO (TensorFlow's
 // layout) and cuDNN's NHWC filters are KRSC, so a filter is transposed on the way in and
-// a filter gradient on the way out. cuDNN pads symmetrically: a SAME padding with one
-// more row or column after than before (odd totals) gets an explicitly padded copy of
-// the input instead. TF32 only when the session allows it (FMA math otherwise).
+// a filter gradient on the way out. Where cuDNN has no usable NHWC algorithm for a pass
+// (FMA math rules out tensor-core kernels), that pass runs on NCHW copies made on
+// the device instead, as TensorFlow's layout optimizer would. cuDNN pads symmetrically: a SAME
+// padding with one more row or column after than before (odd totals) gets an explicitly padded copy
+// of the input instead. TF32 only when the session allows it (FMA math otherwise).
+#include <array>
 #include <climits>
 #include <mutex>
+#include <string>
 #include <tuple>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
 #include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cuda/conv_launch.h"
 #include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
 
 namespace rill::gpu {
 namespace {
@@ -51,12 +57,35 @@ struct Choice {
   int algo;
   size_t workspace;
   cudnnMathType_t math;
+  bool nchw;  // cuDNN had no usable NHWC algorithm: the pass runs on NCHW copies
 };
 using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                        int64_t, int64_t, int64_t, int64_t>;
 
 // Find*AlgorithmEx may use this much scratch while it times the candidates.
 constexpr size_t kFindWorkspaceBytes = size_t{64} << 20;
+
+// dst = src [d0, d1, d2, d3] with its dimensions permuted: dst dim i is src dim perm[i].
+absl::Status Permute4(const float* src, float* dst, const std::array<int64_t, 4>& dims,
+                      const std::array<int, 4>& perm, cudaStream_t stream) {
+  const int64_t src_strides[4] = {dims[1] * dims[2] * dims[3], dims[2] * dims[3], dims[3], 1};
+  StridedCopyDims c{};
+  c.rank = 4;
+  int64_t stride = 1;
+  for (int d = 3; d >= 0; --d) {
+    c.dims[d] = dims[perm[d]];
+    c.src_strides[d] = src_strides[perm[d]];
+    c.dst_strides[d] = stride;
+    stride *= c.dims[d];
+  }
+  RILL_CUDA_CHECK(LaunchStridedCopy(c, stride, sizeof(float), src, dst, stream));
+  return absl::OkStatus();
+}
+
+constexpr std::array<int, 4> kNhwcToNchw = {0, 3, 1, 2}, kNchwToNhwc = {0, 2, 3, 1};
+constexpr std::array<int, 4> kHwioToKcrs = {3, 2, 0, 1}, kKcrsToHwio = {2, 3, 1, 0};
+
+const char* StatusName(cudnnStatus_t st) { return cudnnGetErrorString(st); }
 
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
 // 2: BackpropFilter(input, sizes, dy).
@@ -86,149 +115,230 @@ class ConvGpu : public OpKernel {
             "] need ", v, " (place the node on /CPU:0)");
       }
     }
-    cudaStream_t stream = gc->stream;
+    const Key key{g.batch, lay.h,   lay.w,   g.in_c,    g.out_c,   g.k_h,
+                  g.k_w,   g.out_h, g.out_w, lay.pad_h, lay.pad_w, g.stride_h * 65536 + g.stride_w};
+    std::lock_guard<std::mutex> handle_lock(*ContextOf(ctx)->library_mu);
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return Run(ctx, g, lay, it->second.nchw, &it->second, out);
+    // First time for this shape: NHWC (no copies), else NCHW, whichever cuDNN can do.
+    std::string why;
+    for (bool nchw : {false, true}) {
+      Choice found{};
+      absl::Status st = Run(ctx, g, lay, nchw, nullptr, out, &found, &why);
+      if (st.ok()) cache_.emplace(key, found);
+      if (!absl::IsNotFound(st)) return st;
+    }
+    return errors::Internal("cuDNN has no usable algorithm for ", node().type_string(), " (",
+                            tf32_ ? "TF32 allowed" : "FMA math", ") on input [", g.batch, ",",
+                            g.in_h, ",", g.in_w, ",", g.in_c, "], filter [", g.k_h, ",", g.k_w, ",",
+                            g.in_c, ",", g.out_c, "]:", why);
+  }
+
+ private:
+  struct Descs {
+    TensorDesc x, y;
+    FilterDesc w;
+    ConvDesc conv;
+  };
+
+  absl::Status MakeDescs(const Conv2DGeometry& g, const SymmetricPadLayout& lay, bool nchw,
+                         Descs* d) const {
+    const cudnnTensorFormat_t f = nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+    RILL_CUDA_CHECK(cudnnCreateTensorDescriptor(&d->x.d));
+    RILL_CUDA_CHECK(cudnnCreateTensorDescriptor(&d->y.d));
+    RILL_CUDA_CHECK(cudnnCreateFilterDescriptor(&d->w.d));
+    RILL_CUDA_CHECK(cudnnCreateConvolutionDescriptor(&d->conv.d));
+    RILL_CUDA_CHECK(cudnnSetTensor4dDescriptor(d->x.d, f, CUDNN_DATA_FLOAT, int(g.batch),
+                                               int(g.in_c), int(lay.h), int(lay.w)));
+    RILL_CUDA_CHECK(cudnnSetTensor4dDescriptor(d->y.d, f, CUDNN_DATA_FLOAT, int(g.batch),
+                                               int(g.out_c), int(g.out_h), int(g.out_w)));
+    RILL_CUDA_CHECK(cudnnSetFilter4dDescriptor(d->w.d, CUDNN_DATA_FLOAT, f, int(g.out_c),
+                                               int(g.in_c), int(g.k_h), int(g.k_w)));
+    RILL_CUDA_CHECK(cudnnSetConvolution2dDescriptor(d->conv.d, int(lay.pad_h), int(lay.pad_w),
+                                                    int(g.stride_h), int(g.stride_w), 1, 1,
+                                                    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    RILL_CUDA_CHECK(
+        cudnnSetConvolutionMathType(d->conv.d, tf32_ ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
+    return absl::OkStatus();
+  }
+
+  // Runs the pass with cuDNN's tensors in one layout. With `choice` null it first times
+  // cuDNN's algorithms (into *found); NotFound (reasons appended to *why) when none is
+  // usable in this layout, before anything is written.
+  absl::Status Run(OpKernelContext& ctx, const Conv2DGeometry& g, const SymmetricPadLayout& lay,
+                   bool nchw, const Choice* choice, Tensor* out, Choice* found = nullptr,
+                   std::string* why = nullptr) {
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    const int64_t K = g.k_h * g.k_w * g.in_c;
+    const std::array<int64_t, 4> x_dims = {g.batch, lay.h, lay.w, g.in_c};
+    const std::array<int64_t, 4> y_dims = {g.batch, g.out_h, g.out_w, g.out_c};
+    const std::array<int64_t, 4> w_dims = {g.k_h, g.k_w, g.in_c, g.out_c};
+    auto temp = [&](const std::array<int64_t, 4>& dims, const char* what) {
+      return Temp(ctx, DT_FLOAT, TensorShape({dims[0], dims[1], dims[2], dims[3]}), what);
+    };
     // The operands as cuDNN takes them.
     const float* x = nullptr;  // input (modes 0, 2)
-    const float* w = nullptr;  // KRSC filter (modes 0, 1)
-    const float* dy = kMode == 0 ? nullptr : ctx.input(2).base<float>();
-    Tensor x_padded, w_krsc, grad_tmp;
+    const float* w = nullptr;  // KRSC or KCRS filter (modes 0, 1)
+    const float* dy = nullptr;
+    Tensor x_padded, x_t, w_t, dy_t, result_t, nhwc_t;
     if constexpr (kMode != 1) {
       x = ctx.input(0).base<float>();
       if (lay.padded_copy) {
-        RILL_ASSIGN_OR_RETURN(
-            x_padded,
-            Temp(ctx, DT_FLOAT, TensorShape({g.batch, lay.h, lay.w, g.in_c}), "padded input"));
+        RILL_ASSIGN_OR_RETURN(x_padded, temp(x_dims, "padded input"));
         RILL_CUDA_CHECK(LaunchPadOrCropNhwc<float>(true, x, x_padded.base<float>(), g.batch, g.in_h,
                                                    g.in_w, g.in_c, lay.h, lay.w, g.pad_top,
                                                    g.pad_left, stream));
         x = x_padded.base<float>();
       }
+      if (nchw) {
+        RILL_ASSIGN_OR_RETURN(x_t, temp(x_dims, "NCHW input"));
+        RILL_RETURN_IF_ERROR(Permute4(x, x_t.base<float>(), x_dims, kNhwcToNchw, stream));
+        x = x_t.base<float>();
+      }
     }
     if constexpr (kMode != 2) {
-      RILL_ASSIGN_OR_RETURN(w_krsc, Temp(ctx, DT_FLOAT, TensorShape({g.out_c, K}), "KRSC filter"));
-      RILL_CUDA_CHECK(LaunchTranspose2D<float>(ctx.input(1).base<float>(), w_krsc.base<float>(), K,
-                                               g.out_c, stream));
-      w = w_krsc.base<float>();
-    }
-    // Where cuDNN writes: the output itself, or a temporary to crop / transpose from.
-    float* result = out->base<float>();
-    if (kMode == 1 && lay.padded_copy) {
-      RILL_ASSIGN_OR_RETURN(grad_tmp,
-                            Temp(ctx, DT_FLOAT, TensorShape({g.batch, lay.h, lay.w, g.in_c}),
-                                 "padded input gradient"));
-      result = grad_tmp.base<float>();
-    } else if (kMode == 2) {
-      RILL_ASSIGN_OR_RETURN(grad_tmp,
-                            Temp(ctx, DT_FLOAT, TensorShape({g.out_c, K}), "KRSC filter gradient"));
-      result = grad_tmp.base<float>();
-    }
-
-    TensorDesc xd, yd;
-    FilterDesc wd;
-    ConvDesc cd;
-    RILL_CUDA_CHECK(cudnnCreateTensorDescriptor(&xd.d));
-    RILL_CUDA_CHECK(cudnnCreateTensorDescriptor(&yd.d));
-    RILL_CUDA_CHECK(cudnnCreateFilterDescriptor(&wd.d));
-    RILL_CUDA_CHECK(cudnnCreateConvolutionDescriptor(&cd.d));
-    RILL_CUDA_CHECK(cudnnSetTensor4dDescriptor(xd.d, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT,
-                                               int(g.batch), int(g.in_c), int(lay.h), int(lay.w)));
-    RILL_CUDA_CHECK(cudnnSetTensor4dDescriptor(yd.d, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT,
-                                               int(g.batch), int(g.out_c), int(g.out_h),
-                                               int(g.out_w)));
-    RILL_CUDA_CHECK(cudnnSetFilter4dDescriptor(wd.d, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC,
-                                               int(g.out_c), int(g.in_c), int(g.k_h), int(g.k_w)));
-    RILL_CUDA_CHECK(cudnnSetConvolution2dDescriptor(cd.d, int(lay.pad_h), int(lay.pad_w),
-                                                    int(g.stride_h), int(g.stride_w), 1, 1,
-                                                    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
-    RILL_CUDA_CHECK(cudnnSetConvolutionMathType(cd.d, tf32_ ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
-
-    const Key key{g.batch, lay.h,   lay.w,   g.in_c,    g.out_c,   g.k_h,
-                  g.k_w,   g.out_h, g.out_w, lay.pad_h, lay.pad_w, g.stride_h * 65536 + g.stride_w};
-    Choice choice;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = cache_.find(key);
-      if (it == cache_.end()) {
-        RILL_ASSIGN_OR_RETURN(Choice found,
-                              Find(ctx, gc, xd.d, x, wd.d, w, yd.d, dy, cd.d, result));
-        it = cache_.emplace(key, found).first;
+      RILL_ASSIGN_OR_RETURN(w_t, temp(w_dims, "cuDNN filter"));
+      if (nchw) {
+        RILL_RETURN_IF_ERROR(
+            Permute4(ctx.input(1).base<float>(), w_t.base<float>(), w_dims, kHwioToKcrs, stream));
+      } else {
+        RILL_CUDA_CHECK(LaunchTranspose2D<float>(ctx.input(1).base<float>(), w_t.base<float>(), K,
+                                                 g.out_c, stream));
       }
-      choice = it->second;
+      w = w_t.base<float>();
     }
-    RILL_CUDA_CHECK(cudnnSetConvolutionMathType(cd.d, choice.math));
+    if constexpr (kMode != 0) {
+      dy = ctx.input(2).base<float>();
+      if (nchw) {
+        RILL_ASSIGN_OR_RETURN(dy_t, temp(y_dims, "NCHW output gradient"));
+        RILL_RETURN_IF_ERROR(Permute4(dy, dy_t.base<float>(), y_dims, kNhwcToNchw, stream));
+        dy = dy_t.base<float>();
+      }
+    }
+    // Where cuDNN writes: the output itself, or a temporary to crop / permute from.
+    float* result = out->base<float>();
+    const std::array<int64_t, 4>& result_dims = kMode == 0 ? y_dims : kMode == 1 ? x_dims : w_dims;
+    if (kMode == 2 || nchw || (kMode == 1 && lay.padded_copy)) {
+      RILL_ASSIGN_OR_RETURN(result_t, temp(result_dims, "cuDNN result"));
+      result = result_t.base<float>();
+    }
+
+    Descs d;
+    RILL_RETURN_IF_ERROR(MakeDescs(g, lay, nchw, &d));
+    Choice c{};
+    if (choice != nullptr) {
+      c = *choice;
+    } else {
+      absl::StrAppend(why, nchw ? " NCHW" : " NHWC");
+      RILL_ASSIGN_OR_RETURN(c, Find(ctx, d, x, w, dy, result, why));
+      c.nchw = nchw;
+      *found = c;
+    }
+    RILL_CUDA_CHECK(cudnnSetConvolutionMathType(d.conv.d, c.math));
     Tensor ws;
-    if (choice.workspace > 0) {
+    if (c.workspace > 0) {
       RILL_ASSIGN_OR_RETURN(
-          ws, Temp(ctx, DT_UINT8, TensorShape({int64_t(choice.workspace)}), "cuDNN workspace"));
+          ws, Temp(ctx, DT_UINT8, TensorShape({int64_t(c.workspace)}), "cuDNN workspace"));
     }
-    void* wsp = choice.workspace > 0 ? ws.data() : nullptr;
+    void* wsp = c.workspace > 0 ? ws.data() : nullptr;
+    cudnnHandle_t h = ContextOf(ctx)->cudnn;
     const float one = 1.0f, zero = 0.0f;
     if constexpr (kMode == 0) {
-      RILL_CUDA_CHECK(cudnnConvolutionForward(gc->cudnn, &one, xd.d, x, wd.d, w, cd.d,
-                                              cudnnConvolutionFwdAlgo_t(choice.algo), wsp,
-                                              choice.workspace, &zero, yd.d, result));
+      RILL_CUDA_CHECK(cudnnConvolutionForward(h, &one, d.x.d, x, d.w.d, w, d.conv.d,
+                                              cudnnConvolutionFwdAlgo_t(c.algo), wsp, c.workspace,
+                                              &zero, d.y.d, result));
+      if (nchw) {
+        const std::array<int64_t, 4> nchw_dims = {g.batch, g.out_c, g.out_h, g.out_w};
+        RILL_RETURN_IF_ERROR(Permute4(result, out->base<float>(), nchw_dims, kNchwToNhwc, stream));
+      }
     } else if constexpr (kMode == 1) {
-      RILL_CUDA_CHECK(cudnnConvolutionBackwardData(gc->cudnn, &one, wd.d, w, yd.d, dy, cd.d,
-                                                   cudnnConvolutionBwdDataAlgo_t(choice.algo), wsp,
-                                                   choice.workspace, &zero, xd.d, result));
+      RILL_CUDA_CHECK(cudnnConvolutionBackwardData(h, &one, d.w.d, w, d.y.d, dy, d.conv.d,
+                                                   cudnnConvolutionBwdDataAlgo_t(c.algo), wsp,
+                                                   c.workspace, &zero, d.x.d, result));
+      const float* nhwc = result;
+      if (nchw) {  // back to NHWC: the output itself, or a padded temporary to crop
+        float* to = out->base<float>();
+        if (lay.padded_copy) {
+          RILL_ASSIGN_OR_RETURN(nhwc_t, temp(x_dims, "padded input gradient"));
+          to = nhwc_t.base<float>();
+        }
+        const std::array<int64_t, 4> nchw_dims = {g.batch, g.in_c, lay.h, lay.w};
+        RILL_RETURN_IF_ERROR(Permute4(result, to, nchw_dims, kNchwToNhwc, stream));
+        nhwc = to;
+      }
       if (lay.padded_copy) {
-        RILL_CUDA_CHECK(LaunchPadOrCropNhwc<float>(false, result, out->base<float>(), g.batch,
-                                                   g.in_h, g.in_w, g.in_c, lay.h, lay.w, g.pad_top,
+        RILL_CUDA_CHECK(LaunchPadOrCropNhwc<float>(false, nhwc, out->base<float>(), g.batch, g.in_h,
+                                                   g.in_w, g.in_c, lay.h, lay.w, g.pad_top,
                                                    g.pad_left, stream));
       }
     } else {
-      RILL_CUDA_CHECK(cudnnConvolutionBackwardFilter(gc->cudnn, &one, xd.d, x, yd.d, dy, cd.d,
-                                                     cudnnConvolutionBwdFilterAlgo_t(choice.algo),
-                                                     wsp, choice.workspace, &zero, wd.d, result));
-      RILL_CUDA_CHECK(LaunchTranspose2D<float>(result, out->base<float>(), g.out_c, K, stream));
+      RILL_CUDA_CHECK(cudnnConvolutionBackwardFilter(h, &one, d.x.d, x, d.y.d, dy, d.conv.d,
+                                                     cudnnConvolutionBwdFilterAlgo_t(c.algo), wsp,
+                                                     c.workspace, &zero, d.w.d, result));
+      if (nchw) {
+        const std::array<int64_t, 4> kcrs = {g.out_c, g.in_c, g.k_h, g.k_w};
+        RILL_RETURN_IF_ERROR(Permute4(result, out->base<float>(), kcrs, kKcrsToHwio, stream));
+      } else {
+        RILL_CUDA_CHECK(LaunchTranspose2D<float>(result, out->base<float>(), g.out_c, K, stream));
+      }
     }
     return absl::OkStatus();
   }
 
- private:
-  // Times cuDNN's algorithms for this pass and shape (writing `result`, which the caller
+  // Times cuDNN's algorithms for this pass and shape (writing `result`, which the pass
   // overwrites right after) and keeps the fastest that succeeds with the allowed math.
-  absl::StatusOr<Choice> Find(OpKernelContext& ctx, GpuContext* gc, cudnnTensorDescriptor_t xd,
-                              const float* x, cudnnFilterDescriptor_t wd, const float* w,
-                              cudnnTensorDescriptor_t yd, const float* dy,
-                              cudnnConvolutionDescriptor_t cd, float* result) {
+  absl::StatusOr<Choice> Find(OpKernelContext& ctx, const Descs& d, const float* x, const float* w,
+                              const float* dy, float* result, std::string* why) {
     Tensor scratch(ctx.device()->allocator(), DT_UINT8,
                    TensorShape({int64_t(kFindWorkspaceBytes)}));
     void* sp = scratch.IsInitialized() ? scratch.data() : nullptr;
     const size_t sbytes = scratch.IsInitialized() ? kFindWorkspaceBytes : 0;
+    cudnnHandle_t h = ContextOf(ctx)->cudnn;
     constexpr int kMax = 16;
     int n = 0;
     if constexpr (kMode == 0) {
       cudnnConvolutionFwdAlgoPerf_t perf[kMax];
-      RILL_CUDA_CHECK(cudnnFindConvolutionForwardAlgorithmEx(gc->cudnn, xd, x, wd, w, cd, yd,
+      RILL_CUDA_CHECK(cudnnFindConvolutionForwardAlgorithmEx(h, d.x.d, x, d.w.d, w, d.conv.d, d.y.d,
                                                              result, kMax, &n, perf, sp, sbytes));
-      return Pick(perf, n, sbytes);
+      return Pick(perf, n, sbytes, why);
     } else if constexpr (kMode == 1) {
       cudnnConvolutionBwdDataAlgoPerf_t perf[kMax];
       RILL_CUDA_CHECK(cudnnFindConvolutionBackwardDataAlgorithmEx(
-          gc->cudnn, wd, w, yd, dy, cd, xd, result, kMax, &n, perf, sp, sbytes));
-      return Pick(perf, n, sbytes);
+          h, d.w.d, w, d.y.d, dy, d.conv.d, d.x.d, result, kMax, &n, perf, sp, sbytes));
+      return Pick(perf, n, sbytes, why);
     } else {
       cudnnConvolutionBwdFilterAlgoPerf_t perf[kMax];
       RILL_CUDA_CHECK(cudnnFindConvolutionBackwardFilterAlgorithmEx(
-          gc->cudnn, xd, x, yd, dy, cd, wd, result, kMax, &n, perf, sp, sbytes));
-      return Pick(perf, n, sbytes);
+          h, d.x.d, x, d.y.d, dy, d.conv.d, d.w.d, result, kMax, &n, perf, sp, sbytes));
+      return Pick(perf, n, sbytes, why);
     }
   }
 
   template <typename Perf>
-  absl::StatusOr<Choice> Pick(const Perf* perf, int n, size_t limit) const {
+  absl::StatusOr<Choice> Pick(const Perf* perf, int n, size_t limit, std::string* why) const {
+    std::string seen;
     for (int i = 0; i < n; ++i) {  // sorted fastest first
-      if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].memory > limit) continue;
+      absl::StrAppend(&seen, " algo ", int(perf[i].algo), ": ");
+      if (perf[i].status != CUDNN_STATUS_SUCCESS) {
+        absl::StrAppend(&seen, StatusName(perf[i].status), ";");
+        continue;
+      }
+      if (perf[i].memory > limit) {
+        absl::StrAppend(&seen, perf[i].memory, " bytes of workspace;");
+        continue;
+      }
       if (!tf32_ && perf[i].mathType != CUDNN_FMA_MATH && perf[i].mathType != CUDNN_DEFAULT_MATH) {
+        absl::StrAppend(&seen, "tensor-op math;");
         continue;
       }
       // Without TF32 the pass runs under FMA math whatever cuDNN reported (on an H100 its
       // default math may use TF32).
-      return Choice{int(perf[i].algo), perf[i].memory, tf32_ ? perf[i].mathType : CUDNN_FMA_MATH};
+      return Choice{int(perf[i].algo), perf[i].memory, tf32_ ? perf[i].mathType : CUDNN_FMA_MATH,
+                    false};
     }
-    return errors::Internal("cuDNN found no usable algorithm among ", n, " for ",
-                            node().type_string(), " (", tf32_ ? "TF32 allowed" : "FMA math", ")");
+    absl::StrAppend(why, seen);
+    return errors::NotFound("no usable algorithm");
   }
 
   bool tf32_;

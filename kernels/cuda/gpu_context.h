@@ -7,6 +7,9 @@
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
+#include <memory>
+#include <mutex>
+
 #include "rill/core/kernel.h"
 
 namespace rill::gpu {
@@ -17,6 +20,10 @@ struct GpuContext {
   cublasHandle_t cublas = nullptr;
   cudnnHandle_t cudnn = nullptr;
   bool allow_tf32 = false;
+  // cuBLAS and cuDNN handles must not be used by two host threads at once, and the
+  // executor runs independent kernels on several threads: every call on a handle holds
+  // this lock (the work is then queued on the one stream in the order the locks were taken).
+  std::shared_ptr<std::mutex> library_mu = std::make_shared<std::mutex>();
 };
 
 inline GpuContext* ContextOf(const OpKernelContext& ctx) {

@@ -117,6 +117,7 @@ class MatMulGpu : public OpKernel {
     const T one = 1, zero = 0;
     auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
     int lda = static_cast<int>(a.dim_size(1)), ldb = static_cast<int>(b.dim_size(1));
+    std::lock_guard<std::mutex> handle_lock(*g->library_mu);
     if constexpr (std::is_same_v<T, float>) {
       // The compute type is chosen per call, so Sessions with and without TF32 can share
       // the device's handle.
@@ -175,8 +176,14 @@ class ReduceGpu : public OpKernel {
         RILL_ASSIGN_OR_RETURN(next, Tensor::Create(x.dtype(), TensorShape({outer * inner}),
                                                    ctx.device()->allocator()));
       }
+      Tensor scratch;
+      if (const int64_t e = ReduceScratchElements(outer * inner, groups[k].first); e > 0) {
+        RILL_ASSIGN_OR_RETURN(
+            scratch, Tensor::Create(x.dtype(), TensorShape({e}), ctx.device()->allocator()));
+      }
       RILL_CUDA_CHECK(LaunchReduce<T>(kind, cur.base<T>(), next.base<T>(), outer, groups[k].first,
-                                      inner, stream));
+                                      inner, scratch.IsInitialized() ? scratch.base<T>() : nullptr,
+                                      stream));
       cur = next;
     }
     if (kMode == 1) {
@@ -243,24 +250,30 @@ class RandomGpu : public RandomKernelBase {
   RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, BinaryGpu<T, KIND>);
 #define RILL_REG_GPU_UNARY(T, NAME, KIND) \
   RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, UnaryGpu<T, KIND>);
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Add", BinaryKind::kAdd)
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Sub", BinaryKind::kSub)
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Mul", BinaryKind::kMul)
+// int32 is not here: as in TensorFlow, int32 elementwise ops on the GPU are host-memory
+// kernels (kernels/cpu/cwise_ops.cc), since int32 tensors are shapes, sizes and axes that
+// their consumers read on the host.
+#define RILL_GPU_SIGNED_TYPES(M, ...) RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) M(int64_t, __VA_ARGS__)
+#define RILL_GPU_NUMBER_TYPES(M, ...) RILL_GPU_SIGNED_TYPES(M, __VA_ARGS__) M(uint8_t, __VA_ARGS__)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Add", BinaryKind::kAdd)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Sub", BinaryKind::kSub)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Mul", BinaryKind::kMul)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_BINARY, "Div", BinaryKind::kDiv)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_BINARY, "Pow", BinaryKind::kPow)
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Maximum", BinaryKind::kMax)
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Minimum", BinaryKind::kMin)
-RILL_FOR_ALL_TYPES(RILL_REG_GPU_BINARY, "Equal", BinaryKind::kEqual)
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Less", BinaryKind::kLess)
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Greater", BinaryKind::kGreater)
-RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Neg", UnaryKind::kNeg)
-RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Abs", UnaryKind::kAbs)
-RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Square", UnaryKind::kSquare)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Maximum", BinaryKind::kMax)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Minimum", BinaryKind::kMin)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Equal", BinaryKind::kEqual)
+RILL_REG_GPU_BINARY(bool, "Equal", BinaryKind::kEqual)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Less", BinaryKind::kLess)
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Greater", BinaryKind::kGreater)
+RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Neg", UnaryKind::kNeg)
+RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Abs", UnaryKind::kAbs)
+RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Square", UnaryKind::kSquare)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sqrt", UnaryKind::kSqrt)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Exp", UnaryKind::kExp)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Log", UnaryKind::kLog)
-RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Sign", UnaryKind::kSign)
-RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Relu", UnaryKind::kRelu)
+RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Sign", UnaryKind::kSign)
+RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Relu", UnaryKind::kRelu)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sigmoid", UnaryKind::kSigmoid)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Tanh", UnaryKind::kTanh)
 RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);

@@ -24,6 +24,8 @@ class ActGradGpu : public OpKernel {
   }
 };
 
+// Sparse labels are read on the host (input 1 is a host-memory input), checked there as
+// on the CPU, and copied to the device for the kernel.
 template <typename T, bool kSparse>
 class SoftmaxXentGpu : public OpKernel {
  public:
@@ -35,15 +37,32 @@ class SoftmaxXentGpu : public OpKernel {
     RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, kSparse, &loss, &bp));
     const int64_t rows = geo.batch, cols = geo.classes;
     cudaStream_t s = ContextOf(ctx)->stream;
+    if (kSparse) RILL_RETURN_IF_ERROR(CheckSparseLabels(l, cols));
+    if (rows == 0) return absl::OkStatus();
+    if (cols == 0) {  // no classes: zero loss, empty backprop
+      RILL_CUDA_CHECK(cudaMemsetAsync(loss->data(), 0, loss->TotalBytes(), s));
+      return absl::OkStatus();
+    }
     if (!kSparse) {
       RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int32_t>(
           f.base<T>(), l.base<T>(), nullptr, loss->base<T>(), bp->base<T>(), rows, cols, s)));
-    } else if (l.dtype() == DT_INT32) {
-      RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int32_t>(
-          f.base<T>(), nullptr, l.base<int32_t>(), loss->base<T>(), bp->base<T>(), rows, cols, s)));
+      return absl::OkStatus();
+    }
+    Tensor ids(ctx.device()->allocator(), l.dtype(), l.shape());
+    if (!ids.IsInitialized()) {
+      return errors::ResourceExhausted("out of GPU memory for ", l.TotalBytes(),
+                                       " bytes of labels");
+    }
+    RILL_CUDA_CHECK(
+        cudaMemcpyAsync(ids.data(), l.data(), l.TotalBytes(), cudaMemcpyHostToDevice, s));
+    if (l.dtype() == DT_INT32) {
+      RILL_CUDA_CHECK(
+          (LaunchSoftmaxXent<T, int32_t>(f.base<T>(), nullptr, ids.base<int32_t>(), loss->base<T>(),
+                                         bp->base<T>(), rows, cols, s)));
     } else {
-      RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int64_t>(
-          f.base<T>(), nullptr, l.base<int64_t>(), loss->base<T>(), bp->base<T>(), rows, cols, s)));
+      RILL_CUDA_CHECK(
+          (LaunchSoftmaxXent<T, int64_t>(f.base<T>(), nullptr, ids.base<int64_t>(), loss->base<T>(),
+                                         bp->base<T>(), rows, cols, s)));
     }
     return absl::OkStatus();
   }
@@ -136,6 +155,7 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
       auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
       const int lda = static_cast<int>(a.dim_size(1)), ldb = static_cast<int>(b.dim_size(1));
       // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
+      std::lock_guard<std::mutex> handle_lock(*g->library_mu);
       if constexpr (std::is_same_v<T, float>) {
         RILL_CUDA_CHECK(cublasGemmEx(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<float>(),
                                      CUDA_R_32F, ldb, a.base<float>(), CUDA_R_32F, lda, &zero,
@@ -185,8 +205,8 @@ class DropoutGpu : public RandomKernelBase {
                        ActGradGpu<T, ActGradKind::kTanh>);                                         \
   RILL_REGISTER_KERNEL("SoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        SoftmaxXentGpu<T, false>);                                                  \
-  RILL_REGISTER_KERNEL("SparseSoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T",                     \
-                       DataTypeToEnum<T>::value, SoftmaxXentGpu<T, true>);                         \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("SparseSoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T",         \
+                                   DataTypeToEnum<T>::value, {1}, SoftmaxXentGpu<T, true>);        \
   RILL_REGISTER_KERNEL("SigmoidCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        SigmoidXentGpu<T>);                                                         \
   RILL_REGISTER_KERNEL("Dropout", DEVICE_GPU, "T", DataTypeToEnum<T>::value, DropoutGpu<T>);       \

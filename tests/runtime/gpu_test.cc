@@ -2,6 +2,7 @@
 // CPU-GPU parity for every op with a GPU kernel, graphs split across devices, variables
 // living on the GPU, out-of-memory as a Status, and random ops giving the CPU's numbers.
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -104,6 +105,33 @@ TEST(Gpu, ElementwiseParity) {
   }
 }
 
+// Few outputs over long rows take the chunked reduction (a tree per chunk, then the
+// chunks): integers in float32, so every order of summing gives the same exact value.
+TEST(Gpu, LongReductionsParity) {
+  RILL_REQUIRE_GPU();
+  Tensor x = RandomTensor(DT_INT32, {3000, 1001}, -3, 3, 21);
+  Tensor xf(DT_FLOAT, x.shape());
+  for (int64_t i = 0; i < x.NumElements(); ++i) xf.base<float>()[i] = float(x.base<int32_t>()[i]);
+  for (const std::vector<double>& list : std::vector<std::vector<double>>{{0, 1}, {0}, {1}}) {
+    const Tensor axes = FromDoubles(DT_INT32, {int64_t(list.size())}, list);
+    const std::string what = absl::StrCat("axes ", absl::StrJoin(list, ","));
+    ExpectParity(
+        "Sum " + what, [&](const Scope& s, const auto& in) { return ops::Sum(s, in[0], axes); },
+        {xf}, 0);
+    ExpectParity(
+        "Max " + what, [&](const Scope& s, const auto& in) { return ops::Max(s, in[0], axes); },
+        {xf}, 0);
+    ExpectParity(
+        "Min " + what, [&](const Scope& s, const auto& in) { return ops::Min(s, in[0], axes); },
+        {xf}, 0);
+  }
+  Tensor y(DT_FLOAT, TensorShape({50, 28, 28, 32}));  // the MNIST CNN's first bias gradient
+  for (int64_t i = 0; i < y.NumElements(); ++i) y.base<float>()[i] = float(i % 7) - 3;
+  ExpectParity(
+      "BiasAddGrad", [&](const Scope& s, const auto& in) { return ops::BiasAddGrad(s, in[0]); },
+      {y}, 0);
+}
+
 TEST(Gpu, MatMulParity) {
   RILL_REQUIRE_GPU();
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
@@ -134,7 +162,8 @@ TEST(Gpu, ConvPoolAndBiasParity) {
   };
   for (const G& g :
        {G{2, 12, 12, 3, 5, 5, 8, 1, "SAME", 12, 12}, G{3, 8, 8, 4, 3, 3, 5, 2, "SAME", 4, 4},
-        G{2, 8, 9, 2, 3, 2, 3, 2, "VALID", 3, 4}}) {
+        G{2, 8, 9, 2, 3, 2, 3, 2, "VALID", 3, 4},
+        G{4, 14, 14, 32, 5, 5, 64, 1, "SAME", 14, 14}}) {  // the MNIST CNN's second layer
     const ops::IntList st = {1, g.s, g.s, 1};
     const std::string what =
         absl::StrCat(g.h, "x", g.w, " k", g.kh, "x", g.kw, " s", g.s, " ", g.pad);
@@ -344,9 +373,8 @@ TEST(Gpu, TracedStepHasCudaEventTimes) {
     ++gpu_nodes;
     copies += n.is_copy;
     EXPECT_GT(n.device_ns, 0) << n.node_name;
-    if (n.node_name == "y") {
-      EXPECT_LT(n.device_ns, 50'000'000) << "512^3 MatMul took > 50 ms";
-    }
+    // The device work of a node is queued and finished inside its step.
+    EXPECT_LE(n.device_ns, meta.step_stats.wall_ns) << n.node_name;
   }
   EXPECT_GE(gpu_nodes, 2);  // x copied in, and y
   EXPECT_GE(copies, 1);
