@@ -149,6 +149,30 @@ absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tens
   return XentGeometry{batch, classes};
 }
 
+namespace {
+template <typename Label>
+absl::Status CheckLabels(const Label* ids, int64_t n, int64_t classes) {
+  for (int64_t r = 0; r < n; ++r) {
+    if (ids[r] < 0 || ids[r] >= classes) {
+      return errors::InvalidArgument("label ", static_cast<int64_t>(ids[r]), " of row ", r,
+                                     " is outside the valid range [0, ", classes, ")");
+    }
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
+absl::Status CheckSparseLabels(const Tensor& labels, int64_t classes) {
+  if (labels.dtype() == DT_INT32) {
+    return CheckLabels(labels.base<int32_t>(), labels.NumElements(), classes);
+  }
+  if (labels.dtype() == DT_INT64) {
+    return CheckLabels(labels.base<int64_t>(), labels.NumElements(), classes);
+  }
+  return errors::InvalidArgument("sparse labels must be int32 or int64, got ",
+                                 DataTypeString(labels.dtype()));
+}
+
 absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, bool ta, bool tb) {
   const Tensor& a = ctx.input(2);
   const Tensor& b = ctx.input(3);

@@ -31,12 +31,14 @@ absl::StatusOr<MatMulGeometry> PrepareMatMul(OpKernelContext& ctx, bool transpos
 absl::Status CheckSameShapes(const OpKernelContext& ctx);
 
 // Softmax cross entropy: features [batch, classes] and labels (dense, same shape; or sparse
-// [batch]); allocates loss [batch] and backprop. Label values are the kernel's to check.
+// [batch]); allocates loss [batch] and backprop. Label values are checked apart.
 struct XentGeometry {
   int64_t batch, classes;
 };
 absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tensor** loss,
                                          Tensor** backprop);
+// Sparse labels (int32 or int64, read on the host) must lie in [0, classes).
+absl::Status CheckSparseLabels(const Tensor& labels, int64_t classes);
 
 // op(a) op(b) of _MatMulApplyGradientDescent's inputs 2 and 3, both matrices.
 absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, bool transpose_a,

@@ -23,15 +23,7 @@ class SoftmaxXentOp : public OpKernel {
     Tensor *loss, *backprop;
     RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, kSparse, &loss, &backprop));
     const int64_t batch = geo.batch, classes = geo.classes;
-    if constexpr (kSparse) {
-      const Label* ids = l.base<Label>();
-      for (int64_t r = 0; r < batch; ++r) {
-        if (ids[r] < 0 || ids[r] >= classes) {
-          return errors::InvalidArgument("label ", static_cast<int64_t>(ids[r]), " of row ", r,
-                                         " is outside the valid range [0, ", classes, ")");
-        }
-      }
-    }
+    if constexpr (kSparse) RILL_RETURN_IF_ERROR(CheckSparseLabels(l, classes));
     if (classes == 0) {
       AsArray<T>(loss).setZero();
       return absl::OkStatus();

@@ -32,20 +32,21 @@ __global__ void SoftmaxXentKernel(const T* f, const T* labels, const Index* ids,
     for (int64_t c = 1; c < cols; ++c) mx = x[c] > mx ? x[c] : mx;
     T sum = 0;
     for (int64_t c = 0; c < cols; ++c) sum += exp(x[c] - mx);
-    const T lse = log(sum) + mx;
+    // Shifted by the max, as the CPU: x - (log(sum) + max) would round at the scale of
+    // the logits and cost float32 digits when they are large.
+    const T log_sum = log(sum);
     if (ids != nullptr) {
-      const int64_t id = static_cast<int64_t>(ids[r]);
-      const bool valid = id >= 0 && id < cols;
-      for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - lse) - (c == id ? T(1) : T(0));
-      loss[r] = valid ? lse - x[id] : T(NAN);
+      const int64_t id = static_cast<int64_t>(ids[r]);  // checked on the host
+      for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - mx) / sum - (c == id ? T(1) : T(0));
+      loss[r] = log_sum - (x[id] - mx);
     } else {
       const T* l = labels + r * cols;
       T total = 0, lsum = 0;
       for (int64_t c = 0; c < cols; ++c) {
-        total += l[c] * (lse - x[c]);
+        total += l[c] * (log_sum - (x[c] - mx));
         lsum += l[c];
       }
-      for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - lse) * lsum - l[c];
+      for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - mx) / sum * lsum - l[c];
       loss[r] = total;
     }
   }
