@@ -87,13 +87,17 @@ void KernelRegistry::Register(KernelDef def) {
 const KernelDef* KernelRegistry::Find(const Node& node, absl::string_view device_type) const {
   auto it = by_op_.find(node.type_string());
   if (it == by_op_.end()) return nullptr;
+  const KernelDef* any_dtype = nullptr;  // a kernel for one dtype wins over one for all
   for (const KernelDef& k : it->second) {
     if (k.device_type != device_type) continue;
-    if (k.constraint_attr.empty()) return &k;
+    if (k.constraint_attr.empty()) {
+      if (any_dtype == nullptr) any_dtype = &k;
+      continue;
+    }
     auto a = node.attrs().find(k.constraint_attr);
     if (a != node.attrs().end() && std::get<DataType>(a->second) == k.dtype) return &k;
   }
-  return nullptr;
+  return any_dtype;
 }
 
 std::vector<std::string> KernelRegistry::DeviceTypesFor(const Node& node) const {

@@ -218,6 +218,36 @@ RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Relu", ReluF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Sigmoid", SigmoidF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Tanh", TanhF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_ADDN, 0)
+
+// int32 elementwise ops on the GPU, as TensorFlow registers them there: operands and
+// result stay in host memory and this CPU code computes them. int32 tensors are shapes,
+// sizes and axes in practice (Mean's gradient divides element counts), read on the host
+// by their consumers, so a GPU kernel would only add copies and a wait for the stream.
+// Integer Div and Pow of the other widths also compute here: their divisors and
+// exponents are checked on the host.
+#define RILL_REG_HOST(T, NAME, OUT, F)                                                         \
+  RILL_REGISTER_KERNEL_HOST_OUTPUTS(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, ({0, 1}), \
+                                    BinaryOp<T, OUT, F>);
+#define RILL_REG_HOST_UNARY(NAME, F) \
+  RILL_REGISTER_KERNEL_HOST_OUTPUTS(NAME, DEVICE_GPU, "T", DT_INT32, ({0}), UnaryOp<int32_t, F>);
+RILL_REG_HOST(int32_t, "Add", int32_t, AddF)
+RILL_REG_HOST(int32_t, "Sub", int32_t, SubF)
+RILL_REG_HOST(int32_t, "Mul", int32_t, MulF)
+RILL_REG_HOST(int32_t, "Div", int32_t, DivF)
+RILL_REG_HOST(int32_t, "Pow", int32_t, PowF)
+RILL_REG_HOST(int32_t, "Maximum", int32_t, MaxF)
+RILL_REG_HOST(int32_t, "Minimum", int32_t, MinF)
+RILL_REG_HOST(int32_t, "Equal", bool, EqualF)
+RILL_REG_HOST(int32_t, "Less", bool, LessF)
+RILL_REG_HOST(int32_t, "Greater", bool, GreaterF)
+RILL_REG_HOST(int64_t, "Div", int64_t, DivF)
+RILL_REG_HOST(uint8_t, "Div", uint8_t, DivF)
+RILL_REG_HOST(int64_t, "Pow", int64_t, PowF)
+RILL_REG_HOST_UNARY("Neg", NegF)
+RILL_REG_HOST_UNARY("Abs", AbsF)
+RILL_REG_HOST_UNARY("Square", SquareF)
+RILL_REG_HOST_UNARY("Sign", SignF)
+RILL_REG_HOST_UNARY("Relu", ReluF)
 RILL_REGISTER_KERNEL("Cast", DEVICE_CPU, "", DT_INVALID, CastOp);
 
 }  // namespace

@@ -112,6 +112,9 @@ class AssignOp : public OpKernel {
 };
 
 RILL_REGISTER_KERNEL("Const", DEVICE_CPU, "", DT_INVALID, ConstOp);
+// An int32 constant placed on the GPU stays in host memory (TensorFlow's HostConst): it
+// is a shape or an axis, read on the host.
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("Const", DEVICE_GPU, "dtype", DT_INT32, {}, ConstOp);
 RILL_REGISTER_KERNEL("Placeholder", DEVICE_CPU, "", DT_INVALID, PlaceholderOp);
 RILL_REGISTER_KERNEL("Identity", DEVICE_CPU, "", DT_INVALID, IdentityOp);
 RILL_REGISTER_KERNEL("NoOp", DEVICE_CPU, "", DT_INVALID, NoOpOp);
