@@ -36,7 +36,10 @@ cudaError_t LaunchFillConstant(T v, T* y, int64_t n, cudaStream_t stream);
 // [outer, r, inner] -> [outer, inner]
 template <typename T>
 cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r, int64_t inner,
-                         cudaStream_t stream);
+                         T* scratch, cudaStream_t stream);
+// Elements of scratch LaunchReduce wants for `outputs` results over rows of r (0: none; a
+// null scratch then is allowed too, and slower).
+int64_t ReduceScratchElements(int64_t outputs, int64_t r);
 template <typename T>
 cudaError_t LaunchScale(T* y, T scale_num, int64_t divisor, int64_t n, cudaStream_t stream);
 template <typename T, typename Index>

@@ -78,8 +78,14 @@ class BiasAddGradGpu : public OpKernel {
     if (g.rows == 0) {
       RILL_CUDA_CHECK(LaunchFillConstant<T>(T(0), out->base<T>(), g.channels, stream));
     } else {
-      RILL_CUDA_CHECK(LaunchReduce<T>(ReduceKind::kSum, ctx.input(0).base<T>(), out->base<T>(), 1,
-                                      g.rows, g.channels, stream));
+      Tensor scratch;  // many rows over few channels: the chunked reduction
+      if (const int64_t e = ReduceScratchElements(g.channels, g.rows); e > 0) {
+        RILL_ASSIGN_OR_RETURN(
+            scratch, Tensor::Create(out->dtype(), TensorShape({e}), ctx.device()->allocator()));
+      }
+      RILL_CUDA_CHECK(LaunchReduce<T>(
+          ReduceKind::kSum, ctx.input(0).base<T>(), out->base<T>(), 1, g.rows, g.channels,
+          scratch.IsInitialized() ? scratch.base<T>() : nullptr, stream));
     }
     return absl::OkStatus();
   }

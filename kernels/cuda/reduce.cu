@@ -1,6 +1,8 @@
 // Reductions, ArgMax, Softmax and random numbers on the GPU. Reductions give one thread
-// per output element a loop over the reduced extent: simple and exact in its order;
-// a tree reduction for long rows is future work (docs/design.md).
+// per output element a loop over the reduced extent; when there are few outputs over
+// long rows (a full Sum of a matrix), blocks first reduce chunks of each row with a tree
+// in shared memory, then one thread per output adds its chunks. Both orders are fixed,
+// so a result does not change from run to run.
 #include <cfloat>
 #include <cmath>
 #include <limits>
@@ -42,6 +44,41 @@ __global__ void ReduceKernel(ReduceKind op, const T* x, T* y, int64_t outer, int
         acc = v < acc ? v : acc;
     }
     y[i] = acc;
+  }
+}
+
+template <typename T>
+__device__ T Combine(ReduceKind op, T acc, T v) {
+  if (op == ReduceKind::kSum) return static_cast<T>(acc + v);
+  if (op == ReduceKind::kMax) return v > acc ? v : acc;
+  return v < acc ? v : acc;
+}
+
+constexpr int kChunkThreads = 256;
+constexpr int64_t kChunk = 16 * kChunkThreads;
+
+// Block b reduces chunk b % chunks of output b / chunks into partial[b].
+template <typename T>
+__global__ void ReduceChunksKernel(ReduceKind op, const T* x, T* partial, int64_t outputs,
+                                   int64_t r, int64_t inner, int64_t chunks) {
+  __shared__ T tree[kChunkThreads];
+  for (int64_t b = blockIdx.x; b < outputs * chunks; b += gridDim.x) {
+    const int64_t i = b / chunks, j = b % chunks;
+    const T* p = x + (i / inner) * r * inner + i % inner;
+    const int64_t end = j * kChunk + kChunk < r ? j * kChunk + kChunk : r;
+    T acc = op == ReduceKind::kSum ? T(0) : op == ReduceKind::kMax ? Lowest<T>() : Highest<T>();
+    for (int64_t k = j * kChunk + threadIdx.x; k < end; k += kChunkThreads) {
+      acc = Combine(op, acc, p[k * inner]);
+    }
+    tree[threadIdx.x] = acc;
+    __syncthreads();
+    for (int w = kChunkThreads / 2; w > 0; w /= 2) {
+      if (threadIdx.x < w)
+        tree[threadIdx.x] = Combine(op, tree[threadIdx.x], tree[threadIdx.x + w]);
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) partial[b] = tree[0];
+    __syncthreads();
   }
 }
 
@@ -132,11 +169,29 @@ __global__ void RandomKernel(RandomKind kind, T* y, int64_t n, uint64_t key, uin
 
 }  // namespace
 
+int64_t ReduceScratchElements(int64_t outputs, int64_t r) {
+  // One thread per output is enough when the outputs fill the GPU or the rows are short.
+  if (outputs >= 32768 || r < 2 * kChunk) return 0;
+  return outputs * ((r + kChunk - 1) / kChunk);
+}
+
 template <typename T>
 cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r, int64_t inner,
-                         cudaStream_t stream) {
-  if (outer * inner == 0) return cudaSuccess;
-  ReduceKernel<T><<<Blocks(outer * inner), 256, 0, stream>>>(op, x, y, outer, r, inner);
+                         T* scratch, cudaStream_t stream) {
+  const int64_t outputs = outer * inner;
+  if (outputs == 0) return cudaSuccess;
+  if (scratch != nullptr && ReduceScratchElements(outputs, r) > 0) {
+    const int64_t chunks = (r + kChunk - 1) / kChunk;
+    const int64_t blocks = outputs * chunks < 65535 * 8 ? outputs * chunks : 65535 * 8;
+    ReduceChunksKernel<T><<<static_cast<unsigned>(blocks), kChunkThreads, 0, stream>>>(
+        op, x, scratch, outputs, r, inner, chunks);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+    x = scratch;  // [outputs, chunks]
+    outer = outputs;
+    r = chunks;
+    inner = 1;
+  }
+  ReduceKernel<T><<<Blocks(outputs), 256, 0, stream>>>(op, x, y, outer, r, inner);
   return cudaGetLastError();
 }
 
@@ -171,13 +226,13 @@ cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_
   return cudaGetLastError();
 }
 
-#define RILL_INSTANTIATE_REDUCE(T)                                                             \
-  template cudaError_t LaunchReduce<T>(ReduceKind, const T*, T*, int64_t, int64_t, int64_t,    \
-                                       cudaStream_t);                                          \
-  template cudaError_t LaunchScale<T>(T*, T, int64_t, int64_t, cudaStream_t);                  \
-  template cudaError_t LaunchArgMax<T, int32_t>(const T*, int32_t*, int64_t, int64_t, int64_t, \
-                                                cudaStream_t);                                 \
-  template cudaError_t LaunchArgMax<T, int64_t>(const T*, int64_t*, int64_t, int64_t, int64_t, \
+#define RILL_INSTANTIATE_REDUCE(T)                                                              \
+  template cudaError_t LaunchReduce<T>(ReduceKind, const T*, T*, int64_t, int64_t, int64_t, T*, \
+                                       cudaStream_t);                                           \
+  template cudaError_t LaunchScale<T>(T*, T, int64_t, int64_t, cudaStream_t);                   \
+  template cudaError_t LaunchArgMax<T, int32_t>(const T*, int32_t*, int64_t, int64_t, int64_t,  \
+                                                cudaStream_t);                                  \
+  template cudaError_t LaunchArgMax<T, int64_t>(const T*, int64_t*, int64_t, int64_t, int64_t,  \
                                                 cudaStream_t);
 RILL_INSTANTIATE_REDUCE(float)
 RILL_INSTANTIATE_REDUCE(double)
