@@ -210,7 +210,11 @@ TEST(Trace, TracedCallableAndKerasStep) {
   auto json = ParseJson(ToChromeTrace(meta.step_stats));
   ASSERT_TRUE(json.ok());
   ExpectWellFormedTrace(*json, &slices, &kernels);
-  EXPECT_EQ(slices, static_cast<int>(meta.step_stats.nodes.size()));
+  // A slice per node, and one more for the device time of each node that ran on a GPU.
+  int on_device = 0;
+  for (const NodeExecStats& n : meta.step_stats.nodes) on_device += n.device_ns >= 0;
+  EXPECT_EQ(kernels, on_device);
+  EXPECT_EQ(slices - kernels, static_cast<int>(meta.step_stats.nodes.size()));
 }
 
 TEST(JsonReader, RejectsWhatIsNotJson) {
