@@ -9,6 +9,8 @@
 // of the input instead. TF32 only when the session allows it (FMA math otherwise).
 #include <array>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -315,30 +317,39 @@ class ConvGpu : public OpKernel {
     }
   }
 
+  // The fastest candidate that succeeded within the workspace limit with the allowed math
+  // (the minimum over all: cuDNN 9 does not always list them fastest first). With the
+  // environment variable RILL_CUDNN_LOG set, every candidate and the choice go to stderr.
   template <typename Perf>
   absl::StatusOr<Choice> Pick(const Perf* perf, int n, size_t limit, std::string* why) const {
     std::string seen;
-    for (int i = 0; i < n; ++i) {  // sorted fastest first
+    int best = -1;
+    for (int i = 0; i < n; ++i) {
       absl::StrAppend(&seen, " algo ", int(perf[i].algo), ": ");
       if (perf[i].status != CUDNN_STATUS_SUCCESS) {
         absl::StrAppend(&seen, StatusName(perf[i].status), ";");
         continue;
       }
-      if (perf[i].memory > limit) {
-        absl::StrAppend(&seen, perf[i].memory, " bytes of workspace;");
-        continue;
-      }
+      absl::StrAppend(&seen, perf[i].time, " ms, ", perf[i].memory, " bytes, math ",
+                      int(perf[i].mathType), ";");
+      if (perf[i].memory > limit) continue;
       if (!tf32_ && perf[i].mathType != CUDNN_FMA_MATH && perf[i].mathType != CUDNN_DEFAULT_MATH) {
-        absl::StrAppend(&seen, "tensor-op math;");
         continue;
       }
-      // Without TF32 the pass runs under FMA math whatever cuDNN reported (on an H100 its
-      // default math may use TF32).
-      return Choice{int(perf[i].algo), perf[i].memory, tf32_ ? perf[i].mathType : CUDNN_FMA_MATH,
-                    false};
+      if (best < 0 || perf[i].time < perf[best].time) best = i;
     }
-    absl::StrAppend(why, seen);
-    return errors::NotFound("no usable algorithm");
+    if (std::getenv("RILL_CUDNN_LOG") != nullptr) {
+      std::fprintf(stderr, "rill cuDNN %s:%s -> %s\n", node().name().c_str(), seen.c_str(),
+                   best < 0 ? "none" : absl::StrCat("algo ", int(perf[best].algo)).c_str());
+    }
+    if (best < 0) {
+      absl::StrAppend(why, seen);
+      return errors::NotFound("no usable algorithm");
+    }
+    // Without TF32 the pass runs under FMA math whatever cuDNN reported (on an H100 its
+    // default math may use TF32).
+    return Choice{int(perf[best].algo), perf[best].memory,
+                  tf32_ ? perf[best].mathType : CUDNN_FMA_MATH, false};
   }
 
   bool tf32_;
