@@ -22,6 +22,9 @@ ABSL_FLAG(int, epochs, 10, "passes over the training data");
 ABSL_FLAG(int, batch_size, 32, "examples per step");
 ABSL_FLAG(bool, softmax, false, "softmax output layer instead of the seed's sigmoid");
 ABSL_FLAG(double, learning_rate, 0.01, "SGD learning rate (Keras's default)");
+ABSL_FLAG(bool, tf32, false,
+          "let the GPU's matrix products use TF32 tensor cores (TensorFlow's default on such "
+          "GPUs; rill's is full float32)");
 ABSL_FLAG(int64_t, train_examples, 50000, "training examples used (at most the data's)");
 ABSL_FLAG(int64_t, test_examples, 10000, "test examples used (at most the data's)");
 ABSL_FLAG(std::string, trace, "",
@@ -75,6 +78,7 @@ absl::StatusOr<Result> Train(const std::string& device, const std::string& devic
                              const data::Cifar10& d) {
   keras::ModelOptions mo;
   mo.device = device;
+  mo.session.allow_tf32 = absl::GetFlag(FLAGS_tf32);
   keras::Sequential model(mo);
   model.Add(std::make_shared<keras::Flatten>())
       .Add(std::make_shared<keras::Dense>(3000, "relu"))

@@ -25,6 +25,9 @@ ABSL_FLAG(int, epochs, 1, "passes over the training data");
 ABSL_FLAG(int, batch_size, 50, "examples per step");
 ABSL_FLAG(int64_t, max_train, 0, "use at most this many training examples (0: all)");
 ABSL_FLAG(double, learning_rate, 1e-4, "Adam learning rate");
+ABSL_FLAG(bool, tf32, false,
+          "let the GPU's convolutions and matrix products use TF32 tensor cores (TensorFlow's "
+          "default on such GPUs; rill's is full float32)");
 ABSL_FLAG(std::string, graph_dot, "",
           "write a Graphviz picture of the model's forward graph as placed (render it with "
           "scripts/render-graph.sh)");
@@ -117,6 +120,7 @@ int main(int argc, char** argv) {
   }
   keras::ModelOptions mo;
   mo.device = dev.empty() ? "" : (dev == "gpu" ? "/GPU:0" : "/CPU:0");
+  mo.session.allow_tf32 = absl::GetFlag(FLAGS_tf32);
   keras::Sequential model(mo);
   auto conv = [](int filters) {
     return std::make_shared<keras::Conv2D>(filters, 5, "relu", "same");
