@@ -57,6 +57,11 @@ class DeviceBase {
   // memory); data prepared there in advance (the next training batch) is copied in by
   // DMA alone. Null where uploads need no staging (the CPU).
   virtual Allocator* host_staging_allocator() const { return nullptr; }
+  // Starts copying `host` (prepared in host_staging_allocator() memory: the next batch)
+  // to this device on a separate copy engine, overlapping the work in flight; a later
+  // CopyFromHost of the same tensor then waits for that copy instead of making its own.
+  // Best effort: devices without a copy engine, and sources elsewhere, are left alone.
+  virtual void PrefetchFromHost(const Tensor& host) { (void)host; }
   // A timer of the work this device queues from now on; null where kernels run
   // synchronously on the calling thread (host time is the kernel time there).
   virtual std::unique_ptr<DeviceTimer> StartTimer() { return nullptr; }

@@ -18,6 +18,10 @@ namespace rill {
 struct DeviceMemoryStats {
   CachingAllocatorStats device;
   CachingAllocatorStats pinned_host;
+  // Device memory of uploads started ahead of their step (PrefetchFromHost), and how
+  // many of those a step then used instead of copying.
+  CachingAllocatorStats prefetch;
+  int64_t prefetch_hits = 0;
 };
 
 class Device : public DeviceBase {

@@ -17,6 +17,7 @@ namespace rill::gpu {
 struct GpuContext {
   int device = 0;
   cudaStream_t stream = nullptr;
+  cudaStream_t copy_stream = nullptr;  // uploads started ahead of their step
   cublasHandle_t cublas = nullptr;
   cudnnHandle_t cudnn = nullptr;
   bool allow_tf32 = false;

@@ -1,5 +1,6 @@
 #include "rill/runtime/gpu/gpu_device.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -79,7 +80,16 @@ GpuDevice::GpuDevice(int ordinal, GpuContext context)
                                                     std::make_unique<CudaMemory>(ordinal))),
       pinned_(std::make_unique<CachingAllocator>(absl::StrCat("gpu_", ordinal, "_pinned_host"),
                                                  std::make_unique<PinnedMemory>(),
-                                                 /*on_host=*/true)) {}
+                                                 /*on_host=*/true)),
+      prefetch_memory_(std::make_unique<CachingAllocator>(
+          absl::StrCat("gpu_", ordinal, "_prefetch"), std::make_unique<CudaMemory>(ordinal))) {}
+
+std::optional<DeviceMemoryStats> GpuDevice::memory_stats() const {
+  DeviceMemoryStats s{allocator_->GetStats(), pinned_->GetStats(), prefetch_memory_->GetStats()};
+  std::lock_guard<std::mutex> lock(prefetch_mu_);
+  s.prefetch_hits = prefetch_hits_;
+  return s;
+}
 
 GpuDevice::~GpuDevice() {
   // Devices live for the process; at exit the driver may already be gone, so only
@@ -117,6 +127,7 @@ absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
   c.device = ordinal;
   RILL_CUDA_CHECK(cudaSetDevice(ordinal));
   RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
+  RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.copy_stream, cudaStreamNonBlocking));
   RILL_CUDA_CHECK(cublasCreate(&c.cublas));
   RILL_CUDA_CHECK(cublasSetStream(c.cublas, c.stream));
   // Default math: no TF32 unless a kernel asks for it by compute type (SessionOptions).
@@ -132,7 +143,57 @@ absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
 // kept) and the DMA runs on the stream without the host waiting; the buffer is released
 // by the Sync that ends the step. Without pinned memory to spare,
 // the upload reads the pageable source directly and waits for it.
+// Only sources in this device's pinned memory (prepared there for the purpose): an upload
+// from pageable memory would make the calling thread wait. At most a few are kept; an
+// older one nobody asked for is dropped (its copy finishes on the copy stream, into
+// memory that only later copies on that same stream reuse).
+void GpuDevice::PrefetchFromHost(const Tensor& host) {
+  if (!host.IsInitialized() || host.TotalBytes() == 0 || host.allocator() != pinned_.get()) return;
+  Tensor device(prefetch_memory_.get(), host.dtype(), host.shape());
+  if (!device.IsInitialized()) return;  // no memory to spare: the step copies as usual
+  cudaEvent_t done = nullptr;
+  if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess ||
+      cudaMemcpyAsync(device.data(), host.data(), host.TotalBytes(), cudaMemcpyHostToDevice,
+                      context_.copy_stream) != cudaSuccess ||
+      cudaEventRecord(done, context_.copy_stream) != cudaSuccess) {
+    (void)cudaGetLastError();
+    if (done != nullptr) (void)cudaEventDestroy(done);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(prefetch_mu_);
+  prefetched_.push_back({host, std::move(device), done});
+  constexpr size_t kMaxPrefetched = 8;
+  while (prefetched_.size() > kMaxPrefetched) {
+    (void)cudaEventDestroy(prefetched_.front().done);
+    prefetched_.pop_front();
+  }
+}
+
+absl::StatusOr<bool> GpuDevice::TakePrefetched(const Tensor& src, Tensor* dst) {
+  Prefetched p;
+  {
+    std::lock_guard<std::mutex> lock(prefetch_mu_);
+    auto it = std::find_if(prefetched_.begin(), prefetched_.end(), [&](const Prefetched& e) {
+      return e.host.SharesBufferWith(src) && e.host.data() == src.data() &&
+             e.host.dtype() == src.dtype() && e.host.shape() == src.shape();
+    });
+    if (it == prefetched_.end()) return false;
+    p = std::move(*it);
+    prefetched_.erase(it);
+    ++prefetch_hits_;
+  }
+  const cudaError_t e = cudaStreamWaitEvent(context_.stream, p.done, 0);
+  (void)cudaEventDestroy(p.done);
+  RILL_CUDA_CHECK(e);
+  *dst = p.device;
+  std::lock_guard<std::mutex> lock(staging_mu_);
+  staging_.push_back(std::move(p.device));  // not reused before the step's kernels are done
+  return true;
+}
+
 absl::Status GpuDevice::CopyFromHost(const Tensor& src, Tensor* dst) {
+  RILL_ASSIGN_OR_RETURN(const bool prefetched, TakePrefetched(src, dst));
+  if (prefetched) return absl::OkStatus();
   RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
   if (src.TotalBytes() == 0) return absl::OkStatus();
   // A source already in pinned memory (a batch prepared there) is its own staging buffer.

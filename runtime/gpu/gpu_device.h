@@ -2,9 +2,11 @@
 // the first run), a caching allocator over cudaMalloc that grows on demand, and copies
 // to and from the host staged through pinned host memory (a second caching allocator
 // over cudaHostAlloc). Every kernel of the device is enqueued on its stream in
-// dependency order; the host waits only when a value must come back.
+// dependency order; the host waits only when a value must come back. A second stream
+// uploads the next training batch while the current step runs (PrefetchFromHost).
 #pragma once
 
+#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -23,15 +25,14 @@ class GpuDevice final : public Device {
   Allocator* allocator() const override { return allocator_.get(); }
   void* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
   Allocator* host_staging_allocator() const override { return pinned_.get(); }
+  void PrefetchFromHost(const Tensor& host) override;
   absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyToHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyOnDevice(const Tensor& src, Tensor* dst) override;
   absl::Status Sync() override;
   std::unique_ptr<DeviceTimer> StartTimer() override;
 
-  std::optional<DeviceMemoryStats> memory_stats() const override {
-    return DeviceMemoryStats{allocator_->GetStats(), pinned_->GetStats()};
-  }
+  std::optional<DeviceMemoryStats> memory_stats() const override;
 
  private:
   GpuDevice(int ordinal, GpuContext context);
@@ -42,6 +43,19 @@ class GpuDevice final : public Device {
   // Staging buffers of uploads still in flight; released by the next Sync.
   std::mutex staging_mu_;
   std::vector<Tensor> staging_;
+  // Uploads started ahead on the copy stream, into memory of their own (the compute
+  // stream's allocator may hand out blocks that queued kernels still read); each waits
+  // for the CopyFromHost of its source. A used one is kept until the next Sync.
+  struct Prefetched {
+    Tensor host, device;
+    cudaEvent_t done = nullptr;
+  };
+  std::unique_ptr<CachingAllocator> prefetch_memory_;
+  mutable std::mutex prefetch_mu_;
+  std::deque<Prefetched> prefetched_;
+  int64_t prefetch_hits_ = 0;
+  // Looks for an upload of `src` started ahead; on a hit the stream waits for it.
+  absl::StatusOr<bool> TakePrefetched(const Tensor& src, Tensor* dst);
 };
 
 }  // namespace rill::gpu

@@ -49,8 +49,11 @@ Batch Dataset::Gather(const std::vector<int64_t>& idx, Allocator* allocator) con
 }
 
 BatchIterator::BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed,
-                             Allocator* allocator)
-    : data_(data), allocator_(allocator), batch_size_(std::max<int64_t>(batch_size, 1)) {
+                             Allocator* allocator, DeviceBase* upload_to)
+    : data_(data),
+      allocator_(allocator),
+      upload_to_(upload_to),
+      batch_size_(std::max<int64_t>(batch_size, 1)) {
   order_.resize(data.size());
   std::iota(order_.begin(), order_.end(), 0);
   if (shuffle) std::shuffle(order_.begin(), order_.end(), std::mt19937_64(seed));
@@ -76,6 +79,10 @@ std::vector<int64_t> BatchIterator::Indices(int64_t b) const {
 void BatchIterator::Work() {
   for (int64_t b = 0; b < num_batches_; ++b) {
     Batch batch = data_.Gather(Indices(b), allocator_);  // outside the lock: overlaps the step
+    if (upload_to_ != nullptr) {  // before it is handed out, so the step finds the upload
+      upload_to_->PrefetchFromHost(batch.x);
+      if (batch.y.IsInitialized()) upload_to_->PrefetchFromHost(batch.y);
+    }
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait(lock, [&] { return stop_ || !ready_.has_value(); });
     if (stop_) return;

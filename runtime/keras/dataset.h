@@ -1,8 +1,9 @@
 // In-memory datasets for training: features and labels as tensors whose first dimension
 // is the example index; an epoch is a (seeded) shuffle cut into batches. The next batch
 // is gathered on a worker thread while the current step runs, straight into the
-// model's device's staging memory when it has some (a GPU's pinned host memory), so
-// its upload is a DMA the host does not wait for.
+// model's device's staging memory when it has some (a GPU's pinned host memory), and
+// its upload started there on the device's copy stream, so the step finds it on the
+// device.
 #pragma once
 
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "rill/core/kernel.h"
 #include "rill/core/tensor.h"
 
 namespace rill::keras {
@@ -39,9 +41,10 @@ class Dataset {
 // One epoch's batches in order, with the next one prepared in the background.
 class BatchIterator {
  public:
-  // Batches are allocated from `allocator` (host-addressable) when given.
+  // Batches are allocated from `allocator` (host-addressable) when given, and, with
+  // `upload_to`, their upload to that device is started as soon as they are ready.
   BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed,
-                Allocator* allocator = nullptr);
+                Allocator* allocator = nullptr, DeviceBase* upload_to = nullptr);
   ~BatchIterator();
   BatchIterator(const BatchIterator&) = delete;
   BatchIterator& operator=(const BatchIterator&) = delete;
@@ -55,6 +58,7 @@ class BatchIterator {
 
   const Dataset& data_;
   Allocator* allocator_;
+  DeviceBase* upload_to_;
   int64_t batch_size_, num_batches_;
   std::vector<int64_t> order_;
   std::mutex mu_;

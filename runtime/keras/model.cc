@@ -14,15 +14,25 @@
 namespace rill::keras {
 namespace {
 
-// The staging memory of the device the model's output is computed on (a GPU's pinned
-// host memory), where batches are best prepared; null for the CPU.
-Allocator* BatchAllocator(const Session& session, const Output& prediction) {
+// The device the model's output is computed on, where batches go.
+Device* ModelDevice(const Session& session, const Output& prediction) {
   absl::StatusOr<std::string> name = session.AssignedDevice(prediction.op());
   if (!name.ok()) return nullptr;
   for (const auto& d : DeviceSet::Local().devices()) {
-    if (d->name() == *name) return d->host_staging_allocator();
+    if (d->name() == *name) return d.get();
   }
   return nullptr;
+}
+
+// A batch iterator that prepares batches in that device's staging memory (a GPU's pinned
+// host memory) and starts their upload there; plain host batches for the CPU.
+std::unique_ptr<BatchIterator> Batches(const Session& session, const Output& prediction,
+                                       const Dataset& data, int64_t batch_size, bool shuffle,
+                                       uint64_t seed) {
+  Device* d = ModelDevice(session, prediction);
+  Allocator* staging = d != nullptr ? d->host_staging_allocator() : nullptr;
+  return std::make_unique<BatchIterator>(data, batch_size, shuffle, seed, staging,
+                                         staging != nullptr ? d : nullptr);
 }
 
 }  // namespace
@@ -266,17 +276,17 @@ absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
   std::ostream* out = options.verbose == 0 ? nullptr : options.out;
   std::unique_ptr<Saver> saver;
   if (options.checkpoint_every > 0) saver = std::make_unique<Saver>(impl_->root);
-  Allocator* batch_memory = BatchAllocator(*impl_->session, impl_->prediction);
   History history;
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     if (out) *out << "Epoch " << epoch + 1 << "/" << options.epochs << "\n";
-    BatchIterator it(data, options.batch_size, options.shuffle, options.shuffle_seed + epoch,
-                     batch_memory);
-    ProgressBar bar(out, it.num_batches(), live);
+    std::unique_ptr<BatchIterator> it =
+        Batches(*impl_->session, impl_->prediction, data, options.batch_size, options.shuffle,
+                options.shuffle_seed + epoch);
+    ProgressBar bar(out, it->num_batches(), live);
     Averages avg;
     int64_t step = 0;
     std::vector<Tensor> fetched;
-    while (auto batch = it.Next()) {
+    while (auto batch = it->Next()) {
       fetched.clear();
       RILL_RETURN_IF_ERROR(
           impl_->session->RunCallable(impl_->train_call, {batch->x, batch->y}, &fetched));
@@ -305,10 +315,11 @@ absl::StatusOr<Metrics> Sequential::Evaluate(const Tensor& x, const Tensor& y, i
   RILL_RETURN_IF_ERROR(impl_->Build(x, &y));
   if (impl_->eval_call < 0) return errors::FailedPrecondition("the model has no loss");
   RILL_ASSIGN_OR_RETURN(Dataset data, Dataset::FromTensors(x, y));
-  BatchIterator it(data, batch_size, false, 0);
+  std::unique_ptr<BatchIterator> it =
+      Batches(*impl_->session, impl_->prediction, data, batch_size, false, 0);
   Averages avg;
   std::vector<Tensor> fetched;
-  while (auto batch = it.Next()) {
+  while (auto batch = it->Next()) {
     fetched.clear();
     RILL_RETURN_IF_ERROR(
         impl_->session->RunCallable(impl_->eval_call, {batch->x, batch->y}, &fetched));
@@ -322,10 +333,11 @@ absl::StatusOr<Metrics> Sequential::Evaluate(const Tensor& x, const Tensor& y, i
 absl::StatusOr<Tensor> Sequential::Predict(const Tensor& x, int64_t batch_size) {
   RILL_RETURN_IF_ERROR(impl_->Build(x, nullptr));
   RILL_ASSIGN_OR_RETURN(Dataset data, Dataset::FromTensors(x));
-  BatchIterator it(data, batch_size, false, 0);
+  std::unique_ptr<BatchIterator> it =
+      Batches(*impl_->session, impl_->prediction, data, batch_size, false, 0);
   std::vector<Tensor> parts;
   int64_t rows = 0;
-  while (auto batch = it.Next()) {
+  while (auto batch = it->Next()) {
     std::vector<Tensor> fetched;
     RILL_RETURN_IF_ERROR(impl_->session->RunCallable(impl_->predict_call, {batch->x}, &fetched));
     rows += fetched[0].dim_size(0);

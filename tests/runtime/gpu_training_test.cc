@@ -112,8 +112,8 @@ TEST(GpuTraining, ConvNetLossesMatchTheCpu) {
   EXPECT_LT(cpu.back(), cpu.front());  // it learns
 }
 
-// Keras Fit on the GPU prepares its batches in the GPU's pinned host memory, and trains
-// as it does on the CPU.
+// Keras Fit on the GPU prepares its batches in the GPU's pinned host memory, uploads each
+// on the copy stream before its step, and trains as it does on the CPU.
 TEST(GpuTraining, FitPreparesBatchesInPinnedMemory) {
   if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
   Tensor x = RandomTensor(DT_FLOAT, {256, 10}, -1, 1, 40);
@@ -142,10 +142,15 @@ TEST(GpuTraining, FitPreparesBatchesInPinnedMemory) {
     final_loss.push_back(h->history["loss"].back());
     absl::StatusOr<DeviceMemoryStats> after = GetDeviceMemoryStats("/GPU:0");
     const int64_t pinned = after->pinned_host.num_allocs - before->pinned_host.num_allocs;
+    const int64_t prefetched = after->prefetch_hits - before->prefetch_hits;
     if (device == "/GPU:0") {
       EXPECT_GE(pinned, 2 * 8 * 2) << "x and y of 8 batches in each of the last 2 epochs";
+      // Each batch's upload was started on the copy stream before its step asked for it.
+      EXPECT_EQ(prefetched, 2 * 8 * 3) << "x and y of 8 batches in each of 3 epochs";
+      EXPECT_EQ(after->prefetch.num_allocs - before->prefetch.num_allocs, 2 * 8 * 3);
     } else {
       EXPECT_EQ(pinned, 0) << "a CPU model does not stage";
+      EXPECT_EQ(prefetched, 0);
     }
   }
   EXPECT_NEAR(final_loss[1], final_loss[0], 1e-3 * final_loss[0]);
