@@ -7,11 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#ifdef __CUDACC__
-#define RILL_HOST_DEVICE __host__ __device__
-#else
-#define RILL_HOST_DEVICE
-#endif
+#include "rill/core/host_device.h"
 
 namespace rill::random {
 

@@ -89,6 +89,14 @@ absl::Status SparseSoftmaxXentGrad(const Scope& s, const Operation& op, const Gr
   out->push_back(Output());
   return s.status();
 }
+// The labels of a Keras loss are data: no gradient flows to them.
+absl::Status CategoricalCrossentropyGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                         GradOut* out) {
+  RILL_RETURN_IF_ERROR(NoBackpropGrad(op, g));
+  out->push_back(Mul(s, ExpandDims(s, g[0], 1), Out(op, 1)));
+  out->push_back(Output());
+  return s.status();
+}
 // d/dx = sigmoid(x) - z, d/dz = -x
 absl::Status SigmoidXentGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output x = In(op, 0), z = In(op, 1);
@@ -115,6 +123,7 @@ RILL_REGISTER_GRADIENT("LogSoftmax", LogSoftmaxGrad);
 RILL_REGISTER_GRADIENT("SoftmaxCrossEntropyWithLogits", SoftmaxXentGrad);
 RILL_REGISTER_GRADIENT("SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad);
 RILL_REGISTER_GRADIENT("SigmoidCrossEntropyWithLogits", SigmoidXentGrad);
+RILL_REGISTER_GRADIENT("_CategoricalCrossentropy", CategoricalCrossentropyGrad);
 
 }  // namespace
 }  // namespace rill::ops

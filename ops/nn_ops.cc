@@ -90,6 +90,20 @@ RILL_REGISTER_OP("SparseSoftmaxCrossEntropyWithLogits")
     .TypeAttr("T", kFloatTypes)
     .TypeAttr("Tlabels", kIndexTypes, DT_INT64)
     .SetShapeFn([](InferenceContext& c) { return XentShape(c, true); });
+RILL_REGISTER_OP("_CategoricalCrossentropy")
+    .Input("output", "T")
+    .Input("labels", "T")
+    .Output("loss", "T")
+    .Output("backprop", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("epsilon", AttrKind::kFloat, 1e-7f)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const float eps = c.attr<float>("epsilon");
+      if (!(eps >= 0.f && eps < 0.5f)) {
+        return errors::InvalidArgument("epsilon must be in [0, 0.5), got ", eps);
+      }
+      return XentShape(c, false);
+    });
 RILL_REGISTER_OP("Dropout")
     .Input("x", "T")
     .Output("output", "T")
@@ -141,6 +155,18 @@ SparseSoftmaxCrossEntropyWithLogits::SparseSoftmaxCrossEntropyWithLogits(const S
   operation = NodeBuilder(scope, "SparseSoftmaxCrossEntropyWithLogits")
                   .Input(features)
                   .Input(labels)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    loss = Output(operation, 0);
+    backprop = Output(operation, 1);
+  }
+}
+CategoricalCrossentropy::CategoricalCrossentropy(const Scope& scope, Input output, Input labels,
+                                                 float epsilon) {
+  operation = NodeBuilder(scope, "_CategoricalCrossentropy")
+                  .Input(output)
+                  .Input(labels)
+                  .Attr("epsilon", epsilon)
                   .Finalize();
   if (operation.node() != nullptr) {
     loss = Output(operation, 0);

@@ -60,6 +60,18 @@ class SparseSoftmaxCrossEntropyWithLogits {
   Output loss, backprop;
 };
 
+// Keras's categorical cross-entropy of probabilities (an output that is not a softmax),
+// fused: per row, q = output / sum(output), clipped to [epsilon, 1 - epsilon], and
+// loss = -sum(labels * log q); backprop is the gradient of loss with respect to output
+// (zero through the clipped entries, as clip_by_value's). One node and one kernel where
+// the composed graph and its gradient take about forty.
+class CategoricalCrossentropy {
+ public:
+  CategoricalCrossentropy(const Scope& scope, Input output, Input labels, float epsilon = 1e-7f);
+  Operation operation;
+  Output loss, backprop;
+};
+
 // Elementwise logistic loss of logits against labels in [0, 1] (same shapes):
 // max(x, 0) - x * z + log(1 + exp(-|x|)), stable for any x.
 class SigmoidCrossEntropyWithLogits : public OpWrapper {

@@ -1,7 +1,9 @@
-// CPU kernels of the fused losses: softmax cross entropy (dense and sparse labels) and
-// sigmoid cross entropy. Computed through log-sum-exp, so any logits are safe.
+// CPU kernels of the fused losses: softmax cross entropy (dense and sparse labels), sigmoid
+// cross entropy (through log-sum-exp, so any logits are safe), and Keras's categorical
+// cross entropy of probabilities.
 #include <cmath>
 
+#include "rill/core/crossentropy_row.h"
 #include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
@@ -69,11 +71,35 @@ class SigmoidXentOp : public OpKernel {
   }
 };
 
+template <typename T>
+class CategoricalCrossentropyOp : public OpKernel {
+ public:
+  explicit CategoricalCrossentropyOp(OpKernelConstruction& c)
+      : OpKernel(c), eps_(c.node().attr<float>("epsilon")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor *loss, *backprop;
+    RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, false, &loss, &backprop));
+    const T* p = ctx.input(0).base<T>();
+    const T* y = ctx.input(1).base<T>();
+    for (int64_t r = 0; r < geo.batch; ++r) {
+      CategoricalCrossentropyRow<T>(p + r * geo.classes, y + r * geo.classes, geo.classes,
+                                    static_cast<T>(eps_), loss->base<T>() + r,
+                                    backprop->base<T>() + r * geo.classes);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  float eps_;
+};
+
 #define RILL_REG_XENT(T, unused)                                                                   \
   RILL_REGISTER_KERNEL("SoftmaxCrossEntropyWithLogits", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        SoftmaxXentOp<T, T, false>);                                                \
   RILL_REGISTER_KERNEL("SigmoidCrossEntropyWithLogits", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
-                       SigmoidXentOp<T>);
+                       SigmoidXentOp<T>);                                                          \
+  RILL_REGISTER_KERNEL("_CategoricalCrossentropy", DEVICE_CPU, "T", DataTypeToEnum<T>::value,      \
+                       CategoricalCrossentropyOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_XENT, 0)
 
 // Sparse: keyed on the float type; the label type is dispatched at run time.

@@ -67,6 +67,12 @@ cudaError_t LaunchSoftmaxXent(const T* features, const T* labels, const Index* i
 template <typename T>
 cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t n,
                               cudaStream_t stream);
+// Keras's categorical cross-entropy of probabilities, one thread per row
+// (core/crossentropy_row.h).
+template <typename T>
+cudaError_t LaunchCategoricalCrossentropy(const T* output, const T* labels, T* loss, T* backprop,
+                                          int64_t rows, int64_t cols, T epsilon,
+                                          cudaStream_t stream);
 // Dropout: element i keeps when word i % 4 of Philox block (key, base + i / 4) is >= rate
 // (the CPU's numbers); mask is 0 or 1 / (1 - rate).
 template <typename T>

@@ -1,6 +1,7 @@
 // CUDA kernels for training: activation gradients, fused losses, optimizer updates.
 #include <cmath>
 
+#include "rill/core/crossentropy_row.h"
 #include "rill/core/philox.h"
 #include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
@@ -49,6 +50,14 @@ __global__ void SoftmaxXentKernel(const T* f, const T* labels, const Index* ids,
       for (int64_t c = 0; c < cols; ++c) out[c] = exp(x[c] - mx) / sum * lsum - l[c];
       loss[r] = total;
     }
+  }
+}
+
+template <typename T>
+__global__ void CategoricalCrossentropyKernel(const T* p, const T* y, T* loss, T* bp, int64_t rows,
+                                              int64_t cols, T eps) {
+  RILL_GRID_LOOP(r, rows) {
+    CategoricalCrossentropyRow<T>(p + r * cols, y + r * cols, cols, eps, loss + r, bp + r * cols);
   }
 }
 
@@ -122,6 +131,16 @@ cudaError_t LaunchSoftmaxXent(const T* features, const T* labels, const Index* i
 }
 
 template <typename T>
+cudaError_t LaunchCategoricalCrossentropy(const T* output, const T* labels, T* loss, T* backprop,
+                                          int64_t rows, int64_t cols, T epsilon,
+                                          cudaStream_t stream) {
+  if (rows == 0) return cudaSuccess;
+  CategoricalCrossentropyKernel<T>
+      <<<Blocks(rows), 256, 0, stream>>>(output, labels, loss, backprop, rows, cols, epsilon);
+  return cudaGetLastError();
+}
+
+template <typename T>
 cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t n,
                               cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
@@ -171,6 +190,8 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
   template cudaError_t LaunchSoftmaxXent<T, int64_t>(const T*, const T*, const int64_t*, T*, T*,   \
                                                      int64_t, int64_t, cudaStream_t);              \
   template cudaError_t LaunchSigmoidXent<T>(const T*, const T*, T*, int64_t, cudaStream_t);        \
+  template cudaError_t LaunchCategoricalCrossentropy<T>(const T*, const T*, T*, T*, int64_t,       \
+                                                        int64_t, T, cudaStream_t);                 \
   template cudaError_t LaunchDropout<T>(const T*, T*, T*, int64_t, float, uint64_t, uint64_t,      \
                                         cudaStream_t);                                             \
   template cudaError_t LaunchApplyGradientDescent<T>(T*, const T*, const T*, int64_t,              \

@@ -69,6 +69,24 @@ class SoftmaxXentGpu : public OpKernel {
 };
 
 template <typename T>
+class CategoricalCrossentropyGpu : public OpKernel {
+ public:
+  explicit CategoricalCrossentropyGpu(OpKernelConstruction& c)
+      : OpKernel(c), eps_(c.node().attr<float>("epsilon")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor *loss, *bp;
+    RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, false, &loss, &bp));
+    RILL_CUDA_CHECK(LaunchCategoricalCrossentropy<T>(
+        ctx.input(0).base<T>(), ctx.input(1).base<T>(), loss->base<T>(), bp->base<T>(), geo.batch,
+        geo.classes, static_cast<T>(eps_), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+
+ private:
+  float eps_;
+};
+
+template <typename T>
 class SigmoidXentGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -209,6 +227,8 @@ class DropoutGpu : public RandomKernelBase {
                                    DataTypeToEnum<T>::value, {1}, SoftmaxXentGpu<T, true>);        \
   RILL_REGISTER_KERNEL("SigmoidCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        SigmoidXentGpu<T>);                                                         \
+  RILL_REGISTER_KERNEL("_CategoricalCrossentropy", DEVICE_GPU, "T", DataTypeToEnum<T>::value,      \
+                       CategoricalCrossentropyGpu<T>);                                             \
   RILL_REGISTER_KERNEL("Dropout", DEVICE_GPU, "T", DataTypeToEnum<T>::value, DropoutGpu<T>);       \
   RILL_REGISTER_KERNEL("ApplyGradientDescent", DEVICE_GPU, "T", DataTypeToEnum<T>::value,          \
                        ApplyGpu<T, 0>);                                                            \

@@ -84,7 +84,7 @@ absl::Status Dense::Build(const Scope& s, const PartialTensorShape& in, uint64_t
 
 Output Dense::Call(const Scope& s, const Output& x, bool) {
   Output y = ops::MatMul(s, x, kernel_);
-  if (use_bias_) y = ops::Add(s, y, bias_);
+  if (use_bias_) y = ops::BiasAdd(s, y, bias_);  // its gradient is one BiasAddGrad
   logits_ = y;
   return ApplyActivation(s, y, activation_);
 }

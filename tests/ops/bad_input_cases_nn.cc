@@ -117,6 +117,16 @@ const bool kRegistered = [] {
   Both("broadcastable but unequal labels",
        {"SigmoidCrossEntropyWithLogits", {F({2, 3}), F({3})}, {}});
 
+  AddRecipe({"_CategoricalCrossentropy", {F({2, 3}), F({2, 3})}, {}});
+  Both("labels of another shape", {"_CategoricalCrossentropy", {F({2, 3}), F({2, 4})}, {}},
+       {"[2,4]"});
+  Both("rank-1 outputs", {"_CategoricalCrossentropy", {F({3}), F({3})}, {}}, {"[3]"});
+  AddCase("epsilon 0.5", {"_CategoricalCrossentropy", {F({2, 3}), F({2, 3})}, {{"epsilon", 0.5f}}},
+          kConstruction, kInvalid, {"epsilon"});
+  AddCase("a negative epsilon",
+          {"_CategoricalCrossentropy", {F({2, 3}), F({2, 3})}, {{"epsilon", -1.f}}}, kConstruction,
+          kInvalid, {"epsilon"});
+
   AddRecipe({"Dropout", {F({2, 3})}, {{"rate", 0.5f}}});
   AddCase("rate 1", {"Dropout", {F({2, 3})}, {{"rate", 1.f}}}, kConstruction, kInvalid, {"rate"});
   AddCase("a negative rate", {"Dropout", {F({2, 3})}, {{"rate", -0.1f}}}, kConstruction, kInvalid,

@@ -257,6 +257,17 @@ std::vector<Case> Cases() {
   unary(
       "BiasAddGrad", [](const Scope& s, Output d) { return BiasAddGrad(s, d); },
       Vals({2, 3, 4}, -1, 1, 75));
+  // Keras's categorical cross-entropy of probabilities: the gradient flows to the output
+  // only (the labels, a constant here, are data).
+  c.push_back({"_CategoricalCrossentropy",
+               {"_CategoricalCrossentropy"},
+               [](const Scope& s, const Xs& in) {
+                 Tensor labels(DT_DOUBLE, TensorShape({3, 4}));
+                 labels.flat<double>().setValues({0, 1, 0, 0, 0.25, 0.25, 0.5, 0, 0, 0, 0, 1});
+                 Output y = Cast(s, Const(s, labels), in[0].type());
+                 return Output(CategoricalCrossentropy(s, in[0], y).loss);
+               },
+               {Vals({3, 4}, 0.1, 1, 76)}});
   // A network: several paths into one input, broadcasting, reductions and activations.
   c.push_back({"mlp",
                {},

@@ -1,5 +1,6 @@
 // The fused losses against float64 references written here, and the optimizer update ops
 // against their formulas, with bad inputs as Status.
+#include <algorithm>
 #include <cmath>
 
 #include "test_util.h"
@@ -11,7 +12,7 @@ using namespace ::rill::ops;  // NOLINT
 
 MarkTested tested({"SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
                    "SigmoidCrossEntropyWithLogits", "ApplyGradientDescent", "ApplyMomentum",
-                   "ApplyAdam", "_MatMulApplyGradientDescent"});
+                   "ApplyAdam", "_MatMulApplyGradientDescent", "_CategoricalCrossentropy"});
 
 // Per row: loss = logsumexp(x) - sum(l * x) for distributions l; backprop = softmax - l.
 void Reference(const std::vector<double>& x, const std::vector<double>& l, int rows, int cols,
@@ -69,6 +70,48 @@ TEST(Losses, SparseSoftmaxCrossEntropyMatchesDense) {
                        out == 0 ? loss : bp, 1e-12);
     }
   }
+}
+
+// Keras's categorical cross-entropy of probabilities against its definition: rows scaled
+// to sum 1, clipped to [1e-7, 1 - 1e-7]; the gradient is blocked where the clip bites.
+TEST(Losses, CategoricalCrossentropyOfProbabilitiesMatchesKeras) {
+  const std::vector<double> p = {0.2, 0.3, 0.5, 2, 1, 1, 1, 0, 0};
+  const std::vector<double> y = {0, 1, 0, 0.5, 0.5, 0, 0, 1, 0};
+  std::vector<double> loss(3), bp(9);
+  const double eps = 1e-7f;  // the op's epsilon attribute is a float
+  for (int r = 0; r < 3; ++r) {
+    double sum = 0, gq = 0;
+    for (int j = 0; j < 3; ++j) sum += p[r * 3 + j];
+    std::vector<double> g(3);
+    for (int j = 0; j < 3; ++j) {
+      const double q = p[r * 3 + j] / sum;
+      loss[r] -= y[r * 3 + j] * std::log(std::clamp(q, eps, 1 - eps));
+      g[j] = (q >= eps && q <= 1 - eps) ? -y[r * 3 + j] / q : 0;
+      gq += g[j] * q;
+    }
+    for (int j = 0; j < 3; ++j) bp[r * 3 + j] = (g[j] - gq) / sum;
+  }
+  EXPECT_NEAR(loss[2], -std::log(eps), 1e-9);  // the third row is all clipped
+  for (int j = 6; j < 9; ++j) EXPECT_EQ(bp[j], 0.0);
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    for (int out : {0, 1}) {
+      auto got = RunOp(
+          [out](const Scope& s, const auto& in) {
+            CategoricalCrossentropy x(s, in[0], in[1]);
+            return out == 0 ? x.loss : x.backprop;
+          },
+          {FromDoubles(dt, {3, 3}, p), FromDoubles(dt, {3, 3}, y)});
+      ASSERT_TRUE(got.ok()) << got.status();
+      ExpectTensorNear(*got, dt, out == 0 ? TensorShape({3}) : TensorShape({3, 3}),
+                       out == 0 ? loss : bp, Tolerance(dt));
+    }
+  }
+  // Shapes are checked as for the other cross-entropies.
+  EXPECT_FALSE(RunOp([](const Scope& s,
+                        const auto& in) { return CategoricalCrossentropy(s, in[0], in[1]).loss; },
+                     {FromDoubles(DT_FLOAT, {2, 2}, {1, 1, 1, 1}),
+                      FromDoubles(DT_FLOAT, {2, 3}, {1, 1, 1, 1, 1, 1})})
+                   .ok());
 }
 
 TEST(Losses, SigmoidCrossEntropyMatchesReference) {

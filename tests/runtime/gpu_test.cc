@@ -132,6 +132,38 @@ TEST(Gpu, LongReductionsParity) {
       {y}, 0);
 }
 
+// The fused losses (both outputs), on the GPU as on the CPU.
+TEST(Gpu, LossParity) {
+  RILL_REQUIRE_GPU();
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    Tensor logits = RandomTensor(dt, {33, 10}, -4, 4, 31);
+    Tensor probs = RandomTensor(dt, {33, 10}, 0, 1, 32);
+    Tensor labels = RandomTensor(dt, {33, 10}, 0, 1, 33);
+    Tensor ids = RandomTensor(DT_INT32, {33}, 0, 9, 34);
+    for (int out : {0, 1}) {
+      const std::string what = absl::StrCat(DataTypeString(dt), " output ", out);
+      ExpectParity("SoftmaxCrossEntropyWithLogits " + what,
+                   [&](const Scope& s, const auto& in) {
+                     ops::SoftmaxCrossEntropyWithLogits x(s, in[0], in[1]);
+                     return out == 0 ? x.loss : x.backprop;
+                   },
+                   {logits, labels});
+      ExpectParity("SparseSoftmaxCrossEntropyWithLogits " + what,
+                   [&](const Scope& s, const auto& in) {
+                     ops::SparseSoftmaxCrossEntropyWithLogits x(s, in[0], in[1]);
+                     return out == 0 ? x.loss : x.backprop;
+                   },
+                   {logits, ids});
+      ExpectParity("_CategoricalCrossentropy " + what,
+                   [&](const Scope& s, const auto& in) {
+                     ops::CategoricalCrossentropy x(s, in[0], in[1]);
+                     return out == 0 ? x.loss : x.backprop;
+                   },
+                   {probs, labels});
+    }
+  }
+}
+
 TEST(Gpu, MatMulParity) {
   RILL_REQUIRE_GPU();
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
