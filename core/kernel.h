@@ -44,6 +44,12 @@ class DeviceBase {
     *dst = src;
     return absl::OkStatus();
   }
+  // As CopyToHost, but the data may arrive only by the next Sync: for fetched values,
+  // which the executor reads after the step's Sync, so a fetch does not make the host
+  // wait for the device in the middle of a step.
+  virtual absl::Status CopyToHostAsync(const Tensor& src, Tensor* dst) {
+    return CopyToHost(src, dst);
+  }
   // Copies src (on this device) into *dst, allocated here with src's dtype and shape; the
   // copy is usable by later work on this device.
   virtual absl::Status CopyOnDevice(const Tensor& src, Tensor* dst);

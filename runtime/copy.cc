@@ -52,11 +52,15 @@ absl::StatusOr<Node*> AddCopyNode(Graph* graph, const std::string& value_name, D
 namespace {
 class CopyKernel : public OpKernel {
  public:
-  CopyKernel(OpKernelConstruction& c, Device* src, Device* dst)
-      : OpKernel(c), src_(src), dst_(dst) {}
+  CopyKernel(OpKernelConstruction& c, Device* src, Device* dst, bool until_sync)
+      : OpKernel(c), src_(src), dst_(dst), until_sync_(until_sync) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor out;
-    RILL_RETURN_IF_ERROR(CopyBetweenDevices(ctx.input(0), src_, dst_, &out));
+    if (until_sync_ && dst_->IsHost() && !src_->IsHost()) {
+      RILL_RETURN_IF_ERROR(src_->CopyToHostAsync(ctx.input(0), &out));
+    } else {
+      RILL_RETURN_IF_ERROR(CopyBetweenDevices(ctx.input(0), src_, dst_, &out));
+    }
     ctx.set_output(0, std::move(out));
     return absl::OkStatus();
   }
@@ -64,13 +68,14 @@ class CopyKernel : public OpKernel {
  private:
   Device* src_;
   Device* dst_;
+  bool until_sync_;
 };
 }  // namespace
 
 std::unique_ptr<OpKernel> MakeCopyKernel(const Node& copy_node, Device* src, Device* dst,
-                                         ResourceMgr* resources) {
+                                         ResourceMgr* resources, bool until_sync) {
   OpKernelConstruction c(copy_node, dst, resources);
-  return std::make_unique<CopyKernel>(c, src, dst);
+  return std::make_unique<CopyKernel>(c, src, dst, until_sync);
 }
 
 }  // namespace rill

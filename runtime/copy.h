@@ -18,7 +18,9 @@ absl::StatusOr<Node*> AddCopyNode(Graph* graph, const std::string& value_name, D
                                   const PartialTensorShape& shape, const Device& src,
                                   const Device& dst);
 
+// `until_sync`: the copy feeds only fetches, read after the step's Sync, so a copy to the
+// host may complete by then rather than before the node finishes (CopyToHostAsync).
 std::unique_ptr<OpKernel> MakeCopyKernel(const Node& copy_node, Device* src, Device* dst,
-                                         ResourceMgr* resources);
+                                         ResourceMgr* resources, bool until_sync = false);
 
 }  // namespace rill

@@ -214,13 +214,19 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     }
   }
 
-  // Fetches leave on the host.
+  // Fetches leave on the host. A copy made for fetches alone may finish by the step's
+  // Sync (the executor reads fetches after it) instead of making the host wait mid-step.
   for (const NodeOut& f : req.fetches) {
     Var* var = var_of(f.node);
     int slot = first_slot.at(f.node) + (fed.contains(f.node) ? 0 : f.index);
     if (var == nullptr) {
       int producer;
+      const size_t before = plan->nodes.size();
       RILL_ASSIGN_OR_RETURN(slot, route(f, host, &producer));
+      if (producer >= 0 && static_cast<size_t>(producer) >= before) {  // a new _Copy to the host
+        PlanNode& cn = plan->nodes[producer];
+        cn.kernel = MakeCopyKernel(*cn.node, device_of(f.node), host, ctx.resources, true);
+      }
     }
     plan->fetch_slots.push_back(slot);
     plan->fetch_producers.push_back(f.node);

@@ -229,6 +229,17 @@ absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
   return absl::OkStatus();
 }
 
+// Into pinned memory only (a pageable destination would make the DMA synchronous anyway).
+absl::Status GpuDevice::CopyToHostAsync(const Tensor& src, Tensor* dst) {
+  Tensor pinned(pinned_.get(), src.dtype(), src.shape());
+  if (!pinned.IsInitialized()) return CopyToHost(src, dst);
+  *dst = std::move(pinned);
+  if (src.TotalBytes() == 0) return absl::OkStatus();
+  RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(), cudaMemcpyDeviceToHost,
+                                  context_.stream));
+  return absl::OkStatus();
+}
+
 absl::Status GpuDevice::CopyOnDevice(const Tensor& src, Tensor* dst) {
   RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
   if (src.TotalBytes() == 0) return absl::OkStatus();

@@ -28,6 +28,7 @@ class GpuDevice final : public Device {
   void PrefetchFromHost(const Tensor& host) override;
   absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;
   absl::Status CopyToHost(const Tensor& src, Tensor* dst) override;
+  absl::Status CopyToHostAsync(const Tensor& src, Tensor* dst) override;
   absl::Status CopyOnDevice(const Tensor& src, Tensor* dst) override;
   absl::Status Sync() override;
   std::unique_ptr<DeviceTimer> StartTimer() override;

@@ -1,6 +1,7 @@
 #include "rill/runtime/keras/layers.h"
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "rill/ops/array_ops.h"
@@ -153,7 +154,10 @@ absl::Status Flatten::Build(const Scope&, const PartialTensorShape& in, uint64_t
 }
 
 Output Flatten::Call(const Scope& s, const Output& x, bool) {
-  logits_ = ops::Reshape(s, x, {int64_t{-1}, features_});
+  // An int32 shape, as TensorFlow's: on a GPU it stays in host memory, where Reshape reads it.
+  logits_ = features_ <= std::numeric_limits<int32_t>::max()
+                ? ops::Reshape(s, x, {-1, static_cast<int32_t>(features_)})
+                : ops::Reshape(s, x, {int64_t{-1}, features_});
   return logits_;
 }
 

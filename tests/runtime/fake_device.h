@@ -55,9 +55,14 @@ class FakeGpuDevice : public Device {
     ++to_host;
     return absl::OkStatus();
   }
+  absl::Status CopyToHostAsync(const Tensor& src, Tensor* dst) override {
+    ++to_host_until_sync;
+    return CopyToHost(src, dst);
+  }
   CachingAllocator& caching_allocator() { return alloc_; }
 
-  std::atomic<int> to_device{0}, to_host{0};
+  // to_host_until_sync: those of to_host that were allowed to finish by the step's Sync.
+  std::atomic<int> to_device{0}, to_host{0}, to_host_until_sync{0};
 
  private:
   CachingAllocator alloc_;

@@ -123,6 +123,27 @@ TEST_F(PlacerTest, OneCopyPerValueAndDevice) {
   EXPECT_EQ(gpu_->to_host.load(), 1);
 }
 
+// A value copied to the host only to be fetched may arrive by the step's Sync; one that a
+// CPU node reads must be there before that node runs.
+TEST_F(PlacerTest, FetchOnlyCopiesMayFinishAtTheStepsEnd) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Const(root.WithDevice("/cpu:0"), {1.f, 2.f, 3.f});
+  auto b = ops::Add(root, a, a);                    // accelerator
+  auto c = ops::Mul(root, b, b);                    // accelerator, fetched only
+  auto d = ops::Neg(root.WithDevice("/cpu:0"), b);  // b crosses for a CPU node
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session->Run({c}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {3}, {4, 16, 36}, 0);
+  EXPECT_EQ(gpu_->to_host.load(), 1);
+  EXPECT_EQ(gpu_->to_host_until_sync.load(), 1);
+  ASSERT_TRUE(session->Run({b, d}, &out).ok());  // b's copy also feeds d: not deferred
+  ExpectTensorNear(out[0], DT_FLOAT, {3}, {2, 4, 6}, 0);
+  ExpectTensorNear(out[1], DT_FLOAT, {3}, {-2, -4, -6}, 0);
+  EXPECT_EQ(gpu_->to_host.load(), 2);
+  EXPECT_EQ(gpu_->to_host_until_sync.load(), 1);
+}
+
 TEST_F(PlacerTest, ExplicitAndPartialRequests) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Add(root.WithDevice("/cpu:0"), 1.f, 2.f);
