@@ -181,7 +181,9 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
     pn.first_output_slot = first_slot[n];
     RILL_ASSIGN_OR_RETURN(pn.kernel,
                           CreateKernel(*n, pn.device, ctx.resources, ctx.kernel_options));
-    pn.expensive = pn.kernel->IsExpensive();
+    // A kernel on a GPU only queues work on the stream: handing it to a pool thread (a
+    // wake-up of tens of microseconds) would cost more than it saves, so it runs inline.
+    pn.expensive = pn.kernel->IsExpensive() && pn.device->IsHost();
     pn.outputs_on_host = outputs_on_host(n);
     const KernelDef* def = KernelRegistry::Global()->Find(*n, pn.device->device_type());
     auto on_host = [&](int k) { return def != nullptr && def->ReadsOnHost(k, n->num_inputs()); };

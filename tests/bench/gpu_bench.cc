@@ -3,11 +3,13 @@
 //                            (cublasGemmEx into a buffer made once) on the same stream,
 //                            alternated; counter rill_vs_cublas = cuBLAS time / rill time
 //   BM_GpuChain100           100 dependent scalar Adds on the GPU: host cost per node
+//   BM_GpuLaunch100          100 bare kernel launches: the floor under that
 //   BM_GpuFirstRun           Session creation + first Run of a 1024^2 MatMul, and a warm Run
 #include <chrono>
 
 #include "benchmark/benchmark.h"
 #include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
 #include "rill/rill.h"
 
 namespace {
@@ -95,6 +97,24 @@ void BM_GpuChain100(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_GpuChain100)->Unit(benchmark::kMicrosecond);
+
+// The floor under BM_GpuChain100: 100 bare kernel launches (one float filled each) and a
+// sync, through rill's launcher, no graph; counter us_per_launch.
+void BM_GpuLaunch100(benchmark::State& state) {
+  RILL_BENCH_REQUIRE_GPU(state);
+  auto* ctx = static_cast<gpu::GpuContext*>(Gpu()->gpu_context());
+  Tensor one(Gpu()->allocator(), DT_FLOAT, TensorShape({1}));
+  for (auto _ : state) {
+    for (int i = 0; i < 100; ++i) {
+      (void)gpu::LaunchFillConstant<float>(float(i), one.base<float>(), 1, ctx->stream);
+    }
+    cudaStreamSynchronize(ctx->stream);
+  }
+  state.counters["us_per_launch"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * 100 * 1e6,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_GpuLaunch100)->Unit(benchmark::kMicrosecond);
 
 void BM_GpuFirstRun(benchmark::State& state) {
   RILL_BENCH_REQUIRE_GPU(state);
