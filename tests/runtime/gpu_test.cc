@@ -1,6 +1,8 @@
 // GPU tests: skipped where no GPU is present (CI), run on the lent GPU machine.
 // CPU-GPU parity for every op with a GPU kernel, graphs split across devices, variables
 // living on the GPU, out-of-memory as a Status, and random ops giving the CPU's numbers.
+#include <cstdlib>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "test_util.h"
@@ -202,25 +204,32 @@ TEST(Gpu, ConvPoolAndBiasParity) {
     Tensor x = RandomTensor(DT_FLOAT, {g.n, g.h, g.w, g.c}, -1, 1, 11);
     Tensor f = RandomTensor(DT_FLOAT, {g.kh, g.kw, g.c, g.oc}, -1, 1, 12);
     Tensor dy = RandomTensor(DT_FLOAT, {g.n, g.oh, g.ow, g.oc}, -1, 1, 13);
-    ExpectParity(
-        "Conv2D " + what,
-        [&](const Scope& s, const auto& in) { return ops::Conv2D(s, in[0], in[1], st, g.pad); },
-        {x, f});
-    ExpectParity("Conv2DBackpropInput " + what,
-                 [&](const Scope& s, const auto& in) {
-                   return ops::Conv2DBackpropInput(
-                       s, ops::Const(s, {int32_t(g.n), int32_t(g.h), int32_t(g.w), int32_t(g.c)}),
-                       in[0], in[1], st, g.pad);
-                 },
-                 {f, dy});
-    ExpectParity("Conv2DBackpropFilter " + what,
-                 [&](const Scope& s, const auto& in) {
-                   return ops::Conv2DBackpropFilter(
-                       s, in[0],
-                       ops::Const(s, {int32_t(g.kh), int32_t(g.kw), int32_t(g.c), int32_t(g.oc)}),
-                       in[1], st, g.pad);
-                 },
-                 {x, dy});
+    // Both of the kernel's routes: cuDNN on NHWC tensors, and on NCHW copies (the fallback
+    // for passes with no usable NHWC algorithm, forced here).
+    for (const char* layout : {"", "NCHW"}) {
+      SCOPED_TRACE(std::string("RILL_CUDNN_LAYOUT=") + layout);
+      setenv("RILL_CUDNN_LAYOUT", layout, 1);
+      ExpectParity(
+          "Conv2D " + what,
+          [&](const Scope& s, const auto& in) { return ops::Conv2D(s, in[0], in[1], st, g.pad); },
+          {x, f});
+      ExpectParity("Conv2DBackpropInput " + what,
+                   [&](const Scope& s, const auto& in) {
+                     return ops::Conv2DBackpropInput(
+                         s, ops::Const(s, {int32_t(g.n), int32_t(g.h), int32_t(g.w), int32_t(g.c)}),
+                         in[0], in[1], st, g.pad);
+                   },
+                   {f, dy});
+      ExpectParity("Conv2DBackpropFilter " + what,
+                   [&](const Scope& s, const auto& in) {
+                     return ops::Conv2DBackpropFilter(
+                         s, in[0],
+                         ops::Const(s, {int32_t(g.kh), int32_t(g.kw), int32_t(g.c), int32_t(g.oc)}),
+                         in[1], st, g.pad);
+                   },
+                   {x, dy});
+    }
+    unsetenv("RILL_CUDNN_LAYOUT");
     for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
       const ops::IntList k = {1, g.kh, g.kw, 1};
       Tensor xp = RandomTensor(dt, {g.n, g.h, g.w, g.c}, -1, 1, 14);
