@@ -57,6 +57,11 @@ class DeviceBase {
   // Waits for the work queued on this device (a GPU's stream); a step ends with it, so
   // a Run returns only when its work is done and reports asynchronous errors itself.
   virtual absl::Status Sync() { return absl::OkStatus(); }
+  // Ends a step without waiting for its queued work (RunOptions::wait_for_devices =
+  // false): the device keeps what that work still reads (staged uploads) until it is
+  // done, and waits only when too many steps are queued. Where nothing runs
+  // asynchronously this is Sync.
+  virtual absl::Status FinishStepAsync() { return Sync(); }
   // A GPU device's stream and library handles (kernels/cuda/gpu_context.h); else null.
   virtual void* gpu_context() const { return nullptr; }
   // Host memory this device uploads from without a bounce buffer (a GPU's pinned host

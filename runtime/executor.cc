@@ -192,12 +192,14 @@ void ReleaseState(const ExecutionPlan& plan, std::shared_ptr<RunState> s) {
   if (plan.free_states.size() < 8) plan.free_states.push_back(std::move(s));
 }
 
-absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches);
+absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches,
+                    bool wait);
 
 }  // namespace
 
 absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
-                         std::vector<Tensor>* fetches, StepStatsCollector* stats) {
+                         std::vector<Tensor>* fetches, StepStatsCollector* stats,
+                         bool wait_for_devices) {
   std::shared_ptr<RunState> state = AcquireState(plan, pool);
   RunState* s = state.get();
   s->stats = stats;
@@ -220,17 +222,20 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
       s->remaining.wait(left, std::memory_order_acquire);
     }
   }
-  absl::Status st = Finish(plan, s, fetches);
+  // Only a step that fetches nothing and is not traced may leave its device work queued.
+  const bool wait = wait_for_devices || !plan.fetch_slots.empty() || stats != nullptr;
+  absl::Status st = Finish(plan, s, fetches, wait);
   ReleaseState(plan, std::move(state));
   return st;
 }
 
 namespace {
 
-absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches) {
+absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches,
+                    bool wait) {
   absl::Status synced;
   for (Device* d : plan.sync_devices) {
-    absl::Status st = d->Sync();
+    absl::Status st = wait ? d->Sync() : d->FinishStepAsync();
     if (!st.ok() && synced.ok()) synced = errors::Annotate(st, absl::StrCat(d->name(), ": "));
   }
   {

@@ -12,8 +12,10 @@
 namespace rill {
 
 // `feeds[i]` goes to plan.feed_slots[i]; fetched values are appended to `fetches`. With
-// `stats`, every node that runs is recorded there (the step is traced).
+// `stats`, every node that runs is recorded there (the step is traced). Without
+// `wait_for_devices`, a step with no fetches ends with FinishStepAsync instead of Sync.
 absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
-                         std::vector<Tensor>* fetches, StepStatsCollector* stats = nullptr);
+                         std::vector<Tensor>* fetches, StepStatsCollector* stats = nullptr,
+                         bool wait_for_devices = true);
 
 }  // namespace rill

@@ -68,7 +68,8 @@ struct Session::Impl {
   }
 
   absl::Status Execute(const ExecutionPlan& plan, const Tensor* const* feeds,
-                       std::vector<Tensor>* outputs, StepStatsCollector* stats = nullptr) const {
+                       std::vector<Tensor>* outputs, StepStatsCollector* stats = nullptr,
+                       bool wait_for_devices = true) const {
     for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
       RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
     }
@@ -76,14 +77,14 @@ struct Session::Impl {
     std::vector<Tensor> scratch;
     std::vector<Tensor>* dst = outputs != nullptr ? outputs : &scratch;
     dst->clear();
-    absl::Status st = ExecutePlan(plan, feeds, pool.get(), dst, stats);
+    absl::Status st = ExecutePlan(plan, feeds, pool.get(), dst, stats, wait_for_devices);
     if (!st.ok()) dst->clear();
     return st;
   }
 
   absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
                    const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
-                   StepStatsCollector* stats);
+                   StepStatsCollector* stats, bool wait_for_devices = true);
 };
 
 namespace {
@@ -123,7 +124,8 @@ absl::Status RequestOf(const CallableOptions& options, PlanRequest* req) {
 
 absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
                                 const std::vector<Operation>& run_outputs,
-                                std::vector<Tensor>* outputs, StepStatsCollector* stats) {
+                                std::vector<Tensor>* outputs, StepStatsCollector* stats,
+                                bool wait_for_devices) {
   RILL_RETURN_IF_ERROR(scope.status());
   // The signature: feeds sorted (their map has no order), then fetches and targets.
   absl::InlinedVector<const FeedType::value_type*, 8> feeds;
@@ -164,7 +166,7 @@ absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output
   }
   absl::InlinedVector<const Tensor*, 8> feed_tensors;
   for (auto* f : feeds) feed_tensors.push_back(&f->second.tensor);
-  return Execute(*plan, feed_tensors.data(), outputs, stats);
+  return Execute(*plan, feed_tensors.data(), outputs, stats, wait_for_devices);
 }
 
 Session::Session(const Scope& scope) : Session(scope, SessionOptions()) {}
@@ -205,7 +207,8 @@ absl::Status Session::Run(const RunOptions& run_options, const FeedType& inputs,
                           const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
                           RunMetadata* run_metadata) const {
   if (run_options.trace_level == RunOptions::NO_TRACE || run_metadata == nullptr) {
-    return impl_->Run(inputs, fetch_outputs, run_outputs, outputs, nullptr);
+    return impl_->Run(inputs, fetch_outputs, run_outputs, outputs, nullptr,
+                      run_options.wait_for_devices);
   }
   StepStatsCollector stats;
   absl::Status st = impl_->Run(inputs, fetch_outputs, run_outputs, outputs, &stats);
@@ -248,7 +251,8 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
   absl::InlinedVector<const Tensor*, 8> feeds;
   for (const Tensor& t : feed_tensors) feeds.push_back(&t);
   if (run_options.trace_level == RunOptions::NO_TRACE || run_metadata == nullptr) {
-    return impl_->Execute(*plan, feeds.data(), fetch_tensors);
+    return impl_->Execute(*plan, feeds.data(), fetch_tensors, nullptr,
+                          run_options.wait_for_devices);
   }
   StepStatsCollector stats;
   absl::Status st = impl_->Execute(*plan, feeds.data(), fetch_tensors, &stats);

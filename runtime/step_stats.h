@@ -26,6 +26,12 @@ namespace rill {
 struct RunOptions {
   enum TraceLevel { NO_TRACE = 0, FULL_TRACE = 3 };
   TraceLevel trace_level = NO_TRACE;
+  // false: a Run that fetches nothing returns once its work is queued on its devices
+  // instead of waiting for a GPU to finish it, so the host prepares the next step while
+  // the GPU runs this one (Keras Fit's steps). The device keeps what that work reads
+  // until it is done, and lets at most two such steps be queued ahead of it. An error in
+  // that work is reported by a later Run. Runs that fetch, and traced Runs, always wait.
+  bool wait_for_devices = true;
 };
 
 struct NodeExecStats {

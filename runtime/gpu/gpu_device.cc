@@ -186,8 +186,11 @@ absl::StatusOr<bool> GpuDevice::TakePrefetched(const Tensor& src, Tensor* dst) {
   (void)cudaEventDestroy(p.done);
   RILL_CUDA_CHECK(e);
   *dst = p.device;
+  // Neither is reused before the step's work is done: the pinned source may still be in
+  // DMA when the step ends without waiting.
   std::lock_guard<std::mutex> lock(staging_mu_);
-  staging_.push_back(std::move(p.device));  // not reused before the step's kernels are done
+  staging_.push_back(std::move(p.device));
+  staging_.push_back(std::move(p.host));
   return true;
 }
 
@@ -250,12 +253,76 @@ absl::Status GpuDevice::CopyOnDevice(const Tensor& src, Tensor* dst) {
 
 absl::Status GpuDevice::Sync() {
   std::vector<Tensor> done;  // enqueued before this sync, so complete after it
+  std::deque<QueuedStep> queued;
   {
     std::lock_guard<std::mutex> lock(staging_mu_);
     done.swap(staging_);
+    queued.swap(queued_);
   }
-  RILL_CUDA_CHECK(cudaStreamSynchronize(context_.stream));
+  const cudaError_t e = cudaStreamSynchronize(context_.stream);
+  {
+    std::lock_guard<std::mutex> lock(staging_mu_);
+    for (QueuedStep& q : queued) spare_events_.push_back(q.done);
+  }
+  RILL_CUDA_CHECK(e);
   return absl::OkStatus();
+}
+
+// The step's staged buffers go with an event recorded after its work; if the event
+// cannot be recorded, the step waits as Sync does.
+absl::Status GpuDevice::FinishStepAsync() {
+  QueuedStep step;
+  {
+    std::lock_guard<std::mutex> lock(staging_mu_);
+    step.held.swap(staging_);
+    if (!spare_events_.empty()) {
+      step.done = spare_events_.back();
+      spare_events_.pop_back();
+    }
+  }
+  cudaError_t e = cudaSuccess;
+  if (step.done == nullptr) e = cudaEventCreateWithFlags(&step.done, cudaEventDisableTiming);
+  if (e == cudaSuccess) e = cudaEventRecord(step.done, context_.stream);
+  if (e != cudaSuccess) {
+    if (step.done != nullptr) (void)cudaEventDestroy(step.done);
+    {
+      std::lock_guard<std::mutex> lock(staging_mu_);
+      for (Tensor& t : step.held) staging_.push_back(std::move(t));
+    }
+    return Sync();
+  }
+  {
+    std::lock_guard<std::mutex> lock(staging_mu_);
+    queued_.push_back(std::move(step));
+  }
+  return ReleaseQueuedSteps();
+}
+
+absl::Status GpuDevice::ReleaseQueuedSteps() {
+  constexpr size_t kMaxQueuedSteps = 2;
+  for (;;) {
+    QueuedStep oldest;
+    {
+      std::lock_guard<std::mutex> lock(staging_mu_);
+      if (queued_.empty()) return absl::OkStatus();
+      if (cudaEventQuery(queued_.front().done) == cudaErrorNotReady &&
+          queued_.size() <= kMaxQueuedSteps) {
+        return absl::OkStatus();
+      }
+      oldest = std::move(queued_.front());
+      queued_.pop_front();
+    }
+    // At once when the step is done; else the host waits here for the oldest step.
+    const cudaError_t e = cudaEventSynchronize(oldest.done);
+    {
+      std::lock_guard<std::mutex> lock(staging_mu_);
+      spare_events_.push_back(oldest.done);
+    }
+    if (e != cudaSuccess) {
+      return CudaError(e, "cudaEventSynchronize (the end of a step queued earlier)", __FILE__,
+                       __LINE__);
+    }
+  }
 }
 
 namespace {

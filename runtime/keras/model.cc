@@ -58,6 +58,12 @@ struct Sequential::Impl {
   Operation train_op;
   std::unique_ptr<Session> session;
   Session::CallableHandle train_call = -1, eval_call = -1, predict_call = -1;
+  // Sums of the training loss and metrics over an epoch's full batches, kept where they
+  // are computed: a step that fetched them would make the host wait for the GPU each
+  // step. queued_train_call trains and adds to them, fetching nothing.
+  std::vector<Output> running_sums;
+  Operation reset_running;
+  Session::CallableHandle queued_train_call = -1, read_running_call = -1;
 
   Scope model_scope() const {
     return options.device.empty() ? root : root.WithDevice(options.device);
@@ -212,8 +218,26 @@ absl::Status Sequential::Impl::BuildTraining(const Tensor& yd) {
     metric_display.push_back(display);
   }
   train_op = optimizer->Minimize(s, train_loss);
+  CallableOptions q, r;
+  q.feed = {x, y};
+  q.target = {train_op};
+  std::vector<Output> values = {train_loss};
+  values.insert(values.end(), train_metrics.begin(), train_metrics.end());
+  std::vector<Operation> resets;
+  Scope rs = s.NewSubScope("running");
+  for (const Output& v : values) {
+    ops::Variable sum(rs.WithOpName(rs.GetUniqueNameForOp("sum")), PartialTensorShape({}),
+                      DT_FLOAT);
+    resets.push_back(ops::Assign(rs, sum, ops::Const(rs, 0.0f)).operation);
+    q.target.push_back(ops::AssignAdd(rs, sum, v).operation);
+    running_sums.push_back(sum);
+  }
+  reset_running = ops::NoOp(rs.WithControlDependencies(resets).WithOpName("reset"));
+  r.fetch = running_sums;
   RILL_RETURN_IF_ERROR(root.status());
   RILL_RETURN_IF_ERROR(InitializeNewVariables());  // the optimizer's slots
+  RILL_RETURN_IF_ERROR(session->MakeCallable(q, &queued_train_call));
+  RILL_RETURN_IF_ERROR(session->MakeCallable(r, &read_running_call));
   CallableOptions t, e;
   t.feed = e.feed = {x, y};
   t.fetch = {train_loss};
@@ -227,14 +251,16 @@ absl::Status Sequential::Impl::BuildTraining(const Tensor& yd) {
 
 namespace {
 
-// Example-weighted running means of the fetched loss and metrics.
+// Example-weighted running means of the fetched loss and metrics: `values` (each a
+// batch's mean, or a sum of batch means) count `weight` times, for `n` examples.
 struct Averages {
   std::vector<double> sums;
   int64_t count = 0;
-  void Add(const std::vector<Tensor>& values, int64_t n) {
+  void Add(const std::vector<Tensor>& values, int64_t n) { Add(values, n, n); }
+  void Add(const std::vector<Tensor>& values, int64_t weight, int64_t n) {
     sums.resize(values.size(), 0.0);
     for (size_t i = 0; i < values.size(); ++i)
-      sums[i] += static_cast<double>(values[i].base<float>()[0]) * n;
+      sums[i] += static_cast<double>(values[i].base<float>()[0]) * static_cast<double>(weight);
     count += n;
   }
   Metrics Get(const std::vector<std::string>& names, const std::string& prefix = "") const {
@@ -283,17 +309,38 @@ absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
         Batches(*impl_->session, impl_->prediction, data, options.batch_size, options.shuffle,
                 options.shuffle_seed + epoch);
     ProgressBar bar(out, it->num_batches(), live);
-    Averages avg;
-    int64_t step = 0;
+    RILL_RETURN_IF_ERROR(impl_->session->Run({}, {}, {impl_->reset_running}, nullptr));
+    // Full batches add to the running sums on the device and do not wait for it; a
+    // smaller (last) batch fetches its values. Values are read when they are shown.
+    Averages partial;
+    int64_t step = 0, full_steps = 0;
     std::vector<Tensor> fetched;
+    RunOptions queued;
+    queued.wait_for_devices = false;
+    auto means = [&]() -> absl::StatusOr<Metrics> {
+      Averages all = partial;
+      std::vector<Tensor> sums;
+      RILL_RETURN_IF_ERROR(impl_->session->RunCallable(impl_->read_running_call, {}, &sums));
+      all.Add(sums, options.batch_size, full_steps * options.batch_size);
+      return all.Get(names);
+    };
     while (auto batch = it->Next()) {
       fetched.clear();
-      RILL_RETURN_IF_ERROR(
-          impl_->session->RunCallable(impl_->train_call, {batch->x, batch->y}, &fetched));
-      avg.Add(fetched, batch->size);
-      bar.Update(++step, avg.Get(names));
+      if (batch->size == options.batch_size) {
+        RILL_RETURN_IF_ERROR(impl_->session->RunCallable(
+            impl_->queued_train_call, {batch->x, batch->y}, &fetched, queued, nullptr));
+        ++full_steps;
+      } else {
+        RILL_RETURN_IF_ERROR(
+            impl_->session->RunCallable(impl_->train_call, {batch->x, batch->y}, &fetched));
+        partial.Add(fetched, batch->size);
+      }
+      if (bar.WillDraw(++step)) {
+        RILL_ASSIGN_OR_RETURN(Metrics shown, means());
+        bar.Update(step, shown);
+      }
     }
-    Metrics values = avg.Get(names);
+    RILL_ASSIGN_OR_RETURN(Metrics values, means());
     if (options.validation_data) {
       RILL_ASSIGN_OR_RETURN(
           Metrics val, Evaluate(options.validation_data->first, options.validation_data->second,

@@ -50,11 +50,15 @@ std::string ProgressBar::Line(int64_t step, const Metrics& values, bool final) c
   return line;
 }
 
+bool ProgressBar::WillDraw(int64_t step) const {
+  if (!live_ || out_ == nullptr) return false;
+  return step >= steps_ ||
+         std::chrono::steady_clock::now() - last_draw_ >= std::chrono::milliseconds(50);
+}
+
 void ProgressBar::Update(int64_t step, const Metrics& values) {
-  if (!live_ || out_ == nullptr) return;
-  auto now = std::chrono::steady_clock::now();
-  if (step < steps_ && now - last_draw_ < std::chrono::milliseconds(50)) return;
-  last_draw_ = now;
+  if (!WillDraw(step)) return;
+  last_draw_ = std::chrono::steady_clock::now();
   *out_ << "\r" << Line(step, values, false) << std::flush;
 }
 

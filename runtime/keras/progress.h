@@ -19,6 +19,8 @@ class ProgressBar {
  public:
   // live: redraw after each step (a terminal); else only the final line.
   ProgressBar(std::ostream* out, int64_t steps, bool live);
+  // Whether Update(step, ...) would draw now (so values are fetched only to be shown).
+  bool WillDraw(int64_t step) const;
   void Update(int64_t step, const Metrics& values);
   // The final line, with extra values (validation) appended.
   void Finish(const Metrics& values);

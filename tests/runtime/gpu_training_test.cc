@@ -156,6 +156,58 @@ TEST(GpuTraining, FitPreparesBatchesInPinnedMemory) {
   EXPECT_NEAR(final_loss[1], final_loss[0], 1e-3 * final_loss[0]);
 }
 
+// Steps that fetch nothing and do not wait (RunOptions::wait_for_devices = false, as
+// Keras Fit runs them) keep what their queued work reads: fed values staged in pinned
+// memory, and batches prepared in pinned memory and uploaded ahead, are not reused
+// while the GPU, kept busy by a large product each step, is behind the host. Every
+// step's values arrive: the sum is exact.
+TEST(GpuTraining, QueuedStepsKeepTheirUploadsUntilTheyAreDone) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  std::shared_ptr<Device> gpu;
+  for (const auto& d : DeviceSet::Local().devices()) {
+    if (d->device_type() == DEVICE_GPU) gpu = d;
+  }
+  ASSERT_NE(gpu, nullptr);
+  constexpr int64_t kN = 1 << 18;
+  Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto x = Placeholder(s.WithDevice("/CPU:0"), DT_FLOAT, Placeholder::Shape({kN}));
+  Tensor zeros(DT_FLOAT, TensorShape({kN}));
+  std::fill(zeros.base<float>(), zeros.base<float>() + kN, 0.f);
+  auto sum = Variable(s, zeros);
+  auto add = AssignAdd(s, sum, x);
+  auto m = Variable(s, RandomTensor(DT_FLOAT, {2048, 2048}, -1, 1, 5));
+  auto busy = MatMul(s, m, m);  // about 0.3 ms per step on an H100
+  ASSERT_TRUE(s.ok()) << s.status();
+  SessionOptions o;
+  o.allow_soft_placement = false;
+  Session session(s, o);
+  ASSERT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  RunOptions queued;
+  queued.wait_for_devices = false;
+  Session::CallableHandle step;
+  ASSERT_TRUE(session.MakeCallable({{x}, {}, {add.operation, busy.operation}}, &step).ok());
+  double expected = 0;
+  for (int i = 1; i <= 60; ++i) {
+    // Odd steps: a pageable value (staged by the device); even: a pinned one uploaded
+    // ahead, dropped by the host as soon as the step is queued.
+    Tensor value = i % 2 ? Tensor(DT_FLOAT, TensorShape({kN}))
+                         : Tensor(gpu->host_staging_allocator(), DT_FLOAT, TensorShape({kN}));
+    ASSERT_TRUE(value.IsInitialized());
+    std::fill(value.base<float>(), value.base<float>() + kN, static_cast<float>(i));
+    if (i % 2 == 0) gpu->PrefetchFromHost(value);
+    std::vector<Tensor> none;
+    ASSERT_TRUE(session.RunCallable(step, {value}, &none, queued, nullptr).ok()) << i;
+    EXPECT_TRUE(none.empty());
+    expected += i;
+  }
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({sum}, &out).ok());
+  const float* got = out[0].base<float>();
+  int64_t wrong = 0;
+  for (int64_t j = 0; j < kN; ++j) wrong += got[j] != static_cast<float>(expected);
+  EXPECT_EQ(wrong, 0) << "of " << kN << "; first " << got[0] << " vs " << expected;
+}
+
 // Variables living on the GPU save and restore like CPU ones: values come back after
 // updates, a CPU-only Session reads the same file, and a damaged file is DataLoss with
 // the GPU variables unchanged.

@@ -153,6 +153,40 @@ TEST(Keras, DropoutIsOnlyActiveInTraining) {
   ASSERT_TRUE(model.Fit(x, y, opt).ok());
 }
 
+// Fit keeps the running loss and metrics on the model's device (full batches fetch
+// nothing, so a step need not wait for a GPU) and fetches a smaller last batch's values:
+// with weights that do not move, each epoch's figures are Evaluate's, example-weighted,
+// the partial batch included.
+TEST(Keras, FitAveragesFullAndPartialBatchesAsEvaluateDoes) {
+  Tensor x, y;
+  Blobs(100, &x, &y, 9);  // batches of 32, 32, 32 and 4
+  Sequential model;
+  model.Add(D(8, "relu")).Add(D(2, "softmax"));
+  ASSERT_TRUE(model
+                  .Compile(std::make_shared<ops::GradientDescentOptimizer>(0.0),
+                           "sparse_categorical_crossentropy", {"accuracy"})
+                  .ok());
+  keras::FitOptions opt = Quiet();
+  opt.epochs = 2;
+  auto h = model.Fit(x, y, opt);
+  ASSERT_TRUE(h.ok()) << h.status();
+  auto eval = model.Evaluate(x, y, 7);
+  ASSERT_TRUE(eval.ok()) << eval.status();
+  const double loss = (*eval)[0].second, accuracy = (*eval)[1].second;
+  EXPECT_GT(loss, 0.1);
+  for (int e = 0; e < 2; ++e) {
+    EXPECT_NEAR(h->history.at("loss")[e], loss, 1e-5 * loss);
+    EXPECT_NEAR(h->history.at("accuracy")[e], accuracy, 1e-6);
+  }
+  // Only full batches: the sums alone.
+  opt.batch_size = 25;
+  opt.epochs = 1;
+  h = model.Fit(x, y, opt);
+  ASSERT_TRUE(h.ok()) << h.status();
+  EXPECT_NEAR(h->history.at("loss")[0], loss, 1e-5 * loss);
+  EXPECT_NEAR(h->history.at("accuracy")[0], accuracy, 1e-6);
+}
+
 TEST(Keras, CheckpointsEveryNEpochsRestore) {
   Tensor x, y;
   Blobs(64, &x, &y, 5);

@@ -302,7 +302,11 @@ class SyncCountingDevice : public FakeGpuDevice {
     ++syncs;
     return fail ? absl::InternalError("asynchronous kernel failure") : absl::OkStatus();
   }
-  std::atomic<int> syncs{0};
+  absl::Status FinishStepAsync() override {
+    ++queued_ends;
+    return fail ? absl::InternalError("asynchronous kernel failure") : absl::OkStatus();
+  }
+  std::atomic<int> syncs{0}, queued_ends{0};
   bool fail = false;
 };
 
@@ -336,6 +340,50 @@ TEST(DeviceSync, RunsEndBySyncingTheirDevicesAndReportTheirErrors) {
   EXPECT_NE(std::string(s.message()).find("FAKE_GPU:0: asynchronous kernel failure"),
             std::string::npos)
       << s;
+}
+
+// RunOptions::wait_for_devices = false lets a step that fetches nothing end without
+// waiting for its device; a step that fetches, or is traced, still waits.
+TEST(DeviceSync, StepsThatFetchNothingMayLeaveTheirWorkQueued) {
+  RegisterFakeGpuKernels();
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root, {1.f});
+  auto x = ops::Placeholder(root.WithDevice("/cpu:0"), DT_FLOAT);
+  auto up = ops::AssignAdd(root, v, x);
+  auto dev = std::make_shared<SyncCountingDevice>(0, 1 << 20);
+  Session session(root, SessionOptions(), FakeGpuDevices(dev));
+  ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  RunOptions queued;
+  queued.wait_for_devices = false;
+  for (float add : {2.f, 3.f, 4.f}) {
+    ASSERT_TRUE(session.Run(queued, {{x, {add}}}, {}, {up.operation}, nullptr, nullptr).ok());
+  }
+  EXPECT_EQ(dev->syncs.load(), 1);  // the initializer's
+  EXPECT_EQ(dev->queued_ends.load(), 3);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run(queued, {}, {v}, {}, &out, nullptr).ok());  // fetches: waits
+  ExpectTensorNear(out[0], DT_FLOAT, {1}, {10}, 0);
+  EXPECT_EQ(dev->syncs.load(), 2);
+  RunOptions traced = queued;
+  traced.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata meta;
+  ASSERT_TRUE(session.Run(traced, {{x, {1.f}}}, {}, {up.operation}, nullptr, &meta).ok());
+  EXPECT_EQ(dev->syncs.load(), 3);
+  EXPECT_EQ(dev->queued_ends.load(), 3);
+  // Through a callable, as Keras runs its steps; an error of queued work is a Status.
+  Session::CallableHandle h;
+  ASSERT_TRUE(session.MakeCallable({{x}, {}, {up.operation}}, &h).ok());
+  Tensor five(DT_FLOAT, TensorShape({1}));
+  five.base<float>()[0] = 5.f;
+  ASSERT_TRUE(session.RunCallable(h, {five}, &out, queued, nullptr).ok());
+  EXPECT_EQ(dev->queued_ends.load(), 4);
+  dev->fail = true;
+  absl::Status s = session.RunCallable(h, {five}, &out, queued, nullptr);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(std::string(s.message()).find("FAKE_GPU:0: asynchronous kernel failure"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(dev->syncs.load(), 3);
 }
 
 }  // namespace
