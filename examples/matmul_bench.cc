@@ -27,6 +27,9 @@
 ABSL_FLAG(std::string, sizes, "128,256,512,1024,2048,4096,8192",
           "comma-separated matrix sizes n (each run multiplies two n x n float32 matrices)");
 ABSL_FLAG(int, reps, 10, "warm runs per size and device (the median is reported)");
+ABSL_FLAG(double, min_time, 0.2,
+          "after --reps, keep timing until each side has run this many seconds (small "
+          "products then get enough samples for a steady median)");
 ABSL_FLAG(std::string, devices, "all", "devices to run on: all, or a list such as cpu,gpu");
 ABSL_FLAG(bool, tf32, false, "let the GPU use TF32 tensor cores (both rill and cuBLAS)");
 ABSL_FLAG(std::string, csv, "", "write the results to this CSV file");
@@ -80,7 +83,7 @@ bool Verify(const Tensor& a, const Tensor& b, const Tensor& c, int64_t n, bool t
 }
 
 absl::StatusOr<Row> BenchOne(const std::string& device, const std::string& type, int64_t n,
-                             int reps, bool tf32, bench::RawGemm* raw) {
+                             int reps, double min_seconds, bool tf32, bench::RawGemm* raw) {
   Tensor a = RandomMatrix(n, 1), b = RandomMatrix(n, 2);
   Scope root = Scope::NewRootScope().WithDevice(device);
   auto va = ops::Variable(root.WithOpName("a"), {n, n}, DT_FLOAT);
@@ -101,17 +104,26 @@ absl::StatusOr<Row> BenchOne(const std::string& device, const std::string& type,
   RILL_RETURN_IF_ERROR(session.Run({c}, &out));
   row.verified = Verify(a, b, out[0], n, tf32 && type == "gpu");
 
-  // Alternate which goes first, so neither side always finds the other's threads or
-  // caches warm.
+  // One untimed run of each side (the raw side uploads its copies then), then alternate
+  // which goes first, so neither side always finds the other's threads or caches warm.
+  RILL_RETURN_IF_ERROR(session.Run({}, {}, {c.operation}, nullptr));
+  if (raw != nullptr) (void)raw->TimeMs(a, b, n);
   std::vector<double> times, raws;
-  for (int r = 0; r < reps; ++r) {
+  const double min_ms = 1e3 * min_seconds;
+  double spent_ms = 0, raw_spent_ms = 0;
+  constexpr int kMaxReps = 100000;
+  for (int r = 0;
+       r < kMaxReps && (r < reps || spent_ms < min_ms || (raw != nullptr && raw_spent_ms < min_ms));
+       ++r) {
     for (int k = 0; k < 2; ++k) {
       if ((r + k) % 2 == 0) {
         auto s = Clock::now();
         RILL_RETURN_IF_ERROR(session.Run({}, {}, {c.operation}, nullptr));
         times.push_back(Ms(Clock::now() - s));
+        spent_ms += times.back();
       } else if (raw != nullptr) {
         raws.push_back(raw->TimeMs(a, b, n));
+        raw_spent_ms += raws.back();
       }
     }
   }
@@ -145,6 +157,11 @@ int main(int argc, char** argv) {
   const int reps = absl::GetFlag(FLAGS_reps);
   if (reps < 1) {
     std::fprintf(stderr, "matmul_bench: --reps must be at least 1\n");
+    return 2;
+  }
+  const double min_seconds = absl::GetFlag(FLAGS_min_time);
+  if (!(min_seconds >= 0 && min_seconds <= 600)) {
+    std::fprintf(stderr, "matmul_bench: --min_time must be between 0 and 600 seconds\n");
     return 2;
   }
   const bool tf32 = absl::GetFlag(FLAGS_tf32);
@@ -189,7 +206,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "\r[%zu/%zu] n=%ld on %s ...", rows.size() + 1, total, long(n),
                      type.c_str());
       }
-      auto row = BenchOne(full, type, n, reps, tf32, raw.get());
+      auto row = BenchOne(full, type, n, reps, min_seconds, tf32, raw.get());
       if (progress) std::fprintf(stderr, "\r%60s\r", "");
       if (!row.ok()) {
         std::fprintf(stderr, "matmul_bench: n=%ld on %s: %s\n", long(n), full.c_str(),

@@ -5,7 +5,7 @@ set -euo pipefail
 bench=$1
 work=$2
 rm -rf "$work" && mkdir -p "$work"
-"$bench" --sizes=8,33,64 --reps=3 --csv="$work/mm.csv" > "$work/out.txt"
+"$bench" --sizes=8,33,64 --reps=3 --min_time=0.05 --csv="$work/mm.csv" > "$work/out.txt"
 fail() { echo "check_matmul_bench: $*" >&2; cat "$work/out.txt" >&2; exit 1; }
 header=$(head -n 1 "$work/mm.csv")
 [[ $header == "device,n,first_run_ms,median_ms,min_ms,max_ms,gflops,raw_median_ms,ratio_vs_raw,verified" ]] ||
