@@ -1,6 +1,7 @@
 #include "rill/runtime/session.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <shared_mutex>
 #include <thread>
@@ -21,6 +22,12 @@ struct Session::Impl {
   DeviceSet devices;
   ResourceMgr resources;
   std::unique_ptr<ThreadPool> pool;
+  // RILL_WAIT_FOR_DEVICES=1 (read when the Session is made): every Run waits for its
+  // devices, so an asynchronous GPU error is reported by the Run that queued it.
+  bool always_wait = [] {
+    const char* v = std::getenv("RILL_WAIT_FOR_DEVICES");
+    return v != nullptr && std::string(v) == "1";
+  }();
 
   mutable std::mutex build_mu;  // serialises plan building and placement
   PlacementMap placed;
@@ -77,7 +84,8 @@ struct Session::Impl {
     std::vector<Tensor> scratch;
     std::vector<Tensor>* dst = outputs != nullptr ? outputs : &scratch;
     dst->clear();
-    absl::Status st = ExecutePlan(plan, feeds, pool.get(), dst, stats, wait_for_devices);
+    absl::Status st =
+        ExecutePlan(plan, feeds, pool.get(), dst, stats, wait_for_devices || always_wait);
     if (!st.ok()) dst->clear();
     return st;
   }

@@ -384,6 +384,15 @@ TEST(DeviceSync, StepsThatFetchNothingMayLeaveTheirWorkQueued) {
             std::string::npos)
       << s;
   EXPECT_EQ(dev->syncs.load(), 3);
+  // RILL_WAIT_FOR_DEVICES=1, read by a Session when it is made, makes every Run wait.
+  setenv("RILL_WAIT_FOR_DEVICES", "1", 1);
+  Session waiting(root, SessionOptions(), FakeGpuDevices(dev));
+  unsetenv("RILL_WAIT_FOR_DEVICES");
+  dev->fail = false;
+  ASSERT_TRUE(waiting.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  ASSERT_TRUE(waiting.Run(queued, {{x, {1.f}}}, {}, {up.operation}, nullptr, nullptr).ok());
+  EXPECT_EQ(dev->syncs.load(), 5);
+  EXPECT_EQ(dev->queued_ends.load(), 5);
 }
 
 }  // namespace
