@@ -55,7 +55,8 @@ class DeviceBase {
   virtual absl::Status CopyOnDevice(const Tensor& src, Tensor* dst);
   bool IsHost() const { return allocator()->OnHost(); }
   // Waits for the work queued on this device (a GPU's stream); a step ends with it, so
-  // a Run returns only when its work is done and reports asynchronous errors itself.
+  // a Run returns only when its work is done and reports asynchronous errors itself
+  // (unless it fetches nothing and RunOptions::wait_for_devices is false).
   virtual absl::Status Sync() { return absl::OkStatus(); }
   // Ends a step without waiting for its queued work (RunOptions::wait_for_devices =
   // false): the device keeps what that work still reads (staged uploads) until it is
