@@ -260,7 +260,7 @@ absl::Status GpuDevice::Sync() {
     queued.swap(queued_);
   }
   const cudaError_t e = cudaStreamSynchronize(context_.stream);
-  {
+  if (!queued.empty()) {  // only after queued steps: a plain step's Sync locks once
     std::lock_guard<std::mutex> lock(staging_mu_);
     for (QueuedStep& q : queued) spare_events_.push_back(q.done);
   }
