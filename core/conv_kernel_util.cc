@@ -153,4 +153,25 @@ absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor
   return BiasGradGeometry{rows, c};
 }
 
+FusedActivation ParseFusedActivation(const std::string& name) {
+  if (name == "sigmoid") return FusedActivation::kSigmoid;
+  if (name == "tanh") return FusedActivation::kTanh;
+  return FusedActivation::kRelu;
+}
+
+absl::StatusOr<BiasGradGeometry> PrepareBiasActivationGrad(OpKernelContext& ctx, Tensor** backprops,
+                                                           Tensor** bias_backprop) {
+  const Tensor& g = ctx.input(0);
+  const Tensor& y = ctx.input(1);
+  if (g.shape() != y.shape() || y.dims() < 1) {
+    return errors::InvalidArgument("gradients ", g.shape().DebugString(), " and outputs ",
+                                   y.shape().DebugString(),
+                                   " must have the same shape, of rank >= 1");
+  }
+  const int64_t c = y.dim_size(y.dims() - 1), rows = c == 0 ? 0 : y.NumElements() / c;
+  RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, y.shape(), backprops));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(1, TensorShape({c}), bias_backprop));
+  return BiasGradGeometry{rows, c};
+}
+
 }  // namespace rill

@@ -44,4 +44,12 @@ struct BiasGradGeometry {
 };
 absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor** out);
 
+// _BiasActivation's activations (the op's shape function refuses any other name).
+enum class FusedActivation { kRelu, kSigmoid, kTanh };
+FusedActivation ParseFusedActivation(const std::string& name);
+// _BiasActivationGrad(gradients, outputs): backprops (gradients' buffer when it may be
+// reused) and bias_backprop [channels]; returns {rows, channels}.
+absl::StatusOr<BiasGradGeometry> PrepareBiasActivationGrad(OpKernelContext& ctx, Tensor** backprops,
+                                                           Tensor** bias_backprop);
+
 }  // namespace rill

@@ -6,6 +6,23 @@
 
 namespace rill::shape_fns {
 
+absl::Status BiasAdd(InferenceContext& c) {
+  const auto& v = c.input_shape(0);
+  const auto& b = c.input_shape(1);
+  if (!v.unknown_rank() && v.dims() < 1) {
+    return errors::InvalidArgument("value must have rank >= 1, got a scalar");
+  }
+  if (!b.unknown_rank() && b.dims() != 1) {
+    return errors::InvalidArgument("bias must have rank 1, got shape ", b.DebugString());
+  }
+  if (!v.unknown_rank() && !b.unknown_rank() && v.dim_size(v.dims() - 1) >= 0 &&
+      b.dim_size(0) >= 0 && v.dim_size(v.dims() - 1) != b.dim_size(0)) {
+    return errors::InvalidArgument("bias of shape ", b.DebugString(),
+                                   " does not match the last dim of ", v.DebugString());
+  }
+  return Unchanged(c);
+}
+
 absl::Status Unchanged(InferenceContext& c) {
   c.set_output(0, c.input_shape(0));
   return absl::OkStatus();

@@ -49,6 +49,9 @@ absl::Status Unchanged(InferenceContext& c);  // output 0 = input 0
 absl::Status Scalar(InferenceContext& c);
 absl::Status NoOutputs(InferenceContext& c);
 absl::Status BroadcastBinary(InferenceContext& c);
+// (value, bias) of BiasAdd and its fused forms: value of rank >= 1, bias [its last dim];
+// output 0 = value.
+absl::Status BiasAdd(InferenceContext& c);
 
 // NumPy broadcasting of two (partial) shapes; InvalidArgument naming both when they clash.
 absl::StatusOr<PartialTensorShape> Broadcast(const PartialTensorShape& a,

@@ -160,18 +160,7 @@ RILL_REGISTER_OP("BiasAdd")
     .Attr("data_format", AttrKind::kString, std::string("NHWC"))
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
       RILL_RETURN_IF_ERROR(CheckFormat(c));
-      const auto& v = c.input_shape(0);
-      const auto& b = c.input_shape(1);
-      if (!v.unknown_rank() && v.dims() < 1) {
-        return errors::InvalidArgument("value must have rank >= 1, got a scalar");
-      }
-      RILL_RETURN_IF_ERROR(CheckRank(b, 1, "bias"));
-      if (!v.unknown_rank() && !b.unknown_rank() && v.dim_size(v.dims() - 1) >= 0 &&
-          b.dim_size(0) >= 0 && v.dim_size(v.dims() - 1) != b.dim_size(0)) {
-        return errors::InvalidArgument("bias of shape ", b.DebugString(),
-                                       " does not match the last dim of ", v.DebugString());
-      }
-      return shape_fns::Unchanged(c);
+      return shape_fns::BiasAdd(c);
     });
 RILL_REGISTER_OP("BiasAddGrad")
     .Input("out_backprop", "T")

@@ -1,5 +1,6 @@
 // Gradients of the nn family: activations (fused gradient ops), softmax, and the losses.
 #include "rill/ops/array_ops.h"
+#include "rill/ops/conv_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
@@ -111,6 +112,37 @@ absl::Status DropoutGrad(const Scope& s, const Operation& op, const GradOut& g, 
   return s.status();
 }
 
+std::string Activation(const Operation& op) { return op.node()->attr<std::string>("activation"); }
+absl::Status BiasActivationGradFn(const Scope& s, const Operation& op, const GradOut& g,
+                                  GradOut* out) {
+  BiasActivationGrad d(s, g[0], Out(op), Activation(op));
+  out->push_back(d.backprops);
+  out->push_back(d.bias_backprop);
+  return s.status();
+}
+// Second order. Both outputs are linear in dy: with gz = g_backprops + g_bias (the bias's
+// gradient broadcast over the rows), d/d(dy) is gz times the activation's derivative, and
+// d/dy is gz * dy times the derivative's derivative in y (relu: 0; sigmoid, y(1 - y): 1 - 2y;
+// tanh, 1 - y^2: -2y).
+absl::Status BiasActivationGradGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                    GradOut* out) {
+  const std::string a = Activation(op);
+  Output dy = In(op, 0), y = In(op, 1);
+  Output gz = BiasAdd(s, g[0], g[1]);
+  if (a == "relu") {
+    out->push_back(ReluGrad(s, gz, y));
+    out->push_back(Output());
+  } else if (a == "sigmoid") {
+    out->push_back(SigmoidGrad(s, y, gz));
+    out->push_back(Mul(s, Mul(s, gz, dy),
+                       Sub(s, grad::Scalar(s, 1, T(op)), Mul(s, grad::Scalar(s, 2, T(op)), y))));
+  } else {
+    out->push_back(TanhGrad(s, y, gz));
+    out->push_back(Mul(s, Mul(s, gz, dy), Mul(s, grad::Scalar(s, -2, T(op)), y)));
+  }
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("Dropout", DropoutGrad);
 RILL_REGISTER_GRADIENT("Relu", ReluGradFn);
 RILL_REGISTER_GRADIENT("Sigmoid", SigmoidGradFn);
@@ -124,6 +156,8 @@ RILL_REGISTER_GRADIENT("SoftmaxCrossEntropyWithLogits", SoftmaxXentGrad);
 RILL_REGISTER_GRADIENT("SparseSoftmaxCrossEntropyWithLogits", SparseSoftmaxXentGrad);
 RILL_REGISTER_GRADIENT("SigmoidCrossEntropyWithLogits", SigmoidXentGrad);
 RILL_REGISTER_GRADIENT("_CategoricalCrossentropy", CategoricalCrossentropyGrad);
+RILL_REGISTER_GRADIENT("_BiasActivation", BiasActivationGradFn);
+RILL_REGISTER_GRADIENT("_BiasActivationGrad", BiasActivationGradGrad);
 
 }  // namespace
 }  // namespace rill::ops

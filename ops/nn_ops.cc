@@ -137,6 +137,50 @@ RILL_REGISTER_OP("SigmoidCrossEntropyWithLogits")
       return shape_fns::Unchanged(c);
     });
 
+// The fused end of a Dense or Conv2D layer, and its gradient (see nn_ops.h).
+absl::Status CheckFusedActivation(InferenceContext& c) {
+  const auto& a = c.attr<std::string>("activation");
+  if (a != "relu" && a != "sigmoid" && a != "tanh") {
+    return errors::InvalidArgument("activation must be relu, sigmoid or tanh, got '", a, "'");
+  }
+  return absl::OkStatus();
+}
+RILL_REGISTER_OP("_BiasActivation")
+    .Input("value", "T")
+    .Input("bias", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("activation", AttrKind::kString)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(CheckFusedActivation(c));
+      return shape_fns::BiasAdd(c);
+    });
+RILL_REGISTER_OP("_BiasActivationGrad")
+    .Input("gradients", "T")
+    .Input("outputs", "T")
+    .Output("backprops", "T")
+    .Output("bias_backprop", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("activation", AttrKind::kString)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(CheckFusedActivation(c));
+      const auto& g = c.input_shape(0);
+      const auto& y = c.input_shape(1);
+      if (!g.IsCompatibleWith(y)) {
+        return errors::InvalidArgument("gradients and outputs must have the same shape, got ",
+                                       g.DebugString(), " and ", y.DebugString());
+      }
+      const PartialTensorShape& known = g.unknown_rank() ? y : g;
+      if (!known.unknown_rank() && known.dims() < 1) {
+        return errors::InvalidArgument("outputs must have rank >= 1, got a scalar");
+      }
+      c.set_output(0, known);
+      c.set_output(1, known.unknown_rank()
+                          ? PartialTensorShape({-1})
+                          : PartialTensorShape({known.dim_size(known.dims() - 1)}));
+      return absl::OkStatus();
+    });
+
 namespace ops {
 using internal::NodeBuilder;
 
@@ -189,6 +233,26 @@ Dropout::Dropout(const Scope& scope, Input x, float rate, const Attrs& attrs) {
 SigmoidCrossEntropyWithLogits::SigmoidCrossEntropyWithLogits(const Scope& scope, Input logits,
                                                              Input labels) {
   NodeBuilder(scope, "SigmoidCrossEntropyWithLogits").Input(logits).Input(labels).Finalize(this);
+}
+BiasActivation::BiasActivation(const Scope& scope, Input value, Input bias,
+                               const std::string& activation) {
+  NodeBuilder(scope, "_BiasActivation", "BiasActivation")
+      .Input(value)
+      .Input(bias)
+      .Attr("activation", activation)
+      .Finalize(this);
+}
+BiasActivationGrad::BiasActivationGrad(const Scope& scope, Input gradients, Input outputs,
+                                       const std::string& activation) {
+  operation = NodeBuilder(scope, "_BiasActivationGrad", "BiasActivationGrad")
+                  .Input(gradients)
+                  .Input(outputs)
+                  .Attr("activation", activation)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    backprops = Output(operation, 0);
+    bias_backprop = Output(operation, 1);
+  }
 }
 RILL_DEFINE_UNARY_OP(Relu)
 RILL_DEFINE_UNARY_OP(Sigmoid)

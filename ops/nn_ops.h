@@ -79,4 +79,23 @@ class SigmoidCrossEntropyWithLogits : public OpWrapper {
   SigmoidCrossEntropyWithLogits(const Scope& scope, Input logits, Input labels);
 };
 
+// Keras's Dense and Conv2D end, fused: activation(value + bias), the bias along the last
+// dim, activation "relu", "sigmoid" or "tanh" (rank >= 1). One node and one kernel where
+// BiasAdd and the activation take two; its gradient is one BiasActivationGrad.
+class BiasActivation : public OpWrapper {
+ public:
+  BiasActivation(const Scope& scope, Input value, Input bias, const std::string& activation);
+};
+
+// The gradient of BiasActivation from its output y and the gradient dy of y: backprops
+// (dy times the activation's derivative, read off y) and bias_backprop (backprops summed
+// over every dim but the last), in one pass.
+class BiasActivationGrad {
+ public:
+  BiasActivationGrad(const Scope& scope, Input gradients, Input outputs,
+                     const std::string& activation);
+  Operation operation;
+  Output backprops, bias_backprop;
+};
+
 }  // namespace rill::ops

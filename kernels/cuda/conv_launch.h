@@ -33,6 +33,20 @@ template <typename T>
 cudaError_t LaunchBiasAdd(const T* x, const T* bias, T* y, int64_t n, int64_t channels,
                           cudaStream_t stream);
 
+// _BiasActivation: y[i] = act(x[i] + bias[i % channels]) over n elements; act 0 relu,
+// 1 sigmoid, 2 tanh (rill::FusedActivation's order).
+template <typename T>
+cudaError_t LaunchBiasActivation(int act, const T* x, const T* bias, T* y, int64_t n,
+                                 int64_t channels, cudaStream_t stream);
+// _BiasActivationGrad over [rows, channels]: dz = dy * act'(y) and db = dz's column sums,
+// in one kernel when the columns alone fill the GPU; else the rows are split, each part's
+// sums go to `scratch` (BiasActivationGradScratch elements; null when that is 0) and a
+// second kernel adds them up. Deterministic either way.
+int64_t BiasActivationGradScratch(int64_t rows, int64_t channels);
+template <typename T>
+cudaError_t LaunchBiasActivationGrad(int act, const T* dy, const T* y, T* dz, T* db, T* scratch,
+                                     int64_t rows, int64_t channels, cudaStream_t stream);
+
 // dst [cols, rows] = src [rows, cols]^T (filters between HWIO and cuDNN's KRSC).
 template <typename T>
 cudaError_t LaunchTranspose2D(const T* src, T* dst, int64_t rows, int64_t cols,

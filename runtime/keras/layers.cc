@@ -30,6 +30,26 @@ Output ApplyActivation(const Scope& s, const Output& x, const std::string& a) {
   return x;
 }
 
+Output Layer::logits() const {
+  if (pending_logits_) {
+    logits_ = ops::BiasAdd(pending_logits_->scope, pending_logits_->y, pending_logits_->bias);
+    pending_logits_.reset();
+  }
+  return logits_;
+}
+
+Output Layer::BiasThenActivation(const Scope& s, const Output& y, const Output& bias,
+                                 const std::string& a) {
+  if (a == "relu" || a == "sigmoid" || a == "tanh") {
+    logits_ = Output();
+    pending_logits_ = PendingLogits{s, y, bias};
+    return ops::BiasActivation(s, y, bias, a);
+  }
+  pending_logits_.reset();
+  logits_ = ops::BiasAdd(s, y, bias);
+  return ApplyActivation(s, logits_, a);
+}
+
 namespace {
 // Glorot uniform over `shape` with fans (fan_in, fan_out), from `seed`.
 Tensor GlorotUniform(const TensorShape& shape, int64_t fan_in, int64_t fan_out, uint64_t seed) {
@@ -85,7 +105,7 @@ absl::Status Dense::Build(const Scope& s, const PartialTensorShape& in, uint64_t
 
 Output Dense::Call(const Scope& s, const Output& x, bool) {
   Output y = ops::MatMul(s, x, kernel_);
-  if (use_bias_) y = ops::BiasAdd(s, y, bias_);  // its gradient is one BiasAddGrad
+  if (use_bias_) return BiasThenActivation(s, y, bias_, activation_);
   logits_ = y;
   return ApplyActivation(s, y, activation_);
 }
@@ -118,8 +138,7 @@ absl::Status Conv2D::Build(const Scope& s, const PartialTensorShape& in, uint64_
 
 Output Conv2D::Call(const Scope& s, const Output& x, bool) {
   Output y = ops::Conv2D(s, x, kernel_, {1, stride_, stride_, 1}, padding_);
-  logits_ = ops::BiasAdd(s, y, bias_);
-  return ApplyActivation(s, logits_, activation_);
+  return BiasThenActivation(s, y, bias_, activation_);
 }
 
 absl::Status MaxPool2D::Build(const Scope&, const PartialTensorShape& in, uint64_t) {

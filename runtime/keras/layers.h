@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,15 +25,28 @@ class Layer {
   }
   // The layer's output for x; `training` turns on Dropout.
   virtual Output Call(const Scope& scope, const Output& x, bool training) = 0;
-  // Output before the activation, for losses computed from logits (else x itself).
-  Output logits() const { return logits_; }
+  // Output before the activation of the last Call, for losses computed from logits (else
+  // x itself). After a fused bias and activation, made (one BiasAdd) when first asked for.
+  Output logits() const;
   // The activation applied last ("linear" when none).
   virtual std::string activation() const { return "linear"; }
   const std::vector<Output>& variables() const { return variables_; }
 
  protected:
-  Output logits_;
+  // activation(y + bias) for Dense and Conv2D: one _BiasActivation node (and one node for
+  // its gradient) for relu, sigmoid and tanh, else BiasAdd then the activation.
+  Output BiasThenActivation(const Scope& scope, const Output& y, const Output& bias,
+                            const std::string& activation);
+
+  mutable Output logits_;
   std::vector<Output> variables_;
+
+ private:
+  struct PendingLogits {
+    Scope scope;
+    Output y, bias;
+  };
+  mutable std::optional<PendingLogits> pending_logits_;
 };
 
 // "relu", "sigmoid", "tanh", "softmax", "linear" (or ""); anything else is InvalidArgument.

@@ -94,6 +94,22 @@ const bool kRegistered = [] {
           {"BiasAddGrad", {F({2, 3})}, {{"data_format", std::string("NWHC")}}}, kConstruction,
           kInvalid, {"NWHC"});
 
+  const AttrMap relu{{"activation", std::string("relu")}};
+  AddRecipe({"_BiasActivation", {F({2, 3}), F({3})}, relu});
+  Both("a bias of the wrong length", {"_BiasActivation", {F({2, 3}), F({4})}, relu}, {"[4]"});
+  Both("a bias of rank 2", {"_BiasActivation", {F({2, 3}), F({1, 3})}, relu}, {"[1,3]"});
+  Both("a scalar value", {"_BiasActivation", {F({}), F({1})}, relu});
+  AddCase("activation 'softmax'",
+          {"_BiasActivation", {F({2, 3}), F({3})}, {{"activation", std::string("softmax")}}},
+          kConstruction, kInvalid, {"softmax"});
+  AddRecipe({"_BiasActivationGrad", {F({2, 3}), F({2, 3})}, relu});
+  Both("outputs of another shape", {"_BiasActivationGrad", {F({2, 3}), F({2, 4})}, relu},
+       {"[2,4]"});
+  Both("scalars", {"_BiasActivationGrad", {F({}), F({})}, relu});
+  AddCase("activation 'elu'",
+          {"_BiasActivationGrad", {F({2, 3}), F({2, 3})}, {{"activation", std::string("elu")}}},
+          kConstruction, kInvalid, {"elu"});
+
   AddRecipe({"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 3})}, {}});
   Both("labels of another shape", {"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 4})}, {}},
        {"[2,4]"});

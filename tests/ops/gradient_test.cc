@@ -4,6 +4,7 @@
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
+#include "rill/ops/nn_ops.h"
 
 namespace rill::testing {
 namespace {
@@ -257,6 +258,32 @@ std::vector<Case> Cases() {
   unary(
       "BiasAddGrad", [](const Scope& s, Output d) { return BiasAddGrad(s, d); },
       Vals({2, 3, 4}, -1, 1, 75));
+  // The fused end of a Dense layer, per activation (relu away from its kink), and the
+  // second order through its gradient's two outputs.
+  uint32_t seed = 80;
+  for (const char* a : {"relu", "sigmoid", "tanh"}) {
+    const std::string act = a;
+    c.push_back({"_BiasActivation_" + act,
+                 {"_BiasActivation"},
+                 [act](const Scope& s, const Xs& in) {
+                   return Output(BiasActivation(s, in[0], in[1], act));
+                 },
+                 {AwayFromZero({2, 3, 4}, seed), Vals({4}, -0.1, 0.1, seed + 1)}});
+    // y as the forward pass could make it: sigmoid's in (0, 1), tanh's in (-1, 1).
+    Tensor y = act == "sigmoid" ? Vals({3, 4}, 0.1, 0.9, seed + 2)
+               : act == "tanh"  ? Vals({3, 4}, -0.9, 0.9, seed + 2)
+                                : AwayFromZero({3, 4}, seed + 2);
+    for (int k : {0, 1}) {
+      c.push_back({"_BiasActivationGrad_" + act + (k == 0 ? "_backprops" : "_bias_backprop"),
+                   {"_BiasActivationGrad"},
+                   [act, k](const Scope& s, const Xs& in) {
+                     BiasActivationGrad d(s, in[0], in[1], act);
+                     return k == 0 ? d.backprops : d.bias_backprop;
+                   },
+                   {Vals({3, 4}, -1, 1, seed + 3), y}});
+    }
+    seed += 4;
+  }
   // Keras's categorical cross-entropy of probabilities: the gradient flows to the output
   // only (the labels, a constant here, are data).
   c.push_back({"_CategoricalCrossentropy",

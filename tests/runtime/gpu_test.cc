@@ -166,6 +166,34 @@ TEST(Gpu, LossParity) {
   }
 }
 
+// The fused end of Dense and Conv2D: CIFAR's wide layer (one pass), a conv layer's many
+// rows (sums in parts), and no rows.
+TEST(Gpu, BiasActivationParity) {
+  RILL_REQUIRE_GPU();
+  for (const TensorShape& shape :
+       {TensorShape({32, 3000}), TensorShape({50, 28, 28, 32}), TensorShape({0, 7})}) {
+    const int64_t c = shape.dim_size(shape.dims() - 1);
+    Tensor v = RandomTensor(DT_FLOAT, shape, -2, 2, 41), b = RandomTensor(DT_FLOAT, {c}, -1, 1, 42);
+    Tensor dy = RandomTensor(DT_FLOAT, shape, -1, 1, 43),
+           y = RandomTensor(DT_FLOAT, shape, 0, 1, 44);
+    for (const std::string a : {"relu", "sigmoid", "tanh"}) {
+      const std::string what = a + " " + shape.DebugString();
+      ExpectParity(
+          "_BiasActivation " + what,
+          [&](const Scope& s, const auto& in) { return ops::BiasActivation(s, in[0], in[1], a); },
+          {v, b});
+      for (int out : {0, 1}) {
+        ExpectParity(absl::StrCat("_BiasActivationGrad ", what, " output ", out),
+                     [&](const Scope& s, const auto& in) {
+                       ops::BiasActivationGrad g(s, in[0], in[1], a);
+                       return out == 0 ? g.backprops : g.bias_backprop;
+                     },
+                     {dy, y});
+      }
+    }
+  }
+}
+
 TEST(Gpu, MatMulParity) {
   RILL_REQUIRE_GPU();
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {

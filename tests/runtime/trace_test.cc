@@ -202,7 +202,7 @@ TEST(Trace, TracedCallableAndKerasStep) {
   bool saw_update = false, saw_grad = false;
   for (const NodeExecStats& n : meta.step_stats.nodes) {
     saw_update |= n.op == "_MatMulApplyGradientDescent" || n.op == "ApplyGradientDescent";
-    saw_grad |= n.op == "ReluGrad";
+    saw_grad |= n.op == "_BiasActivationGrad";  // Dense(relu): fused
   }
   EXPECT_TRUE(saw_update);
   EXPECT_TRUE(saw_grad);
