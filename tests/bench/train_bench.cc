@@ -52,7 +52,7 @@ void BM_TrainStepTinyMlp(benchmark::State& state) {
     if (!session.RunCallable(handle, {xv, yv}, &out).ok()) state.SkipWithError("step failed");
   }
   state.counters["us_per_step"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 1e-6,
+      benchmark::Counter(static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_TrainStepTinyMlp)->UseRealTime();
@@ -91,7 +91,7 @@ void BM_TrainStepTinyMlpEigen(benchmark::State& state) {
     benchmark::DoNotOptimize(loss);
   }
   state.counters["us_per_step"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * 1e-6,
+      benchmark::Counter(static_cast<double>(state.iterations()),
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_TrainStepTinyMlpEigen)->UseRealTime();
