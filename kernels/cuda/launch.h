@@ -82,6 +82,10 @@ cudaError_t LaunchDropout(const T* x, T* out, T* mask, int64_t n, float rate, ui
 template <typename T>
 cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, int64_t n,
                                        cudaStream_t stream);
+// scalars[0] = -lr, scalars[1] = 1: alpha and beta, in device memory, of the GEMM that
+// subtracts lr * op(a) op(b) from a variable in place (_MatMulApplyGradientDescent).
+template <typename T>
+cudaError_t LaunchGemmUpdateScalars(const T* lr, T* scalars, cudaStream_t stream);
 template <typename T>
 cudaError_t LaunchApplyMomentum(T* var, T* accum, const T* lr, const T* grad, const T* momentum,
                                 bool nesterov, int64_t n, cudaStream_t stream);

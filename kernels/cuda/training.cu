@@ -86,6 +86,13 @@ __global__ void GradientDescentKernel(T* var, const T* alpha, const T* delta, in
   RILL_GRID_LOOP(i, n) { var[i] -= a * delta[i]; }
 }
 
+// The (alpha, beta) pair of an in-place GEMM update: (-lr, 1).
+template <typename T>
+__global__ void GemmUpdateScalarsKernel(const T* lr, T* scalars) {
+  scalars[0] = -*lr;
+  scalars[1] = T(1);
+}
+
 template <typename T>
 __global__ void MomentumKernel(T* var, T* accum, const T* lr, const T* grad, const T* momentum,
                                bool nesterov, int64_t n) {
@@ -165,6 +172,12 @@ cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, i
 }
 
 template <typename T>
+cudaError_t LaunchGemmUpdateScalars(const T* lr, T* scalars, cudaStream_t stream) {
+  GemmUpdateScalarsKernel<T><<<1, 1, 0, stream>>>(lr, scalars);
+  return cudaGetLastError();
+}
+
+template <typename T>
 cudaError_t LaunchApplyMomentum(T* var, T* accum, const T* lr, const T* grad, const T* momentum,
                                 bool nesterov, int64_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
@@ -196,6 +209,7 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
                                         cudaStream_t);                                             \
   template cudaError_t LaunchApplyGradientDescent<T>(T*, const T*, const T*, int64_t,              \
                                                      cudaStream_t);                                \
+  template cudaError_t LaunchGemmUpdateScalars<T>(const T*, T*, cudaStream_t);                     \
   template cudaError_t LaunchApplyMomentum<T>(T*, T*, const T*, const T*, const T*, bool, int64_t, \
                                               cudaStream_t);                                       \
   template cudaError_t LaunchApplyAdam<T>(T*, T*, T*, const T*, const T*, const T*, const T*,      \
