@@ -162,7 +162,7 @@ void GpuDevice::PrefetchFromHost(const Tensor& host) {
   }
   std::lock_guard<std::mutex> lock(prefetch_mu_);
   prefetched_.push_back({host, std::move(device), done});
-  constexpr size_t kMaxPrefetched = 8;
+  constexpr size_t kMaxPrefetched = 16;  // Keras prepares up to 7 batches (x and y) ahead
   while (prefetched_.size() > kMaxPrefetched) {
     (void)cudaEventDestroy(prefetched_.front().done);
     prefetched_.pop_front();

@@ -66,7 +66,7 @@ BatchIterator::~BatchIterator() {
     std::lock_guard<std::mutex> lock(mu_);
     stop_ = true;
   }
-  cv_.notify_all();
+  worker_cv_.notify_all();
   worker_.join();
 }
 
@@ -78,27 +78,38 @@ std::vector<int64_t> BatchIterator::Indices(int64_t b) const {
 
 void BatchIterator::Work() {
   for (int64_t b = 0; b < num_batches_; ++b) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (ready_.size() >= kAhead) {  // full: sleep until the steps have used half
+        worker_waiting_ = true;
+        worker_cv_.wait(lock, [&] { return stop_ || ready_.size() <= kAhead / 2; });
+        worker_waiting_ = false;
+      }
+      if (stop_) return;
+    }
     Batch batch = data_.Gather(Indices(b), allocator_);  // outside the lock: overlaps the step
     if (upload_to_ != nullptr) {  // before it is handed out, so the step finds the upload
       upload_to_->PrefetchFromHost(batch.x);
       if (batch.y.IsInitialized()) upload_to_->PrefetchFromHost(batch.y);
     }
-    std::unique_lock<std::mutex> lock(mu_);
-    cv_.wait(lock, [&] { return stop_ || !ready_.has_value(); });
-    if (stop_) return;
-    ready_ = std::move(batch);
+    std::lock_guard<std::mutex> lock(mu_);
+    ready_.push_back(std::move(batch));
     ++next_to_make_;
-    cv_.notify_all();
+    if (consumer_waiting_) consumer_cv_.notify_one();
   }
 }
 
 std::optional<Batch> BatchIterator::Next() {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait(lock, [&] { return ready_.has_value() || next_to_make_ >= num_batches_; });
-  if (!ready_.has_value()) return std::nullopt;
-  std::optional<Batch> out = std::move(ready_);
-  ready_.reset();
-  cv_.notify_all();
+  if (ready_.empty() && next_to_make_ < num_batches_) {
+    consumer_waiting_ = true;
+    consumer_cv_.wait(lock, [&] { return !ready_.empty() || next_to_make_ >= num_batches_; });
+    consumer_waiting_ = false;
+  }
+  if (ready_.empty()) return std::nullopt;
+  std::optional<Batch> out = std::move(ready_.front());
+  ready_.pop_front();
+  if (worker_waiting_ && ready_.size() <= kAhead / 2) worker_cv_.notify_one();
   return out;
 }
 

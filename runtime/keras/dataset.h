@@ -1,6 +1,6 @@
 // In-memory datasets for training: features and labels as tensors whose first dimension
-// is the example index; an epoch is a (seeded) shuffle cut into batches. The next batch
-// is gathered on a worker thread while the current step runs, straight into the
+// is the example index; an epoch is a (seeded) shuffle cut into batches. The next batches
+// are gathered on a worker thread while the steps run, straight into the
 // model's device's staging memory when it has some (a GPU's pinned host memory), and
 // its upload started there on the device's copy stream, so the step finds it on the
 // device.
@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -38,7 +39,10 @@ class Dataset {
   Tensor x_, y_;
 };
 
-// One epoch's batches in order, with the next one prepared in the background.
+// One epoch's batches in order, prepared in the background up to kAhead batches ahead.
+// The worker is woken only when the queue has drained to half (not at every batch), and
+// the consumer only when it waits for a batch: a step shorter than a thread's wake-up
+// (a small model, tens of microseconds) no longer waits for the worker each time.
 class BatchIterator {
  public:
   // Batches are allocated from `allocator` (host-addressable) when given, and, with
@@ -61,11 +65,14 @@ class BatchIterator {
   DeviceBase* upload_to_;
   int64_t batch_size_, num_batches_;
   std::vector<int64_t> order_;
+  // Batches made ahead. With the one being made, at most kAhead + 1 are uploaded ahead
+  // at once (two tensors each), within what a GPU device keeps (GpuDevice::PrefetchFromHost).
+  static constexpr size_t kAhead = 6;
   std::mutex mu_;
-  std::condition_variable cv_;
-  std::optional<Batch> ready_;
+  std::condition_variable worker_cv_, consumer_cv_;
+  std::deque<Batch> ready_;
   int64_t next_to_make_ = 0;
-  bool stop_ = false;
+  bool stop_ = false, worker_waiting_ = false, consumer_waiting_ = false;
   std::thread worker_;
 };
 
