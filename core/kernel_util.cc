@@ -149,6 +149,59 @@ absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tens
   return XentGeometry{batch, classes};
 }
 
+absl::StatusOr<AccuracyKind> ParseAccuracyKind(absl::string_view kind) {
+  if (kind == "categorical") return AccuracyKind::kCategorical;
+  if (kind == "sparse_categorical") return AccuracyKind::kSparseCategorical;
+  if (kind == "binary") return AccuracyKind::kBinary;
+  return errors::InvalidArgument(
+      "accuracy kind must be categorical, sparse_categorical or binary, got '", kind, "'");
+}
+
+AccuracyKind AccuracyKindOf(const OpKernelConstruction& c) {
+  return ParseAccuracyKind(c.node().attr<std::string>("kind")).value_or(AccuracyKind::kCategorical);
+}
+
+absl::StatusOr<AccuracyGeometry> PrepareAccuracy(OpKernelContext& ctx, AccuracyKind kind,
+                                                 Tensor** out) {
+  const Tensor& o = ctx.input(0);
+  const Tensor& l = ctx.input(1);
+  AccuracyGeometry g{o.NumElements(), 1};
+  if (kind != AccuracyKind::kBinary) {
+    if (o.dims() != 2) {
+      return errors::InvalidArgument("outputs must be [batch, classes], got shape ",
+                                     o.shape().DebugString());
+    }
+    g = {o.dim_size(0), o.dim_size(1)};
+    if (g.classes == 0 && g.examples > 0) {
+      return errors::InvalidArgument("outputs of shape ", o.shape().DebugString(),
+                                     " have no classes");
+    }
+  }
+  const bool fits =
+      kind == AccuracyKind::kCategorical ? l.shape() == o.shape() : l.NumElements() == g.examples;
+  if (!fits) {
+    return errors::InvalidArgument("labels of shape ", l.shape().DebugString(),
+                                   " do not fit outputs of shape ", o.shape().DebugString());
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({}), out));
+  return g;
+}
+
+absl::Status PrepareMeanAllGrad(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& dy = ctx.input(0);
+  if (dy.NumElements() != 1) {
+    return errors::InvalidArgument("gradients must have one element, got shape ",
+                                   dy.shape().DebugString());
+  }
+  const Tensor& shape_tensor = ctx.input(1);
+  if (shape_tensor.dims() != 1) {
+    return errors::InvalidArgument("shape must be a vector, got shape ",
+                                   shape_tensor.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(shape_tensor, "shape"));
+  return ctx.allocate_output(0, shape, out);
+}
+
 namespace {
 template <typename Label>
 absl::Status CheckLabels(const Label* ids, int64_t n, int64_t classes) {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "rill/core/accuracy_row.h"
 #include "rill/core/kernel.h"
 #include "rill/core/random_state.h"
 
@@ -39,6 +40,21 @@ absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tens
                                          Tensor** backprop);
 // Sparse labels (int32 or int64, read on the host) must lie in [0, classes).
 absl::Status CheckSparseLabels(const Tensor& labels, int64_t classes);
+
+// _Accuracy: the kind named by its attr ("categorical", "sparse_categorical", "binary").
+absl::StatusOr<AccuracyKind> ParseAccuracyKind(absl::string_view kind);
+// The kind of an _Accuracy node (its shape function has checked the attr).
+AccuracyKind AccuracyKindOf(const OpKernelConstruction& c);
+// _Accuracy's output [examples, classes] (binary: every element an example, classes 1)
+// against its labels; allocates the float scalar result.
+struct AccuracyGeometry {
+  int64_t examples, classes;
+};
+absl::StatusOr<AccuracyGeometry> PrepareAccuracy(OpKernelContext& ctx, AccuracyKind kind,
+                                                 Tensor** out);
+// _MeanAllGrad: the one-element gradient and the output shape (input 1, on the host);
+// allocates the output.
+absl::Status PrepareMeanAllGrad(OpKernelContext& ctx, Tensor** out);
 
 // op(a) op(b) of _MatMulApplyGradientDescent's inputs 2 and 3, both matrices.
 absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, bool transpose_a,

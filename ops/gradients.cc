@@ -215,7 +215,23 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
   RILL_RETURN_IF_ERROR(CheckOutputs(outputs, "outputs"));
   std::vector<Output> ones;
   Scope s = scope.NewSubScope("gradients_seed");
-  for (const Output& y : outputs) ones.push_back(OnesLike(s, y));
+  for (const Output& y : outputs) {
+    // A loss of one element, as usual: a constant (on a GPU, uploaded once) rather than
+    // an OnesLike kernel every step.
+    auto known = y.shape().AsTensorShape();
+    const DataType dt = y.type();
+    const bool plain = dt == DT_FLOAT || dt == DT_DOUBLE || dt == DT_INT32 || dt == DT_INT64;
+    if (known.ok() && known->num_elements() == 1 && plain) {
+      Tensor one(dt, *known);
+      VisitDataType(dt, [&](auto tag) {
+        using V = typename decltype(tag)::type;
+        one.base<V>()[0] = static_cast<V>(1);
+      });
+      ones.push_back(Const(s, Input::Initializer(one)));
+    } else {
+      ones.push_back(OnesLike(s, y));
+    }
+  }
   RILL_RETURN_IF_ERROR(scope.status());
   return AddSymbolicGradients(scope, outputs, inputs, ones, grad_outputs);
 }

@@ -144,10 +144,24 @@ absl::Status SumGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   return s.status();
 }
 
+// True when `p` is known to hold exactly one element.
+bool OneElement(const PartialTensorShape& p) {
+  if (!p.IsFullyDefined()) return false;
+  int64_t n = 1;
+  for (int64_t d : p.dim_sizes()) n *= d;
+  return n == 1;
+}
+
 absl::Status MeanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output x = In(op, 0), y = Out(op);
-  Output count;
   const PartialTensorShape xs = x.shape(), ys = y.shape();
+  if (OneElement(ys) && (T(op) == DT_FLOAT || T(op) == DT_DOUBLE)) {
+    // Everything reduced to one element (a loss's batch mean): one node.
+    out->push_back(MeanAllGrad(s, g[0], grad::ShapeOf(s, x)));
+    out->push_back(Output());
+    return s.status();
+  }
+  Output count;
   if (xs.IsFullyDefined() && ys.IsFullyDefined()) {
     int64_t nx = 1, ny = 1;
     for (int64_t d : xs.dim_sizes()) nx *= d;
@@ -157,6 +171,15 @@ absl::Status MeanGrad(const Scope& s, const Operation& op, const GradOut& g, Gra
     count = Cast(s, Div(s, Size(s, x), Maximum(s, Size(s, y), 1)), T(op));
   }
   out->push_back(BroadcastTo(s, Div(s, KeepDimsGrad(s, op, g[0]), count), grad::ShapeOf(s, x)));
+  out->push_back(Output());
+  return s.status();
+}
+
+// Every output element is dy / n, n = size(output): d/d(dy) = sum(g) / n (0 when empty).
+absl::Status MeanAllGradGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output n = Cast(s, Maximum(s, Size(s, g[0]), 1), T(op));
+  Output sum = Sum(s, Reshape(s, g[0], {-1}), 0);
+  out->push_back(Reshape(s, Div(s, sum, n), grad::ShapeOf(s, In(op, 0))));
   out->push_back(Output());
   return s.status();
 }
@@ -189,6 +212,7 @@ RILL_REGISTER_GRADIENT("AddN", AddNGrad);
 RILL_REGISTER_GRADIENT("MatMul", MatMulGrad);
 RILL_REGISTER_GRADIENT("Sum", SumGrad);
 RILL_REGISTER_GRADIENT("Mean", MeanGrad);
+RILL_REGISTER_GRADIENT("_MeanAllGrad", MeanAllGradGrad);
 RILL_REGISTER_GRADIENT("Max", ExtremeGrad);
 RILL_REGISTER_GRADIENT("Min", ExtremeGrad);
 RILL_REGISTER_NO_GRADIENT("Equal");

@@ -116,6 +116,38 @@ RILL_REGISTER_REDUCTION("Max");
 RILL_REGISTER_REDUCTION("Min");
 #undef RILL_REGISTER_REDUCTION
 
+// The gradient of a Mean that reduces x to one element: dy / size(x) in every element of
+// a tensor shaped like x (`shape`, on the host). One kernel where Div, BroadcastTo and a
+// count made of Size, Maximum, Div and Cast take two kernels, a copy and four host nodes.
+RILL_REGISTER_OP("_MeanAllGrad")
+    .Input("gradients", "T")
+    .Input("shape", "Tshape")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("Tshape", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const auto& dy = c.input_shape(0);
+      int64_t elements = 1;
+      for (int64_t d : dy.dim_sizes()) elements *= d;
+      if (dy.IsFullyDefined() && elements != 1) {
+        return errors::InvalidArgument("gradients must have one element, got shape ",
+                                       dy.DebugString());
+      }
+      const auto& s = c.input_shape(1);
+      if (!s.unknown_rank() && s.dims() != 1) {
+        return errors::InvalidArgument("shape must be a vector, got shape ", s.DebugString());
+      }
+      if (const Tensor* t = c.input_tensor(1)) {
+        RILL_ASSIGN_OR_RETURN(TensorShape target, shape_fns::ShapeFromTensor(*t, "shape"));
+        c.set_output(0, PartialTensorShape(target));
+      } else {
+        c.set_output(0, s.unknown_rank() || s.dim_size(0) < 0
+                            ? PartialTensorShape()
+                            : PartialTensorShape::UnknownOfRank(static_cast<int>(s.dim_size(0))));
+      }
+      return absl::OkStatus();
+    });
+
 RILL_REGISTER_OP("ArgMax")
     .Input("input", "T")
     .Input("dimension", "Tidx")
@@ -199,6 +231,10 @@ RILL_DEFINE_REDUCTION_OP(Sum)
 RILL_DEFINE_REDUCTION_OP(Mean)
 RILL_DEFINE_REDUCTION_OP(Max)
 RILL_DEFINE_REDUCTION_OP(Min)
+
+MeanAllGrad::MeanAllGrad(const Scope& scope, Input gradients, Input shape) {
+  NodeBuilder(scope, "_MeanAllGrad", "MeanAllGrad").Input(gradients).Input(shape).Finalize(this);
+}
 
 ArgMax::ArgMax(const Scope& scope, Input input, Input dimension, const Attrs& attrs) {
   NodeBuilder(scope, "ArgMax")

@@ -92,6 +92,14 @@ using ReduceMean = Mean;
 using ReduceMax = Max;
 using ReduceMin = Min;
 
+// The gradient of a Mean that reduces all of its input x to one element, from that
+// element's gradient (one element, any rank) and x's shape: gradients / size(x) in every
+// element of a tensor of that shape (op _MeanAllGrad, one kernel).
+class MeanAllGrad : public OpWrapper {
+ public:
+  MeanAllGrad(const Scope& scope, Input gradients, Input shape);
+};
+
 class ArgMax : public OpWrapper {
  public:
   struct Attrs {

@@ -158,6 +158,7 @@ RILL_REGISTER_GRADIENT("SigmoidCrossEntropyWithLogits", SigmoidXentGrad);
 RILL_REGISTER_GRADIENT("_CategoricalCrossentropy", CategoricalCrossentropyGrad);
 RILL_REGISTER_GRADIENT("_BiasActivation", BiasActivationGradFn);
 RILL_REGISTER_GRADIENT("_BiasActivationGrad", BiasActivationGradGrad);
+RILL_REGISTER_NO_GRADIENT("_Accuracy");  // a count of hits, like ArgMax and Equal
 
 }  // namespace
 }  // namespace rill::ops

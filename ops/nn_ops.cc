@@ -1,5 +1,6 @@
 #include "rill/ops/nn_ops.h"
 
+#include "rill/core/kernel_util.h"
 #include "rill/core/shape_inference.h"
 
 namespace rill {
@@ -103,6 +104,33 @@ RILL_REGISTER_OP("_CategoricalCrossentropy")
         return errors::InvalidArgument("epsilon must be in [0, 0.5), got ", eps);
       }
       return XentShape(c, false);
+    });
+RILL_REGISTER_OP("_Accuracy")
+    .Input("output", "T")
+    .Input("labels", "Tlabels")
+    .Output("accuracy", DT_FLOAT)
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("Tlabels", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64})
+    .Attr("kind", AttrKind::kString)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_ASSIGN_OR_RETURN(AccuracyKind kind, ParseAccuracyKind(c.attr<std::string>("kind")));
+      const auto& o = c.input_shape(0);
+      const auto& l = c.input_shape(1);
+      if (kind == AccuracyKind::kSparseCategorical && c.input_type(1) != DT_INT32 &&
+          c.input_type(1) != DT_INT64) {
+        return errors::InvalidArgument("sparse labels must be int32 or int64, got ",
+                                       DataTypeString(c.input_type(1)));
+      }
+      if (kind != AccuracyKind::kBinary && !o.unknown_rank() && o.dims() != 2) {
+        return errors::InvalidArgument("outputs must be [batch, classes], got shape ",
+                                       o.DebugString());
+      }
+      if (kind == AccuracyKind::kCategorical && !o.IsCompatibleWith(l)) {
+        return errors::InvalidArgument("outputs and labels must have the same shape, got ",
+                                       o.DebugString(), " and ", l.DebugString());
+      }
+      c.set_output(0, PartialTensorShape({}));
+      return absl::OkStatus();
     });
 RILL_REGISTER_OP("Dropout")
     .Input("x", "T")
@@ -216,6 +244,13 @@ CategoricalCrossentropy::CategoricalCrossentropy(const Scope& scope, Input outpu
     loss = Output(operation, 0);
     backprop = Output(operation, 1);
   }
+}
+Accuracy::Accuracy(const Scope& scope, Input output, Input labels, const std::string& kind) {
+  NodeBuilder(scope, "_Accuracy", "Accuracy")
+      .Input(output)
+      .Input(labels)
+      .Attr("kind", kind)
+      .Finalize(this);
 }
 Dropout::Dropout(const Scope& scope, Input x, float rate, const Attrs& attrs) {
   operation = NodeBuilder(scope, "Dropout")

@@ -72,6 +72,17 @@ class CategoricalCrossentropy {
   Output loss, backprop;
 };
 
+// Keras's accuracy metrics in one node: the fraction of examples (a float32 scalar; NaN
+// for none) whose prediction matches the label. kind "categorical": output and labels
+// [batch, classes], a hit where their ArgMax agree; "sparse_categorical": labels are
+// class ids (int32 or int64, one per row, any shape); "binary": every element of output
+// an example, predicted 1 where output > 0.5, else 0, against a label of the same count.
+// What ArgMax, Equal, Cast and Mean compute, in one kernel instead of five.
+class Accuracy : public OpWrapper {
+ public:
+  Accuracy(const Scope& scope, Input output, Input labels, const std::string& kind);
+};
+
 // Elementwise logistic loss of logits against labels in [0, 1] (same shapes):
 // max(x, 0) - x * z + log(1 + exp(-|x|)), stable for any x.
 class SigmoidCrossEntropyWithLogits : public OpWrapper {

@@ -1,6 +1,7 @@
-// CPU reductions (Sum, Mean, Max, Min, ArgMax) and Softmax / LogSoftmax. Reductions view
-// the input as [outer, reduced, inner] blocks after merging neighbouring dims, and reduce
-// one block of axes per pass with Eigen's row- and column-wise reductions.
+// CPU reductions (Sum, Mean, Max, Min, ArgMax), a full Mean's gradient (_MeanAllGrad) and
+// Softmax / LogSoftmax. Reductions view the input as [outer, reduced, inner] blocks after
+// merging neighbouring dims, and reduce one block of axes per pass with Eigen's row- and
+// column-wise reductions.
 #include <limits>
 
 #include "rill/core/kernel_util.h"
@@ -191,9 +192,25 @@ class SoftmaxOp : public OpKernel {
                        ReductionOp<T, Reducer::kMin>);                    \
   RILL_REGISTER_KERNEL("ArgMax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ArgMaxDispatch<T>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_REDUCE, 0)
+// The gradient of a Mean down to one element: dy / size in every element.
+template <typename T>
+class MeanAllGradOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(PrepareMeanAllGrad(ctx, &out));
+    const T v = ctx.input(0).base<T>()[0] / static_cast<T>(out->NumElements());
+    AsArray<T>(out).setConstant(v);
+    return absl::OkStatus();
+  }
+};
+
 #define RILL_REG_SOFTMAX(T, unused)                                                                \
   RILL_REGISTER_KERNEL("Softmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SoftmaxOp<T, false>); \
-  RILL_REGISTER_KERNEL("LogSoftmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SoftmaxOp<T, true>);
+  RILL_REGISTER_KERNEL("LogSoftmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                    \
+                       SoftmaxOp<T, true>);                                                        \
+  RILL_REGISTER_KERNEL("_MeanAllGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, MeanAllGradOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_SOFTMAX, 0)
 
 }  // namespace

@@ -1,6 +1,6 @@
 // CPU kernels of the fused losses: softmax cross entropy (dense and sparse labels), sigmoid
-// cross entropy (through log-sum-exp, so any logits are safe), and Keras's categorical
-// cross entropy of probabilities.
+// cross entropy (through log-sum-exp, so any logits are safe), Keras's categorical
+// cross entropy of probabilities, and Keras's accuracy metrics (_Accuracy).
 #include <cmath>
 
 #include "rill/core/crossentropy_row.h"
@@ -121,6 +121,33 @@ class SparseXentDispatch : public OpKernel {
   RILL_REGISTER_KERNEL("SparseSoftmaxCrossEntropyWithLogits", DEVICE_CPU, "T", \
                        DataTypeToEnum<T>::value, SparseXentDispatch<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_SPARSE_XENT, 0)
+
+// The labels' type is dispatched at run time.
+template <typename T>
+class AccuracyOp : public OpKernel {
+ public:
+  explicit AccuracyOp(OpKernelConstruction& c) : OpKernel(c), kind_(AccuracyKindOf(c)) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(AccuracyGeometry g, PrepareAccuracy(ctx, kind_, &out));
+    const Tensor& labels = ctx.input(1);  // float, double, int32 or int64 (the op's types)
+    int64_t hits = 0;
+    VisitDataType(labels.dtype(), [&](auto tag) {
+      using L = typename decltype(tag)::type;
+      const T* o = ctx.input(0).base<T>();
+      const L* l = labels.base<L>();
+      for (int64_t i = 0; i < g.examples; ++i) hits += AccuracyHit(kind_, o, l, i, g.classes);
+    });
+    out->base<float>()[0] = static_cast<float>(hits) / static_cast<float>(g.examples);
+    return absl::OkStatus();
+  }
+
+ private:
+  AccuracyKind kind_;
+};
+#define RILL_REG_ACCURACY(T, unused) \
+  RILL_REGISTER_KERNEL("_Accuracy", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AccuracyOp<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_ACCURACY, 0)
 
 }  // namespace
 }  // namespace rill::cpu

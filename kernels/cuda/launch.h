@@ -73,6 +73,14 @@ template <typename T>
 cudaError_t LaunchCategoricalCrossentropy(const T* output, const T* labels, T* loss, T* backprop,
                                           int64_t rows, int64_t cols, T epsilon,
                                           cudaStream_t stream);
+// Keras's accuracy (core/accuracy_row.h, `kind` an AccuracyKind) of `examples` examples in
+// one block: *result = hits / examples as float, counted in a fixed order.
+template <typename T, typename L>
+cudaError_t LaunchAccuracy(int kind, const T* output, const L* labels, int64_t examples,
+                           int64_t classes, float* result, cudaStream_t stream);
+// y[i] = *dy / count: the gradient of a Mean of `count` elements down to one.
+template <typename T>
+cudaError_t LaunchMeanAllGrad(const T* dy, T count, T* y, int64_t n, cudaStream_t stream);
 // Dropout: element i keeps when word i % 4 of Philox block (key, base + i / 4) is >= rate
 // (the CPU's numbers); mask is 0 or 1 / (1 - rate).
 template <typename T>

@@ -84,6 +84,26 @@ absl::StatusOr<Output> BuildMetric(const Scope& s, const std::string& name, cons
   } else {
     *display = name;
   }
+  // One _Accuracy node (one kernel) where the output's rank allows; else the composed ops.
+  const PartialTensorShape& shape = m.output.shape();
+  const bool rows = !shape.unknown_rank() && shape.dims() == 2;
+  const bool floating = m.output.type() == DT_FLOAT || m.output.type() == DT_DOUBLE;
+  auto label_as = [&](DataType fallback) -> Output {
+    const DataType t = labels.type();
+    const bool ok = t == DT_FLOAT || t == DT_DOUBLE || t == DT_INT32 || t == DT_INT64;
+    return ok ? labels : Output(Cast(s, labels, fallback));
+  };
+  if (floating && kind == "sparse_categorical_accuracy" && rows) {
+    const bool ids = labels.type() == DT_INT32 || labels.type() == DT_INT64;
+    return Output(Accuracy(s, m.output, ids ? labels : Output(Cast(s, labels, DT_INT64)),
+                           "sparse_categorical"));
+  }
+  if (floating && kind == "categorical_accuracy" && rows) {
+    return Output(Accuracy(s, m.output, label_as(m.output.type()), "categorical"));
+  }
+  if (floating && kind == "binary_accuracy" && !shape.unknown_rank()) {
+    return Output(Accuracy(s, m.output, label_as(DT_FLOAT), "binary"));
+  }
   Output hit;
   if (kind == "sparse_categorical_accuracy") {
     Output ids = labels.type() == DT_INT64 ? labels : Output(Cast(s, labels, DT_INT64));

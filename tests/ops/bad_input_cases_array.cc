@@ -60,6 +60,11 @@ const bool kRegistered = [] {
     Both("axes of rank 2", {op, {F({2, 3}), I({1, 1}, {0})}, {}});
   }
 
+  AddRecipe({"_MeanAllGrad", {F({1}), I({2}, {2, 3})}, {}});
+  Both("gradients of two elements", {"_MeanAllGrad", {F({2}), I({2}, {2, 3})}, {}}, {"[2]"});
+  Both("a shape of rank 2", {"_MeanAllGrad", {F({1}), I({1, 2}, {2, 3})}, {}}, {"[1,2]"});
+  Both("a negative dim", {"_MeanAllGrad", {F({1}), I({2}, {2, -3})}, {}}, {"-3"});
+
   AddRecipe({"Reshape", {F({2, 3}), I({2}, {3, 2})}, {}});
   Both("a shape with another number of elements", {"Reshape", {F({2, 3}), I({2}, {4, 2})}, {}},
        {"[2,3]", "[4,2]"});

@@ -143,6 +143,21 @@ const bool kRegistered = [] {
           {"_CategoricalCrossentropy", {F({2, 3}), F({2, 3})}, {{"epsilon", -1.f}}}, kConstruction,
           kInvalid, {"epsilon"});
 
+  const AttrMap categorical{{"kind", std::string("categorical")}};
+  const AttrMap sparse{{"kind", std::string("sparse_categorical")}};
+  AddRecipe({"_Accuracy", {F({2, 3}), F({2, 3})}, categorical});
+  Both("labels of another shape", {"_Accuracy", {F({2, 3}), F({2, 4})}, categorical}, {"[2,4]"});
+  Both("rank-1 outputs", {"_Accuracy", {F({3}), F({3})}, categorical}, {"[3]"});
+  AddCase("kind 'top_k'", {"_Accuracy", {F({2, 3}), F({2, 3})}, {{"kind", std::string("top_k")}}},
+          kConstruction, kInvalid, {"top_k"});
+  AddCase("float class ids", {"_Accuracy", {F({2, 3}), F({2})}, sparse}, kConstruction, kInvalid,
+          {"int32"});
+  InKernel("class ids of another count", {"_Accuracy", {F({2, 3}), I({3})}, sparse}, {"[3]"});
+  InKernel("binary labels of another count",
+           {"_Accuracy", {F({2, 3}), F({5})}, {{"kind", std::string("binary")}}}, {"[5]"});
+  InKernel("outputs with no classes", {"_Accuracy", {F({2, 0}), F({2, 0})}, categorical},
+           {"no classes"});
+
   AddRecipe({"Dropout", {F({2, 3})}, {{"rate", 0.5f}}});
   AddCase("rate 1", {"Dropout", {F({2, 3})}, {{"rate", 1.f}}}, kConstruction, kInvalid, {"rate"});
   AddCase("a negative rate", {"Dropout", {F({2, 3})}, {{"rate", -0.1f}}}, kConstruction, kInvalid,

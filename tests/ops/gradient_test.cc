@@ -178,6 +178,18 @@ std::vector<Case> Cases() {
         return Mean(s, x, {0, 1, 2});
       },
       Vals(s234, -1, 1, 47));
+  unary(  // down to one element, kept as [1, 1, 1]: _MeanAllGrad too
+      "Mean",
+      [](const Scope& s, Output x) {
+        return Mean(s, x, {0, 1, 2}, Mean::KeepDims(true));
+      },
+      Vals(s234, -1, 1, 149));
+  unary(  // its own gradient (second order of a loss's batch mean)
+      "_MeanAllGrad",
+      [](const Scope& s, Output dy) {
+        return MeanAllGrad(s, dy, {2, 3});
+      },
+      Vals({1, 1}, -1, 1, 150));
   unary(
       "Max", [](const Scope& s, Output x) { return Max(s, x, 2); }, Vals(s234, -1, 1, 48));
   unary(
