@@ -151,7 +151,16 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
       : OpKernel(c),
         vars_(c, 1),
         ta_(c.node().attr<bool>("transpose_a")),
-        tb_(c.node().attr<bool>("transpose_b")) {}
+        tb_(c.node().attr<bool>("transpose_b")) {
+    // A constant learning rate (the optimizers' own) is known now: alpha and beta can be
+    // host scalars, with no kernel to write them each step.
+    const Tensor* lr = c.node().input(1).node->constant_value();
+    if (lr != nullptr && lr->dtype() == DataTypeToEnum<T>::value && lr->NumElements() == 1) {
+      host_scalars_[0] = -lr->base<T>()[0];
+      host_scalars_[1] = T(1);
+      constant_lr_ = true;
+    }
+  }
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
     const Tensor& a = ctx.input(2);
@@ -167,20 +176,27 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));
     GpuContext* g = ContextOf(ctx);
     if (m > 0 && n > 0 && k > 0) {
-      // One GEMM into the variable itself, var = -lr * op(a) op(b) + 1 * var, with alpha and
-      // beta read from device memory (the learning rate stays on the device): no product
-      // is written out and read back (for the CIFAR MLP's first layer, 74 MB per step).
-      RILL_ASSIGN_OR_RETURN(Tensor scalars,
-                            Tensor::Create(a.dtype(), TensorShape({2}), ctx.device()->allocator()));
-      RILL_CUDA_CHECK(
-          LaunchGemmUpdateScalars<T>(ctx.input(1).base<T>(), scalars.base<T>(), g->stream));
-      const T* alpha = scalars.base<T>();
+      // One GEMM into the variable itself, var = -lr * op(a) op(b) + 1 * var: no product is
+      // written out and read back (for the CIFAR MLP's first layer, 74 MB per step). A
+      // learning rate that is not a constant stays on the device: alpha and beta are then
+      // written there by a one-thread kernel and read in cuBLAS's device pointer mode.
+      Tensor scalars;
+      const T* alpha = host_scalars_;
+      if (!constant_lr_) {
+        RILL_ASSIGN_OR_RETURN(
+            scalars, Tensor::Create(a.dtype(), TensorShape({2}), ctx.device()->allocator()));
+        RILL_CUDA_CHECK(
+            LaunchGemmUpdateScalars<T>(ctx.input(1).base<T>(), scalars.base<T>(), g->stream));
+        alpha = scalars.base<T>();
+      }
       const T* beta = alpha + 1;
       auto op = [](bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; };
       const int lda = static_cast<int>(a.dim_size(1)), ldb = static_cast<int>(b.dim_size(1));
       // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
       std::lock_guard<std::mutex> handle_lock(*g->library_mu);
-      RILL_CUDA_CHECK(cublasSetPointerMode(g->cublas, CUBLAS_POINTER_MODE_DEVICE));
+      if (!constant_lr_) {
+        RILL_CUDA_CHECK(cublasSetPointerMode(g->cublas, CUBLAS_POINTER_MODE_DEVICE));
+      }
       cublasStatus_t st;
       if constexpr (std::is_same_v<T, float>) {
         st = cublasGemmEx(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<float>(), CUDA_R_32F,
@@ -191,7 +207,9 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
                          a.base<double>(), lda, beta, v[0]->base<double>(), n);
       }
       // Every other call on the handle passes host scalars.
-      RILL_CUDA_CHECK(cublasSetPointerMode(g->cublas, CUBLAS_POINTER_MODE_HOST));
+      if (!constant_lr_) {
+        RILL_CUDA_CHECK(cublasSetPointerMode(g->cublas, CUBLAS_POINTER_MODE_HOST));
+      }
       RILL_CUDA_CHECK(st);
     }
     ctx.set_output(0, *v[0]);
@@ -201,6 +219,8 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
  private:
   ApplyVars vars_;
   bool ta_, tb_;
+  bool constant_lr_ = false;
+  T host_scalars_[2] = {T(0), T(1)};  // -lr and 1, when the learning rate is a constant
 };
 
 template <typename T>

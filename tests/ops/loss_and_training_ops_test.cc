@@ -226,17 +226,22 @@ TEST(TrainingOps, GradientDescentMomentumAndAdamFollowTheirFormulas) {
 }
 
 // The fused update equals ApplyGradientDescent of the MatMul, for every transpose.
+// The learning rate as a constant (the optimizers' own; on a GPU, host scalars for the
+// GEMM) and as a variable (read on the device).
 TEST(TrainingOps, FusedMatMulUpdateMatchesTheUnfusedOne) {
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
-    for (int t = 0; t < 4; ++t) {
-      const bool ta = t & 1, tb = t & 2;
+    for (int t = 0; t < 8; ++t) {
+      const bool ta = t & 1, tb = t & 2, constant_lr = t & 4;
+      SCOPED_TRACE(absl::StrCat(DataTypeString(dt), ta ? " ta" : "", tb ? " tb" : "",
+                                constant_lr ? " constant lr" : " variable lr"));
       Scope s = Scope::NewRootScope();
       Tensor w0 = RandomTensor(dt, {3, 4}, -1, 1, 1);
       auto fused_var = Variable(s, w0);
       auto plain_var = Variable(s, w0);
       auto a = Const(s, RandomTensor(dt, ta ? TensorShape({5, 3}) : TensorShape({3, 5}), -1, 1, 2));
       auto b = Const(s, RandomTensor(dt, tb ? TensorShape({4, 5}) : TensorShape({5, 4}), -1, 1, 3));
-      auto lr = Const(s, FromDoubles(dt, {}, {0.25}));
+      Output lr = constant_lr ? Output(Const(s, FromDoubles(dt, {}, {0.25})))
+                              : Output(Variable(s, FromDoubles(dt, {}, {0.25})));
       Operation fused = internal::NodeBuilder(s, "_MatMulApplyGradientDescent")
                             .Input(fused_var)
                             .Input(lr)
