@@ -106,6 +106,20 @@ absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view w
   return s;
 }
 
+absl::StatusOr<PartialTensorShape> ShapeFromShapeInput(const InferenceContext& c, int i,
+                                                       absl::string_view what) {
+  const PartialTensorShape& s = c.input_shape(i);
+  if (!s.unknown_rank() && s.dims() != 1) {
+    return errors::InvalidArgument(what, " must be a vector, got shape ", s.DebugString());
+  }
+  if (const Tensor* t = c.input_tensor(i)) {
+    RILL_ASSIGN_OR_RETURN(TensorShape known, ShapeFromTensor(*t, what));
+    return PartialTensorShape(known);
+  }
+  if (s.unknown_rank() || s.dim_size(0) < 0) return PartialTensorShape();
+  return PartialTensorShape::UnknownOfRank(static_cast<int>(s.dim_size(0)));
+}
+
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what) {
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument(what, " ", axis, " is out of range for a tensor of rank ", rank,

@@ -254,17 +254,9 @@ RILL_REGISTER_OP("Fill")
     .TypeAttr("T")
     .TypeAttr("index_type", kIndexTypes, DT_INT32)
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(VectorInput(c, 0, "dims"));
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out, shape_fns::ShapeFromShapeInput(c, 0, "dims"));
       RILL_RETURN_IF_ERROR(ScalarInput(c, 1, "value"));
-      if (const Tensor* t = c.input_tensor(0)) {
-        RILL_ASSIGN_OR_RETURN(TensorShape s, shape_fns::ShapeFromTensor(*t, "dims"));
-        c.set_output(0, s);
-      } else {
-        const auto& d = c.input_shape(0);
-        c.set_output(0, d.unknown_rank() || d.dim_size(0) < 0
-                            ? PartialTensorShape()
-                            : PartialTensorShape::UnknownOfRank(static_cast<int>(d.dim_size(0))));
-      }
+      c.set_output(0, std::move(out));
       return absl::OkStatus();
     });
 

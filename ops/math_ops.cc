@@ -133,18 +133,8 @@ RILL_REGISTER_OP("_MeanAllGrad")
         return errors::InvalidArgument("gradients must have one element, got shape ",
                                        dy.DebugString());
       }
-      const auto& s = c.input_shape(1);
-      if (!s.unknown_rank() && s.dims() != 1) {
-        return errors::InvalidArgument("shape must be a vector, got shape ", s.DebugString());
-      }
-      if (const Tensor* t = c.input_tensor(1)) {
-        RILL_ASSIGN_OR_RETURN(TensorShape target, shape_fns::ShapeFromTensor(*t, "shape"));
-        c.set_output(0, PartialTensorShape(target));
-      } else {
-        c.set_output(0, s.unknown_rank() || s.dim_size(0) < 0
-                            ? PartialTensorShape()
-                            : PartialTensorShape::UnknownOfRank(static_cast<int>(s.dim_size(0))));
-      }
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out, shape_fns::ShapeFromShapeInput(c, 1, "shape"));
+      c.set_output(0, std::move(out));
       return absl::OkStatus();
     });
 

@@ -6,18 +6,8 @@ namespace rill {
 namespace {
 
 absl::Status RandomShape(InferenceContext& c) {
-  const auto& s = c.input_shape(0);
-  if (!s.unknown_rank() && s.dims() != 1) {
-    return errors::InvalidArgument("shape must be a vector, got shape ", s.DebugString());
-  }
-  if (const Tensor* t = c.input_tensor(0)) {
-    RILL_ASSIGN_OR_RETURN(TensorShape out, shape_fns::ShapeFromTensor(*t, "shape"));
-    c.set_output(0, out);
-  } else {
-    c.set_output(0, s.unknown_rank() || s.dim_size(0) < 0
-                        ? PartialTensorShape()
-                        : PartialTensorShape::UnknownOfRank(static_cast<int>(s.dim_size(0))));
-  }
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape out, shape_fns::ShapeFromShapeInput(c, 0, "shape"));
+  c.set_output(0, std::move(out));
   return absl::OkStatus();
 }
 
