@@ -193,12 +193,7 @@ absl::Status PrepareMeanAllGrad(OpKernelContext& ctx, Tensor** out) {
     return errors::InvalidArgument("gradients must have one element, got shape ",
                                    dy.shape().DebugString());
   }
-  const Tensor& shape_tensor = ctx.input(1);
-  if (shape_tensor.dims() != 1) {
-    return errors::InvalidArgument("shape must be a vector, got shape ",
-                                   shape_tensor.shape().DebugString());
-  }
-  RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(shape_tensor, "shape"));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(1), "shape"));
   return ctx.allocate_output(0, shape, out);
 }
 
