@@ -35,6 +35,9 @@ ABSL_FLAG(bool, tf32, false, "let the GPU use TF32 tensor cores (both rill and c
 ABSL_FLAG(std::string, csv, "", "write the results to this CSV file");
 ABSL_FLAG(std::string, plot, "",
           "draw the figure to PLOT.png and PLOT.svg (default: the CSV's name without .csv)");
+ABSL_FLAG(std::string, plot_from, "",
+          "time nothing: draw the figure of a CSV this program wrote earlier (on another "
+          "machine, say) to PLOT.png and PLOT.svg");
 
 using namespace rill;  // NOLINT
 using Clock = std::chrono::steady_clock;
@@ -144,6 +147,21 @@ int main(int argc, char** argv) {
       "(oneDNN sgemm, cuBLAS) and draws time against size.\n"
       "Example: matmul_bench --sizes=256,1024 --reps=20 --csv=matmul.csv");
   absl::ParseCommandLine(argc, argv);
+  if (const std::string from = absl::GetFlag(FLAGS_plot_from); !from.empty()) {
+    if (!absl::GetFlag(FLAGS_csv).empty()) {
+      std::fprintf(stderr, "matmul_bench: --plot_from draws an existing CSV; drop --csv\n");
+      return 2;
+    }
+    auto devices = bench::CsvDevices(from);
+    if (!devices.ok()) {
+      std::fprintf(stderr, "matmul_bench: --plot_from: %s\n",
+                   std::string(devices.status().message()).c_str());
+      return 2;
+    }
+    return bench::PlotMatmulCsv(from, bench::PlotPrefix(from, absl::GetFlag(FLAGS_plot)), *devices)
+               ? 0
+               : 1;
+  }
   std::vector<int64_t> sizes;
   for (absl::string_view s : absl::StrSplit(absl::GetFlag(FLAGS_sizes), ',')) {
     int64_t n;
@@ -225,8 +243,7 @@ int main(int argc, char** argv) {
   const std::string csv = absl::GetFlag(FLAGS_csv);
   if (!csv.empty()) {
     std::ofstream f(csv);
-    f << "device,n,first_run_ms,median_ms,min_ms,max_ms,gflops,raw_median_ms,ratio_vs_raw,"
-         "verified\n";
+    f << bench::kMatmulCsvHeader << '\n';
     for (const Row& r : rows) {
       f << r.device << ',' << r.n << ',' << r.first_ms << ',' << r.median_ms << ',' << r.min_ms
         << ',' << r.max_ms << ',' << r.gflops << ',' << r.raw_ms << ',' << r.ratio << ','
@@ -237,12 +254,9 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "matmul_bench: could not write %s\n", csv.c_str());
       return 1;
     }
-    std::string plot = absl::GetFlag(FLAGS_plot);
-    if (plot.empty())
-      plot = csv.size() > 4 && csv.ends_with(".csv") ? csv.substr(0, csv.size() - 4) : csv;
     std::vector<std::string> types;
     for (auto& d : devices) types.push_back(d.second);
-    bench::PlotMatmulCsv(csv, plot, types);
+    bench::PlotMatmulCsv(csv, bench::PlotPrefix(csv, absl::GetFlag(FLAGS_plot)), types);
   }
   return all_ok ? 0 : 1;
 }

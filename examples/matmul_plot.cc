@@ -1,10 +1,46 @@
 #include "matmul_plot.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+
 namespace rill::bench {
+
+std::string PlotPrefix(const std::string& csv, const std::string& plot) {
+  if (!plot.empty()) return plot;
+  return csv.size() > 4 && csv.ends_with(".csv") ? csv.substr(0, csv.size() - 4) : csv;
+}
+
+absl::StatusOr<std::vector<std::string>> CsvDevices(const std::string& csv) {
+  std::ifstream f(csv);
+  if (!f) return absl::NotFoundError(absl::StrCat(csv, ": cannot be read"));
+  std::string line;
+  if (!std::getline(f, line) || line != kMatmulCsvHeader) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(csv, ":1: not matmul_bench's CSV (the header should be '", kMatmulCsvHeader,
+                     "', it is '", line, "')"));
+  }
+  std::vector<std::string> devices;
+  int rows = 0;
+  for (int number = 2; std::getline(f, line); ++number) {
+    if (line.empty()) continue;
+    std::vector<std::string> fields = absl::StrSplit(line, ',');
+    if (fields.size() != 10 || (fields[0] != "cpu" && fields[0] != "gpu")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          csv, ":", number, ": expected 10 fields starting with cpu or gpu, got '", line, "'"));
+    }
+    ++rows;
+    if (std::find(devices.begin(), devices.end(), fields[0]) == devices.end())
+      devices.push_back(fields[0]);
+  }
+  if (rows == 0) return absl::InvalidArgumentError(absl::StrCat(csv, ": no rows to draw"));
+  return devices;
+}
 
 bool PlotMatmulCsv(const std::string& csv, const std::string& prefix,
                    const std::vector<std::string>& devices) {
