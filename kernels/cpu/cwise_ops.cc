@@ -1,8 +1,8 @@
 // CPU kernels of the elementwise family: binary ops with broadcasting, unary math and
 // activations, AddN and Cast.
 #include <cmath>
-#include <limits>
 
+#include "rill/core/cast_value.h"
 #include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
@@ -145,23 +145,6 @@ class AddNOp : public OpKernel {
     return absl::OkStatus();
   }
 };
-
-// Float to integer saturates (NaN gives 0) instead of the undefined behaviour of a plain
-// conversion; everything else converts as static_cast does.
-template <typename To, typename From>
-To CastValue(From v) {
-  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
-                !std::is_same_v<To, bool>) {
-    if (std::isnan(v)) return 0;
-    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) {
-      return std::numeric_limits<To>::lowest();
-    }
-    if (v >= static_cast<From>(std::numeric_limits<To>::max())) {
-      return std::numeric_limits<To>::max();
-    }
-  }
-  return static_cast<To>(v);
-}
 
 class CastOp : public OpKernel {
  public:

@@ -1,6 +1,7 @@
 // Elementwise CUDA kernels: grid-stride loops; broadcasting by the collapsed-dims plan.
 #include <cmath>
 
+#include "rill/core/cast_value.h"
 #include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
@@ -122,27 +123,11 @@ __global__ void UnaryKernel(UnaryKind op, const T* x, T* y, int64_t n) {
   }
 }
 
-// Float to integer saturates (NaN gives 0), as on the CPU.
-template <typename From, typename To>
-__device__ To CastValue(From v) {
-  if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> &&
-                !std::is_same_v<To, bool>) {
-    if (v != v) return 0;
-    if (v <= static_cast<From>(std::numeric_limits<To>::lowest())) {
-      return std::numeric_limits<To>::lowest();
-    }
-    if (v >= static_cast<From>(std::numeric_limits<To>::max())) {
-      return std::numeric_limits<To>::max();
-    }
-  }
-  return static_cast<To>(v);
-}
-
 template <typename From, typename To>
 __global__ void CastKernel(const From* x, To* y, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{blockDim.x} * gridDim.x) {
-    y[i] = CastValue<From, To>(x[i]);
+    y[i] = CastValue<To>(x[i]);
   }
 }
 
