@@ -142,8 +142,9 @@ class ApplyGpu : public OpKernel {
   bool nesterov_;
 };
 
-// var -= alpha * op(a) op(b): the product into a scratch buffer (cuBLAS), then the update
-// with alpha read on the device, so nothing waits for the host.
+// var -= lr * op(a) op(b) as one cuBLAS GEMM into the variable (beta = 1). A constant
+// learning rate gives host scalars; any other is read on the device, so nothing waits for
+// the host.
 template <typename T>
 class MatMulApplyGradientDescentGpu : public OpKernel {
  public:
