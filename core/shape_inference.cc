@@ -106,12 +106,18 @@ absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view w
   return s;
 }
 
-absl::StatusOr<PartialTensorShape> ShapeFromShapeInput(const InferenceContext& c, int i,
-                                                       absl::string_view what) {
+absl::Status VectorInput(const InferenceContext& c, int i, absl::string_view what) {
   const PartialTensorShape& s = c.input_shape(i);
   if (!s.unknown_rank() && s.dims() != 1) {
     return errors::InvalidArgument(what, " must be a vector, got shape ", s.DebugString());
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PartialTensorShape> ShapeFromShapeInput(const InferenceContext& c, int i,
+                                                       absl::string_view what) {
+  RILL_RETURN_IF_ERROR(VectorInput(c, i, what));
+  const PartialTensorShape& s = c.input_shape(i);
   if (const Tensor* t = c.input_tensor(i)) {
     RILL_ASSIGN_OR_RETURN(TensorShape known, ShapeFromTensor(*t, what));
     return PartialTensorShape(known);

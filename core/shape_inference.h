@@ -64,6 +64,8 @@ absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_vie
 absl::StatusOr<std::vector<int64_t>> AllIntValues(const Tensor& t, absl::string_view what);
 // A shape from a 1-D int tensor of dims; each dim >= 0 and the product must not overflow.
 absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view what);
+// InvalidArgument naming `what` unless input i of `c` is a vector (or of unknown rank).
+absl::Status VectorInput(const InferenceContext& c, int i, absl::string_view what);
 // The shape that input i of `c`, a vector of dims (Fill's dims, a random op's shape),
 // gives an output: known when the input is a constant, else of the vector's length
 // (unknown rank when that is unknown); InvalidArgument for an input that is no vector.

@@ -8,6 +8,7 @@ namespace rill {
 namespace {
 
 using shape_fns::IntValues;
+using shape_fns::VectorInput;
 
 // Shape fn helper: when input `i` is a constant, its int values.
 absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(InferenceContext& c, int i,
@@ -22,14 +23,6 @@ absl::Status ScalarInput(InferenceContext& c, int i, absl::string_view what) {
   const PartialTensorShape& s = c.input_shape(i);
   if (!s.unknown_rank() && s.dims() != 0) {
     return errors::InvalidArgument(what, " must be a scalar, got shape ", s.DebugString());
-  }
-  return absl::OkStatus();
-}
-
-absl::Status VectorInput(InferenceContext& c, int i, absl::string_view what) {
-  const PartialTensorShape& s = c.input_shape(i);
-  if (!s.unknown_rank() && s.dims() != 1) {
-    return errors::InvalidArgument(what, " must be a vector, got shape ", s.DebugString());
   }
   return absl::OkStatus();
 }
