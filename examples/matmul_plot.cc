@@ -25,14 +25,16 @@ absl::StatusOr<std::vector<std::string>> CsvDevices(const std::string& csv) {
         absl::StrCat(csv, ":1: not matmul_bench's CSV (the header should be '", kMatmulCsvHeader,
                      "', it is '", line, "')"));
   }
+  const size_t columns = std::vector<std::string>(absl::StrSplit(kMatmulCsvHeader, ',')).size();
   std::vector<std::string> devices;
   int rows = 0;
   for (int number = 2; std::getline(f, line); ++number) {
     if (line.empty()) continue;
     std::vector<std::string> fields = absl::StrSplit(line, ',');
-    if (fields.size() != 10 || (fields[0] != "cpu" && fields[0] != "gpu")) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          csv, ":", number, ": expected 10 fields starting with cpu or gpu, got '", line, "'"));
+    if (fields.size() != columns || (fields[0] != "cpu" && fields[0] != "gpu")) {
+      return absl::InvalidArgumentError(absl::StrCat(csv, ":", number, ": expected ", columns,
+                                                     " fields starting with cpu or gpu, got '",
+                                                     line, "'"));
     }
     ++rows;
     if (std::find(devices.begin(), devices.end(), fields[0]) == devices.end())
