@@ -1,5 +1,8 @@
 #include "rill/core/conv_util.h"
 
+#include <algorithm>
+
+#include "rill/core/checked_math.h"
 #include "rill/core/status.h"
 
 namespace rill {
@@ -28,9 +31,16 @@ absl::Status OutputSize(int64_t in, int64_t k, int64_t stride, bool same, const 
     return absl::OkStatus();
   }
   if (same) {
-    *out = (in + stride - 1) / stride;
-    const int64_t total = std::max<int64_t>((*out - 1) * stride + k - in, 0);
-    *pad_before = total / 2;
+    // ceil(in / stride) without forming in + stride - 1, which wraps for a huge stride.
+    *out = checked::CeilDiv(in, stride);
+    // (out - 1) * stride < in, so only adding the window can overflow.
+    const int64_t covered = *out > 0 ? (*out - 1) * stride : 0;
+    auto reach = checked::Add(covered, k);
+    if (!reach) {
+      return errors::InvalidArgument("the window's ", dim, " (", k,
+                                     ") makes SAME padding overflow int64");
+    }
+    *pad_before = std::max<int64_t>(*reach - in, 0) / 2;
     return absl::OkStatus();
   }
   if (k > in) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_join.h"
+#include "rill/core/checked_math.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/status.h"
 #include "rill/core/tensor_shape.h"
@@ -75,7 +76,7 @@ absl::StatusOr<Dims> Reshape(absl::Span<const int64_t> in, absl::Span<const int6
 
 absl::StatusOr<Dims> Transpose(absl::Span<const int64_t> in, absl::Span<const int64_t> perm) {
   if (perm.size() != in.size()) {
-    return errors::InvalidArgument("perm ", Str(perm), " has ", perm.size(),
+    return errors::InvalidArgument("perm [", absl::StrJoin(perm, ","), "] has ", perm.size(),
                                    " entries but the input ", Str(in), " has rank ", in.size());
   }
   std::vector<bool> seen(in.size(), false);
@@ -83,8 +84,9 @@ absl::StatusOr<Dims> Transpose(absl::Span<const int64_t> in, absl::Span<const in
   for (size_t i = 0; i < perm.size(); ++i) {
     int64_t p = perm[i];
     if (p < 0 || p >= static_cast<int64_t>(in.size()) || seen[p]) {
-      return errors::InvalidArgument("perm ", Str(perm), " is not a permutation of [0, ", in.size(),
-                                     ")");
+      // The values as given: Str would show a negative entry as an unknown dim ("?").
+      return errors::InvalidArgument("perm [", absl::StrJoin(perm, ","),
+                                     "] is not a permutation of [0, ", in.size(), ")");
     }
     seen[p] = true;
     out[i] = in[p];
@@ -107,7 +109,11 @@ absl::StatusOr<Dims> Concat(const std::vector<Dims>& inputs, int64_t axis, int* 
     }
     for (int i = 0; i < rank; ++i) {
       if (i == ax) {
-        out[i] = (out[i] < 0 || d[i] < 0) ? -1 : out[i] + d[i];
+        if (out[i] < 0 || d[i] < 0) {
+          out[i] = -1;
+        } else {
+          RILL_ASSIGN_OR_RETURN(out[i], checked::AddOr(out[i], d[i], "the concatenated dimension"));
+        }
       } else if (out[i] >= 0 && d[i] >= 0 && out[i] != d[i]) {
         return errors::InvalidArgument("input 0 has shape ", Str(first), " but input ", k,
                                        " has shape ", Str(d), "; dimension ", i,
@@ -145,6 +151,30 @@ absl::StatusOr<Dims> Slice(absl::Span<const int64_t> in, absl::Span<const int64_
       }
       out[i] = s;
     }
+  }
+  return out;
+}
+
+absl::StatusOr<Dims> Pad(absl::Span<const int64_t> in, absl::Span<const int64_t> paddings) {
+  if (paddings.size() != 2 * in.size()) {
+    return errors::InvalidArgument("paddings must have 2 entries per dimension of the input ",
+                                   Str(in), ", got ", paddings.size());
+  }
+  Dims out(in.begin(), in.end());
+  for (size_t d = 0; d < in.size(); ++d) {
+    const int64_t before = paddings[2 * d], after = paddings[2 * d + 1];
+    if (before < 0 || after < 0) {
+      return errors::InvalidArgument("paddings must be >= 0, got ", before, ", ", after,
+                                     " for dim ", d);
+    }
+    if (in[d] < 0) continue;  // unknown stays unknown
+    auto total = checked::Add(before, after);
+    auto dim = total ? checked::Add(in[d], *total) : std::nullopt;
+    if (!dim) {
+      return errors::InvalidArgument("padding dim ", d, " of ", Str(in), " by ", before, " and ",
+                                     after, " gives a size beyond int64");
+    }
+    out[d] = *dim;
   }
   return out;
 }

@@ -22,6 +22,9 @@ absl::StatusOr<Dims> Concat(const std::vector<Dims>& inputs, int64_t axis, int* 
 // Slice of `in` from `begin`, `size` elements per dim (-1: to the end); sizes resolved.
 absl::StatusOr<Dims> Slice(absl::Span<const int64_t> in, absl::Span<const int64_t> begin,
                            absl::Span<const int64_t> size);
+// Pads each dim by paddings[2d] before and paddings[2d+1] after (each >= 0, the sum
+// overflow-checked). Unknown dims stay unknown.
+absl::StatusOr<Dims> Pad(absl::Span<const int64_t> in, absl::Span<const int64_t> paddings);
 absl::StatusOr<Dims> ExpandDims(absl::Span<const int64_t> in, int64_t axis);
 absl::StatusOr<Dims> Squeeze(absl::Span<const int64_t> in, absl::Span<const int64_t> axes);
 // Reduction over `axes` (empty: none; duplicates allowed). `mask[i]` is set for reduced i.

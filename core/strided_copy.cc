@@ -83,14 +83,7 @@ absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx) {
                                    x.shape().DebugString(), ", got ", pt.shape().DebugString());
   }
   RILL_ASSIGN_OR_RETURN(auto pad, shape_fns::AllIntValues(pt, "paddings"));
-  shape_util::Dims dims(x.shape().dim_sizes().begin(), x.shape().dim_sizes().end());
-  for (int d = 0; d < rank; ++d) {
-    if (pad[2 * d] < 0 || pad[2 * d + 1] < 0) {
-      return errors::InvalidArgument("paddings must be >= 0, got ", pad[2 * d], ", ",
-                                     pad[2 * d + 1], " for dim ", d);
-    }
-    dims[d] += pad[2 * d] + pad[2 * d + 1];
-  }
+  RILL_ASSIGN_OR_RETURN(shape_util::Dims dims, shape_util::Pad(x.shape().dim_sizes(), pad));
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
   // Over the input's positions, into the output's interior.
   CopyJob job;

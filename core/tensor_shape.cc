@@ -4,15 +4,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "rill/core/checked_math.h"
 #include "rill/core/status.h"
 
 namespace rill {
 
 int64_t MultiplyWithoutOverflow(int64_t a, int64_t b) {
   if (a < 0 || b < 0) return -1;
-  int64_t out;
-  if (__builtin_mul_overflow(a, b, &out)) return -1;
-  return out;
+  return checked::Mul(a, b).value_or(-1);
 }
 
 TensorShape::TensorShape(std::initializer_list<int64_t> dims)

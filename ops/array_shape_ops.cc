@@ -1,6 +1,7 @@
 // Size, BroadcastTo and Pad: array ops that the gradients of reductions, broadcasting and
 // Slice are built from, and that users call directly too.
 #include "rill/core/shape_inference.h"
+#include "rill/core/shape_util.h"
 #include "rill/ops/array_ops.h"
 
 namespace rill {
@@ -67,15 +68,7 @@ RILL_REGISTER_OP("Pad")
         return absl::OkStatus();
       }
       RILL_ASSIGN_OR_RETURN(auto pad, shape_fns::AllIntValues(*t, "paddings"));
-      std::vector<int64_t> out(in.dim_sizes().begin(), in.dim_sizes().end());
-      for (size_t d = 0; d < out.size(); ++d) {
-        const int64_t before = pad[2 * d], after = pad[2 * d + 1];
-        if (before < 0 || after < 0) {
-          return errors::InvalidArgument("paddings must be >= 0, got ", before, ", ", after,
-                                         " for dim ", d);
-        }
-        if (out[d] >= 0) out[d] += before + after;
-      }
+      RILL_ASSIGN_OR_RETURN(auto out, shape_util::Pad(in.dim_sizes(), pad));
       RILL_ASSIGN_OR_RETURN(PartialTensorShape s, PartialTensorShape::Build(out));
       c.set_output(0, s);
       return absl::OkStatus();
