@@ -49,6 +49,12 @@ absl::Status CheckAttrs(const OpDef& def, AttrMap& attrs) {
 }
 
 absl::Status CheckAllowed(const AttrDef& a, DataType dt) {
+  // Every type attribute names a real dtype, allowed list or not (Cast's DstT included):
+  // an invalid one would reach kernels as a 0-byte element type.
+  if (!DataTypeIsValid(dt)) {
+    return errors::InvalidArgument("'", a.name, "' is not a valid dtype (", static_cast<int>(dt),
+                                   ")");
+  }
   if (a.allowed_types.empty()) return absl::OkStatus();
   for (DataType t : a.allowed_types)
     if (t == dt) return absl::OkStatus();
@@ -188,6 +194,7 @@ absl::StatusOr<Node*> Graph::AddNode(NodeSpec spec) {
     return errors::AlreadyExists(where, "a node with this name already exists");
   }
   node->id_ = static_cast<int>(nodes_.size());
+  node->graph_ = this;
   Node* raw = node.get();
   by_name_[raw->name_] = raw;
   nodes_.push_back(std::move(node));

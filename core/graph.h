@@ -36,9 +36,13 @@ struct NodeSpec {
   std::string colocate_with;  // name of a node to share a device with
 };
 
+class Graph;
+
 class Node {
  public:
   int id() const { return id_; }
+  // The graph that owns this node: a Session refuses nodes of any other graph.
+  const Graph* graph() const { return graph_; }
   const std::string& name() const { return name_; }
   const std::string& type_string() const { return op_def_->name; }
   const OpDef& op_def() const { return *op_def_; }
@@ -55,6 +59,7 @@ class Node {
   const std::vector<Node*>& control_inputs() const { return control_inputs_; }
 
   int num_outputs() const { return static_cast<int>(output_types_.size()); }
+  bool has_output(int i) const { return i >= 0 && i < num_outputs(); }
   DataType output_type(int i) const { return output_types_[i]; }
   const PartialTensorShape& output_shape(int i) const { return output_shapes_[i]; }
 
@@ -73,6 +78,7 @@ class Node {
  private:
   friend class Graph;
   int id_ = -1;
+  const Graph* graph_ = nullptr;
   std::string name_;
   const OpDef* op_def_ = nullptr;
   AttrMap attrs_;

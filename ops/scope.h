@@ -42,12 +42,15 @@ class Output {
   Node* node() const { return node_; }
   int index() const { return index_; }
   Operation op() const { return Operation(node_); }
-  DataType type() const { return node_ ? node_->output_type(index_) : DT_INVALID; }
+  // DT_INVALID and an unknown shape for an index the node does not have.
+  DataType type() const { return valid() ? node_->output_type(index_) : DT_INVALID; }
   // A reference into the node (or to an unknown shape), so dim_sizes() spans stay valid.
   const PartialTensorShape& shape() const {
     static const PartialTensorShape kUnknown;
-    return node_ ? node_->output_shape(index_) : kUnknown;
+    return valid() ? node_->output_shape(index_) : kUnknown;
   }
+  // A node that has an output at this index.
+  bool valid() const { return node_ != nullptr && node_->has_output(index_); }
   std::string name() const;  // "node:0"
   bool operator==(const Output& o) const { return node_ == o.node_ && index_ == o.index_; }
 

@@ -6,10 +6,25 @@
 #include <mutex>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/strings/match.h"
 #include "rill/runtime/copy.h"
 
 namespace rill {
 namespace {
+
+// A kernel's error, led by the node and device once: a kernel that already names its
+// node (the shared apply and shape checks do) is not prefixed twice.
+absl::Status NameNodeAndDevice(const absl::Status& st, const PlanNode& pn) {
+  const std::string node = pn.node->DebugName();
+  absl::string_view msg = st.message();
+  if (absl::StartsWith(msg, node)) {
+    msg.remove_prefix(node.size());
+    const std::string device = absl::StrCat(" on ", pn.device->name());
+    if (absl::StartsWith(msg, device)) msg.remove_prefix(device.size());
+    return absl::Status(st.code(), absl::StrCat(node, device, msg));
+  }
+  return errors::Annotate(st, absl::StrCat(node, " on ", pn.device->name(), ": "));
+}
 
 struct RunState {
   RunState(const ExecutionPlan& p, ThreadPool* tp)
@@ -120,10 +135,7 @@ void RunNode(RunState* s, const PlanNode& pn) {
       stats->Record(*pn.node, pn.device->name(), s->slots.data() + pn.first_output_slot,
                     pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer));
     }
-    if (!st.ok()) {
-      s->Fail(errors::Annotate(
-          st, absl::StrCat(pn.node->DebugName(), " on ", pn.device->name(), ": ")));
-    }
+    if (!st.ok()) s->Fail(NameNodeAndDevice(st, pn));
   }
   // Drop inputs after their last consumer so memory is reused within a run.
   for (int i = 0; i < n_in; ++i) {

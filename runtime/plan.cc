@@ -73,13 +73,13 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
   auto plan = std::make_unique<ExecutionPlan>();
   absl::flat_hash_set<const Node*> fed;
   for (const NodeOut& f : req.feeds) {
-    if (f.node->op_def().outputs[f.index].is_ref) {
+    if (f.node->num_outputs() != 1 || f.index != 0) {
+      return errors::InvalidArgument("cannot feed output ", f.index, " of ", f.node->DebugName(),
+                                     ": only output 0 of single-output nodes can be fed");
+    }
+    if (f.node->op_def().outputs[0].is_ref) {
       return errors::InvalidArgument("cannot feed variable '", f.node->name(),
                                      "'; assign to it instead");
-    }
-    if (f.node->num_outputs() != 1) {
-      return errors::InvalidArgument("cannot feed ", f.node->DebugName(),
-                                     ": only single-output nodes can be fed");
     }
     fed.insert(f.node);
   }

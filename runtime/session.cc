@@ -1,6 +1,7 @@
 #include "rill/runtime/session.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <shared_mutex>
@@ -22,6 +23,13 @@ struct Session::Impl {
   DeviceSet devices;
   ResourceMgr resources;
   std::unique_ptr<ThreadPool> pool;
+  // Not OK when the Session could not be made (bad options, no threads): every call
+  // returns it.
+  absl::Status init_status;
+  // Calls in flight; the destructor waits for them (see ~Session).
+  std::mutex calls_mu;
+  std::condition_variable calls_done;
+  int calls_in_flight = 0;
   // RILL_WAIT_FOR_DEVICES=1 (read when the Session is made): every Run waits for its
   // devices, so an asynchronous GPU error is reported by the Run that queued it.
   bool always_wait = [] {
@@ -97,32 +105,71 @@ struct Session::Impl {
 
 namespace {
 
+// Counts a call in flight for ~Session, and refuses calls on a Session never made.
+class CallGuard {
+ public:
+  explicit CallGuard(Session::Impl* impl) : impl_(impl) {
+    std::lock_guard<std::mutex> lock(impl_->calls_mu);
+    ++impl_->calls_in_flight;
+  }
+  ~CallGuard() {
+    std::lock_guard<std::mutex> lock(impl_->calls_mu);
+    if (--impl_->calls_in_flight == 0) impl_->calls_done.notify_all();
+  }
+  CallGuard(const CallGuard&) = delete;
+  CallGuard& operator=(const CallGuard&) = delete;
+
+ private:
+  Session::Impl* impl_;
+};
+
 void AppendId(std::string* key, char tag, int32_t a, int32_t b) {
   key->push_back(tag);
   key->append(reinterpret_cast<const char*>(&a), sizeof(a));
   key->append(reinterpret_cast<const char*>(&b), sizeof(b));
 }
 
-absl::Status CheckOutput(const Output& o, absl::string_view what) {
-  if (o.node() == nullptr) {
-    return errors::InvalidArgument("a ", what,
-                                   " is an empty Output (its op failed to build; "
+// Every feed, fetch and target must be a node of this Session's graph (node ids key the
+// plan cache, so a node of another graph would alias one of ours) and name an output the
+// node has.
+absl::Status CheckNode(const Node* n, const Graph* graph, absl::string_view what,
+                       absl::string_view name) {
+  if (n == nullptr) {
+    return errors::InvalidArgument("a ", what, " is empty (its op failed to build; ",
                                    "see the scope's status)");
+  }
+  if (n->graph() != graph) {
+    return errors::InvalidArgument(what, " '", name, "': ", n->DebugName(),
+                                   " belongs to another graph than this Session's");
   }
   return absl::OkStatus();
 }
 
-absl::Status RequestOf(const CallableOptions& options, PlanRequest* req) {
+absl::Status CheckOutput(const Output& o, const Graph* graph, absl::string_view what) {
+  RILL_RETURN_IF_ERROR(CheckNode(o.node(), graph, what, o.name()));
+  if (!o.node()->has_output(o.index())) {
+    return errors::InvalidArgument(what, " '", o.name(), "': ", o.node()->DebugName(), " has ",
+                                   o.node()->num_outputs(), " output(s); index ", o.index(),
+                                   " is out of range");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckTarget(const Operation& op, const Graph* graph) {
+  return CheckNode(op.node(), graph, "target", op.name());
+}
+
+absl::Status RequestOf(const CallableOptions& options, const Graph* graph, PlanRequest* req) {
   for (const Output& o : options.feed) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, "feed"));
+    RILL_RETURN_IF_ERROR(CheckOutput(o, graph, "feed"));
     req->feeds.push_back({o.node(), o.index()});
   }
   for (const Output& o : options.fetch) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
+    RILL_RETURN_IF_ERROR(CheckOutput(o, graph, "fetch"));
     req->fetches.push_back({o.node(), o.index()});
   }
   for (const Operation& op : options.target) {
-    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
+    RILL_RETURN_IF_ERROR(CheckTarget(op, graph));
     req->targets.push_back(op.node());
   }
   return absl::OkStatus();
@@ -134,11 +181,13 @@ absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output
                                 const std::vector<Operation>& run_outputs,
                                 std::vector<Tensor>* outputs, StepStatsCollector* stats,
                                 bool wait_for_devices) {
+  CallGuard guard(this);
+  RILL_RETURN_IF_ERROR(init_status);
   RILL_RETURN_IF_ERROR(scope.status());
   // The signature: feeds sorted (their map has no order), then fetches and targets.
   absl::InlinedVector<const FeedType::value_type*, 8> feeds;
   for (const auto& kv : inputs) {
-    RILL_RETURN_IF_ERROR(CheckOutput(kv.first, "feed"));
+    RILL_RETURN_IF_ERROR(CheckOutput(kv.first, scope.graph(), "feed"));
     RILL_RETURN_IF_ERROR(kv.second.status);
     feeds.push_back(&kv);
   }
@@ -151,11 +200,11 @@ absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output
   key.reserve(9 * (feeds.size() + fetch_outputs.size() + run_outputs.size()));
   for (auto* f : feeds) AppendId(&key, 'f', f->first.node()->id(), f->first.index());
   for (const Output& o : fetch_outputs) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, "fetch"));
+    RILL_RETURN_IF_ERROR(CheckOutput(o, scope.graph(), "fetch"));
     AppendId(&key, 'o', o.node()->id(), o.index());
   }
   for (const Operation& op : run_outputs) {
-    if (op.node() == nullptr) return errors::InvalidArgument("a target is an empty Operation");
+    RILL_RETURN_IF_ERROR(CheckTarget(op, scope.graph()));
     AppendId(&key, 't', op.node()->id(), 0);
   }
 
@@ -186,13 +235,39 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
     : impl_(std::make_unique<Impl>(scope, options, std::move(devices))) {
   impl_->placement.allow_soft_placement = options.allow_soft_placement;
   impl_->placement.log_device_placement = options.log_device_placement;
-  int threads = options.inter_op_threads > 0
-                    ? options.inter_op_threads
-                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  impl_->pool = std::make_unique<ThreadPool>(threads);
+  if (options.inter_op_threads < 0 || options.inter_op_threads > kMaxPoolThreads) {
+    impl_->init_status =
+        errors::InvalidArgument("SessionOptions.inter_op_threads must be 0 (one per core) .. ",
+                                kMaxPoolThreads, ", got ", options.inter_op_threads);
+    return;
+  }
+  const int threads = options.inter_op_threads > 0
+                          ? options.inter_op_threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  auto pool = ThreadPool::Create(std::min(threads, kMaxPoolThreads));
+  if (!pool.ok()) {
+    impl_->init_status = errors::Annotate(pool.status(), "cannot make the Session: ");
+    return;
+  }
+  impl_->pool = *std::move(pool);
 }
 
-Session::~Session() = default;
+absl::StatusOr<std::unique_ptr<Session>> Session::Create(const Scope& scope,
+                                                         const SessionOptions& options) {
+  auto session = std::make_unique<Session>(scope, options);
+  RILL_RETURN_IF_ERROR(session->status());
+  return session;
+}
+
+const absl::Status& Session::status() const { return impl_->init_status; }
+
+// Calls still running in other threads finish first: destroying a Session while it runs
+// is not undefined behaviour here (it is in TensorFlow). A call that starts after the
+// destructor has begun is the caller's use-after-free, as for any object.
+Session::~Session() {
+  std::unique_lock<std::mutex> lock(impl_->calls_mu);
+  impl_->calls_done.wait(lock, [this] { return impl_->calls_in_flight == 0; });
+}
 
 absl::Status Session::Run(const std::vector<Output>& fetch_outputs,
                           std::vector<Tensor>* outputs) const {
@@ -225,9 +300,11 @@ absl::Status Session::Run(const RunOptions& run_options, const FeedType& inputs,
 }
 
 absl::Status Session::MakeCallable(const CallableOptions& options, CallableHandle* out_handle) {
+  CallGuard guard(impl_.get());
+  RILL_RETURN_IF_ERROR(impl_->init_status);
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
-  RILL_RETURN_IF_ERROR(RequestOf(options, &req));
+  RILL_RETURN_IF_ERROR(RequestOf(options, impl_->scope.graph(), &req));
   RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
   std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
   *out_handle = impl_->next_handle++;
@@ -243,6 +320,8 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
 absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                                   std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
                                   RunMetadata* run_metadata) const {
+  CallGuard guard(impl_.get());
+  RILL_RETURN_IF_ERROR(impl_->init_status);
   std::shared_ptr<const ExecutionPlan> plan;
   {
     std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
@@ -277,6 +356,7 @@ absl::Status Session::ReleaseCallable(CallableHandle handle) {
 }
 
 absl::StatusOr<std::string> Session::AssignedDevice(const Operation& op) const {
+  RILL_RETURN_IF_ERROR(CheckTarget(op, impl_->scope.graph()));
   std::lock_guard<std::mutex> lock(impl_->build_mu);
   auto it = impl_->placed.find(op.node());
   if (it == impl_->placed.end()) {
@@ -286,6 +366,7 @@ absl::StatusOr<std::string> Session::AssignedDevice(const Operation& op) const {
 }
 
 absl::StatusOr<std::string> Session::PlacementReason(const Operation& op) const {
+  RILL_RETURN_IF_ERROR(CheckTarget(op, impl_->scope.graph()));
   std::lock_guard<std::mutex> lock(impl_->build_mu);
   auto it = impl_->placed.find(op.node());
   if (it == impl_->placed.end()) {
@@ -301,11 +382,18 @@ std::vector<std::string> Session::ListDevices() const {
 }
 
 absl::StatusOr<GraphView> Session::ViewPlan(const CallableOptions& signature) const {
+  CallGuard guard(impl_.get());
+  RILL_RETURN_IF_ERROR(impl_->init_status);
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
-  RILL_RETURN_IF_ERROR(RequestOf(signature, &req));
+  RILL_RETURN_IF_ERROR(RequestOf(signature, impl_->scope.graph(), &req));
   RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
   return ViewOfPlan(*plan);
+}
+
+int Session::calls_in_flight() const {
+  std::lock_guard<std::mutex> lock(impl_->calls_mu);
+  return impl_->calls_in_flight;
 }
 
 int Session::num_cached_plans() const {

@@ -20,7 +20,7 @@
 namespace rill {
 
 struct SessionOptions {
-  // Threads for expensive kernels; 0: one per core.
+  // Threads for expensive kernels; 0: one per core. At most kMaxPoolThreads (1024).
   int inter_op_threads = 0;
   // Print "name (Op): device" for each node when it is placed.
   bool log_device_placement = false;
@@ -42,11 +42,19 @@ class Session {
   using FeedType = std::unordered_map<Output, Input::Initializer, OutputHash>;
   using CallableHandle = int64_t;
 
+  // The checked way to make a Session (TensorFlow's NewSession): InvalidArgument for bad
+  // options, ResourceExhausted when its threads cannot be started.
+  static absl::StatusOr<std::unique_ptr<Session>> Create(const Scope& scope,
+                                                         const SessionOptions& options = {});
+  // A Session that could not be made returns that status from every call (see status()).
   explicit Session(const Scope& scope);
   Session(const Scope& scope, const SessionOptions& options);
   // With an explicit set of devices instead of those of this process (tests, embedding).
   Session(const Scope& scope, const SessionOptions& options, DeviceSet devices);
+  // Waits for calls still running in other threads (Run, RunCallable, ...) to return.
   ~Session();
+  // OK, or why this Session could not be made.
+  const absl::Status& status() const;
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
 
@@ -82,9 +90,13 @@ class Session {
   absl::StatusOr<GraphView> ViewPlan(const CallableOptions& signature) const;
   // Number of cached execution plans (for tests and diagnostics).
   int num_cached_plans() const;
+  // Calls (Run, RunCallable, MakeCallable, ViewPlan) now running in other threads.
+  int calls_in_flight() const;
+
+ public:
+  struct Impl;  // opaque; public only so the implementation's helpers can name it
 
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

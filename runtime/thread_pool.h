@@ -4,14 +4,23 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
+
 namespace rill {
+
+// More threads than this is a mistake, not a configuration (each costs a stack).
+inline constexpr int kMaxPoolThreads = 1024;
 
 class ThreadPool {
  public:
+  // InvalidArgument outside 1..kMaxPoolThreads; ResourceExhausted when the system cannot
+  // start that many threads (the ones started are stopped again).
+  static absl::StatusOr<std::unique_ptr<ThreadPool>> Create(int num_threads);
   explicit ThreadPool(int num_threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

@@ -228,7 +228,8 @@ TEST(Session, PlacementIsReadableAndSoftByDefault) {
     EXPECT_NE(Msg(s).find("(Const)"), std::string::npos) << s;
     EXPECT_NE(Msg(s).find("device:CPU:0"), std::string::npos) << s;
   }
-  EXPECT_EQ(session.AssignedDevice(Operation()).status().code(), StatusCode::kNotFound);
+  // An empty Operation is no node at all: a bad argument, not a node yet to be placed.
+  EXPECT_EQ(session.AssignedDevice(Operation()).status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(Session, ConcurrentRunsGiveExactResults) {
