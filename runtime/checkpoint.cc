@@ -1,6 +1,7 @@
 #include "rill/runtime/checkpoint.h"
 
 #include <cstring>
+#include <new>
 
 #include "absl/strings/str_cat.h"
 #include "rill/runtime/file_util.h"
@@ -143,6 +144,17 @@ absl::StatusOr<NamedTensors> ParseCheckpoint(const std::string& bytes) {
     if (crc != Crc32c(r.at(start), data_at + data_bytes - start)) {
       return Loss(absl::StrCat("record ", i, " ('", name, "'): checksum mismatch"));
     }
+    // A valid checksum says the bytes are the ones written, not that they are values of
+    // the dtype: a bool byte other than 0 or 1 is undefined behaviour in every kernel.
+    if (dt == DT_BOOL) {
+      const auto* b = reinterpret_cast<const unsigned char*>(r.at(data_at));
+      for (uint64_t k = 0; k < data_bytes; ++k) {
+        if (b[k] > 1) {
+          return Loss(absl::StrCat("record ", i, " ('", name, "'): bool element ", k, " is ",
+                                   int{b[k]}, ", not 0 or 1"));
+        }
+      }
+    }
     RILL_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(dt, *shape));
     std::memcpy(t.data(), r.at(data_at), data_bytes);
     out.emplace_back(std::move(name), std::move(t));
@@ -153,7 +165,12 @@ absl::StatusOr<NamedTensors> ParseCheckpoint(const std::string& bytes) {
 
 absl::StatusOr<NamedTensors> ReadCheckpoint(const std::string& path) {
   RILL_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path, "checkpoint"));
-  auto parsed = ParseCheckpoint(bytes);
+  absl::StatusOr<NamedTensors> parsed;
+  try {
+    parsed = ParseCheckpoint(bytes);
+  } catch (const std::bad_alloc&) {
+    parsed = errors::ResourceExhausted("out of memory");
+  }
   if (!parsed.ok()) return errors::Annotate(parsed.status(), absl::StrCat(path, ": "));
   return parsed;
 }

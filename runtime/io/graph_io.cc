@@ -1,5 +1,6 @@
 #include "rill/runtime/io/graph_io.h"
 
+#include <new>
 #include <set>
 
 #include "absl/container/flat_hash_map.h"
@@ -252,8 +253,13 @@ absl::Status SaveGraph(const Graph& graph, const std::string& path,
 }
 
 absl::Status LoadGraph(const std::string& path, const Scope& scope, GraphImportResult* result) {
-  RILL_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path, "graph file"));
-  absl::Status st = GraphFromText(text, scope, result);
+  RILL_ASSIGN_OR_RETURN(std::string text, ReadFileToString(path, "graph file", kMaxGraphFileBytes));
+  absl::Status st;
+  try {
+    st = GraphFromText(text, scope, result);
+  } catch (const std::bad_alloc&) {
+    st = errors::ResourceExhausted("out of memory loading it (", text.size(), " bytes)");
+  }
   if (!st.ok()) return errors::Annotate(st, absl::StrCat(path, ": "));
   return st;
 }

@@ -13,6 +13,7 @@
 // graph as it was.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ namespace rill {
 class Session;
 
 inline constexpr int kGraphFormatVersion = 1;
+// The largest graph file LoadGraph reads (1 GiB). Loading takes about the file's size
+// plus its tensors (each value takes >= 2 bytes of text and <= 8 in memory) plus the nodes.
+inline constexpr int64_t kMaxGraphFileBytes = int64_t{1} << 30;
 
 struct GraphExportOptions {
   // When set, each node this Session has placed carries its assigned device.

@@ -16,6 +16,7 @@ struct Token {
   Kind kind = kEnd;
   std::string text;
   int line = 1;
+  size_t pos = 0;  // where the token starts in the text
 };
 
 bool IsWordChar(char c) {
@@ -25,12 +26,13 @@ bool IsWordChar(char c) {
 
 class Lexer {
  public:
-  explicit Lexer(absl::string_view s) : s_(s) {}
+  explicit Lexer(absl::string_view s, int line = 1) : s_(s), line_(line) {}
 
   absl::StatusOr<Token> Next() {
     SkipSpaceAndComments();
     Token t;
     t.line = line_;
+    t.pos = pos_;
     if (pos_ >= s_.size()) return t;
     const char c = s_[pos_];
     if (c == '{' || c == '}' || c == '[' || c == ']' || c == ':' || c == ',') {
@@ -119,12 +121,12 @@ class Lexer {
 
   absl::string_view s_;
   size_t pos_ = 0;
-  int line_ = 1;
+  int line_;
 };
 
 class Parser {
  public:
-  explicit Parser(absl::string_view s) : lex_(s) {}
+  explicit Parser(absl::string_view s) : src_(s), lex_(s) {}
 
   absl::StatusOr<Message> Top() {
     RILL_RETURN_IF_ERROR(Advance());
@@ -174,7 +176,7 @@ class Parser {
         RILL_RETURN_IF_ERROR(Advance());
         if (IsPunct('[')) {
           f.kind = Field::kList;
-          RILL_RETURN_IF_ERROR(List(&f.list));
+          RILL_RETURN_IF_ERROR(List(&f));
         } else {
           RILL_ASSIGN_OR_RETURN(f.scalar, TakeScalar());
         }
@@ -205,18 +207,25 @@ class Parser {
     return s;
   }
 
-  absl::Status List(std::vector<Scalar>* out) {
+  // Checks the list's syntax and records where its items are; nothing is kept per item.
+  absl::Status List(Field* f) {
     RILL_RETURN_IF_ERROR(Advance());  // past '['
+    const size_t begin = tok_.pos;
+    f->list_line = tok_.line;
     if (IsPunct(']')) return Advance();
     while (true) {
-      RILL_ASSIGN_OR_RETURN(Scalar s, TakeScalar());
-      out->push_back(std::move(s));
-      if (IsPunct(']')) return Advance();
+      RILL_RETURN_IF_ERROR(TakeScalar().status());
+      ++f->list_size;
+      if (IsPunct(']')) {
+        f->list_text = src_.substr(begin, tok_.pos - begin);
+        return Advance();
+      }
       if (!IsPunct(',')) return Expected("',' or ']'");
       RILL_RETURN_IF_ERROR(Advance());
     }
   }
 
+  absl::string_view src_;
   Lexer lex_;
   Token tok_;
 };
@@ -283,10 +292,27 @@ absl::StatusOr<const Message*> AsMessage(const Field& f) {
   return f.message.get();
 }
 
-absl::StatusOr<std::vector<Scalar>> AsList(const Field& f) {
-  if (f.kind == Field::kList) return f.list;
-  if (f.kind == Field::kScalar) return std::vector<Scalar>{f.scalar};
-  return WrongKind(f, "a value or a list in brackets");
+absl::Status ForEachItem(const Field& f, const std::function<absl::Status(const Scalar&)>& fn) {
+  if (f.kind == Field::kScalar) return fn(f.scalar);
+  if (f.kind != Field::kList) return WrongKind(f, "a value or a list in brackets");
+  // Parse checked this text: scalars separated by commas.
+  Lexer lex(f.list_text, f.list_line);
+  for (int64_t i = 0; i < f.list_size; ++i) {
+    if (i > 0) RILL_RETURN_IF_ERROR(lex.Next().status());  // the comma
+    RILL_ASSIGN_OR_RETURN(Token t, lex.Next());
+    Scalar s;
+    s.kind = t.kind == Token::kString   ? Scalar::kString
+             : t.kind == Token::kNumber ? Scalar::kNumber
+                                        : Scalar::kWord;
+    s.text = std::move(t.text);
+    RILL_RETURN_IF_ERROR(fn(s));
+  }
+  return absl::OkStatus();
+}
+
+int64_t ItemCount(const Field& f) {
+  if (f.kind == Field::kScalar) return 1;
+  return f.kind == Field::kList ? f.list_size : -1;
 }
 
 const char* SimpleEscape(char c) {

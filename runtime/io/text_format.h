@@ -13,6 +13,7 @@
 // InvalidArgument naming the line; what the fields mean is the reader's business.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,8 +36,13 @@ struct Field {
   int line = 0;
   enum Kind { kScalar, kList, kMessage };
   Kind kind = kScalar;
-  Scalar scalar;                     // kScalar
-  std::vector<Scalar> list;          // kList
+  Scalar scalar;  // kScalar
+  // kList: the items' text between the brackets (checked by Parse), read one item at a
+  // time by ForEachItem. A list keeps no item in memory: a file of a million numbers
+  // costs the file, not a million strings.
+  absl::string_view list_text;
+  int64_t list_size = 0;
+  int list_line = 0;                 // the line of the first item
   std::unique_ptr<Message> message;  // kMessage
 };
 
@@ -47,6 +53,7 @@ struct Message {
 // Limits that keep a hostile file from exhausting the stack.
 inline constexpr int kMaxDepth = 16;
 
+// The Message refers into `text` (its lists), which must outlive it.
 absl::StatusOr<Message> Parse(absl::string_view text);
 
 // Typed access to one field, with errors that name field and line.
@@ -57,8 +64,11 @@ absl::StatusOr<int64_t> ScalarToInt(const Scalar& s, const Field& f);
 absl::StatusOr<double> ScalarToDouble(const Scalar& s, const Field& f);
 absl::StatusOr<bool> ScalarToBool(const Scalar& s, const Field& f);
 absl::StatusOr<const Message*> AsMessage(const Field& f);
-// Every item of a list field (a single scalar counts as a list of one).
-absl::StatusOr<std::vector<Scalar>> AsList(const Field& f);
+// Calls `fn` on every item of a list field in order (a single scalar counts as a list of
+// one), stopping at the first error.
+absl::Status ForEachItem(const Field& f, const std::function<absl::Status(const Scalar&)>& fn);
+// The number of items ForEachItem visits; -1 for a message.
+int64_t ItemCount(const Field& f);
 
 // The escapes shared with JSON: quote, backslash, newline, tab, carriage return.
 const char* SimpleEscape(char c);  // "\\n" for '\n', ...; nullptr for any other char

@@ -20,7 +20,9 @@ void Visit(const rill::text::Message& m, int depth) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto m = rill::text::Parse(std::string(reinterpret_cast<const char*>(data), size));
+  // The parsed lists refer into the text, which lives until Visit is done.
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  auto m = rill::text::Parse(text);
   if (!m.ok()) {
     if (m.status().code() != absl::StatusCode::kInvalidArgument) __builtin_trap();
     return 0;
