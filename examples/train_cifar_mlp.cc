@@ -128,15 +128,23 @@ int main(int argc, char** argv) {
   if (dir.empty() && std::getenv("CIFAR10_DIR") != nullptr) dir = std::getenv("CIFAR10_DIR");
   data::Cifar10 d;
   std::string banner;
-  auto loaded = dir.empty() ? absl::NotFoundError("no --data_dir or $CIFAR10_DIR given")
-                            : data::LoadCifar10(dir).status();
-  if (!dir.empty() && loaded.ok()) {
-    d = *data::LoadCifar10(dir);
+  absl::StatusOr<data::Cifar10> loaded =
+      dir.empty() ? absl::NotFoundError("no --data_dir or $CIFAR10_DIR given")
+                  : data::LoadCifar10(dir);
+  if (loaded.ok()) {
+    d = *std::move(loaded);
     banner = "DATA: CIFAR-10 from " + dir;
   } else {
-    d = data::SyntheticCifar10(std::min<int64_t>(absl::GetFlag(FLAGS_train_examples), 50000),
+    auto synthetic =
+        data::SyntheticCifar10(std::min<int64_t>(absl::GetFlag(FLAGS_train_examples), 50000),
                                std::min<int64_t>(absl::GetFlag(FLAGS_test_examples), 10000), 1);
-    banner = "DATA: *** SYNTHETIC *** CIFAR-10-shaped data (" + std::string(loaded.message()) +
+    if (!synthetic.ok()) {
+      std::fprintf(stderr, "train_cifar_mlp: %s\n", synthetic.status().ToString().c_str());
+      return 1;
+    }
+    d = *std::move(synthetic);
+    banner = "DATA: *** SYNTHETIC *** CIFAR-10-shaped data (" +
+             std::string(loaded.status().message()) +
              "); timings are real, accuracies say nothing about CIFAR-10";
   }
   std::printf("%s\n", banner.c_str());

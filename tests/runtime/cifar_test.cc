@@ -74,9 +74,35 @@ TEST(Cifar10, LoadsTheSixFilesOfADirectory) {
   EXPECT_EQ(all->test.labels.NumElements(), 1);
   EXPECT_FALSE(all->synthetic);
   auto synth = data::SyntheticCifar10(20, 5, 3);
-  EXPECT_TRUE(synth.synthetic);
-  EXPECT_EQ(synth.train.images.shape(), TensorShape({20, 32, 32, 3}));
-  for (double v : ToDoubles(synth.train.images)) ASSERT_TRUE(v >= 0 && v <= 1);
+  ASSERT_TRUE(synth.ok()) << synth.status();
+  EXPECT_TRUE(synth->synthetic);
+  EXPECT_EQ(synth->train.images.shape(), TensorShape({20, 32, 32, 3}));
+  for (double v : ToDoubles(synth->train.images)) ASSERT_TRUE(v >= 0 && v <= 1);
+}
+
+}  // namespace
+}  // namespace rill::testing
+
+namespace rill::testing {
+namespace {
+
+// Regression (outside attack, 2026-11): a directory read as a batch reported
+// 9223372036854775807 bytes; SyntheticCifar10(-1) returned uninitialized tensors and
+// SyntheticCifar10(2^40) crashed; every size is now checked before allocating.
+TEST(Cifar10, DirectoriesNegativeAndHugeCountsAreStatus) {
+  auto dir = data::ReadCifar10File(::testing::TempDir());
+  EXPECT_EQ(dir.status().code(), absl::StatusCode::kFailedPrecondition) << dir.status();
+  EXPECT_NE(std::string(dir.status().message()).find("directory"), std::string::npos);
+  EXPECT_EQ(std::string(dir.status().message()).find("9223372036854775807"), std::string::npos);
+  for (auto [train, test] : std::vector<std::pair<int64_t, int64_t>>{
+           {-1, 5}, {5, -1}, {int64_t{1} << 40, 1}, {INT64_MAX, 0}, {INT64_MIN, 0}}) {
+    auto s = data::SyntheticCifar10(train, test, 1);
+    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << train << " " << test;
+  }
+  auto none = data::SyntheticCifar10(0, 0, 1);
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(none->train.images.shape(), TensorShape({0, 32, 32, 3}));
+  EXPECT_TRUE(none->train.images.IsInitialized());
 }
 
 }  // namespace

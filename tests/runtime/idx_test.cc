@@ -90,13 +90,48 @@ TEST(Idx, MalformedFilesAreStatus) {
       {"short", ok.substr(0, ok.size() - 1)},
       {"long", ok + "y"},
       {"negative", Header(0x08, {0x80000000u}) + "a"},
-      {"huge", Header(0x08, {0x7fffffffu, 0x7fffffffu, 0x7fffffffu}) + "a"},
       {"f32short", Header(0x0D, {2}) + "abcd"},
   };
   for (const auto& c : bad) {
     auto t = data::ReadIdx(Write(absl::StrCat("bad_", c.name), c.bytes));
     EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss) << c.name << ": " << t.status();
   }
+  // Dims that declare more than the reader's cap (or more than int64): refused before
+  // anything is allocated, with the cap in the message (not a wrapped byte count).
+  for (std::vector<uint32_t> dims :
+       {std::vector<uint32_t>{0x7fffffffu, 0x7fffffffu, 0x7fffffffu},
+        std::vector<uint32_t>{0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu, 0x7fffffffu},
+        std::vector<uint32_t>{1u << 16, 1u << 15}}) {
+    for (bool gz : {false, true}) {
+      auto huge = data::ReadIdx(Write("huge.idx", Header(0x0E, dims) + "a", gz));
+      EXPECT_EQ(huge.status().code(), absl::StatusCode::kResourceExhausted) << huge.status();
+      EXPECT_NE(std::string(huge.status().message()).find("1073741824"), std::string::npos)
+          << huge.status();
+    }
+  }
+  // A gzip bomb: a header declaring 4 bytes, then 64 MiB of zeros. The reader stops as
+  // soon as the stream passes what the header declares.
+  {
+    std::string bomb = Header(0x08, {2, 2}) + std::string(64 << 20, '\0');
+    auto t = data::ReadIdx(Write("bomb.gz", bomb, true));
+    EXPECT_EQ(t.status().code(), absl::StatusCode::kDataLoss) << t.status();
+    EXPECT_NE(std::string(t.status().message()).find("more bytes than its IDX header"),
+              std::string::npos)
+        << t.status();
+    // The same declared size, whole: a gzip file of exactly what it declares reads back.
+    auto good = data::ReadIdx(Write("good.gz", ok, true));
+    ASSERT_TRUE(good.ok()) << good.status();
+    EXPECT_EQ(good->shape(), TensorShape({2, 2}));
+    // Empty dims: a header and no data, plain and gzip.
+    for (bool gz : {false, true}) {
+      auto empty = data::ReadIdx(Write("empty.idx", Header(0x08, {0, 5}), gz));
+      ASSERT_TRUE(empty.ok()) << empty.status();
+      EXPECT_EQ(empty->NumElements(), 0);
+    }
+  }
+  // A directory is not an IDX file.
+  EXPECT_EQ(data::ReadIdx(::testing::TempDir()).status().code(),
+            absl::StatusCode::kFailedPrecondition);
   // A gzip stream cut short.
   Write("cut.gz", ok, true);
   std::ifstream in(Path("cut.gz"), std::ios::binary);
