@@ -37,7 +37,8 @@ class CpuAllocator final : public Allocator {
   std::string Name() const override { return "cpu"; }
 
   void* AllocateRaw(size_t alignment, size_t bytes) override {
-    if (bytes > (size_t{1} << 46)) return nullptr;  // beyond any machine; avoid overflow
+    // 1 TiB and more is beyond these machines; the sanitizers' allocators refuse it too.
+    if (bytes >= (size_t{1} << 40)) return nullptr;
     if (bytes <= kSmallMaxBytes && alignment <= kTensorAlignment) {
       const size_t cls = (bytes == 0 ? 0 : (bytes - 1) / kTensorAlignment);
       SmallCache& cache = small_cache;

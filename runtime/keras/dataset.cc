@@ -5,6 +5,7 @@
 #include <numeric>
 #include <random>
 
+#include "rill/core/checked_math.h"
 #include "rill/core/status.h"
 
 namespace rill::keras {
@@ -57,7 +58,7 @@ BatchIterator::BatchIterator(const Dataset& data, int64_t batch_size, bool shuff
   order_.resize(data.size());
   std::iota(order_.begin(), order_.end(), 0);
   if (shuffle) std::shuffle(order_.begin(), order_.end(), std::mt19937_64(seed));
-  num_batches_ = (data.size() + batch_size_ - 1) / batch_size_;
+  num_batches_ = checked::CeilDiv(data.size(), batch_size_);  // no wrap near INT64_MAX
   worker_ = std::thread([this] { Work(); });
 }
 
@@ -72,7 +73,8 @@ BatchIterator::~BatchIterator() {
 
 std::vector<int64_t> BatchIterator::Indices(int64_t b) const {
   const int64_t begin = b * batch_size_;
-  const int64_t end = std::min<int64_t>(begin + batch_size_, static_cast<int64_t>(order_.size()));
+  const int64_t size = static_cast<int64_t>(order_.size());
+  const int64_t end = batch_size_ >= size - begin ? size : begin + batch_size_;
   return std::vector<int64_t>(order_.begin() + begin, order_.begin() + end);
 }
 

@@ -4,6 +4,7 @@
 #include <limits>
 #include <random>
 
+#include "rill/core/checked_math.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/math_ops.h"
@@ -51,14 +52,23 @@ Output Layer::BiasThenActivation(const Scope& s, const Output& y, const Output& 
 }
 
 namespace {
-// Glorot uniform over `shape` with fans (fan_in, fan_out), from `seed`.
-Tensor GlorotUniform(const TensorShape& shape, int64_t fan_in, int64_t fan_out, uint64_t seed) {
-  Tensor w(DT_FLOAT, shape);
-  const float limit = static_cast<float>(std::sqrt(6.0 / static_cast<double>(fan_in + fan_out)));
+// Glorot uniform over `shape` with fans (fan_in, fan_out), from `seed`. A shape too
+// large for memory (Dense(2^40)) is ResourceExhausted, not a write through null.
+absl::StatusOr<Tensor> GlorotUniform(const TensorShape& shape, int64_t fan_in, int64_t fan_out,
+                                     uint64_t seed) {
+  RILL_ASSIGN_OR_RETURN(Tensor w, Tensor::Create(DT_FLOAT, shape));
+  const double fans = static_cast<double>(fan_in) + static_cast<double>(fan_out);
+  const float limit = static_cast<float>(std::sqrt(6.0 / fans));
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<float> u(-limit, limit);
   for (int64_t i = 0; i < w.NumElements(); ++i) w.base<float>()[i] = u(gen);
   return w;
+}
+
+absl::StatusOr<Tensor> Zeros(int64_t n) {
+  RILL_ASSIGN_OR_RETURN(Tensor b, Tensor::Create(DT_FLOAT, TensorShape({n})));
+  b.flat<float>().setZero();
+  return b;
 }
 
 absl::StatusOr<std::string> KerasPadding(const std::string& p) {
@@ -91,12 +101,12 @@ absl::Status Dense::Build(const Scope& s, const PartialTensorShape& in, uint64_t
         in.DebugString(), " (add a Flatten layer first?)");
   }
   const int64_t fan_in = in.dim_size(1);
-  kernel_ = ops::Variable(s.WithOpName("kernel"),
-                          GlorotUniform(TensorShape({fan_in, units_}), fan_in, units_, seed));
+  RILL_ASSIGN_OR_RETURN(Tensor w,
+                        GlorotUniform(TensorShape({fan_in, units_}), fan_in, units_, seed));
+  kernel_ = ops::Variable(s.WithOpName("kernel"), w);
   variables_ = {kernel_};
   if (use_bias_) {
-    Tensor b(DT_FLOAT, TensorShape({units_}));
-    b.flat<float>().setZero();
+    RILL_ASSIGN_OR_RETURN(Tensor b, Zeros(units_));
     bias_ = ops::Variable(s.WithOpName("bias"), b);
     variables_.push_back(bias_);
   }
@@ -127,10 +137,14 @@ absl::Status Conv2D::Build(const Scope& s, const PartialTensorShape& in, uint64_
                                    filters_, ", ", kernel_size_, ", ", stride_);
   }
   const int64_t c = in.dim_size(3), k = kernel_size_;
-  kernel_ = ops::Variable(s.WithOpName("kernel"), GlorotUniform(TensorShape({k, k, c, filters_}),
-                                                                k * k * c, k * k * filters_, seed));
-  Tensor b(DT_FLOAT, TensorShape({filters_}));
-  b.flat<float>().setZero();
+  // The fans only scale the initializer; a shape this large is refused by Create below.
+  const int64_t kk = checked::Mul(k, k).value_or(INT64_MAX);
+  RILL_ASSIGN_OR_RETURN(
+      Tensor w,
+      GlorotUniform(TensorShape({k, k, c, filters_}), checked::Mul(kk, c).value_or(INT64_MAX),
+                    checked::Mul(kk, filters_).value_or(INT64_MAX), seed));
+  kernel_ = ops::Variable(s.WithOpName("kernel"), w);
+  RILL_ASSIGN_OR_RETURN(Tensor b, Zeros(filters_));
   bias_ = ops::Variable(s.WithOpName("bias"), b);
   variables_ = {kernel_, bias_};
   return s.status();

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/state_ops.h"
+#include "rill/runtime/file_util.h"
 #include "rill/runtime/keras/dataset.h"
 #include "rill/runtime/keras/losses.h"
 #include "rill/runtime/saver.h"
@@ -283,17 +284,42 @@ absl::Status Sequential::TraceTrainStep(const Tensor& x, const Tensor& y, RunMet
   return impl_->session->RunCallable(impl_->train_call, {x, y}, &fetched, traced, metadata);
 }
 
+namespace {
+
+// The batch size and row count every entry point takes: batch_size >= 1 (any int64, the
+// batch count is computed without wrapping), and rows to average over unless an empty
+// result is meaningful.
+absl::Status CheckBatching(const char* where, const Tensor& x, int64_t batch_size,
+                           bool allow_empty) {
+  if (batch_size < 1) {
+    return errors::InvalidArgument(where, ": batch_size must be >= 1, got ", batch_size);
+  }
+  if (!allow_empty && x.IsInitialized() && x.dims() >= 1 && x.dim_size(0) == 0) {
+    return errors::InvalidArgument(where, ": x has no examples (shape ", x.shape().DebugString(),
+                                   "); there is nothing to average a loss or metric over");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
                                         const FitOptions& options) {
   if (!impl_->compiled) return errors::FailedPrecondition("call Compile before Fit");
-  if (options.epochs < 1 || options.batch_size < 1) {
-    return errors::InvalidArgument("epochs and batch_size must be >= 1, got ", options.epochs,
-                                   " and ", options.batch_size);
+  if (options.epochs < 1) {
+    return errors::InvalidArgument("Fit: epochs must be >= 1, got ", options.epochs);
   }
+  RILL_RETURN_IF_ERROR(CheckBatching("Fit", x, options.batch_size, /*allow_empty=*/false));
   RILL_RETURN_IF_ERROR(impl_->Build(x, &y));
   if (options.validation_data) {
     RILL_RETURN_IF_ERROR(
         impl_->CheckData(options.validation_data->first, &options.validation_data->second));
+    RILL_RETURN_IF_ERROR(CheckBatching("Fit's validation_data", options.validation_data->first,
+                                       options.batch_size, /*allow_empty=*/false));
+  }
+  if (options.checkpoint_every > 0) {
+    // A path that cannot be written fails now, not after an epoch of training.
+    RILL_RETURN_IF_ERROR(CheckWritable(options.checkpoint_path, "Fit's checkpoint_path"));
   }
   RILL_ASSIGN_OR_RETURN(Dataset data, Dataset::FromTensors(x, y));
   std::vector<std::string> names = {"loss"};
@@ -359,6 +385,7 @@ absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
 
 absl::StatusOr<Metrics> Sequential::Evaluate(const Tensor& x, const Tensor& y, int64_t batch_size) {
   if (!impl_->compiled) return errors::FailedPrecondition("call Compile before Evaluate");
+  RILL_RETURN_IF_ERROR(CheckBatching("Evaluate", x, batch_size, /*allow_empty=*/false));
   RILL_RETURN_IF_ERROR(impl_->Build(x, &y));
   if (impl_->eval_call < 0) return errors::FailedPrecondition("the model has no loss");
   RILL_ASSIGN_OR_RETURN(Dataset data, Dataset::FromTensors(x, y));
@@ -378,6 +405,8 @@ absl::StatusOr<Metrics> Sequential::Evaluate(const Tensor& x, const Tensor& y, i
 }
 
 absl::StatusOr<Tensor> Sequential::Predict(const Tensor& x, int64_t batch_size) {
+  // No rows predict no rows: an empty result is the truth, unlike a loss of nothing.
+  RILL_RETURN_IF_ERROR(CheckBatching("Predict", x, batch_size, /*allow_empty=*/true));
   RILL_RETURN_IF_ERROR(impl_->Build(x, nullptr));
   RILL_ASSIGN_OR_RETURN(Dataset data, Dataset::FromTensors(x));
   std::unique_ptr<BatchIterator> it =
