@@ -30,10 +30,33 @@ std::vector<int64_t> ChosenDims(Choices& c) {
   return d;
 }
 
+// The int64 values that find overflows: 0, +-1, the extremes, 2^31 and 2^62 (whose sums
+// and doubles wrap), and the values beside them.
+constexpr int64_t kExtremeInts[] = {0,
+                                    1,
+                                    -1,
+                                    std::numeric_limits<int64_t>::max(),
+                                    std::numeric_limits<int64_t>::min(),
+                                    std::numeric_limits<int64_t>::max() - 1,
+                                    int64_t{1} << 31,
+                                    (int64_t{1} << 31) - 1,
+                                    -(int64_t{1} << 31),
+                                    int64_t{1} << 62,
+                                    -(int64_t{1} << 62)};
+
+// A small integer, or (wild, one time in four) an extreme one.
+int64_t ChosenInt(Choices& c, int lo, int hi, bool wild) {
+  if (wild && c.Int(0, 3) == 0) return kExtremeInts[c.Int(0, std::size(kExtremeInts) - 1)];
+  return c.Int(lo, hi);
+}
+
 // One value as a double, or (wild) an extreme one.
 double ChosenValue(Choices& c, DataType dt, bool wild) {
   if (wild && c.Int(0, 7) == 0) {
     const bool floating = DataTypeIsFloating(dt);
+    if (!floating && c.Coin()) {  // saturated to the dtype by ChosenTensor
+      return static_cast<double>(kExtremeInts[c.Int(0, std::size(kExtremeInts) - 1)]);
+    }
     switch (c.Int(0, 3)) {
       case 0:
         return floating ? std::numeric_limits<double>::quiet_NaN() : -1000;
@@ -51,7 +74,7 @@ double ChosenValue(Choices& c, DataType dt, bool wild) {
 AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
   switch (kind) {
     case AttrKind::kInt:
-      return int64_t{c.Int(-2, 5)};
+      return ChosenInt(c, -2, 5, wild);
     case AttrKind::kFloat:
       return static_cast<float>(ChosenValue(c, DT_FLOAT, wild));
     case AttrKind::kBool:
@@ -64,7 +87,7 @@ AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
     }
     case AttrKind::kIntList: {
       std::vector<int64_t> v(c.Int(0, 5));
-      for (auto& x : v) x = c.Int(-1, 3);
+      for (auto& x : v) x = ChosenInt(c, -1, 3, wild);
       return v;
     }
     case AttrKind::kShape: {
@@ -170,6 +193,27 @@ absl::Status BuildRandomProgram(Choices& c, int nodes, bool wild, Graph* g, Rand
   return absl::OkStatus();
 }
 
+namespace {
+// Output indices the node does not have, as fetches and as feeds, must each be an
+// InvalidArgument naming the node, never another node's value or a read out of bounds.
+absl::Status CheckBadIndicesRefused(Session& session, Node* n) {
+  for (int index :
+       {n->num_outputs(), -1, std::numeric_limits<int>::max(), std::numeric_limits<int>::min()}) {
+    std::vector<Tensor> out;
+    absl::Status fetched = session.Run({Output(n, index)}, &out);
+    absl::Status fed = session.Run({{Output(n, index), Tensor(1.0f)}}, {}, {}, &out);
+    for (const absl::Status& st : {fetched, fed}) {
+      if (st.code() != absl::StatusCode::kInvalidArgument ||
+          st.message().find(n->name()) == absl::string_view::npos) {
+        return errors::Internal(n->DebugName(), ": output index ", index,
+                                " was not refused as it must be: ", st.ToString());
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+}  // namespace
+
 absl::Status RunEveryNode(Session& session, const Scope& root, const RandomProgram& program,
                           RunCounts* counts) {
   Session::FeedType feed_map;
@@ -185,6 +229,7 @@ absl::Status RunEveryNode(Session& session, const Scope& root, const RandomProgr
   }
   for (int i = 0; i < root.graph()->num_nodes(); ++i) {
     Node* n = root.graph()->node(i);
+    RILL_RETURN_IF_ERROR(CheckBadIndicesRefused(session, n));
     if (n->IsPlaceholder()) continue;
     ++counts->built;
     std::vector<Tensor> out;
