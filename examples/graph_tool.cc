@@ -4,7 +4,9 @@
 //   graph_tool dot FILE OUT.dot [--fetch=..] a Graphviz picture (as placed here with --fetch)
 //   graph_tool run FILE --fetch=a,b:0 [--feed=x=1,2,3] [--init=true]
 // Values print with 9 significant digits, so two processes' outputs compare as text.
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -21,7 +23,8 @@
 
 ABSL_FLAG(std::string, fetch, "", "comma-separated outputs to fetch (\"name\" or \"name:i\")");
 ABSL_FLAG(std::vector<std::string>, feed, {},
-          "NAME=v1,v2,... (repeatable); the placeholder's dtype and shape are used");
+          "NAME=v1,v2,... values of a placeholder (its dtype and shape are used); more "
+          "feeds follow in the same list: --feed=x=1,2,3,y=4");
 ABSL_FLAG(bool, init, true, "run the graph's variable initializers before fetching");
 
 namespace {
@@ -114,32 +117,78 @@ absl::Status Info(const Scope& root, const GraphImportResult& loaded) {
   return absl::OkStatus();
 }
 
+// `v` as a T, or InvalidArgument when T cannot hold it (NaN or 1e300 into an int32, 0.5
+// into an int, 2 into a bool): converting those is undefined behaviour in C++.
+template <typename T>
+absl::Status StoreValue(double v, const std::string& name, T* out) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (v != 0 && v != 1) {
+      return errors::InvalidArgument("--feed ", name, ": ", v, " is not a bool (0 or 1)");
+    }
+  } else if constexpr (std::is_integral_v<T>) {
+    // [lo, hi) as doubles holds exactly the integers T can take (hi = max + 1 = 2^digits).
+    const double hi = std::ldexp(1.0, std::numeric_limits<T>::digits);
+    const double lo = std::is_signed_v<T> ? -hi : 0.0;
+    if (!(v >= lo && v < hi)) {  // NaN fails too
+      return errors::InvalidArgument("--feed ", name, ": ", v, " is out of range for ",
+                                     DataTypeString(DataTypeToEnum<T>::value));
+    }
+    if (v != std::trunc(v)) {
+      return errors::InvalidArgument("--feed ", name, ": ", v, " is not an integer");
+    }
+  } else if (std::isfinite(v) &&
+             std::fabs(v) > static_cast<double>(std::numeric_limits<T>::max())) {
+    return errors::InvalidArgument("--feed ", name, ": ", v, " is out of range for ",
+                                   DataTypeString(DataTypeToEnum<T>::value));
+  }
+  *out = static_cast<T>(v);
+  return absl::OkStatus();
+}
+
+// --feed's pieces: the flag is a comma-separated list, so "x=1,2,3,y=4" arrives as "x=1",
+// "2", "3", "y=4"; a piece without '=' continues the feed before it.
+absl::StatusOr<std::vector<std::pair<std::string, std::vector<double>>>> FeedValues() {
+  std::vector<std::pair<std::string, std::vector<double>>> out;
+  for (const std::string& piece : absl::GetFlag(FLAGS_feed)) {
+    absl::string_view value = piece;
+    if (size_t eq = piece.find('='); eq != std::string::npos) {
+      out.emplace_back(piece.substr(0, eq), std::vector<double>());
+      value = absl::string_view(piece).substr(eq + 1);
+    } else if (out.empty()) {
+      return errors::InvalidArgument("--feed: '", piece, "' must start with NAME=");
+    }
+    if (value.empty()) continue;
+    double d;
+    if (!absl::SimpleAtod(value, &d)) {
+      return errors::InvalidArgument("--feed ", out.back().first, ": '", value,
+                                     "' is not a number");
+    }
+    out.back().second.push_back(d);
+  }
+  return out;
+}
+
 absl::StatusOr<Session::FeedType> ParseFeeds(const Graph& graph) {
   Session::FeedType feeds;
-  for (const std::string& spec : absl::GetFlag(FLAGS_feed)) {
-    std::pair<std::string, std::string> kv = absl::StrSplit(spec, absl::MaxSplits('=', 1));
-    RILL_ASSIGN_OR_RETURN(Output o, FindOutput(graph, kv.first));
-    std::vector<double> values;
-    for (absl::string_view v : absl::StrSplit(kv.second, ',', absl::SkipEmpty())) {
-      double d;
-      if (!absl::SimpleAtod(v, &d)) {
-        return errors::InvalidArgument("--feed ", kv.first, ": '", v, "' is not a number");
-      }
-      values.push_back(d);
-    }
+  RILL_ASSIGN_OR_RETURN(auto specs, FeedValues());
+  for (const auto& [name, values] : specs) {
+    RILL_ASSIGN_OR_RETURN(Output o, FindOutput(graph, name));
     const PartialTensorShape& want = o.shape();
     TensorShape shape({static_cast<int64_t>(values.size())});
     if (want.IsFullyDefined()) shape = TensorShape(want.dim_sizes());
     if (shape.num_elements() != static_cast<int64_t>(values.size())) {
-      return errors::InvalidArgument("--feed ", kv.first, ": shape ", shape.DebugString(),
-                                     " needs ", shape.num_elements(), " values, got ",
-                                     values.size());
+      return errors::InvalidArgument("--feed ", name, ": shape ", shape.DebugString(), " needs ",
+                                     shape.num_elements(), " values, got ", values.size());
     }
-    Tensor t(o.type(), shape);
+    RILL_ASSIGN_OR_RETURN(Tensor t, Tensor::Create(o.type(), shape));
+    absl::Status st;
     VisitDataType(o.type(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      for (size_t i = 0; i < values.size(); ++i) static_cast<T*>(t.data())[i] = T(values[i]);
+      for (size_t i = 0; i < values.size() && st.ok(); ++i) {
+        st = StoreValue(values[i], name, static_cast<T*>(t.data()) + i);
+      }
     });
+    RILL_RETURN_IF_ERROR(st);
     feeds.emplace(o, t);
   }
   return feeds;
