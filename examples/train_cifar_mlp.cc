@@ -4,6 +4,7 @@
 // synthetic data of the same shape and count, and says so first and last.
 //   train_cifar_mlp [--data_dir=DIR] [--device=cpu|gpu|both] [--epochs=10] [--softmax]
 //                   [--trace=F.json]
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "absl/flags/usage.h"
 #include "rill/rill.h"
 #include "rill/runtime/data/cifar.h"
+#include "rill/runtime/file_util.h"
 
 ABSL_FLAG(std::string, data_dir, "",
           "directory of data_batch_{1..5}.bin and test_batch.bin (default: $CIFAR10_DIR)");
@@ -123,6 +125,18 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_train_examples) < 1 || absl::GetFlag(FLAGS_test_examples) < 1) {
     std::fprintf(stderr, "train_cifar_mlp: epochs, batch_size and example counts must be >= 1\n");
     return 2;
+  }
+  const double lr = absl::GetFlag(FLAGS_learning_rate);
+  if (!(lr > 0) || !std::isfinite(lr)) {
+    std::fprintf(stderr, "train_cifar_mlp: --learning_rate must be a positive number, got %g\n",
+                 lr);
+    return 2;
+  }
+  if (const std::string trace = absl::GetFlag(FLAGS_trace); !trace.empty()) {
+    if (absl::Status st = CheckWritable(trace, "--trace"); !st.ok()) {
+      std::fprintf(stderr, "train_cifar_mlp: %s\n", st.ToString().c_str());
+      return 2;
+    }
   }
   std::string dir = absl::GetFlag(FLAGS_data_dir);
   if (dir.empty() && std::getenv("CIFAR10_DIR") != nullptr) dir = std::getenv("CIFAR10_DIR");

@@ -2,6 +2,7 @@
 // batches of 32, 5 epochs; loss falls and accuracy rises epoch by epoch, and the program
 // says where each tensor was placed.
 //   train_linear [--epochs=5] [--batch_size=32] [--rows=1000] [--device=/GPU:0]
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <random>
@@ -29,6 +30,10 @@ int main(int argc, char** argv) {
   const int batch = absl::GetFlag(FLAGS_batch_size);
   if (rows < 1 || epochs < 1 || batch < 1) {
     std::fprintf(stderr, "train_linear: --rows, --epochs and --batch_size must be >= 1\n");
+    return 2;
+  }
+  if (const double lr = absl::GetFlag(FLAGS_learning_rate); !(lr > 0) || !std::isfinite(lr)) {
+    std::fprintf(stderr, "train_linear: --learning_rate must be a positive number, got %g\n", lr);
     return 2;
   }
   // x ~ U(-1, 1)^10; y = 1 when w.x + noise > 0 for a fixed hidden w.

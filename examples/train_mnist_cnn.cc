@@ -4,6 +4,7 @@
 //   train_mnist_cnn [--model=conv2|conv4] [--data=fashion|digits] [--device=cpu|gpu]
 //                   [--epochs=1] [--batch_size=50] [--data_dir=DIR] [--max_train=N]
 //                   [--graph_dot=F.dot] [--graph_file=F.rgraph] [--trace=F.json]
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "rill/rill.h"
 #include "rill/runtime/data/idx.h"
+#include "rill/runtime/file_util.h"
 
 ABSL_FLAG(std::string, model, "conv2", "conv2 or conv4");
 ABSL_FLAG(std::string, data, "fashion",
@@ -100,9 +102,20 @@ int main(int argc, char** argv) {
   const std::string dev = absl::GetFlag(FLAGS_device);
   if ((model_name != "conv2" && model_name != "conv4") || (data != "fashion" && data != "digits") ||
       (!dev.empty() && dev != "cpu" && dev != "gpu") || absl::GetFlag(FLAGS_epochs) < 1 ||
-      absl::GetFlag(FLAGS_batch_size) < 1) {
+      absl::GetFlag(FLAGS_batch_size) < 1 || absl::GetFlag(FLAGS_max_train) < 0 ||
+      !(absl::GetFlag(FLAGS_learning_rate) > 0) ||
+      !std::isfinite(absl::GetFlag(FLAGS_learning_rate))) {
     std::fprintf(stderr, "train_mnist_cnn: bad flags; see --help\n");
     return 2;
+  }
+  // Output files that cannot be written fail now, not after the training they follow.
+  for (const auto& [flag, path] : {std::pair{"--graph_dot", absl::GetFlag(FLAGS_graph_dot)},
+                                   std::pair{"--graph_file", absl::GetFlag(FLAGS_graph_file)},
+                                   std::pair{"--trace", absl::GetFlag(FLAGS_trace)}}) {
+    if (absl::Status st = path.empty() ? absl::OkStatus() : CheckWritable(path, flag); !st.ok()) {
+      std::fprintf(stderr, "train_mnist_cnn: %s\n", st.ToString().c_str());
+      return 2;
+    }
   }
   std::string dir = absl::GetFlag(FLAGS_data_dir);
   if (dir.empty())
