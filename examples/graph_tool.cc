@@ -171,7 +171,9 @@ absl::StatusOr<std::vector<std::pair<std::string, std::vector<double>>>> FeedVal
 absl::StatusOr<Session::FeedType> ParseFeeds(const Graph& graph) {
   Session::FeedType feeds;
   RILL_ASSIGN_OR_RETURN(auto specs, FeedValues());
-  for (const auto& [name, values] : specs) {
+  for (const auto& spec : specs) {
+    const std::string& name = spec.first;  // named: clang 14 lambdas cannot capture bindings
+    const std::vector<double>& values = spec.second;
     RILL_ASSIGN_OR_RETURN(Output o, FindOutput(graph, name));
     const PartialTensorShape& want = o.shape();
     TensorShape shape({static_cast<int64_t>(values.size())});
