@@ -10,6 +10,7 @@
 #   graph  graphs, Sessions and Keras: a graph may legitimately ask for a huge tensor, so
 #          allocations over 1 GiB fail (allocator_may_return_null) and must come back as
 #          ResourceExhausted; the resident set is limited to 4 GiB.
+# With RILL_FUZZ_RUNS=N in the environment the run also stops after N executions.
 # Args: FUZZER SEED_CORPUS WORKDIR SECONDS [KIND]
 set -euo pipefail
 fuzzer=$1 seeds=$2 work=$3 seconds=$4 kind=${5:-graph}
@@ -20,5 +21,6 @@ case "$kind" in
   graph) limits=(-rss_limit_mb=4096) ;;
   *) echo "run_fuzzer.sh: KIND must be file or graph, got '$kind'" >&2; exit 2 ;;
 esac
+[[ -n ${RILL_FUZZ_RUNS:-} ]] && limits+=(-runs="$RILL_FUZZ_RUNS")
 "$fuzzer" -max_total_time="$seconds" -max_len=4096 "${limits[@]}" -print_final_stats=1 \
   -artifact_prefix="$work/" "$work/corpus" "$seeds" 2>&1 | tail -n 12

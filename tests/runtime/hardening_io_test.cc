@@ -155,8 +155,9 @@ TEST(Hardening, LoadingAGraphFileCostsAboutItsTextAndTensors) {
     getrusage(RUSAGE_SELF, &after);
     const int64_t grown_mib = (after.ru_maxrss - before.ru_maxrss) >> 10;
     std::fprintf(stderr, "peak grew by %lld MiB\n", static_cast<long long>(grown_mib));
-    // Text and tensor are 24 MiB; the old loader needed over 300 MiB here.
-    _exit(grown_mib < 100 ? 0 : 4);
+    // Text and tensor are 24 MiB (25 to 29 MiB of growth measured, 74 under TSan, whose
+    // shadow memory counts); one string per value, as before, needs over 300 MiB.
+    _exit(grown_mib < 160 ? 0 : 4);
   }
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
