@@ -1,5 +1,5 @@
-// libFuzzer target for the Keras API: the bytes choose a Sequential of up to three layers
-// (Dense, Conv2D, MaxPool2D, Flatten, Dropout, Activation, with sizes that include 0,
+// libFuzzer target for the Keras API: the bytes choose a Sequential of 0 to 3 layers
+// (Dense, Conv2D, MaxPool2D, Flatten, Dropout, Activation or null, with sizes that include 0,
 // negatives and int64 extremes), its compile settings, small data (0 to 6 rows, labels
 // in or out of range) and the arguments of Fit, Evaluate and Predict (batch sizes and
 // epochs from the same extremes). Every call must return OK or a Status with a message
@@ -38,7 +38,9 @@ std::string Activation(testing::Choices& c) {
 }
 
 std::shared_ptr<keras::Layer> ChosenLayer(testing::Choices& c) {
-  switch (c.Int(0, 5)) {
+  switch (c.Int(0, 6)) {
+    case 6:
+      return nullptr;  // a user's mistake, to be refused
     case 0:
       return std::make_shared<keras::Dense>(Size(c, 1, 4), Activation(c), c.Coin());
     case 1:
@@ -69,7 +71,7 @@ void Check(const absl::Status& st) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   testing::ByteChoices c(absl::MakeConstSpan(data, size));
   keras::Sequential model;
-  const int layers = c.Int(1, 3);
+  const int layers = c.Int(0, 3);
   for (int i = 0; i < layers; ++i) model.Add(ChosenLayer(c));
   const char* optimizers[] = {"sgd", "momentum", "adam", "nope"};
   const char* losses[] = {"sparse_categorical_crossentropy", "categorical_crossentropy",

@@ -106,6 +106,23 @@ TEST(Hardening, KerasBadBatchSizesAndEmptyDataAreInvalidArgument) {
   EXPECT_EQ(p0->shape(), TensorShape({0, 3}));
 }
 
+// Found beside the attack: a null layer was dereferenced when the model was built.
+TEST(Hardening, KerasNullLayersAndEmptyModelsAreAStatus) {
+  Tensor x, y;
+  Data(10, &x, &y);
+  Sequential null_layer;
+  null_layer.Add(nullptr);
+  ASSERT_TRUE(null_layer.Compile("sgd", "mse").ok());
+  auto h = null_layer.Fit(x, y, Quiet(4));
+  EXPECT_EQ(h.status().code(), absl::StatusCode::kInvalidArgument) << h.status();
+  EXPECT_NE(std::string(h.status().message()).find("null"), std::string::npos);
+  Sequential empty;
+  ASSERT_TRUE(empty.Compile("sgd", "mse").ok());
+  auto e = empty.Fit(x, y, Quiet(4));
+  EXPECT_FALSE(e.ok());
+  EXPECT_NE(e.status().code(), absl::StatusCode::kInternal) << e.status();
+}
+
 // Defect 6: a bad checkpoint_path failed only after a whole epoch of training.
 TEST(Hardening, KerasBadCheckpointPathsFailBeforeTraining) {
   Tensor x, y;
