@@ -164,7 +164,8 @@ absl::StatusOr<NamedTensors> ParseCheckpoint(const std::string& bytes) {
 }
 
 absl::StatusOr<NamedTensors> ReadCheckpoint(const std::string& path) {
-  RILL_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path, "checkpoint"));
+  // Any size a machine could hold; past memory the read is ResourceExhausted.
+  RILL_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path, "checkpoint", int64_t{1} << 38));
   absl::StatusOr<NamedTensors> parsed;
   try {
     parsed = ParseCheckpoint(bytes);

@@ -27,7 +27,7 @@ void DeviceSet::Add(std::shared_ptr<Device> d) { devices_.push_back(std::move(d)
 
 Device* DeviceSet::cpu() const {
   for (const auto& d : devices_)
-    if (d->device_type() == DEVICE_CPU) return d.get();
+    if (d != nullptr && d->device_type() == DEVICE_CPU) return d.get();
   return nullptr;
 }
 

@@ -235,6 +235,16 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
     : impl_(std::make_unique<Impl>(scope, options, std::move(devices))) {
   impl_->placement.allow_soft_placement = options.allow_soft_placement;
   impl_->placement.log_device_placement = options.log_device_placement;
+  for (const auto& d : impl_->devices.devices()) {
+    if (d == nullptr) {
+      impl_->init_status = errors::InvalidArgument("the Session's DeviceSet holds a null device");
+      return;
+    }
+  }
+  if (impl_->devices.cpu() == nullptr) {  // feeds, fetches and variables' host copies need it
+    impl_->init_status = errors::InvalidArgument("the Session's DeviceSet has no CPU device");
+    return;
+  }
   if (options.inter_op_threads < 0 || options.inter_op_threads > kMaxPoolThreads) {
     impl_->init_status =
         errors::InvalidArgument("SessionOptions.inter_op_threads must be 0 (one per core) .. ",
@@ -377,7 +387,9 @@ absl::StatusOr<std::string> Session::PlacementReason(const Operation& op) const 
 
 std::vector<std::string> Session::ListDevices() const {
   std::vector<std::string> out;
-  for (const auto& d : impl_->devices.devices()) out.push_back(d->name());
+  for (const auto& d : impl_->devices.devices()) {
+    if (d != nullptr) out.push_back(d->name());
+  }
   return out;
 }
 

@@ -199,6 +199,22 @@ TEST(Hardening, BadThreadCountsAreAStatusNotAnAbort) {
   EXPECT_EQ(ToDoubles(out[0]), std::vector<double>({1}));
 }
 
+// Beside defect 10: a Session over devices without a CPU (or with a null one) is a
+// Status too; plans need the host for feeds and fetches.
+TEST(Hardening, SessionsWithoutACpuDeviceAreAStatus) {
+  Scope root = Scope::NewRootScope();
+  auto c = ops::Const(root, 1.0f);
+  DeviceSet none;
+  Session empty(root, SessionOptions(), none);
+  std::vector<Tensor> out;
+  EXPECT_EQ(empty.Run({c}, &out).code(), absl::StatusCode::kInvalidArgument);
+  DeviceSet with_null = CpuOnly();
+  with_null.Add(nullptr);
+  Session null_device(root, SessionOptions(), with_null);
+  EXPECT_EQ(null_device.Run({c}, &out).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(Message(null_device.status()).find("null device"), std::string::npos);
+}
+
 // Defect 13: destroying a Session while another thread is inside Run crashed. The
 // contract: the destructor waits for calls in flight.
 TEST(Hardening, DestroyingASessionWaitsForRunsInFlight) {
