@@ -80,7 +80,8 @@ class ConvOp : public OpKernel {
                                                 : ConvPass::kBackwardWeights;
         const float* a = (kMode == 1 ? ctx.input(1) : ctx.input(0)).base<float>();
         const float* b = kMode == 0 ? ctx.input(1).base<float>() : dy->base<float>();
-        return dnnl_.Run(kPass, g, a, b, out->base<float>());
+        absl::Status st = dnnl_.Run(kPass, g, a, b, out->base<float>());
+        if (!absl::IsUnimplemented(st)) return st;  // else the im2col path below
       }
     }
     if (kMode != 0) std::memset(out->data(), 0, out->TotalBytes());

@@ -1,6 +1,7 @@
 #include "rill/kernels/cpu/dnnl_conv.h"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -137,8 +138,15 @@ DnnlConv::DnnlConv() : impl_(std::make_unique<Impl>()) {}
 DnnlConv::~DnnlConv() = default;
 
 bool DnnlConv::Supports(const Conv2DGeometry& g) {
+  // oneDNN's descriptors refuse sizes past int32 in places (a stride of 2^31 fails to make
+  // a primitive); such geometries take the im2col path, which handles any size.
+  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
+  for (int64_t v : {g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.stride_h, g.stride_w,
+                    g.out_h, g.out_w, g.pad_top, g.pad_left}) {
+    if (v > kMax) return false;
+  }
   return g.batch > 0 && g.in_c > 0 && g.out_c > 0 && g.out_h > 0 && g.out_w > 0 &&
-         PadBottom(g) >= 0 && PadRight(g) >= 0;
+         PadBottom(g) >= 0 && PadRight(g) >= 0 && PadBottom(g) <= kMax && PadRight(g) <= kMax;
 }
 
 absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
@@ -148,7 +156,14 @@ absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* 
     {
       std::lock_guard<std::mutex> lock(impl_->mu);
       auto& slot = impl_->cache[KeyOf(pass, g)];
-      if (!slot) slot = std::make_shared<const Prepared>(Make(pass, g));
+      if (!slot) {
+        try {
+          slot = std::make_shared<const Prepared>(Make(pass, g));
+        } catch (const dnnl::error& e) {
+          impl_->cache.erase(KeyOf(pass, g));
+          return errors::Unimplemented("oneDNN has no convolution for this geometry: ", e.what());
+        }
+      }
       p = slot;
     }
     dnnl::stream stream(Engine());

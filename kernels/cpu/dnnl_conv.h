@@ -21,7 +21,8 @@ class DnnlConv {
   static bool Supports(const Conv2DGeometry& g);
   // kForward: out = conv(x, w); kBackwardData: out (dx) from w and dy; kBackwardWeights:
   // out (dw) from x and dy. `x`/`dx` are [n, h, w, c], `w`/`dw` [kh, kw, c, oc], `dy` and
-  // the forward output [n, oh, ow, oc]; outputs are overwritten.
+  // the forward output [n, oh, ow, oc]; outputs are overwritten. Unimplemented (nothing
+  // written) when oneDNN cannot make a primitive for the geometry: use the own path.
   absl::Status Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
                    float* out);
 

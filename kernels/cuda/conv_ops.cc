@@ -7,10 +7,12 @@
 // the device instead, as TensorFlow's layout optimizer would. cuDNN pads symmetrically: a SAME
 // padding with one more row or column after than before (odd totals) gets an explicitly padded copy
 // of the input instead. TF32 only when the session allows it (FMA math otherwise).
+#include <algorithm>
 #include <array>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -171,6 +173,19 @@ class ConvGpu : public OpKernel {
   absl::Status MakeDescs(const Conv2DGeometry& g, const SymmetricPadLayout& lay, bool nchw,
                          Descs* d) const {
     const cudnnTensorFormat_t f = nchw ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+    // cuDNN's descriptors take int. A stride past int32 leaves one window per dim (the
+    // output is 1 there), which the largest int stride describes as well; any other size
+    // past int32 is refused rather than truncated.
+    constexpr int64_t kMax = std::numeric_limits<int>::max();
+    for (int64_t v : {g.batch, g.in_c, lay.h, lay.w, g.out_c, g.out_h, g.out_w, g.k_h, g.k_w,
+                      lay.pad_h, lay.pad_w}) {
+      if (v > kMax) {
+        return errors::InvalidArgument("a convolution of ", v,
+                                       " along one dim is beyond cuDNN's int sizes");
+      }
+    }
+    const int stride_h = static_cast<int>(std::min(g.stride_h, kMax));
+    const int stride_w = static_cast<int>(std::min(g.stride_w, kMax));
     RILL_CUDA_CHECK(cudnnCreateTensorDescriptor(&d->x.d));
     RILL_CUDA_CHECK(cudnnCreateTensorDescriptor(&d->y.d));
     RILL_CUDA_CHECK(cudnnCreateFilterDescriptor(&d->w.d));
@@ -182,7 +197,7 @@ class ConvGpu : public OpKernel {
     RILL_CUDA_CHECK(cudnnSetFilter4dDescriptor(d->w.d, CUDNN_DATA_FLOAT, f, int(g.out_c),
                                                int(g.in_c), int(g.k_h), int(g.k_w)));
     RILL_CUDA_CHECK(cudnnSetConvolution2dDescriptor(d->conv.d, int(lay.pad_h), int(lay.pad_w),
-                                                    int(g.stride_h), int(g.stride_w), 1, 1,
+                                                    stride_h, stride_w, 1, 1,
                                                     CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
     RILL_CUDA_CHECK(
         cudnnSetConvolutionMathType(d->conv.d, tf32_ ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));

@@ -6,6 +6,7 @@
 // that is not Internal; a crash, a sanitizer report or a silent wrong size is a finding.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <memory>
 
@@ -62,6 +63,7 @@ std::shared_ptr<keras::Layer> ChosenLayer(testing::Choices& c) {
 // A Status from a public call: OK or a refusal with a message, never Internal.
 void Check(const absl::Status& st) {
   if (!st.ok() && (st.message().empty() || st.code() == absl::StatusCode::kInternal)) {
+    std::fprintf(stderr, "keras_fuzzer: %s\n", st.ToString().c_str());
     __builtin_trap();
   }
 }

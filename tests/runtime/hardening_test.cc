@@ -73,6 +73,48 @@ TEST(Hardening, StridesNearInt64MaxGiveTheRightShape) {
   EXPECT_EQ(huge.status().code(), absl::StatusCode::kInvalidArgument) << huge.status();
 }
 
+// Found by the keras fuzzer after the attack: a float convolution whose stride oneDNN
+// cannot describe (2^62, with a window larger than the SAME-padded input) failed as
+// Internal; such geometries now take the im2col path. Forward and both gradients must
+// agree with the double kernels (always im2col).
+TEST(Hardening, ConvolutionsWithHugeStridesMatchTheReferencePath) {
+  auto as_double = [](const Tensor& t) { return FromDoubles(DT_DOUBLE, t.shape(), ToDoubles(t)); };
+  for (int64_t size : {2, 5}) {
+    Tensor x = RandomTensor(DT_FLOAT, TensorShape({2, size, size, 2}), -3, 3, 1);
+    for (int64_t stride : {int64_t{1} << 31, int64_t{1} << 40, int64_t{1} << 62,
+                           std::numeric_limits<int64_t>::max()}) {
+      for (int64_t k : {1, 2, 3}) {
+        for (const char* padding : {"SAME", "VALID"}) {
+          if (std::string(padding) == "VALID" && k > size) continue;
+          const std::vector<int64_t> strides = {1, stride, stride, 1};
+          Tensor f = RandomTensor(DT_FLOAT, TensorShape({k, k, 2, 3}), -1, 1, 2);
+          Tensor dy = RandomTensor(DT_FLOAT, TensorShape({2, 1, 1, 3}), -1, 1, 3);
+          std::vector<BuildFn> passes = {
+              [&](const Scope& s, const std::vector<Output>& in) {
+                return ops::Conv2D(s, in[0], in[1], strides, padding);
+              },
+              [&](const Scope& s, const std::vector<Output>& in) {
+                return ops::Conv2DBackpropInput(s, ops::Shape(s, in[0]), in[1], in[2], strides,
+                                                padding);
+              },
+              [&](const Scope& s, const std::vector<Output>& in) {
+                return ops::Conv2DBackpropFilter(s, in[0], ops::Shape(s, in[1]), in[2], strides,
+                                                 padding);
+              }};
+          for (const BuildFn& pass : passes) {
+            auto got = RunOp(pass, {x, f, dy});
+            auto want = RunOp(pass, {as_double(x), as_double(f), as_double(dy)});
+            ASSERT_TRUE(got.ok()) << size << " " << stride << " " << k << " " << padding << ": "
+                                  << got.status();
+            ASSERT_TRUE(want.ok()) << want.status();
+            ExpectTensorNear(*got, DT_FLOAT, want->shape(), ToDoubles(*want), 1e-5);
+          }
+        }
+      }
+    }
+  }
+}
+
 // Defect 2: an output index the node does not have, as a fetch or a feed, returned another
 // node's value or read out of bounds.
 TEST(Hardening, OutputIndicesOutOfRangeAreRefused) {
