@@ -89,8 +89,8 @@ Sequential& Sequential::Add(std::shared_ptr<Layer> layer) {
         "layers cannot be added after the model "
         "is built (by Fit, Evaluate or Predict)");
   } else if (layer == nullptr) {
-    impl_->build_status = errors::InvalidArgument("Add: layer ", impl_->layers.size(),
-                                                  " is a null pointer");
+    impl_->build_status =
+        errors::InvalidArgument("Add: layer ", impl_->layers.size(), " is a null pointer");
   } else {
     impl_->layers.push_back(std::move(layer));
   }

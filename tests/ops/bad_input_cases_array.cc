@@ -1,4 +1,6 @@
 // Valid recipes and op-specific bad inputs: elementwise, math, array and shape ops.
+#include <cstdint>
+
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -142,6 +144,11 @@ const bool kRegistered = [] {
   Both("a negative padding", {"Pad", {F({2, 3}), I({2, 2}, {-1, 0, 0, 0})}, {}}, {"-1"});
   Both("paddings for another rank", {"Pad", {F({2, 3}), I({3, 2}, {0, 0, 0, 0, 0, 0})}, {}});
   Both("paddings not of shape [rank, 2]", {"Pad", {F({2, 3}), I({2, 3}, {0, 0, 0, 0, 0, 0})}, {}});
+  {  // int64 paddings whose sum wraps (the outside attack's heap overflow)
+    Tensor big(DT_INT64, TensorShape({2, 2}));
+    for (int64_t i = 0; i < 4; ++i) big.base<int64_t>()[i] = i < 2 ? INT64_MAX : 0;
+    Both("paddings whose sum overflows int64", {"Pad", {F({2, 3}), big}, {}}, {"beyond int64"});
+  }
 
   AddRecipe({"InvertPermutation", {I({3}, {2, 0, 1})}, {}});
   Both("a repeated value", {"InvertPermutation", {I({3}, {0, 0, 1})}, {}});

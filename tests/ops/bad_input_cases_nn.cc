@@ -1,5 +1,7 @@
 // Valid recipes and op-specific bad inputs: convolution and pooling, losses, random,
 // state, training and the graph's own ops (Const, Placeholder, Variable, NoOp, _Copy).
+#include <cstdint>
+
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -71,6 +73,8 @@ const bool kRegistered = [] {
             {op, {F({1, 4, 4, 2})}, Window({2, 2, 2, 1}, {1, 2, 2, 1}, "VALID")}, kConstruction,
             kInvalid);
     Both("a VALID window larger than the input", {op, {F({1, 1, 1, 2})}, pool});
+    Both("a SAME window whose padding overflows int64",
+         {op, {F({1, 4, 4, 2})}, Window({1, INT64_MAX, 2, 1}, {1, 1, 1, 1}, "SAME")}, {"overflow"});
   }
   AddRecipe({"MaxPoolGrad", {F({1, 4, 4, 2}), F({1, 2, 2, 2}), F({1, 2, 2, 2})}, pool});
   InKernel("a gradient of the wrong shape",
