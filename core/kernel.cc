@@ -145,8 +145,14 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
         node.DebugName(), ": no kernel for dtype ", dtype, " on ", device->name(),
         "; devices with a kernel: ", have.empty() ? "none" : absl::StrJoin(have, ", "));
   }
+  return CreateKernel(*def, node, device, resources, options);
+}
+
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const KernelDef& def, const Node& node,
+                                                       DeviceBase* device, ResourceMgr* resources,
+                                                       KernelOptions options) {
   OpKernelConstruction c(node, device, resources, options);
-  std::unique_ptr<OpKernel> k = def->factory(c);
+  std::unique_ptr<OpKernel> k = def.factory(c);
   if (!c.status().ok()) {
     return errors::Annotate(c.status(),
                             absl::StrCat(node.DebugName(), " on ", device->name(), ": "));

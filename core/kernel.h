@@ -194,6 +194,11 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
                                                        ResourceMgr* resources,
                                                        KernelOptions options = {});
 
+// The same with the registry's answer already in hand (a plan looks each node up once).
+absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const KernelDef& def, const Node& node,
+                                                       DeviceBase* device, ResourceMgr* resources,
+                                                       KernelOptions options = {});
+
 struct KernelRegistration {
   KernelRegistration(std::string op, std::string device, std::string attr, DataType dt,
                      KernelFactory f, std::vector<int> host_memory_inputs = {},

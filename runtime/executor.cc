@@ -26,9 +26,12 @@ absl::Status NameNodeAndDevice(const absl::Status& st, const PlanNode& pn) {
   return errors::Annotate(st, absl::StrCat(node, " on ", pn.device->name(), ": "));
 }
 
-struct RunState {
-  RunState(const ExecutionPlan& p, ThreadPool* tp)
+}  // namespace
+
+struct Executor::State {
+  State(const ExecutionPlan& p, std::atomic<int64_t>* ns, ThreadPool* tp)
       : plan(p),
+        compute_ns(ns),
         pool(tp),
         slots(p.num_slots),
         pending(new std::atomic<int>[p.nodes.size()]),
@@ -57,6 +60,7 @@ struct RunState {
   }
 
   const ExecutionPlan& plan;
+  std::atomic<int64_t>* compute_ns;  // the executor's, per plan node
   ThreadPool* pool;
   std::vector<Tensor> slots;
   std::unique_ptr<std::atomic<int>[]> pending;
@@ -67,6 +71,9 @@ struct RunState {
   absl::Status status;
   StepStatsCollector* stats = nullptr;  // set for a traced step
 };
+
+namespace {
+using RunState = Executor::State;
 
 Tensor ReadVariable(Var* v) {
   std::lock_guard<std::mutex> lock(v->mu());
@@ -125,15 +132,17 @@ void RunNode(RunState* s, const PlanNode& pn) {
         const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now() - start)
                             .count();
-        s->plan.compute_ns[&pn - s->plan.nodes.data()].store(ns, std::memory_order_relaxed);
+        s->compute_ns[&pn - s->plan.nodes.data()].store(ns, std::memory_order_relaxed);
       } else {
         st = pn.kernel->Compute(ctx);
       }
     }
     if (stats != nullptr) {
       if (timer != nullptr) timer->Stop();
+      auto fused = s->plan.replaces.find(pn.node);
       stats->Record(*pn.node, pn.device->name(), s->slots.data() + pn.first_output_slot,
-                    pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer));
+                    pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer),
+                    fused == s->plan.replaces.end() ? nullptr : &fused->second);
     }
     if (!st.ok()) s->Fail(NameNodeAndDevice(st, pn));
   }
@@ -151,9 +160,9 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first);
 // Worth a thread hand-off (a few microseconds): an expensive kernel not yet measured, or
 // one whose last Compute took longer than this.
 constexpr int64_t kOffloadNs = 30000;
-bool Offload(const ExecutionPlan& plan, int id) {
-  if (!plan.nodes[id].expensive) return false;
-  const int64_t ns = plan.compute_ns[id].load(std::memory_order_relaxed);
+bool Offload(const RunState& s, int id) {
+  if (!s.plan.nodes[id].expensive) return false;
+  const int64_t ns = s.compute_ns[id].load(std::memory_order_relaxed);
   return ns < 0 || ns >= kOffloadNs;
 }
 
@@ -167,7 +176,7 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
     RunNode(s, pn);
     for (int c : pn.consumers) {
       if (s->pending[c].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
-      if (s->pool != nullptr && !stack.empty() && Offload(s->plan, c)) {
+      if (s->pool != nullptr && !stack.empty() && Offload(*s, c)) {
         std::shared_ptr<RunState> keep = owner;
         s->pool->Schedule([keep, c] { Process(keep, keep.get(), c); });
       } else {
@@ -178,41 +187,51 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
   }
 }
 
-// Run states are kept on the plan and reused, so a steady-state Run allocates no
-// bookkeeping. A state still referenced by a pool task (finishing its last notify) is
-// left to that task and a fresh one made instead.
-std::shared_ptr<RunState> AcquireState(const ExecutionPlan& plan, ThreadPool* pool) {
+absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches,
+                    bool wait);
+
+}  // namespace
+
+Executor::Executor(std::shared_ptr<const ExecutionPlan> plan)
+    : plan_(std::move(plan)), compute_ns_(new std::atomic<int64_t>[plan_->nodes.size()]) {
+  for (size_t i = 0; i < plan_->nodes.size(); ++i) {
+    compute_ns_[i].store(-1, std::memory_order_relaxed);
+  }
+}
+
+Executor::~Executor() = default;
+
+// Run states are reused, so a steady-state Run allocates no bookkeeping. A state still
+// referenced by a pool task (finishing its last notify) is left to that task and a fresh
+// one made instead.
+std::shared_ptr<Executor::State> Executor::Acquire(ThreadPool* pool) const {
   {
-    std::lock_guard<std::mutex> lock(plan.free_states_mu);
-    while (!plan.free_states.empty()) {
-      std::shared_ptr<RunState> s = std::static_pointer_cast<RunState>(plan.free_states.back());
-      plan.free_states.pop_back();
+    std::lock_guard<std::mutex> lock(free_mu_);
+    while (!free_.empty()) {
+      std::shared_ptr<State> s = std::move(free_.back());
+      free_.pop_back();
       if (s.use_count() == 1 && s->pool == pool) {
         s->Reset();
         return s;
       }
     }
   }
-  return std::make_shared<RunState>(plan, pool);
+  return std::make_shared<State>(*plan_, compute_ns_.get(), pool);
 }
 
-void ReleaseState(const ExecutionPlan& plan, std::shared_ptr<RunState> s) {
+void Executor::Release(std::shared_ptr<State> s) const {
   for (Tensor& t : s->slots) {
     if (t.IsInitialized()) t = Tensor();
   }
-  std::lock_guard<std::mutex> lock(plan.free_states_mu);
-  if (plan.free_states.size() < 8) plan.free_states.push_back(std::move(s));
+  std::lock_guard<std::mutex> lock(free_mu_);
+  if (free_.size() < 8) free_.push_back(std::move(s));
 }
 
-absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>* fetches,
-                    bool wait);
-
-}  // namespace
-
-absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, ThreadPool* pool,
-                         std::vector<Tensor>* fetches, StepStatsCollector* stats,
-                         bool wait_for_devices) {
-  std::shared_ptr<RunState> state = AcquireState(plan, pool);
+absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
+                           std::vector<Tensor>* fetches, StepStatsCollector* stats,
+                           bool wait_for_devices) const {
+  const ExecutionPlan& plan = *plan_;
+  std::shared_ptr<RunState> state = Acquire(pool);
   RunState* s = state.get();
   s->stats = stats;
   for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
@@ -221,7 +240,7 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
     // Roots beyond the first go to the pool when they are expensive, else run inline.
     for (size_t r = 1; r < plan.roots.size(); ++r) {
       int id = plan.roots[r];
-      if (pool != nullptr && Offload(plan, id)) {
+      if (pool != nullptr && Offload(*s, id)) {
         std::shared_ptr<RunState> keep = state;
         pool->Schedule([keep, id] { Process(keep, keep.get(), id); });
       } else {
@@ -237,7 +256,7 @@ absl::Status ExecutePlan(const ExecutionPlan& plan, const Tensor* const* feeds, 
   // Only a step that fetches nothing and is not traced may leave its device work queued.
   const bool wait = wait_for_devices || !plan.fetch_slots.empty() || stats != nullptr;
   absl::Status st = Finish(plan, s, fetches, wait);
-  ReleaseState(plan, std::move(state));
+  Release(std::move(state));
   return st;
 }
 

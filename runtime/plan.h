@@ -1,19 +1,19 @@
-// An execution plan: the pruned, placed, ordered subgraph for one (feeds, fetches,
-// targets) signature, with its kernels instantiated. Built once, then reused by every Run
-// with that signature; the executor reads it and never changes it.
+// An execution plan: the pruned, placed, optimized, ordered graph for one (feeds, fetches,
+// targets) signature, with its kernels instantiated. Built once by the passes of
+// runtime/passes/ (BuildPlan runs them in order), then reused by every Run with that
+// signature. Immutable once built: the executor keeps its own per-run state and timings.
 #pragma once
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "rill/runtime/placer.h"
 
 namespace rill {
 
 struct PlanNode {
-  const Node* node = nullptr;
+  const Node* node = nullptr;  // in the plan's own graph
   Device* device = nullptr;
   std::unique_ptr<OpKernel> kernel;
   std::vector<int> input_slots;  // where each input's value lives
@@ -36,28 +36,25 @@ struct PlanRequest {
 };
 
 struct ExecutionPlan {
-  Graph copy_nodes;             // the _Copy nodes this plan inserted (not in the user's graph)
+  // The plan's own graph (the optimizer's output; the user's graph never changes) and the
+  // _Copy nodes partitioning inserted.
+  std::unique_ptr<Graph> graph;
+  Graph copy_nodes;
+  // Nodes that stand for others (fusions, folded constants): the user's nodes they replaced.
+  absl::flat_hash_map<const Node*, std::vector<std::string>> replaces;
   std::vector<PlanNode> nodes;  // graph nodes in a topological order, then copies
   std::vector<int> roots;       // nodes with no predecessors
   int num_slots = 0;
-  std::vector<int> feed_slots;  // per feed, in request order
-  std::vector<const Node*> feed_nodes;
-  std::vector<int> fetch_slots;  // per fetch
+  std::vector<int> feed_slots;          // per feed, in request order
+  std::vector<const Node*> feed_nodes;  // per feed: the user's node whose value is fed
+  std::vector<int> fetch_slots;         // per fetch
   std::vector<const Node*> fetch_producers;
   std::vector<Var*> fetch_vars;  // per fetch: a variable read after the run, or null
   std::vector<Device*> fetch_var_devices;
   Device* host = nullptr;             // where fetched values must end up
   std::vector<Device*> sync_devices;  // non-host devices this plan runs on
-
-  // The executor's per-run bookkeeping, kept for reuse (see runtime/executor.cc).
-  mutable std::mutex free_states_mu;
-  mutable std::vector<std::shared_ptr<void>> free_states;
-  std::vector<int> slot_uses;     // consumers per slot; a slot is released after its last
-  std::vector<bool> slot_pinned;  // fetched or fed: never released early
-  // Last measured Compute time of each expensive node (-1: not yet run). A kernel that
-  // turns out cheap for the shapes it sees (a tiny MatMul) stays on the caller's thread:
-  // handing it to the pool would cost more than it saves.
-  mutable std::vector<std::atomic<int64_t>> compute_ns;
+  std::vector<int> slot_uses;         // consumers per slot; a slot is released after its last
+  std::vector<bool> slot_pinned;      // fetched or fed: never released early
 };
 
 struct PlanContext {
@@ -67,9 +64,10 @@ struct PlanContext {
   PlacementMap* placed;  // session-wide; updated
   ResourceMgr* resources;
   KernelOptions kernel_options;
+  bool optimize = true;  // run the graph optimizer (SessionOptions::optimize_graph)
 };
 
-// Prunes to what the fetches and targets need, places, orders and creates kernels.
+// Runs the passes: prune, place, copy, optimize, partition, order and instantiate.
 absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
                                                          const PlanContext& ctx);
 

@@ -40,29 +40,35 @@ struct Session::Impl {
   mutable std::mutex build_mu;  // serialises plan building and placement
   PlacementMap placed;
   mutable std::shared_mutex cache_mu;
-  absl::flat_hash_map<std::string, std::shared_ptr<const ExecutionPlan>> cache;
-  absl::flat_hash_map<CallableHandle, std::shared_ptr<const ExecutionPlan>> callables;
+  // A cached plan with the executor that runs it (which owns the runs' changing state).
+  absl::flat_hash_map<std::string, std::shared_ptr<const Executor>> cache;
+  absl::flat_hash_map<CallableHandle, std::shared_ptr<const Executor>> callables;
   CallableHandle next_handle = 1;
 
-  absl::StatusOr<std::shared_ptr<const ExecutionPlan>> GetPlan(const std::string& key,
-                                                               const PlanRequest& req) {
+  absl::StatusOr<std::shared_ptr<const Executor>> GetPlan(const std::string& key,
+                                                          const PlanRequest& req) {
     {
       std::shared_lock<std::shared_mutex> lock(cache_mu);
       auto it = cache.find(key);
       if (it != cache.end()) return it->second;
     }
-    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, Build(req));
+    RILL_ASSIGN_OR_RETURN(std::shared_ptr<const Executor> plan, Build(req));
     std::unique_lock<std::shared_mutex> lock(cache_mu);
     auto [it, inserted] = cache.emplace(key, plan);
     return it->second;
   }
 
-  absl::StatusOr<std::shared_ptr<const ExecutionPlan>> Build(const PlanRequest& req) {
+  absl::StatusOr<std::shared_ptr<const Executor>> Build(const PlanRequest& req) {
     std::lock_guard<std::mutex> lock(build_mu);
-    PlanContext ctx{scope.graph(), &devices,   &placement,
-                    &placed,       &resources, KernelOptions{options.allow_tf32}};
+    PlanContext ctx{scope.graph(),
+                    &devices,
+                    &placement,
+                    &placed,
+                    &resources,
+                    KernelOptions{options.allow_tf32},
+                    options.optimize_graph};
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
-    return std::shared_ptr<const ExecutionPlan>(std::move(plan));
+    return std::make_shared<const Executor>(std::shared_ptr<const ExecutionPlan>(std::move(plan)));
   }
 
   static absl::Status CheckFeed(const Node& n, const Tensor& t) {
@@ -82,9 +88,10 @@ struct Session::Impl {
     return absl::OkStatus();
   }
 
-  absl::Status Execute(const ExecutionPlan& plan, const Tensor* const* feeds,
+  absl::Status Execute(const Executor& executor, const Tensor* const* feeds,
                        std::vector<Tensor>* outputs, StepStatsCollector* stats = nullptr,
                        bool wait_for_devices = true) const {
+    const ExecutionPlan& plan = executor.plan();
     for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
       RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
     }
@@ -92,8 +99,7 @@ struct Session::Impl {
     std::vector<Tensor> scratch;
     std::vector<Tensor>* dst = outputs != nullptr ? outputs : &scratch;
     dst->clear();
-    absl::Status st =
-        ExecutePlan(plan, feeds, pool.get(), dst, stats, wait_for_devices || always_wait);
+    absl::Status st = executor.Run(feeds, pool.get(), dst, stats, wait_for_devices || always_wait);
     if (!st.ok()) dst->clear();
     return st;
   }
@@ -208,7 +214,7 @@ absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output
     AppendId(&key, 't', op.node()->id(), 0);
   }
 
-  std::shared_ptr<const ExecutionPlan> plan;
+  std::shared_ptr<const Executor> plan;
   {
     std::shared_lock<std::shared_mutex> lock(cache_mu);
     auto it = cache.find(key);
@@ -315,7 +321,7 @@ absl::Status Session::MakeCallable(const CallableOptions& options, CallableHandl
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
   RILL_RETURN_IF_ERROR(RequestOf(options, impl_->scope.graph(), &req));
-  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const Executor> plan, impl_->Build(req));
   std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
   *out_handle = impl_->next_handle++;
   impl_->callables[*out_handle] = std::move(plan);
@@ -332,7 +338,7 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
                                   RunMetadata* run_metadata) const {
   CallGuard guard(impl_.get());
   RILL_RETURN_IF_ERROR(impl_->init_status);
-  std::shared_ptr<const ExecutionPlan> plan;
+  std::shared_ptr<const Executor> plan;
   {
     std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
     auto it = impl_->callables.find(handle);
@@ -341,8 +347,8 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
     }
     plan = it->second;
   }
-  if (feed_tensors.size() != plan->feed_slots.size()) {
-    return errors::InvalidArgument("callable ", handle, " takes ", plan->feed_slots.size(),
+  if (feed_tensors.size() != plan->plan().feed_slots.size()) {
+    return errors::InvalidArgument("callable ", handle, " takes ", plan->plan().feed_slots.size(),
                                    " feed tensors, got ", feed_tensors.size());
   }
   absl::InlinedVector<const Tensor*, 8> feeds;
@@ -399,8 +405,8 @@ absl::StatusOr<GraphView> Session::ViewPlan(const CallableOptions& signature) co
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
   RILL_RETURN_IF_ERROR(RequestOf(signature, impl_->scope.graph(), &req));
-  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const ExecutionPlan> plan, impl_->Build(req));
-  return ViewOfPlan(*plan);
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const Executor> plan, impl_->Build(req));
+  return ViewOfPlan(plan->plan());
 }
 
 int Session::calls_in_flight() const {

@@ -29,6 +29,10 @@ struct SessionOptions {
   // Let float32 MatMul on GPUs use TF32 tensor cores (faster, about 10 mantissa bits).
   // Off by default, as CPU-GPU parity needs full float32.
   bool allow_tf32 = false;
+  // Run the graph optimizer on each plan (constant folding, common subexpressions,
+  // arithmetic simplification, fusions; see docs/design.md). Off: the plan runs the
+  // pruned graph as written, to compare or to see every node in a trace.
+  bool optimize_graph = true;
 };
 
 struct CallableOptions {

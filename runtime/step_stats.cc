@@ -15,8 +15,10 @@ StepStatsCollector::StepStatsCollector()
 
 void StepStatsCollector::Record(const Node& node, const std::string& device, const Tensor* outputs,
                                 int n_outputs, int64_t start_ns, int64_t end_ns,
-                                std::unique_ptr<DeviceTimer> timer) {
+                                std::unique_ptr<DeviceTimer> timer,
+                                const std::vector<std::string>* replaces) {
   NodeExecStats s;
+  if (replaces != nullptr) s.replaces = *replaces;
   s.node_name = node.name();
   s.op = node.type_string();
   s.device = device;

@@ -44,6 +44,9 @@ struct NodeExecStats {
   int64_t output_bytes = 0;
   std::vector<std::string> output_shapes;  // "[32,10]"
   bool is_copy = false;
+  // A node of the optimized plan that stands for others (a fusion, a folded constant):
+  // the names of the nodes of the user's graph it replaced.
+  std::vector<std::string> replaces;
   // The device time of the work the node queued (CUDA events on a GPU); -1 on the CPU,
   // where the kernel ran between start_ns and end_ns.
   int64_t device_ns = -1;
@@ -70,7 +73,8 @@ class StepStatsCollector {
   }
   // `outputs` are the node's output tensors; `timer` is its device timer, if any.
   void Record(const Node& node, const std::string& device, const Tensor* outputs, int n_outputs,
-              int64_t start_ns, int64_t end_ns, std::unique_ptr<DeviceTimer> timer);
+              int64_t start_ns, int64_t end_ns, std::unique_ptr<DeviceTimer> timer,
+              const std::vector<std::string>* replaces = nullptr);
   // Once the devices have finished the step: reads the device timers and sorts.
   absl::Status Finish(StepStats* out);
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "rill/core/device_name.h"
 #include "rill/runtime/file_util.h"
@@ -63,6 +64,8 @@ void EmitNode(const GraphViewNode& n, int id, std::string* out, const std::strin
                                : n.device);
   }
   if (n.is_fed) label += "\n(fed)";
+  if (!n.replaces.empty())
+    absl::StrAppend(&label, "\n(replaces ", absl::StrJoin(n.replaces, ", "), ")");
   absl::StrAppend(out, indent, "n", id, " [label=\"", Escape(label), "\", tooltip=\"",
                   Escape(n.name), "\"");
   if (n.is_copy) {

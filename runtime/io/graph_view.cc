@@ -63,6 +63,7 @@ GraphView ViewOfPlan(const ExecutionPlan& plan) {
     v.op = pn.node->type_string();
     v.device = pn.device->name();
     v.is_copy = v.op == "_Copy";
+    if (auto it = plan.replaces.find(pn.node); it != plan.replaces.end()) v.replaces = it->second;
     view.nodes.push_back(std::move(v));
   }
   // Edges, once every producer has its index.

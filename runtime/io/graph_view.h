@@ -27,6 +27,9 @@ struct GraphViewNode {
   std::string device;  // assigned if known, else requested, else empty
   bool is_copy = false;
   bool is_fed = false;  // its value comes from a feed (the plan does not run it)
+  // In an optimized plan, a node that stands for others (a fusion, a folded constant):
+  // the names of the user's nodes it replaced.
+  std::vector<std::string> replaces;
   std::vector<GraphViewEdge> inputs;
 };
 

@@ -63,6 +63,9 @@ std::string ToChromeTrace(const StepStats& stats) {
         absl::StrCat("{\"op\":", JsonString(n.op), ",\"output_bytes\":", n.output_bytes,
                      ",\"shapes\":", JsonString(absl::StrJoin(n.output_shapes, " ")));
     if (n.device_ns >= 0) absl::StrAppend(&args, ",\"device_us\":", Us(n.device_ns));
+    if (!n.replaces.empty()) {
+      absl::StrAppend(&args, ",\"replaces\":", JsonString(absl::StrJoin(n.replaces, " ")));
+    }
     args += "}";
     const std::string name = JsonString(n.node_name);
     const char* cat = n.is_copy ? "copy" : "op";

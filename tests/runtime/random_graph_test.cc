@@ -2,6 +2,8 @@
 // random feeds: every node is either added or refused with a Status, and every Run either
 // succeeds or returns a Status that says what failed. Under ASan and UBSan (CI's second
 // pass) this is a fuzz of graph construction and of every CPU kernel's validation.
+#include <cmath>
+
 #include "support/random_program.h"
 #include "test_util.h"
 
@@ -28,6 +30,71 @@ TEST(RandomGraphs, BuildAndRunNeverCrash) {
       OpRegistry::Global()->ListOps().size());
   EXPECT_GT(counts.built, 2000);
   EXPECT_GT(counts.ran, 1000);
+}
+
+// Equal values: NaN where NaN, else within a relative 1e-5 (fused kernels may round
+// differently from the pair they replace); -0 equals 0.
+bool SameValues(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
+  const std::vector<double> x = ToDoubles(a), y = ToDoubles(b);
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i])) {
+      if (std::isnan(x[i]) != std::isnan(y[i])) return false;
+    } else if (x[i] != y[i] && std::abs(x[i] - y[i]) > 1e-5 * std::max(1.0, std::abs(x[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool DrawsRandomNumbers(const Graph& g) {
+  for (int i = 0; i < g.num_nodes(); ++i) {
+    const std::string& op = g.node(i)->type_string();
+    if (op.starts_with("Random") || op == "TruncatedNormal" || op == "Dropout") return true;
+  }
+  return false;
+}
+
+// The graph optimizer changes how a value is computed, never what it is: every node of
+// random programs, fetched from an optimized and an unoptimized Session in turn (the same
+// runs in the same order, so variables evolve alike), fails in both or in neither, with
+// the same values. Programs that draw random numbers are left out (unseeded draws differ
+// from Session to Session).
+TEST(RandomGraphs, OptimizedPlansComputeWhatTheGraphSays) {
+  int compared = 0;
+  for (uint32_t seed = 0; seed < 4000; ++seed) {
+    SeededChoices choices(seed);
+    Scope root = Scope::NewRootScope();
+    RandomProgram program;
+    ASSERT_TRUE(BuildRandomProgram(choices, 16, /*wild=*/false, root.graph(), &program).ok());
+    if (DrawsRandomNumbers(*root.graph())) continue;
+    SessionOptions plain;
+    plain.optimize_graph = false;
+    Session optimized(root, SessionOptions(), CpuOnly()), reference(root, plain, CpuOnly());
+    Session::FeedType feeds;
+    for (const auto& [node, value] : program.feeds) feeds.emplace(Output(node, 0), value);
+    for (int i = 0; i < root.graph()->num_nodes(); ++i) {
+      Node* n = root.graph()->node(i);
+      if (n->IsPlaceholder()) continue;
+      std::vector<Output> fetch;
+      for (int k = 0; k < n->num_outputs(); ++k) fetch.emplace_back(n, k);
+      std::vector<Tensor> want, got;
+      absl::Status w = reference.Run(feeds, fetch, {Operation(n)}, &want);
+      absl::Status g = optimized.Run(feeds, fetch, {Operation(n)}, &got);
+      ASSERT_EQ(w.ok(), g.ok()) << "program " << seed << ", " << n->DebugName() << ": " << w
+                                << " / optimized: " << g;
+      if (!w.ok()) continue;
+      ASSERT_EQ(want.size(), got.size());
+      for (size_t k = 0; k < want.size(); ++k) {
+        ASSERT_TRUE(SameValues(want[k], got[k]))
+            << "program " << seed << ", " << n->DebugName() << " output " << k << ": "
+            << want[k].DebugString() << " / optimized: " << got[k].DebugString();
+        ++compared;
+      }
+    }
+  }
+  std::printf("optimized against unoptimized: %d values compared\n", compared);
+  EXPECT_GT(compared, 2000);
 }
 
 }  // namespace

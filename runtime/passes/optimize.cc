@@ -1,0 +1,30 @@
+// Pass 3, optimize: the graph optimizer every plan gets (SessionOptions::optimize_graph,
+// on by default), on the plan's own copy of the graph.
+//
+// Its passes run in this order, each producing the next graph:
+//   constant folding           computes once what every run would compute alike;
+//   arithmetic simplification  drops x*1, x+0, undone transposes, identity chains, and
+//                              folds reshape chains: it sees the constants folding made;
+//   common subexpressions      merges repeated work, once identities no longer hide that
+//                              two nodes read the same value;
+//   remapper, backward         fuses activation and bias gradients and the weight update
+//                              of a MatMul gradient;
+//   remapper, forward          fuses bias and activation.
+// Fusions come last because a fused node is opaque to the passes before them, and the
+// backward rules before the forward one because they release the BiasAdd a ReluGrad read.
+// A fetched node keeps its value under its name; what the optimizer removes is what no
+// fetch, target or kept node needs.
+#include "rill/runtime/passes/passes.h"
+
+namespace rill {
+
+absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizerOptions& options) {
+  RILL_ASSIGN_OR_RETURN(g, FoldConstants(g, options));
+  RILL_ASSIGN_OR_RETURN(g, SimplifyArithmetic(g));
+  RILL_ASSIGN_OR_RETURN(g, EliminateCommonSubexpressions(g));
+  RILL_ASSIGN_OR_RETURN(g, FuseBackward(g));
+  RILL_ASSIGN_OR_RETURN(g, FuseForward(g));
+  return g;
+}
+
+}  // namespace rill

@@ -1,0 +1,51 @@
+// The passes that turn one signature of a graph into an execution plan, in the order
+// BuildPlan (runtime/plan.cc) runs them; docs/design.md draws them. Each pass is in its
+// own file, which opens with what it does and why, and each can be run alone on a small
+// graph (tests/runtime/passes_test.cc).
+//   1. prune       what the fetches and targets need              prune.cc
+//   2. place       a device per user node, kept for the Session   runtime/placer.cc
+//   2b. copy       the plan's own graph, each node on its device  plan_copy.cc
+//   3. optimize    folding, CSE, simplification, fusions          optimize.cc and its passes
+//   4. partition   copies between devices, value slots            runtime/plan.cc
+//   5. order, instantiate kernels (one registry lookup a node)    order.cc, runtime/plan.cc
+#pragma once
+
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "rill/runtime/passes/plan_graph.h"
+#include "rill/runtime/placer.h"
+
+namespace rill {
+
+// 1. Every node the fetches and targets reach, not walking through fed nodes; an unfed
+// Placeholder reached is InvalidArgument.
+absl::StatusOr<std::vector<const Node*>> Prune(const std::vector<NodeOut>& fetches,
+                                               const std::vector<const Node*>& targets,
+                                               const absl::flat_hash_set<const Node*>& fed);
+
+// 2b. The pruned nodes copied into a graph of the plan's own, fed nodes as Placeholders.
+absl::StatusOr<PlanGraph> CopyForPlan(const std::vector<NodeOut>& feeds,
+                                      const std::vector<NodeOut>& fetches,
+                                      const std::vector<const Node*>& targets,
+                                      const std::vector<const Node*>& pruned,
+                                      const PlacementMap& placed, Device* host);
+
+// 3. The optimizer's passes, each from one PlanGraph to the next.
+struct OptimizerOptions {
+  // A folded value larger than this stays computed at run time (a plan keeps its
+  // constants in memory for as long as it is cached).
+  int64_t max_folded_bytes = 10 << 20;
+};
+absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizerOptions& options);
+absl::StatusOr<PlanGraph> EliminateCommonSubexpressions(const PlanGraph& in);
+absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in);
+absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in);
+absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in);
+// All of them, in order (optimize.cc says why that order).
+absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizerOptions& options);
+
+// 5a. A topological order, lowest id first among ready nodes.
+std::vector<const Node*> Order(const std::vector<const Node*>& nodes);
+
+}  // namespace rill

@@ -1,0 +1,210 @@
+// Optimizer passes: the remapper's fusions, as pattern rules over the plan's graph.
+//
+// A pattern of plain TensorFlow ops that one of rill's fused kernels computes in one pass
+// over memory becomes that kernel's node, whoever built the pattern: a Keras layer, an
+// optimizer, the gradient code, or a user writing ops:: by hand. Each rule fires only
+// when every node of the pattern is on one device that has the fused kernel for the
+// dtype, when the values the fusion hides are read by nothing else (not another node,
+// not a fetch, not a control edge), and when no node of the pattern but its first waits
+// on control inputs (the fused node stands where its first node stood). A fused node is
+// named after the node whose value it takes over and records the nodes it replaced.
+//
+// Backward rules (FuseBackward) run first: they change which value a ReluGrad reads, and
+// so free a BiasAdd for the forward rule.
+// - BiasAddGrad(ActGrad(...)) -> _BiasActivationGrad: the activation's gradient and the
+//   bias gradient in one kernel; ActGrad is ReluGrad(g, f) (reading relu(f) instead of f:
+//   relu(f) > 0 exactly where f > 0, and the Relu is there), SigmoidGrad(y, g) or
+//   TanhGrad(y, g). ActGrad's value stays available (output 0): the other gradients need it.
+// - ApplyGradientDescent(var, lr, MatMul(a, b)) -> _MatMulApplyGradientDescent: the weight
+//   gradient is never stored; one GEMM subtracts lr * a b from the variable in place. Not
+//   when a or b is a variable (its value would be read when the update runs, after other
+//   updates, instead of before). Control edges on the MatMul move to what it reads.
+// Forward rule (FuseForward):
+// - Relu/Sigmoid/Tanh(BiasAdd(x, b)) -> _BiasActivation(x, b).
+#include "absl/container/flat_hash_map.h"
+#include "rill/runtime/passes/passes.h"
+
+namespace rill {
+namespace {
+
+using Consumers = absl::flat_hash_map<std::pair<const Node*, int>, std::vector<const Node*>>;
+
+Consumers ConsumersOf(const PlanGraph& g) {
+  Consumers out;
+  const absl::flat_hash_set<const Node*> live = Reachable(g);
+  for (int id = 0; id < g.graph->num_nodes(); ++id) {
+    const Node* n = g.graph->node(id);
+    if (!live.contains(n)) continue;
+    for (int i = 0; i < n->num_inputs(); ++i) {
+      out[{n->input(i).node, n->input(i).index}].push_back(n);
+    }
+  }
+  return out;
+}
+
+bool SameDevice(const PlanGraph& g, const Node* a, const Node* b) {
+  return g.DeviceOf(a) == g.DeviceOf(b);
+}
+
+bool FloatNode(const Node* n) {
+  return n->num_outputs() > 0 && DataTypeIsFloating(n->output_type(0));
+}
+
+bool NhwcBias(const Node* n) {
+  auto it = n->attrs().find("data_format");
+  return it == n->attrs().end() || std::get<std::string>(it->second) == "NHWC";
+}
+
+const char* FusedActivation(const std::string& op) {
+  if (op == "Relu" || op == "ReluGrad") return "relu";
+  if (op == "Sigmoid" || op == "SigmoidGrad") return "sigmoid";
+  if (op == "Tanh" || op == "TanhGrad") return "tanh";
+  return nullptr;
+}
+
+std::vector<std::string> Concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+// For an activation gradient whose value a BiasAddGrad reduces: that BiasAddGrad and the
+// (gradients, outputs) the fused kernel takes, in the input graph.
+struct ActGradMatch {
+  const Node* bias_grad = nullptr;
+  NodeOut gradients, outputs;
+};
+
+std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, const Consumers& c,
+                                         const GraphRewriter& rw) {
+  const char* act = FusedActivation(ag.type_string());
+  if (act == nullptr || !ag.type_string().ends_with("Grad") || !FloatNode(&ag)) return {};
+  ActGradMatch m;
+  auto it = c.find({&ag, 0});
+  if (it == c.end()) return {};
+  for (const Node* n : it->second) {
+    if (n->type_string() == "BiasAddGrad" && NhwcBias(n) && n->control_inputs().empty() &&
+        SameDevice(g, n, &ag)) {
+      m.bias_grad = n;
+      break;
+    }
+  }
+  if (m.bias_grad == nullptr) return {};
+  if (ag.type_string() == "ReluGrad") {
+    // The fused kernel masks by the activation's output: find the Relu of these features.
+    m.gradients = ag.input(0);
+    auto f = c.find({ag.input(1).node, ag.input(1).index});
+    if (f == c.end()) return {};
+    for (const Node* r : f->second) {
+      if (r->type_string() == "Relu" && rw.Mapped({const_cast<Node*>(r), 0})) {
+        m.outputs = {const_cast<Node*>(r), 0};
+        break;
+      }
+    }
+    if (m.outputs.node == nullptr) return {};
+  } else {  // SigmoidGrad(y, dy), TanhGrad(y, dy)
+    m.outputs = ag.input(0);
+    m.gradients = ag.input(1);
+  }
+  return m;
+}
+
+}  // namespace
+
+absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
+  const Consumers consumers = ConsumersOf(in);
+  const UseCounts uses(in);
+  // MatMuls whose only reader is a gradient-descent update that takes them over.
+  absl::flat_hash_set<const Node*> absorbed;
+  auto fusable_update = [&](const Node& u) -> const Node* {
+    if (u.type_string() != "ApplyGradientDescent" || !FloatNode(&u)) return nullptr;
+    const Node* mm = u.input(2).node;
+    // Control edges on the MatMul are allowed: they move to what it reads.
+    if (mm->type_string() != "MatMul" || uses.data(u.input(2)) != 1 || uses.fetched(u.input(2)) ||
+        !mm->control_inputs().empty() || !SameDevice(in, mm, &u) ||
+        mm->input(0).node->IsVariable() || mm->input(1).node->IsVariable() ||
+        !HasKernelFor("_MatMulApplyGradientDescent", u.attrs(), in.DeviceOf(&u)->device_type())) {
+      return nullptr;
+    }
+    return mm;
+  };
+  for (int id = 0; id < in.graph->num_nodes(); ++id) {
+    if (const Node* mm = fusable_update(*in.graph->node(id))) absorbed.insert(mm);
+  }
+  absl::flat_hash_map<const Node*, Node*> bias_grad_of;  // a BiasAddGrad fused earlier
+  GraphRewriter rw(in, "remapper (backward)");
+  return rw.Run([&](const Node& old, GraphRewriter& rw) -> absl::StatusOr<bool> {
+    if (absorbed.contains(&old)) {
+      std::vector<Node*> control;
+      for (int i = 0; i < old.num_inputs(); ++i) control.push_back(rw.Map(old.input(i)).node);
+      rw.Replace(old, {}, std::move(control));
+      return true;
+    }
+    if (auto it = bias_grad_of.find(&old); it != bias_grad_of.end()) {
+      rw.Replace(old, {{it->second, 1}}, {it->second});
+      return true;
+    }
+    if (const Node* mm = fusable_update(old)) {
+      NodeSpec spec = rw.SpecOf(old);
+      spec.op = "_MatMulApplyGradientDescent";
+      spec.inputs = {spec.inputs[0], spec.inputs[1], rw.Map(mm->input(0)), rw.Map(mm->input(1))};
+      spec.attrs = {{"T", old.output_type(0)},
+                    {"transpose_a", mm->attr<bool>("transpose_a")},
+                    {"transpose_b", mm->attr<bool>("transpose_b")}};
+      RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old),
+                                             Concat(rw.NamesOf(*mm), rw.NamesOf(old))));
+      rw.Replace(old, {{n, 0}}, {n});
+      return true;
+    }
+    std::optional<ActGradMatch> m = MatchActGrad(old, in, consumers, rw);
+    if (!m || !HasKernelFor("_BiasActivationGrad", old.attrs(), in.DeviceOf(&old)->device_type())) {
+      return false;
+    }
+    NodeSpec spec = rw.SpecOf(old);
+    spec.name = m->bias_grad->name();
+    spec.op = "_BiasActivationGrad";
+    spec.inputs = {rw.Map(m->gradients), rw.Map(m->outputs)};
+    spec.attrs = {{"T", old.output_type(0)},
+                  {"activation", std::string(FusedActivation(old.type_string()))}};
+    RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old),
+                                           Concat(rw.NamesOf(old), rw.NamesOf(*m->bias_grad))));
+    rw.Replace(old, {{n, 0}}, {n});
+    bias_grad_of[m->bias_grad] = n;
+    return true;
+  });
+}
+
+absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
+  const Consumers consumers = ConsumersOf(in);
+  const UseCounts uses(in);
+  // The activation that takes over each fused BiasAdd.
+  absl::flat_hash_map<const Node*, Node*> fused_act;
+  GraphRewriter rw(in, "remapper (forward)");
+  return rw.Run([&](const Node& old, GraphRewriter& rw) -> absl::StatusOr<bool> {
+    if (auto it = fused_act.find(&old); it != fused_act.end()) {
+      rw.Replace(old, {{it->second, 0}}, {it->second});
+      return true;
+    }
+    if (old.type_string() != "BiasAdd" || !NhwcBias(&old) || !FloatNode(&old) ||
+        !uses.SoleUse({const_cast<Node*>(&old), 0})) {
+      return false;
+    }
+    const Node* act = consumers.at({&old, 0}).front();
+    const char* a = FusedActivation(act->type_string());
+    if (a == nullptr || act->type_string().ends_with("Grad") || !act->control_inputs().empty() ||
+        !SameDevice(in, act, &old) ||
+        !HasKernelFor("_BiasActivation", old.attrs(), in.DeviceOf(&old)->device_type())) {
+      return false;
+    }
+    NodeSpec spec = rw.SpecOf(old);
+    spec.name = act->name();
+    spec.op = "_BiasActivation";
+    spec.attrs = {{"T", old.output_type(0)}, {"activation", std::string(a)}};
+    RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old),
+                                           Concat(rw.NamesOf(old), rw.NamesOf(*act))));
+    rw.Replace(old, {}, {n});
+    fused_act[act] = n;
+    return true;
+  });
+}
+
+}  // namespace rill
