@@ -8,7 +8,6 @@
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"
-#include "rill/ops/op_builder.h"
 #include "rill/ops/state_ops.h"
 #include "rill/ops/training_ops.h"
 
@@ -74,9 +73,7 @@ Operation Optimizer::ApplyGradients(const Scope& scope,
   if (!scope.ok() || grads_and_vars.empty()) return Operation();
   Scope s = scope.NewSubScope(name());
   std::vector<Operation> grad_ops;
-  for (const auto& gv : grads_and_vars) {
-    for (const Operation& op : Dependencies(s, gv)) grad_ops.push_back(op);
-  }
+  for (const auto& gv : grads_and_vars) grad_ops.push_back(gv.first.op());
   // One barrier: every update waits for every gradient (a variable is read when its
   // consumer runs, so an early update would leak into another variable's gradient).
   NoOp grads_done(s.WithControlDependencies(grad_ops).WithOpName("gradients_done"));
@@ -111,43 +108,8 @@ Output Optimizer::ZerosSlot(const Scope& scope, const Output& var, const std::st
   return Variable(plain, Input::Initializer(zeros));
 }
 
-namespace {
-// The gradient is output 0 of a float MatMul that no node reads.
-bool FusableMatMul(const Graph* g, const Output& grad) {
-  const Node* n = grad.node();
-  if (n->type_string() != "MatMul" || !DataTypeIsFloating(n->output_type(0))) return false;
-  for (int id = n->id() + 1; id < g->num_nodes(); ++id) {
-    const Node* c = g->node(id);
-    for (int i = 0; i < c->num_inputs(); ++i)
-      if (c->input(i).node == n) return false;
-    for (const Node* ctl : c->control_inputs())
-      if (ctl == n) return false;
-  }
-  return true;
-}
-}  // namespace
-
-std::vector<Operation> GradientDescentOptimizer::Dependencies(const Scope& s,
-                                                              const GradAndVar& gv) {
-  if (!FusableMatMul(s.graph(), gv.first)) return {gv.first.op()};
-  const Node* mm = gv.first.node();
-  return {Operation(mm->input(0).node), Operation(mm->input(1).node)};
-}
-
 Output GradientDescentOptimizer::ApplyOne(const Scope& s, const Output& var, const Output& grad) {
-  Output lr = grad::Scalar(s, lr_, var.type());
-  if (!FusableMatMul(s.graph(), grad)) return ApplyGradientDescent(s, var, lr, grad);
-  const Node* mm = grad.node();
-  Operation op =
-      internal::NodeBuilder(s, "_MatMulApplyGradientDescent", "MatMulApplyGradientDescent")
-          .Input(var)
-          .Input(lr)
-          .Input(Output(mm->input(0).node, mm->input(0).index))
-          .Input(Output(mm->input(1).node, mm->input(1).index))
-          .Attr("transpose_a", mm->attr<bool>("transpose_a"))
-          .Attr("transpose_b", mm->attr<bool>("transpose_b"))
-          .Finalize();
-  return op.node() ? Output(op.node(), 0) : Output();
+  return ApplyGradientDescent(s, var, grad::Scalar(s, lr_, var.type()), grad);
 }
 
 Output MomentumOptimizer::ApplyOne(const Scope& s, const Output& var, const Output& grad) {

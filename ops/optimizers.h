@@ -31,11 +31,6 @@ class Optimizer {
  protected:
   // The update of one variable; `scope` carries the control dependency on the gradients.
   virtual Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) = 0;
-  // What the update of `gv` waits for before the barrier: the gradient's op by default.
-  virtual std::vector<Operation> Dependencies(const Scope& scope, const GradAndVar& gv) {
-    (void)scope;
-    return {gv.first.op()};
-  }
   // Work after all updates (Adam's beta powers); returns the ops to group with them.
   virtual std::vector<Operation> Finish(const Scope& scope, const std::vector<Operation>& updates) {
     (void)scope;
@@ -45,8 +40,8 @@ class Optimizer {
   Output ZerosSlot(const Scope& scope, const Output& var, const std::string& name);
 };
 
-// A weight gradient made by a MatMul that nothing else reads is not materialised: one
-// GEMM subtracts lr * op(a) op(b) from the variable in place (_MatMulApplyGradientDescent).
+// var -= lr * grad. (When grad is a MatMul that nothing else reads, the graph optimizer
+// makes the update one GEMM that never stores the gradient: _MatMulApplyGradientDescent.)
 class GradientDescentOptimizer : public Optimizer {
  public:
   explicit GradientDescentOptimizer(double learning_rate) : lr_(learning_rate) {}
@@ -54,7 +49,6 @@ class GradientDescentOptimizer : public Optimizer {
 
  protected:
   Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override;
-  std::vector<Operation> Dependencies(const Scope& scope, const GradAndVar& gv) override;
 
  private:
   double lr_;

@@ -31,22 +31,8 @@ Output ApplyActivation(const Scope& s, const Output& x, const std::string& a) {
   return x;
 }
 
-Output Layer::logits() const {
-  if (pending_logits_) {
-    logits_ = ops::BiasAdd(pending_logits_->scope, pending_logits_->y, pending_logits_->bias);
-    pending_logits_.reset();
-  }
-  return logits_;
-}
-
 Output Layer::BiasThenActivation(const Scope& s, const Output& y, const Output& bias,
                                  const std::string& a) {
-  if (a == "relu" || a == "sigmoid" || a == "tanh") {
-    logits_ = Output();
-    pending_logits_ = PendingLogits{s, y, bias};
-    return ops::BiasActivation(s, y, bias, a);
-  }
-  pending_logits_.reset();
   logits_ = ops::BiasAdd(s, y, bias);
   return ApplyActivation(s, logits_, a);
 }

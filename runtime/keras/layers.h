@@ -26,27 +26,20 @@ class Layer {
   // The layer's output for x; `training` turns on Dropout.
   virtual Output Call(const Scope& scope, const Output& x, bool training) = 0;
   // Output before the activation of the last Call, for losses computed from logits (else
-  // x itself). After a fused bias and activation, made (one BiasAdd) when first asked for.
-  Output logits() const;
+  // x itself).
+  Output logits() const { return logits_; }
   // The activation applied last ("linear" when none).
   virtual std::string activation() const { return "linear"; }
   const std::vector<Output>& variables() const { return variables_; }
 
  protected:
-  // activation(y + bias) for Dense and Conv2D: one _BiasActivation node (and one node for
-  // its gradient) for relu, sigmoid and tanh, else BiasAdd then the activation.
+  // activation(y + bias) for Dense and Conv2D, as BiasAdd then the activation (the graph
+  // optimizer fuses the pair, and its gradient, where a kernel does both).
   Output BiasThenActivation(const Scope& scope, const Output& y, const Output& bias,
                             const std::string& activation);
 
-  mutable Output logits_;
+  Output logits_;
   std::vector<Output> variables_;
-
- private:
-  struct PendingLogits {
-    Scope scope;
-    Output y, bias;
-  };
-  mutable std::optional<PendingLogits> pending_logits_;
 };
 
 // "relu", "sigmoid", "tanh", "softmax", "linear" (or ""); anything else is InvalidArgument.
