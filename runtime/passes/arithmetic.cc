@@ -21,7 +21,7 @@ namespace {
 // than `rank` of them (unknown rank: only a scalar qualifies).
 bool IsUniform(const Node* n, double value, int rank) {
   const Tensor* t = n->constant_value();
-  if (t == nullptr || DataTypeSize(t->dtype()) == 0) return false;
+  if (t == nullptr || DataTypeSize(t->dtype()) == 0 || t->dtype() == DT_BOOL) return false;
   if (t->dims() > (rank < 0 ? 0 : rank)) return false;
   for (int d = 0; d < t->dims(); ++d) {
     if (t->dim_size(d) != 1) return false;
@@ -32,7 +32,7 @@ bool IsUniform(const Node* n, double value, int rank) {
     const T* p = t->base<T>();
     for (int64_t i = 0; i < t->NumElements(); ++i) all = all && p[i] == static_cast<T>(value);
   });
-  return all && t->dtype() != DT_BOOL;
+  return all;
 }
 
 std::optional<std::vector<int64_t>> IntValues(const Node* n) {

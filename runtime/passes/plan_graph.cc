@@ -6,35 +6,25 @@
 namespace rill {
 
 UseCounts::UseCounts(const PlanGraph& g) {
-  std::vector<const Node*> stack;
-  absl::flat_hash_set<const Node*> seen;
-  auto visit = [&](const Node* n) {
-    if (seen.insert(n).second) stack.push_back(n);
-  };
-  for (const NodeOut& f : g.fetches) {
-    fetched_.insert({f.node, f.index});
-    visit(f.node);
-  }
-  for (const Node* t : g.targets) visit(t);
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
+  for (const NodeOut& f : g.fetches) fetched_.insert({f.node, f.index});
+  const absl::flat_hash_set<const Node*> live = Reachable(g);
+  for (int id = 0; id < g.graph->num_nodes(); ++id) {  // readers in id order: stable rules
+    const Node* n = g.graph->node(id);
+    if (!live.contains(n)) continue;
     for (int i = 0; i < n->num_inputs(); ++i) {
-      NodeOut in = n->input(i);
-      ++data_[{in.node, in.index}];
-      visit(in.node);
+      consumers_[{n->input(i).node, n->input(i).index}].push_back(n);
     }
-    for (const Node* c : n->control_inputs()) {
-      ++control_[c];
-      visit(c);
-    }
+    for (const Node* c : n->control_inputs()) ++control_[c];
   }
 }
 
-int UseCounts::data(NodeOut out) const {
-  auto it = data_.find({out.node, out.index});
-  return it == data_.end() ? 0 : it->second;
+const std::vector<const Node*>& UseCounts::consumers(NodeOut out) const {
+  static const std::vector<const Node*> kNone;
+  auto it = consumers_.find({out.node, out.index});
+  return it == consumers_.end() ? kNone : it->second;
 }
+
+int UseCounts::data(NodeOut out) const { return static_cast<int>(consumers(out).size()); }
 int UseCounts::control(const Node* n) const {
   auto it = control_.find(n);
   return it == control_.end() ? 0 : it->second;

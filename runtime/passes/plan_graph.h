@@ -32,11 +32,12 @@ struct PlanGraph {
   Device* DeviceOf(const Node* n) const { return device.at(n); }
 };
 
-// Data consumers per output and control consumers per node, over nodes reachable from the
-// fetches and targets; fetched outputs are marked.
+// The readers of each output (one entry per data edge) and the control consumers of each
+// node, over the nodes reachable from the fetches and targets; fetched outputs are marked.
 class UseCounts {
  public:
   explicit UseCounts(const PlanGraph& g);
+  const std::vector<const Node*>& consumers(NodeOut out) const;
   int data(NodeOut out) const;
   int control(const Node* n) const;
   bool fetched(NodeOut out) const;
@@ -46,7 +47,7 @@ class UseCounts {
   }
 
  private:
-  absl::flat_hash_map<std::pair<const Node*, int>, int> data_;
+  absl::flat_hash_map<std::pair<const Node*, int>, std::vector<const Node*>> consumers_;
   absl::flat_hash_map<const Node*, int> control_;
   absl::flat_hash_set<std::pair<const Node*, int>> fetched_;
 };

@@ -27,21 +27,6 @@
 namespace rill {
 namespace {
 
-using Consumers = absl::flat_hash_map<std::pair<const Node*, int>, std::vector<const Node*>>;
-
-Consumers ConsumersOf(const PlanGraph& g) {
-  Consumers out;
-  const absl::flat_hash_set<const Node*> live = Reachable(g);
-  for (int id = 0; id < g.graph->num_nodes(); ++id) {
-    const Node* n = g.graph->node(id);
-    if (!live.contains(n)) continue;
-    for (int i = 0; i < n->num_inputs(); ++i) {
-      out[{n->input(i).node, n->input(i).index}].push_back(n);
-    }
-  }
-  return out;
-}
-
 bool SameDevice(const PlanGraph& g, const Node* a, const Node* b) {
   return g.DeviceOf(a) == g.DeviceOf(b);
 }
@@ -74,14 +59,12 @@ struct ActGradMatch {
   NodeOut gradients, outputs;
 };
 
-std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, const Consumers& c,
+std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, const UseCounts& uses,
                                          const GraphRewriter& rw) {
   const char* act = FusedActivation(ag.type_string());
   if (act == nullptr || !ag.type_string().ends_with("Grad") || !FloatNode(&ag)) return {};
   ActGradMatch m;
-  auto it = c.find({&ag, 0});
-  if (it == c.end()) return {};
-  for (const Node* n : it->second) {
+  for (const Node* n : uses.consumers({const_cast<Node*>(&ag), 0})) {
     if (n->type_string() == "BiasAddGrad" && NhwcBias(n) && n->control_inputs().empty() &&
         SameDevice(g, n, &ag)) {
       m.bias_grad = n;
@@ -92,9 +75,7 @@ std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, con
   if (ag.type_string() == "ReluGrad") {
     // The fused kernel masks by the activation's output: find the Relu of these features.
     m.gradients = ag.input(0);
-    auto f = c.find({ag.input(1).node, ag.input(1).index});
-    if (f == c.end()) return {};
-    for (const Node* r : f->second) {
+    for (const Node* r : uses.consumers(ag.input(1))) {
       if (r->type_string() == "Relu" && rw.Mapped({const_cast<Node*>(r), 0})) {
         m.outputs = {const_cast<Node*>(r), 0};
         break;
@@ -111,7 +92,6 @@ std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, con
 }  // namespace
 
 absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
-  const Consumers consumers = ConsumersOf(in);
   const UseCounts uses(in);
   // MatMuls whose only reader is a gradient-descent update that takes them over.
   absl::flat_hash_set<const Node*> absorbed;
@@ -155,7 +135,7 @@ absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
       rw.Replace(old, {{n, 0}}, {n});
       return true;
     }
-    std::optional<ActGradMatch> m = MatchActGrad(old, in, consumers, rw);
+    std::optional<ActGradMatch> m = MatchActGrad(old, in, uses, rw);
     if (!m || !HasKernelFor("_BiasActivationGrad", old.attrs(), in.DeviceOf(&old)->device_type())) {
       return false;
     }
@@ -174,7 +154,6 @@ absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
 }
 
 absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
-  const Consumers consumers = ConsumersOf(in);
   const UseCounts uses(in);
   // The activation that takes over each fused BiasAdd.
   absl::flat_hash_map<const Node*, Node*> fused_act;
@@ -188,7 +167,7 @@ absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
         !uses.SoleUse({const_cast<Node*>(&old), 0})) {
       return false;
     }
-    const Node* act = consumers.at({&old, 0}).front();
+    const Node* act = uses.consumers({const_cast<Node*>(&old), 0}).front();
     const char* a = FusedActivation(act->type_string());
     if (a == nullptr || act->type_string().ends_with("Grad") || !act->control_inputs().empty() ||
         !SameDevice(in, act, &old) ||
