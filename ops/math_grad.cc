@@ -144,23 +144,11 @@ absl::Status SumGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   return s.status();
 }
 
-// True when `p` is known to hold exactly one element.
-bool OneElement(const PartialTensorShape& p) {
-  if (!p.IsFullyDefined()) return false;
-  int64_t n = 1;
-  for (int64_t d : p.dim_sizes()) n *= d;
-  return n == 1;
-}
-
+// The graph optimizer runs a Mean-to-one-element's gradient as one kernel (_MeanAllGrad,
+// runtime/passes/composites.cc), recognising what this function builds.
 absl::Status MeanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output x = In(op, 0), y = Out(op);
   const PartialTensorShape xs = x.shape(), ys = y.shape();
-  if (OneElement(ys) && (T(op) == DT_FLOAT || T(op) == DT_DOUBLE)) {
-    // Everything reduced to one element (a loss's batch mean): one node.
-    out->push_back(MeanAllGrad(s, g[0], grad::ShapeOf(s, x)));
-    out->push_back(Output());
-    return s.status();
-  }
   Output count;
   if (xs.IsFullyDefined() && ys.IsFullyDefined()) {
     int64_t nx = 1, ny = 1;

@@ -108,4 +108,14 @@ std::set<std::string>& TestedOps() {
   return *s;
 }
 
+std::multiset<std::string> PlanOps(const Session& session, const CallableOptions& signature) {
+  absl::StatusOr<GraphView> plan = session.ViewPlan(signature);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  std::multiset<std::string> ops;
+  if (plan.ok()) {
+    for (const GraphViewNode& n : plan->nodes) ops.insert(n.op);
+  }
+  return ops;
+}
+
 }  // namespace rill::testing

@@ -33,6 +33,9 @@ void ExpectTensorNear(const Tensor& got, DataType dt, const TensorShape& shape,
                       const std::vector<double>& want, double rtol);
 double Tolerance(DataType dt);  // 1e-5 for float, 1e-12 for double, 0 for integers
 
+// The ops of the plan `session` makes for `signature` (ViewPlan's nodes), one per node.
+std::multiset<std::string> PlanOps(const Session& session, const CallableOptions& signature);
+
 // Whether this process sees a GPU; the local devices without it (CPU-only Sessions).
 bool HaveGpu();
 DeviceSet CpuOnly();

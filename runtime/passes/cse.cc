@@ -8,35 +8,14 @@
 //
 // Never merged: stateful ops (two reads of a random op are two draws; two Assigns are two
 // updates), Placeholders (two inputs of one dtype are still two inputs), nodes taking a
-// variable by reference, and constants larger than kMaxMergedConstBytes (comparing them
-// would cost more than it saves).
+// variable by reference, and constants larger than 64 KiB (comparing them would cost more
+// than it saves; AppendAttrKey refuses them).
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "rill/runtime/passes/passes.h"
 
 namespace rill {
 namespace {
-
-constexpr int64_t kMaxMergedConstBytes = 64 << 10;
-
-// Appends an exact description of `v`: equal text means equal value.
-bool AppendAttr(const AttrValue& v, std::string* key) {
-  if (const Tensor* t = std::get_if<Tensor>(&v)) {
-    if (!t->IsInitialized() || DataTypeSize(t->dtype()) == 0 ||
-        t->TotalBytes() > static_cast<size_t>(kMaxMergedConstBytes)) {
-      return false;
-    }
-    absl::StrAppend(key, DataTypeString(t->dtype()), t->shape().DebugString(), ":");
-    key->append(static_cast<const char*>(t->data()), t->TotalBytes());
-    return true;
-  }
-  if (const float* f = std::get_if<float>(&v)) {  // bits, so -0 and NaNs stay distinct
-    key->append(reinterpret_cast<const char*>(f), sizeof(float));
-    return true;
-  }
-  absl::StrAppend(key, AttrValueDebugString(v));
-  return true;
-}
 
 // The identity of `old`'s computation in the new graph, or "" when it must not be merged.
 std::string KeyOf(const Node& old, const GraphRewriter& rw) {
@@ -54,7 +33,7 @@ std::string KeyOf(const Node& old, const GraphRewriter& rw) {
   for (int c : control) absl::StrAppend(&key, "^", c, ",");
   for (const auto& [name, value] : old.attrs()) {
     absl::StrAppend(&key, "|", name, "=");
-    if (!AppendAttr(value, &key)) return "";
+    if (!AppendAttrKey(value, &key)) return "";
   }
   return key;
 }

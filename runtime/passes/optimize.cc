@@ -2,6 +2,9 @@
 // on by default), on the plan's own copy of the graph.
 //
 // Its passes run in this order, each producing the next graph:
+//   composite rules            fuse losses, metrics and a batch mean's gradient, each
+//                              recognised as the builders wrote it (before the passes
+//                              below rewrite its pieces);
 //   constant folding           computes once what every run would compute alike;
 //   arithmetic simplification  drops x*1, x+0, undone transposes, identity chains, and
 //                              folds reshape chains: it sees the constants folding made;
@@ -10,7 +13,7 @@
 //   remapper, backward         fuses activation and bias gradients and the weight update
 //                              of a MatMul gradient;
 //   remapper, forward          fuses bias and activation.
-// Fusions come last because a fused node is opaque to the passes before them, and the
+// The other fusions come last because a fused node is opaque to the passes before them, and the
 // backward rules before the forward one because they release the BiasAdd a ReluGrad read.
 // A fetched node keeps its value under its name; what the optimizer removes is what no
 // fetch, target or kept node needs.
@@ -19,6 +22,7 @@
 namespace rill {
 
 absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizerOptions& options) {
+  RILL_ASSIGN_OR_RETURN(g, FuseComposites(g));
   RILL_ASSIGN_OR_RETURN(g, FoldConstants(g, options));
   RILL_ASSIGN_OR_RETURN(g, SimplifyArithmetic(g));
   RILL_ASSIGN_OR_RETURN(g, EliminateCommonSubexpressions(g));

@@ -37,6 +37,7 @@ struct OptimizerOptions {
   // constants in memory for as long as it is cached).
   int64_t max_folded_bytes = 10 << 20;
 };
+absl::StatusOr<PlanGraph> FuseComposites(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizerOptions& options);
 absl::StatusOr<PlanGraph> EliminateCommonSubexpressions(const PlanGraph& in);
 absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in);

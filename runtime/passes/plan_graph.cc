@@ -170,4 +170,22 @@ bool HasKernelFor(const std::string& op, const AttrMap& attrs, const std::string
   return false;
 }
 
+bool AppendAttrKey(const AttrValue& v, std::string* key, int64_t max_tensor_bytes) {
+  if (const Tensor* t = std::get_if<Tensor>(&v)) {
+    if (!t->IsInitialized() || DataTypeSize(t->dtype()) == 0 ||
+        t->TotalBytes() > static_cast<size_t>(max_tensor_bytes)) {
+      return false;
+    }
+    absl::StrAppend(key, DataTypeString(t->dtype()), t->shape().DebugString(), ":");
+    key->append(static_cast<const char*>(t->data()), t->TotalBytes());
+    return true;
+  }
+  if (const float* f = std::get_if<float>(&v)) {
+    key->append(reinterpret_cast<const char*>(f), sizeof(float));
+    return true;
+  }
+  absl::StrAppend(key, AttrValueDebugString(v));
+  return true;
+}
+
 }  // namespace rill

@@ -91,6 +91,11 @@ class GraphRewriter {
   absl::flat_hash_map<const Node*, std::vector<Node*>> control_;
 };
 
+// Appends an exact description of an attribute value to *key: equal text, equal value
+// (floats and tensors by their bits, so -0 and NaNs stay distinct). False, for a tensor
+// larger than max_tensor_bytes or of a dtype without bytes: too costly or not comparable.
+bool AppendAttrKey(const AttrValue& v, std::string* key, int64_t max_tensor_bytes = 64 << 10);
+
 // Every node the fetches and targets reach, and the feeds' Placeholders.
 absl::flat_hash_set<const Node*> Reachable(const PlanGraph& g);
 
