@@ -151,13 +151,10 @@ absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const Node& node, DeviceB
 absl::StatusOr<std::unique_ptr<OpKernel>> CreateKernel(const KernelDef& def, const Node& node,
                                                        DeviceBase* device, ResourceMgr* resources,
                                                        KernelOptions options) {
+  // Kernels do not fail to construct: attributes were checked when the node was built
+  // (its op's shape function), and inputs are checked in Compute.
   OpKernelConstruction c(node, device, resources, options);
-  std::unique_ptr<OpKernel> k = def.factory(c);
-  if (!c.status().ok()) {
-    return errors::Annotate(c.status(),
-                            absl::StrCat(node.DebugName(), " on ", device->name(), ": "));
-  }
-  return k;
+  return def.factory(c);
 }
 
 }  // namespace rill

@@ -16,6 +16,9 @@
 #include "rill/core/variable.h"
 
 namespace rill {
+namespace gpu {
+struct GpuContext;
+}  // namespace gpu
 
 // What a kernel needs of the device it runs on.
 // Device-side timing of the work a kernel enqueues (a GPU's CUDA events). Made by
@@ -63,8 +66,9 @@ class DeviceBase {
   // done, and waits only when too many steps are queued. Where nothing runs
   // asynchronously this is Sync.
   virtual absl::Status FinishStepAsync() { return Sync(); }
-  // A GPU device's stream and library handles (kernels/cuda/gpu_context.h); else null.
-  virtual void* gpu_context() const { return nullptr; }
+  // A GPU device's stream and library handles (kernels/cuda/gpu_context.h defines the
+  // struct; only GPU code needs it); else null.
+  virtual gpu::GpuContext* gpu_context() const { return nullptr; }
   // Host memory this device uploads from without a bounce buffer (a GPU's pinned host
   // memory); data prepared there in advance (the next training batch) is copied in by
   // DMA alone. Null where uploads need no staging (the CPU).
@@ -93,17 +97,12 @@ class OpKernelConstruction {
   DeviceBase* device() const { return device_; }
   ResourceMgr* resources() const { return resources_; }
   const KernelOptions& options() const { return options_; }
-  void SetStatus(absl::Status s) {
-    if (status_.ok()) status_ = std::move(s);
-  }
-  const absl::Status& status() const { return status_; }
 
  private:
   const Node& node_;
   DeviceBase* device_;
   ResourceMgr* resources_;
   KernelOptions options_;
-  absl::Status status_;
 };
 
 class OpKernelContext {

@@ -37,7 +37,7 @@ class Cublas : public RawGemm {
       if (!gpu_->CopyFromHost(a, &da_).ok() || !gpu_->CopyFromHost(b, &db_).ok()) return -1;
       dc_ = Tensor(gpu_->allocator(), DT_FLOAT, TensorShape({n, n}));
     }
-    auto* g = static_cast<gpu::GpuContext*>(gpu_->gpu_context());
+    auto* g = gpu_->gpu_context();
     const float one = 1, zero = 0;
     auto t0 = Clock::now();
     cublasGemmEx(g->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, db_.data(), CUDA_R_32F, n,

@@ -27,9 +27,7 @@ struct GpuContext {
   std::shared_ptr<std::mutex> library_mu = std::make_shared<std::mutex>();
 };
 
-inline GpuContext* ContextOf(const OpKernelContext& ctx) {
-  return static_cast<GpuContext*>(ctx.device()->gpu_context());
-}
+inline GpuContext* ContextOf(const OpKernelContext& ctx) { return ctx.device()->gpu_context(); }
 
 absl::Status CudaError(cudaError_t e, const char* stmt, const char* file, int line);
 absl::Status CublasError(cublasStatus_t e, const char* stmt, const char* file, int line);
@@ -47,14 +45,5 @@ inline absl::Status CheckStatus(cudnnStatus_t e, const char* s, const char* f, i
 // Returns an Internal Status naming the statement, file and line when a call fails.
 #define RILL_CUDA_CHECK(stmt) \
   RILL_RETURN_IF_ERROR(::rill::gpu::CheckStatus((stmt), #stmt, __FILE__, __LINE__))
-
-// Grid for a grid-stride loop over n elements.
-inline unsigned int BlocksFor(int64_t n, int threads = 256) {
-  int64_t b = (n + threads - 1) / threads;
-  return static_cast<unsigned int>(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
-}
-
-// The launch's own error (bad configuration), checked right after each launch.
-#define RILL_CUDA_LAUNCH_CHECK() RILL_CUDA_CHECK(cudaGetLastError())
 
 }  // namespace rill::gpu

@@ -25,7 +25,7 @@ class GpuDevice final : public Device {
   ~GpuDevice() override;
 
   Allocator* allocator() const override { return allocator_.get(); }
-  void* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
+  GpuContext* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
   Allocator* host_staging_allocator() const override { return pinned_.get(); }
   void PrefetchFromHost(const Tensor& host) override;
   absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;

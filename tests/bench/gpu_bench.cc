@@ -37,7 +37,7 @@ void BM_GpuMatMulVsCublas(benchmark::State& state) {
   RILL_BENCH_REQUIRE_GPU(state);
   const int64_t n = state.range(0);
   const bool tf32 = state.range(1) != 0;
-  auto* ctx = static_cast<gpu::GpuContext*>(Gpu()->gpu_context());
+  auto* ctx = Gpu()->gpu_context();
   Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
   auto shape = ops::Const(root, {n, n});
   auto a = ops::RandomUniform(root, shape, DT_FLOAT, ops::RandomUniform::Seed(1));
@@ -102,7 +102,7 @@ BENCHMARK(BM_GpuChain100)->Unit(benchmark::kMicrosecond);
 // sync, through rill's launcher, no graph; counter us_per_launch.
 void BM_GpuLaunch100(benchmark::State& state) {
   RILL_BENCH_REQUIRE_GPU(state);
-  auto* ctx = static_cast<gpu::GpuContext*>(Gpu()->gpu_context());
+  auto* ctx = Gpu()->gpu_context();
   Tensor one(Gpu()->allocator(), DT_FLOAT, TensorShape({1}));
   for (auto _ : state) {
     for (int i = 0; i < 100; ++i) {
