@@ -14,7 +14,7 @@
 #include "absl/status/statusor.h"
 #include "rill/ops/scope.h"
 #include "rill/runtime/device.h"
-#include "rill/runtime/io/graph_view.h"
+#include "rill/runtime/graph_view.h"
 #include "rill/runtime/step_stats.h"
 
 namespace rill {

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "rill/runtime/io/graph_view.h"
+#include "rill/runtime/graph_view.h"
 
 namespace rill {
 

@@ -1,4 +1,4 @@
-#include "rill/runtime/io/graph_view.h"
+#include "rill/runtime/graph_view.h"
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
