@@ -3,6 +3,7 @@
 // devices accept the same inputs and name the same problems.
 #pragma once
 
+#include "rill/core/activation.h"
 #include "rill/core/conv_util.h"
 #include "rill/core/kernel.h"
 
@@ -44,8 +45,7 @@ struct BiasGradGeometry {
 };
 absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor** out);
 
-// _BiasActivation's activations (the op's shape function refuses any other name).
-enum class FusedActivation { kRelu, kSigmoid, kTanh };
+// _BiasActivation's activation attr (the op's shape function refuses any other name).
 FusedActivation ParseFusedActivation(const std::string& name);
 // _BiasActivationGrad(gradients, outputs): backprops (gradients' buffer when it may be
 // reused) and bias_backprop [channels]; returns {rows, channels}.

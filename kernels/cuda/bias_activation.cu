@@ -1,6 +1,7 @@
 // CUDA kernels of _BiasActivation and _BiasActivationGrad: the bias add and the activation
 // in one elementwise pass; the activation's gradient and the bias's column sums in one
 // pass over [rows, channels] (plus a small second pass when the rows are split).
+#include "rill/core/activation.h"
 #include "rill/kernels/cuda/conv_launch.h"
 #include "rill/kernels/cuda/grid.cuh"
 
@@ -11,23 +12,7 @@ constexpr int kCols = 32, kLanes = 8;   // a gradient block: 32 columns x 8 row 
 constexpr int64_t kTargetBlocks = 256;  // about two blocks per SM of an H100
 constexpr int64_t kMinRowsPerPart = 64;
 
-template <int kAct, typename T>
-__device__ T Activate(T z) {
-  if constexpr (kAct == 0) return z > T(0) ? z : T(0);
-  if constexpr (kAct == 1) return T(1) / (T(1) + exp(-z));
-  if constexpr (kAct == 2) return tanh(z);
-  return z;
-}
-
-template <int kAct, typename T>
-__device__ T Backprop(T dy, T y) {
-  if constexpr (kAct == 0) return y > T(0) ? dy : T(0);
-  if constexpr (kAct == 1) return dy * y * (T(1) - y);
-  if constexpr (kAct == 2) return dy * (T(1) - y * y);
-  return dy;
-}
-
-template <int kAct, typename T>
+template <FusedActivation kAct, typename T>
 __global__ void BiasActivationKernel(const T* x, const T* bias, T* y, int64_t n, int64_t c) {
   RILL_GRID_LOOP(i, n) { y[i] = Activate<kAct>(x[i] + bias[i % c]); }
 }
@@ -35,7 +20,7 @@ __global__ void BiasActivationKernel(const T* x, const T* bias, T* y, int64_t n,
 // Block (bx, by): columns [32 bx, 32 bx + 32), rows by * 8 + lane, stepping 8 * gridDim.y.
 // Writes dz and the block's column sums to partial[by * c + col] (the bias gradient
 // itself when gridDim.y is 1). Fixed summation order: deterministic.
-template <int kAct, typename T>
+template <FusedActivation kAct, typename T>
 __global__ void BiasActivationGradKernel(const T* dy, const T* y, T* dz, T* partial, int64_t rows,
                                          int64_t c) {
   __shared__ T sums[kLanes][kCols + 1];
@@ -45,7 +30,7 @@ __global__ void BiasActivationGradKernel(const T* dy, const T* y, T* dz, T* part
     for (int64_t r = blockIdx.y * int64_t{kLanes} + threadIdx.y; r < rows;
          r += int64_t{kLanes} * gridDim.y) {
       const int64_t i = r * c + col;
-      const T d = Backprop<kAct>(dy[i], y[i]);
+      const T d = ActivationBackprop<kAct>(dy[i], y[i]);
       dz[i] = d;
       acc += d;
     }
@@ -77,7 +62,7 @@ int64_t Parts(int64_t rows, int64_t channels) {
   return parts < 1 ? 1 : parts;
 }
 
-template <int kAct, typename T>
+template <FusedActivation kAct, typename T>
 cudaError_t GradWith(const T* dy, const T* y, T* dz, T* db, T* scratch, int64_t rows, int64_t c,
                      cudaStream_t stream) {
   const int64_t parts = Parts(rows, c);
@@ -97,33 +82,45 @@ int64_t BiasActivationGradScratch(int64_t rows, int64_t channels) {
 }
 
 template <typename T>
-cudaError_t LaunchBiasActivation(int act, const T* x, const T* bias, T* y, int64_t n,
+cudaError_t LaunchBiasActivation(FusedActivation act, const T* x, const T* bias, T* y, int64_t n,
                                  int64_t channels, cudaStream_t stream) {
   if (n == 0 || channels == 0) return cudaSuccess;
   const unsigned blocks = Blocks(n);
-  if (act == 1) {
-    BiasActivationKernel<1, T><<<blocks, 256, 0, stream>>>(x, bias, y, n, channels);
-  } else if (act == 2) {
-    BiasActivationKernel<2, T><<<blocks, 256, 0, stream>>>(x, bias, y, n, channels);
-  } else {
-    BiasActivationKernel<0, T><<<blocks, 256, 0, stream>>>(x, bias, y, n, channels);
+  switch (act) {
+    case FusedActivation::kRelu:
+      BiasActivationKernel<FusedActivation::kRelu, T>
+          <<<blocks, 256, 0, stream>>>(x, bias, y, n, channels);
+      break;
+    case FusedActivation::kSigmoid:
+      BiasActivationKernel<FusedActivation::kSigmoid, T>
+          <<<blocks, 256, 0, stream>>>(x, bias, y, n, channels);
+      break;
+    case FusedActivation::kTanh:
+      BiasActivationKernel<FusedActivation::kTanh, T>
+          <<<blocks, 256, 0, stream>>>(x, bias, y, n, channels);
+      break;
   }
   return cudaGetLastError();
 }
 
 template <typename T>
-cudaError_t LaunchBiasActivationGrad(int act, const T* dy, const T* y, T* dz, T* db, T* scratch,
+cudaError_t LaunchBiasActivationGrad(FusedActivation act, const T* dy, const T* y, T* dz, T* db, T* scratch,
                                      int64_t rows, int64_t channels, cudaStream_t stream) {
   if (channels == 0) return cudaSuccess;
-  if (act == 1) return GradWith<1, T>(dy, y, dz, db, scratch, rows, channels, stream);
-  if (act == 2) return GradWith<2, T>(dy, y, dz, db, scratch, rows, channels, stream);
-  return GradWith<0, T>(dy, y, dz, db, scratch, rows, channels, stream);
+  switch (act) {
+    case FusedActivation::kSigmoid:
+      return GradWith<FusedActivation::kSigmoid, T>(dy, y, dz, db, scratch, rows, channels, stream);
+    case FusedActivation::kTanh:
+      return GradWith<FusedActivation::kTanh, T>(dy, y, dz, db, scratch, rows, channels, stream);
+    default:
+      return GradWith<FusedActivation::kRelu, T>(dy, y, dz, db, scratch, rows, channels, stream);
+  }
 }
 
 #define RILL_INSTANTIATE_BIAS_ACT(T)                                                             \
-  template cudaError_t LaunchBiasActivation<T>(int, const T*, const T*, T*, int64_t, int64_t,    \
+  template cudaError_t LaunchBiasActivation<T>(FusedActivation, const T*, const T*, T*, int64_t, int64_t,    \
                                                cudaStream_t);                                    \
-  template cudaError_t LaunchBiasActivationGrad<T>(int, const T*, const T*, T*, T*, T*, int64_t, \
+  template cudaError_t LaunchBiasActivationGrad<T>(FusedActivation, const T*, const T*, T*, T*, T*, int64_t, \
                                                    int64_t, cudaStream_t);
 RILL_INSTANTIATE_BIAS_ACT(float)
 RILL_INSTANTIATE_BIAS_ACT(double)

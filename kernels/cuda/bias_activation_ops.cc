@@ -7,14 +7,14 @@
 namespace rill::gpu {
 namespace {
 
-int ActivationIndex(OpKernelConstruction& c) {
-  return static_cast<int>(ParseFusedActivation(c.node().attr<std::string>("activation")));
+FusedActivation ActivationOf(OpKernelConstruction& c) {
+  return ParseFusedActivation(c.node().attr<std::string>("activation"));
 }
 
 template <typename T>
 class BiasActivationGpu : public OpKernel {
  public:
-  explicit BiasActivationGpu(OpKernelConstruction& c) : OpKernel(c), act_(ActivationIndex(c)) {}
+  explicit BiasActivationGpu(OpKernelConstruction& c) : OpKernel(c), act_(ActivationOf(c)) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(const int64_t c, PrepareBiasAdd(ctx, &out));
@@ -25,13 +25,13 @@ class BiasActivationGpu : public OpKernel {
   }
 
  private:
-  int act_;
+  FusedActivation act_;
 };
 
 template <typename T>
 class BiasActivationGradGpu : public OpKernel {
  public:
-  explicit BiasActivationGradGpu(OpKernelConstruction& c) : OpKernel(c), act_(ActivationIndex(c)) {}
+  explicit BiasActivationGradGpu(OpKernelConstruction& c) : OpKernel(c), act_(ActivationOf(c)) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor *dz, *db;
     RILL_ASSIGN_OR_RETURN(const BiasGradGeometry g, PrepareBiasActivationGrad(ctx, &dz, &db));
@@ -48,7 +48,7 @@ class BiasActivationGradGpu : public OpKernel {
   }
 
  private:
-  int act_;
+  FusedActivation act_;
 };
 
 #define RILL_REG_GPU_BIAS_ACT(T, unused)                                                 \

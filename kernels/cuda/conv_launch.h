@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "rill/core/activation.h"
+
 namespace rill::gpu {
 
 // An NHWC window geometry (rill::Conv2DGeometry's fields, without its headers).
@@ -33,10 +35,9 @@ template <typename T>
 cudaError_t LaunchBiasAdd(const T* x, const T* bias, T* y, int64_t n, int64_t channels,
                           cudaStream_t stream);
 
-// _BiasActivation: y[i] = act(x[i] + bias[i % channels]) over n elements; act 0 relu,
-// 1 sigmoid, 2 tanh (rill::FusedActivation's order).
+// _BiasActivation: y[i] = act(x[i] + bias[i % channels]) over n elements.
 template <typename T>
-cudaError_t LaunchBiasActivation(int act, const T* x, const T* bias, T* y, int64_t n,
+cudaError_t LaunchBiasActivation(FusedActivation act, const T* x, const T* bias, T* y, int64_t n,
                                  int64_t channels, cudaStream_t stream);
 // _BiasActivationGrad over [rows, channels]: dz = dy * act'(y) and db = dz's column sums,
 // in one kernel when the columns alone fill the GPU; else the rows are split, each part's
@@ -44,8 +45,9 @@ cudaError_t LaunchBiasActivation(int act, const T* x, const T* bias, T* y, int64
 // second kernel adds them up. Deterministic either way.
 int64_t BiasActivationGradScratch(int64_t rows, int64_t channels);
 template <typename T>
-cudaError_t LaunchBiasActivationGrad(int act, const T* dy, const T* y, T* dz, T* db, T* scratch,
-                                     int64_t rows, int64_t channels, cudaStream_t stream);
+cudaError_t LaunchBiasActivationGrad(FusedActivation act, const T* dy, const T* y, T* dz, T* db,
+                                     T* scratch, int64_t rows, int64_t channels,
+                                     cudaStream_t stream);
 
 // dst [cols, rows] = src [rows, cols]^T (filters between HWIO and cuDNN's KRSC).
 template <typename T>

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "rill/core/activation.h"
 #include "rill/core/broadcast_plan.h"
 
 namespace rill::gpu {
@@ -54,9 +55,8 @@ cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_
                          cudaStream_t stream);
 
 // ReluGrad(g, x), SigmoidGrad(y, dy), TanhGrad(y, dy) over n elements.
-enum class ActGradKind { kRelu, kSigmoid, kTanh };
 template <typename T>
-cudaError_t LaunchActivationGrad(ActGradKind kind, const T* a, const T* b, T* out, int64_t n,
+cudaError_t LaunchActivationGrad(FusedActivation kind, const T* a, const T* b, T* out, int64_t n,
                                  cudaStream_t stream);
 // Softmax cross entropy per row of [rows, cols] features: dense labels (same shape) or, when
 // `ids` is set, class ids (a row whose id is out of range gets a NaN loss, as TensorFlow's

@@ -1,6 +1,7 @@
 // CUDA kernels for training: activation gradients, fused losses, optimizer updates.
 #include <cmath>
 
+#include "rill/core/activation.h"
 #include "rill/core/crossentropy_row.h"
 #include "rill/core/philox.h"
 #include "rill/kernels/cuda/grid.cuh"
@@ -9,16 +10,12 @@
 namespace rill::gpu {
 namespace {
 
-template <typename T>
-__global__ void ActGradKernel(ActGradKind kind, const T* a, const T* b, T* out, int64_t n) {
+// ReluGrad(gradients, features); SigmoidGrad(y, dy) and TanhGrad(y, dy).
+template <FusedActivation kAct, typename T>
+__global__ void ActGradKernel(const T* a, const T* b, T* out, int64_t n) {
   RILL_GRID_LOOP(i, n) {
-    if (kind == ActGradKind::kRelu) {
-      out[i] = b[i] > T(0) ? a[i] : T(0);
-    } else if (kind == ActGradKind::kSigmoid) {
-      out[i] = b[i] * a[i] * (T(1) - a[i]);
-    } else {
-      out[i] = b[i] * (T(1) - a[i] * a[i]);
-    }
+    out[i] = kAct == FusedActivation::kRelu ? ActivationBackprop<kAct>(a[i], b[i])
+                                            : ActivationBackprop<kAct>(b[i], a[i]);
   }
 }
 
@@ -121,10 +118,16 @@ __global__ void AdamKernel(T* var, T* m, T* v, const T* b1p, const T* b2p, const
 }  // namespace
 
 template <typename T>
-cudaError_t LaunchActivationGrad(ActGradKind kind, const T* a, const T* b, T* out, int64_t n,
+cudaError_t LaunchActivationGrad(FusedActivation kind, const T* a, const T* b, T* out, int64_t n,
                                  cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  ActGradKernel<T><<<Blocks(n), 256, 0, stream>>>(kind, a, b, out, n);
+  if (kind == FusedActivation::kRelu) {
+    ActGradKernel<FusedActivation::kRelu, T><<<Blocks(n), 256, 0, stream>>>(a, b, out, n);
+  } else if (kind == FusedActivation::kSigmoid) {
+    ActGradKernel<FusedActivation::kSigmoid, T><<<Blocks(n), 256, 0, stream>>>(a, b, out, n);
+  } else {
+    ActGradKernel<FusedActivation::kTanh, T><<<Blocks(n), 256, 0, stream>>>(a, b, out, n);
+  }
   return cudaGetLastError();
 }
 
@@ -196,7 +199,7 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
 }
 
 #define RILL_INSTANTIATE_TRAINING(T)                                                               \
-  template cudaError_t LaunchActivationGrad<T>(ActGradKind, const T*, const T*, T*, int64_t,       \
+  template cudaError_t LaunchActivationGrad<T>(FusedActivation, const T*, const T*, T*, int64_t,       \
                                                cudaStream_t);                                      \
   template cudaError_t LaunchSoftmaxXent<T, int32_t>(const T*, const T*, const int32_t*, T*, T*,   \
                                                      int64_t, int64_t, cudaStream_t);              \

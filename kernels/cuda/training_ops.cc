@@ -8,7 +8,7 @@
 namespace rill::gpu {
 namespace {
 
-template <typename T, ActGradKind kKind>
+template <typename T, FusedActivation kKind>
 class ActGradGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -245,11 +245,11 @@ class DropoutGpu : public RandomKernelBase {
 
 #define RILL_REG_GPU_TRAINING(T, unused)                                                           \
   RILL_REGISTER_KERNEL("ReluGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                      \
-                       ActGradGpu<T, ActGradKind::kRelu>);                                         \
+                       ActGradGpu<T, FusedActivation::kRelu>);                                     \
   RILL_REGISTER_KERNEL("SigmoidGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                   \
-                       ActGradGpu<T, ActGradKind::kSigmoid>);                                      \
+                       ActGradGpu<T, FusedActivation::kSigmoid>);                                  \
   RILL_REGISTER_KERNEL("TanhGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                      \
-                       ActGradGpu<T, ActGradKind::kTanh>);                                         \
+                       ActGradGpu<T, FusedActivation::kTanh>);                                     \
   RILL_REGISTER_KERNEL("SoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        SoftmaxXentGpu<T, false>);                                                  \
   RILL_REGISTER_KERNEL_HOST_INPUTS("SparseSoftmaxCrossEntropyWithLogits", DEVICE_GPU, "T",         \
