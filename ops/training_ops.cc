@@ -36,7 +36,6 @@ RILL_REGISTER_OP("ApplyGradientDescent")
     .Input("delta", "T")
     .Output("out", "T")
     .TypeAttr("T", kFloatTypes)
-    .Attr("use_locking", AttrKind::kBool, false)
     .SetIsStateful()
     .SetShapeFn([](InferenceContext& c) { return ApplyShape(c, {2}, {1}); });
 
@@ -48,7 +47,6 @@ RILL_REGISTER_OP("ApplyMomentum")
     .Input("momentum", "T")
     .Output("out", "T")
     .TypeAttr("T", kFloatTypes)
-    .Attr("use_locking", AttrKind::kBool, false)
     .Attr("use_nesterov", AttrKind::kBool, false)
     .SetIsStateful()
     .SetShapeFn([](InferenceContext& c) {
@@ -68,7 +66,6 @@ RILL_REGISTER_OP("ApplyAdam")
     .Input("grad", "T")
     .Output("out", "T")
     .TypeAttr("T", kFloatTypes)
-    .Attr("use_locking", AttrKind::kBool, false)
     .Attr("use_nesterov", AttrKind::kBool, false)
     .SetIsStateful()
     .SetShapeFn([](InferenceContext& c) {

@@ -35,8 +35,7 @@ __device__ T Pow(T x, T y) {
 
 template <typename T, typename Out>
 __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, int64_t n, Plan p) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     int64_t rem = i, ia = 0, ib = 0;
     for (int d = p.rank - 1; d >= 0; --d) {
       int64_t idx = rem % p.dims[d];
@@ -117,24 +116,21 @@ __device__ T Unary(UnaryKind op, T x) {
 
 template <typename T>
 __global__ void UnaryKernel(UnaryKind op, const T* x, T* y, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     y[i] = Unary(op, x[i]);
   }
 }
 
 template <typename From, typename To>
 __global__ void CastKernel(const From* x, To* y, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     y[i] = CastValue<To>(x[i]);
   }
 }
 
 template <typename T>
 __global__ void AxpyKernel(T scale, const T* x, T* y, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     y[i] = static_cast<T>(y[i] + scale * x[i]);
   }
 }
@@ -142,8 +138,7 @@ __global__ void AxpyKernel(T scale, const T* x, T* y, int64_t n) {
 template <typename T>
 __global__ void FillKernel(const T* value, T v, T* y, int64_t n) {
   const T fill = value ? *value : v;
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     y[i] = fill;
   }
 }

@@ -29,8 +29,7 @@ template <typename T>
 __global__ void ReduceKernel(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r,
                              int64_t inner) {
   const int64_t n = outer * inner;
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     const int64_t o = i / inner, in = i % inner;
     const T* p = x + o * r * inner + in;
     T acc = op == ReduceKind::kSum ? T(0) : op == ReduceKind::kMax ? Lowest<T>() : Highest<T>();
@@ -84,8 +83,7 @@ __global__ void ReduceChunksKernel(ReduceKind op, const T* x, T* partial, int64_
 
 template <typename T>
 __global__ void ScaleKernel(T* y, int64_t divisor, int64_t n) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     if (divisor > 0) {
       y[i] = static_cast<T>(y[i] / static_cast<T>(divisor));
     } else if constexpr (std::is_floating_point_v<T>) {
@@ -97,8 +95,7 @@ __global__ void ScaleKernel(T* y, int64_t divisor, int64_t n) {
 template <typename T, typename Index>
 __global__ void ArgMaxKernel(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner) {
   const int64_t n = outer * inner;
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     const T* p = x + (i / inner) * r * inner + i % inner;
     int64_t best = 0;
     for (int64_t k = 1; k < r; ++k)
@@ -110,8 +107,7 @@ __global__ void ArgMaxKernel(const T* x, Index* y, int64_t outer, int64_t r, int
 // One thread per row.
 template <typename T>
 __global__ void SoftmaxKernel(const T* x, T* y, int64_t rows, int64_t cols, bool log_softmax) {
-  for (int64_t row = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; row < rows;
-       row += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(row, rows) {
     const T* in = x + row * cols;
     T* out = y + row * cols;
     T mx = in[0];
@@ -139,8 +135,7 @@ __device__ T UniformFrom(const random::Block& b, int j) {
 // The same sampling as kernels/cpu/random_ops.cc, element by element.
 template <typename T>
 __global__ void RandomKernel(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{blockDim.x} * gridDim.x) {
+  RILL_GRID_LOOP(i, n) {
     const uint64_t counter = base + static_cast<uint64_t>(i);
     random::Block b = random::Philox(key, 0, counter);
     if (kind == RandomKind::kUniform) {
