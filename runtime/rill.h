@@ -19,6 +19,7 @@
 #include "rill/runtime/io/graph_dot.h"
 #include "rill/runtime/io/graph_io.h"
 #include "rill/runtime/io/trace.h"
+#include "rill/runtime/keras/backend.h"
 #include "rill/runtime/keras/layers.h"
 #include "rill/runtime/keras/model.h"
 #include "rill/runtime/saver.h"

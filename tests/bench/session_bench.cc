@@ -4,6 +4,9 @@
 //   BM_Chain100/traced:t a chain of 100 scalar adds; counter ns_per_node (t=1: traced Runs)
 //   BM_MatMulVsSgemm/n   rill MatMul and dnnl_sgemm alternated in each iteration;
 //                        counter rill_vs_sgemm = sgemm time / rill time (1.0 = parity)
+//   BM_PlanMlpTrainingStep/optimize:o  building the plan of the CIFAR MLP's training step
+//                        (the cost a first Run pays; o=1 with the graph optimizer, whose
+//                        composite rules build and match patterns); counter nodes
 #include <chrono>
 #include <random>
 
@@ -120,6 +123,49 @@ BENCHMARK(BM_MatMulVsSgemm)
     ->Range(64, 4096)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
+
+// The CIFAR MLP's training step as Keras writes it (3072 -> 512 -> 256 -> 10, relu, relu,
+// sigmoid; categorical cross-entropy of probabilities, accuracy, SGD), built with ops::.
+void BM_PlanMlpTrainingStep(benchmark::State& state) {
+  namespace kb = keras::backend;
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_FLOAT, ops::Placeholder::Shape({-1, 3072}));
+  auto y = ops::Placeholder(s, DT_FLOAT, ops::Placeholder::Shape({-1, 10}));
+  Output h = x;
+  std::vector<Output> vars;
+  const int64_t widths[] = {3072, 512, 256, 10};
+  for (int l = 0; l < 3; ++l) {
+    auto w = ops::Variable(s, Tensor(DT_FLOAT, TensorShape({widths[l], widths[l + 1]})));
+    auto b = ops::Variable(s, Tensor(DT_FLOAT, TensorShape({widths[l + 1]})));
+    vars.insert(vars.end(), {w, b});
+    Output z = ops::BiasAdd(s, ops::MatMul(s, h, w), b);
+    h = l < 2 ? Output(ops::Relu(s, z)) : Output(ops::Sigmoid(s, z));
+  }
+  Output loss = kb::MeanOfAll(s, kb::CategoricalCrossentropy(s, y, h));
+  Output accuracy = kb::CategoricalAccuracy(s, y, h);
+  std::vector<Output> grads;
+  if (!ops::AddSymbolicGradients(s, {loss}, vars, &grads).ok()) state.SkipWithError("gradients");
+  std::vector<Operation> updates;
+  for (size_t i = 0; i < vars.size(); ++i) {
+    updates.push_back(ops::ApplyGradientDescent(s, vars[i], 0.01f, grads[i]).operation);
+  }
+  SessionOptions options;
+  options.optimize_graph = state.range(0) != 0;
+  Session session(s, options);
+  CallableOptions step{{x, y}, {loss, accuracy}, updates};
+  size_t nodes = 0;
+  for (auto _ : state) {
+    absl::StatusOr<GraphView> plan = session.ViewPlan(step);
+    if (!plan.ok()) state.SkipWithError(plan.status().ToString().c_str());
+    nodes = plan.ok() ? plan->nodes.size() : 0;
+  }
+  state.counters["nodes"] = static_cast<double>(nodes);
+}
+BENCHMARK(BM_PlanMlpTrainingStep)
+    ->ArgName("optimize")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
