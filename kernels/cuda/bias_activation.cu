@@ -104,8 +104,9 @@ cudaError_t LaunchBiasActivation(FusedActivation act, const T* x, const T* bias,
 }
 
 template <typename T>
-cudaError_t LaunchBiasActivationGrad(FusedActivation act, const T* dy, const T* y, T* dz, T* db, T* scratch,
-                                     int64_t rows, int64_t channels, cudaStream_t stream) {
+cudaError_t LaunchBiasActivationGrad(FusedActivation act, const T* dy, const T* y, T* dz, T* db,
+                                     T* scratch, int64_t rows, int64_t channels,
+                                     cudaStream_t stream) {
   if (channels == 0) return cudaSuccess;
   switch (act) {
     case FusedActivation::kSigmoid:
@@ -118,10 +119,10 @@ cudaError_t LaunchBiasActivationGrad(FusedActivation act, const T* dy, const T* 
 }
 
 #define RILL_INSTANTIATE_BIAS_ACT(T)                                                             \
-  template cudaError_t LaunchBiasActivation<T>(FusedActivation, const T*, const T*, T*, int64_t, int64_t,    \
-                                               cudaStream_t);                                    \
-  template cudaError_t LaunchBiasActivationGrad<T>(FusedActivation, const T*, const T*, T*, T*, T*, int64_t, \
-                                                   int64_t, cudaStream_t);
+  template cudaError_t LaunchBiasActivation<T>(FusedActivation, const T*, const T*, T*, int64_t, \
+                                               int64_t, cudaStream_t);                           \
+  template cudaError_t LaunchBiasActivationGrad<T>(FusedActivation, const T*, const T*, T*, T*,  \
+                                                   T*, int64_t, int64_t, cudaStream_t);
 RILL_INSTANTIATE_BIAS_ACT(float)
 RILL_INSTANTIATE_BIAS_ACT(double)
 

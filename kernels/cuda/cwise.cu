@@ -116,31 +116,23 @@ __device__ T Unary(UnaryKind op, T x) {
 
 template <typename T>
 __global__ void UnaryKernel(UnaryKind op, const T* x, T* y, int64_t n) {
-  RILL_GRID_LOOP(i, n) {
-    y[i] = Unary(op, x[i]);
-  }
+  RILL_GRID_LOOP(i, n) { y[i] = Unary(op, x[i]); }
 }
 
 template <typename From, typename To>
 __global__ void CastKernel(const From* x, To* y, int64_t n) {
-  RILL_GRID_LOOP(i, n) {
-    y[i] = CastValue<To>(x[i]);
-  }
+  RILL_GRID_LOOP(i, n) { y[i] = CastValue<To>(x[i]); }
 }
 
 template <typename T>
 __global__ void AxpyKernel(T scale, const T* x, T* y, int64_t n) {
-  RILL_GRID_LOOP(i, n) {
-    y[i] = static_cast<T>(y[i] + scale * x[i]);
-  }
+  RILL_GRID_LOOP(i, n) { y[i] = static_cast<T>(y[i] + scale * x[i]); }
 }
 
 template <typename T>
 __global__ void FillKernel(const T* value, T v, T* y, int64_t n) {
   const T fill = value ? *value : v;
-  RILL_GRID_LOOP(i, n) {
-    y[i] = fill;
-  }
+  RILL_GRID_LOOP(i, n) { y[i] = fill; }
 }
 
 }  // namespace

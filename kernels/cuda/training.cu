@@ -199,7 +199,7 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
 }
 
 #define RILL_INSTANTIATE_TRAINING(T)                                                               \
-  template cudaError_t LaunchActivationGrad<T>(FusedActivation, const T*, const T*, T*, int64_t,       \
+  template cudaError_t LaunchActivationGrad<T>(FusedActivation, const T*, const T*, T*, int64_t,   \
                                                cudaStream_t);                                      \
   template cudaError_t LaunchSoftmaxXent<T, int32_t>(const T*, const T*, const int32_t*, T*, T*,   \
                                                      int64_t, int64_t, cudaStream_t);              \
