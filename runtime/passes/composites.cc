@@ -22,7 +22,8 @@
 // dead are pruned; a value still read elsewhere stays computed, and so stays right.
 // These rules run first, on the graph as the builders wrote it: folding and CSE rewrite
 // the pieces they look for.
-#include "absl/algorithm/container.h"
+#include <algorithm>
+
 #include "absl/container/flat_hash_map.h"
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
@@ -38,21 +39,20 @@ namespace {
 namespace kb = keras::backend;
 using Mode = PatternMatch::Mode;
 
-bool Floating(DataType t) { return t == DT_FLOAT || t == DT_DOUBLE; }
 DataType TypeOf(NodeOut o) { return o.node->output_type(o.index); }
 const PartialTensorShape& ShapeOf(NodeOut o) { return o.node->output_shape(o.index); }
 
 bool OneElement(const PartialTensorShape& s) {
-  if (!s.IsFullyDefined()) return false;
-  int64_t n = 1;
-  for (int64_t d : s.dim_sizes()) n *= d;
-  return n == 1;
+  absl::StatusOr<TensorShape> known = s.AsTensorShape();
+  return known.ok() && known->num_elements() == 1;
 }
 
 double ScalarValue(const Tensor& t) {
   return t.dtype() == DT_FLOAT ? *static_cast<const float*>(t.data())
                                : *static_cast<const double*>(t.data());
 }
+
+bool ById(const Node* a, const Node* b) { return a->id() < b->id(); }
 
 // What a root of the input graph becomes: the output standing for its output 0.
 using Emit = std::function<absl::StatusOr<NodeOut>(GraphRewriter& rw)>;
@@ -78,6 +78,20 @@ absl::StatusOr<Node*> AddNew(GraphRewriter& rw, const std::string& base, std::st
                              std::vector<NodeOut> inputs, AttrMap attrs, Device* device) {
   return AddFused(rw, rw.FreeName(base), std::move(op), std::move(inputs), std::move(attrs), device,
                   {});
+}
+
+// The plan nodes `bwd` covers beyond those of `fwd` (which it extends), but `keep`: the
+// nodes a gradient's fused node stands for.
+std::vector<const Node*> CoveredBeyond(const PatternMatch& bwd, const PatternMatch& fwd,
+                                       const Node* keep = nullptr) {
+  const std::vector<const Node*> forward = fwd.Covered();
+  std::vector<const Node*> out;
+  for (const Node* c : bwd.Covered()) {
+    if (c != keep && !std::binary_search(forward.begin(), forward.end(), c, ById)) {
+      out.push_back(c);
+    }
+  }
+  return out;
 }
 
 // True when `op` over `inputs` (pattern outputs) builds in the pattern's graph: the
@@ -108,11 +122,12 @@ std::optional<PatternMatch> MatchFrom(const PatternMatch& m, const PlanGraph& g,
 
 // Builds `build` over inputs shaped as `skeleton`'s bound params: the exact pattern.
 absl::StatusOr<std::unique_ptr<Pattern>> ExactPattern(const Pattern::Builder& build,
-                                                      const PatternMatch& skeleton, int n,
+                                                      const PatternMatch& skeleton,
                                                       int gradient_of = -1) {
   std::vector<PatternInput> inputs;
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < skeleton.num_params(); ++i) {
     inputs.push_back({TypeOf(skeleton.param(i)), ShapeOf(skeleton.param(i))});
+  }
   return Pattern::Make(build, inputs, gradient_of);
 }
 
@@ -125,11 +140,12 @@ void FindCrossentropy(const PlanGraph& g, Rewrites* out) {
   const Output& root = (*skeleton)->roots()[0];
   for (int id = 0; id < g.graph->num_nodes(); ++id) {
     Node* loss = g.graph->node(id);
+    if (loss->type_string() != root.node()->type_string()) continue;
     PatternMatch sk(**skeleton, g, Mode::kSkeleton);
-    if (loss->type_string() != root.node()->type_string() || !sk.Match(root, {loss, 0})) continue;
+    if (!sk.Match(root, {loss, 0})) continue;
     const DataType t = TypeOf(sk.param(1));
-    if (!Floating(t) || TypeOf(sk.param(0)) != t) continue;
-    auto exact = ExactPattern(build, sk, 2, /*gradient_of=*/1);
+    if (!DataTypeIsFloating(t) || TypeOf(sk.param(0)) != t) continue;
+    auto exact = ExactPattern(build, sk, /*gradient_of=*/1);
     if (!exact.ok()) continue;
     const Pattern& p = **exact;
     PatternMatch fwd(p, g, Mode::kExact);
@@ -153,10 +169,7 @@ void FindCrossentropy(const PlanGraph& g, Rewrites* out) {
     (*out)[loss] = make;
     if (!bwd) continue;
     const Node* grad = bwd->Bound(p.roots()[1]).node;
-    std::vector<const Node*> covered;
-    for (const Node* c : bwd->Covered()) {
-      if (!absl::c_linear_search(fwd.Covered(), c)) covered.push_back(c);
-    }
+    const std::vector<const Node*> covered = CoveredBeyond(*bwd, fwd);
     (*out)[grad] = [=](GraphRewriter& rw) -> absl::StatusOr<NodeOut> {
       RILL_ASSIGN_OR_RETURN(NodeOut x, make(rw));
       // d loss / d p = backprop * upstream[:, None], as _CategoricalCrossentropy's gradient.
@@ -194,15 +207,14 @@ void FindAccuracy(const PlanGraph& g, Rewrites* out) {
     const Output& root = (*skeleton)->roots()[0];
     for (int id = 0; id < g.graph->num_nodes(); ++id) {
       Node* mean = g.graph->node(id);
+      if (out->contains(mean) || mean->type_string() != root.node()->type_string()) continue;
       PatternMatch sk(**skeleton, g, Mode::kSkeleton);
-      if (out->contains(mean) || mean->type_string() != root.node()->type_string() ||
-          !sk.Match(root, {mean, 0})) {
-        continue;
-      }
+      if (!sk.Match(root, {mean, 0})) continue;
       const PartialTensorShape& shape = ShapeOf(sk.param(1));
       const DataType t = TypeOf(sk.param(1));
-      if (!Floating(t) || shape.unknown_rank() || (rule.rows && shape.dims() != 2)) continue;
-      auto exact = ExactPattern(build, sk, 2);
+      if (!DataTypeIsFloating(t) || shape.unknown_rank() || (rule.rows && shape.dims() != 2))
+        continue;
+      auto exact = ExactPattern(build, sk);
       if (!exact.ok()) continue;
       const Pattern& p = **exact;
       PatternMatch m(p, g, Mode::kExact);
@@ -226,7 +238,7 @@ void FindAccuracy(const PlanGraph& g, Rewrites* out) {
 void FindMeanGradient(const PlanGraph& g, Rewrites* out) {
   for (int id = 0; id < g.graph->num_nodes(); ++id) {
     Node* mean = g.graph->node(id);
-    if (mean->type_string() != "Mean" || !Floating(mean->output_type(0)) ||
+    if (mean->type_string() != "Mean" || !DataTypeIsFloating(mean->output_type(0)) ||
         !OneElement(mean->output_shape(0))) {
       continue;
     }
@@ -255,10 +267,8 @@ void FindMeanGradient(const PlanGraph& g, Rewrites* out) {
     }
     const Node* grad = bwd->Bound(grad_root).node;
     const NodeOut dy = bwd->param(1), real_shape = bwd->Bound(shape);
-    std::vector<const Node*> covered;  // the gradient's nodes but the shape it still reads
-    for (const Node* c : bwd->Covered()) {
-      if (!absl::c_linear_search(fwd.Covered(), c) && c != real_shape.node) covered.push_back(c);
-    }
+    // The gradient's nodes but the shape, which the fused node still reads.
+    const std::vector<const Node*> covered = CoveredBeyond(*bwd, fwd, real_shape.node);
     (*out)[grad] = [=, device = bwd->device()](GraphRewriter& rw) -> absl::StatusOr<NodeOut> {
       RILL_ASSIGN_OR_RETURN(
           Node * n, AddFused(rw, grad->name(), "_MeanAllGrad", {rw.Map(dy), rw.Map(real_shape)},
@@ -290,8 +300,8 @@ void FindConstantCountGradient(const PlanGraph& g, Rewrites* out) {
     const DataType t = b->output_type(0);
     absl::StatusOr<TensorShape> x = shape_fns::ShapeFromTensor(*shape, "shape");
     const AttrMap attrs = {{"T", t}, {"Tshape", shape->dtype()}};
-    if (!Floating(t) || n == nullptr || n->dtype() != t || n->NumElements() != 1 || !x.ok() ||
-        ScalarValue(*n) != static_cast<double>(x->num_elements()) ||
+    if (!DataTypeIsFloating(t) || n == nullptr || n->dtype() != t || n->NumElements() != 1 ||
+        !x.ok() || ScalarValue(*n) != static_cast<double>(x->num_elements()) ||
         !HasKernelFor("_MeanAllGrad", attrs, g.DeviceOf(b)->device_type())) {
       continue;
     }

@@ -95,9 +95,11 @@ bool PatternMatch::MatchNode(const Node* p, const Node* r) {
   if (!Commutative(p)) return MatchInputs(p, r, false);
   const auto nodes = nodes_;
   const auto params = params_;
+  Device* device = device_;
   if (MatchInputs(p, r, false)) return true;
   nodes_ = nodes;
   params_ = params;
+  device_ = device;
   return MatchInputs(p, r, true);
 }
 

@@ -70,6 +70,7 @@ class PatternMatch {
   bool Match(const Output& root, NodeOut real);
   // The plan-graph output param i is bound to ({nullptr, 0} when unbound).
   NodeOut param(int i) const { return params_[i]; }
+  int num_params() const { return static_cast<int>(params_.size()); }
   // The plan-graph output a covered pattern output is bound to.
   NodeOut Bound(const Output& pattern_output) const;
   // The plan-graph nodes covered (params excluded), in id order.
