@@ -10,15 +10,14 @@ ApplyVars::ApplyVars(OpKernelConstruction& c, int num_refs) {
     vars_.push_back(
         c.resources()->LookupOrCreateVar(v.name(), v.output_type(0), v.output_shape(0)));
   }
+  lock_order_ = vars_;
+  std::sort(lock_order_.begin(), lock_order_.end());
+  lock_order_.erase(std::unique(lock_order_.begin(), lock_order_.end()), lock_order_.end());
 }
 
 absl::Status ApplyVars::Prepare(OpKernelContext& ctx, const TensorShape& grad_shape,
-                                std::vector<std::unique_lock<std::mutex>>* locks,
-                                std::vector<Tensor*>* values) {
-  std::vector<Var*> order = vars_;
-  std::sort(order.begin(), order.end());
-  order.erase(std::unique(order.begin(), order.end()), order.end());
-  for (Var* v : order) locks->emplace_back(v->mu());
+                                VarLocks* locks, VarValues* values) {
+  for (Var* v : lock_order_) locks->emplace_back(v->mu());
   for (Var* v : vars_) {
     Tensor& cur = v->value();
     if (!cur.IsInitialized()) {

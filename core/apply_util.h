@@ -6,9 +6,14 @@
 #include <mutex>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "rill/core/kernel.h"
 
 namespace rill {
+
+// Held on the stack by an update: no heap allocation for up to 4 variables (Adam has 3).
+using VarLocks = absl::InlinedVector<std::unique_lock<std::mutex>, 4>;
+using VarValues = absl::InlinedVector<Tensor*, 4>;
 
 class ApplyVars {
  public:
@@ -17,12 +22,12 @@ class ApplyVars {
   // Locks every variable (in a fixed order), checks each is initialised and has the
   // gradient's shape, and copies any value a reader still holds. Returns with the locks
   // held in *locks; values in *values (one per ref input).
-  absl::Status Prepare(OpKernelContext& ctx, const TensorShape& grad_shape,
-                       std::vector<std::unique_lock<std::mutex>>* locks,
-                       std::vector<Tensor*>* values);
+  absl::Status Prepare(OpKernelContext& ctx, const TensorShape& grad_shape, VarLocks* locks,
+                       VarValues* values);
 
  private:
   std::vector<Var*> vars_;
+  std::vector<Var*> lock_order_;  // distinct, sorted: every update locks in this order
 };
 
 // A scalar input's value, as T, with InvalidArgument naming it when it is not a scalar.

@@ -8,13 +8,12 @@
 namespace rill {
 namespace {
 
-absl::StatusOr<std::vector<int64_t>> Sizes(const Tensor& t, const char* what) {
+absl::StatusOr<TensorShape> Sizes(const Tensor& t, const char* what) {
   if (t.dims() != 1 || t.NumElements() != 4) {
     return errors::InvalidArgument(what, " must be a 4-element vector, got shape ",
                                    t.shape().DebugString());
   }
-  RILL_ASSIGN_OR_RETURN(TensorShape s, shape_fns::ShapeFromTensor(t, what));
-  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
+  return shape_fns::ShapeFromTensor(t, what);
 }
 
 // Validates input [n, h, w, c], filter [k_h, k_w, c, out_c] and an out_backprop (when
@@ -30,11 +29,10 @@ absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape&
                                    " channels but filter ", filter.DebugString(), " expects ",
                                    filter.dim_size(2));
   }
-  std::vector<int64_t> in(input.dim_sizes().begin(), input.dim_sizes().end());
   RILL_ASSIGN_OR_RETURN(
       Conv2DGeometry g,
-      ComputeConv2DGeometry(in, filter.dim_size(0), filter.dim_size(1), filter.dim_size(3),
-                            node.attr<std::vector<int64_t>>("strides"),
+      ComputeConv2DGeometry(input.dim_sizes(), filter.dim_size(0), filter.dim_size(1),
+                            filter.dim_size(3), node.attr<std::vector<int64_t>>("strides"),
                             node.attr<std::string>("padding")));
   if (dy != nullptr && dy->shape() != TensorShape({g.batch, g.out_h, g.out_w, g.out_c})) {
     return errors::InvalidArgument("out_backprop has shape ", dy->shape().DebugString(),
@@ -50,14 +48,12 @@ absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode
   TensorShape in_shape, f_shape;
   const Tensor* dy = mode == ConvMode::kForward ? nullptr : &ctx.input(2);
   if (mode == ConvMode::kBackpropInput) {
-    RILL_ASSIGN_OR_RETURN(auto s, Sizes(ctx.input(0), "input_sizes"));
-    RILL_ASSIGN_OR_RETURN(in_shape, TensorShape::Build(s));
+    RILL_ASSIGN_OR_RETURN(in_shape, Sizes(ctx.input(0), "input_sizes"));
   } else {
     in_shape = ctx.input(0).shape();
   }
   if (mode == ConvMode::kBackpropFilter) {
-    RILL_ASSIGN_OR_RETURN(auto s, Sizes(ctx.input(1), "filter_sizes"));
-    RILL_ASSIGN_OR_RETURN(f_shape, TensorShape::Build(s));
+    RILL_ASSIGN_OR_RETURN(f_shape, Sizes(ctx.input(1), "filter_sizes"));
   } else {
     f_shape = ctx.input(1).shape();
   }
@@ -89,8 +85,7 @@ absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape&
   }
   const auto& k = node.attr<std::vector<int64_t>>("ksize");
   RILL_RETURN_IF_ERROR(CheckNhwcList(k, "ksize"));
-  std::vector<int64_t> dims(in.dim_sizes().begin(), in.dim_sizes().end());
-  return ComputeConv2DGeometry(dims, k[1], k[2], in.dim_size(3),
+  return ComputeConv2DGeometry(in.dim_sizes(), k[1], k[2], in.dim_size(3),
                                node.attr<std::vector<int64_t>>("strides"),
                                node.attr<std::string>("padding"));
 }

@@ -53,7 +53,7 @@ absl::Status OutputSize(int64_t in, int64_t k, int64_t stride, bool same, const 
 }
 }  // namespace
 
-absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(const std::vector<int64_t>& input, int64_t k_h,
+absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> input, int64_t k_h,
                                                      int64_t k_w, int64_t out_c,
                                                      const std::vector<int64_t>& strides,
                                                      const std::string& padding) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 
 namespace rill {
 
@@ -22,7 +23,7 @@ struct Conv2DGeometry {
 // input: [batch, h, w, c]; window [k_h, k_w] (a filter's first two dims, or ksize[1..2]);
 // strides and ksize as the 4-element NHWC lists of TensorFlow's attrs (batch and channel
 // entries must be 1). Unknown dims (-1) in `input` give -1 in the result.
-absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(const std::vector<int64_t>& input, int64_t k_h,
+absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> input, int64_t k_h,
                                                      int64_t k_w, int64_t out_c,
                                                      const std::vector<int64_t>& strides,
                                                      const std::string& padding);

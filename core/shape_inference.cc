@@ -39,7 +39,7 @@ absl::StatusOr<PartialTensorShape> Broadcast(const PartialTensorShape& a,
                                              const PartialTensorShape& b) {
   if (a.unknown_rank() || b.unknown_rank()) return PartialTensorShape::UnknownRank();
   int rank = std::max(a.dims(), b.dims());
-  std::vector<int64_t> out(rank);
+  absl::InlinedVector<int64_t, 8> out(rank);
   for (int i = 0; i < rank; ++i) {
     int ia = a.dims() - rank + i, ib = b.dims() - rank + i;
     int64_t da = ia >= 0 ? a.dim_size(ia) : 1;
@@ -73,7 +73,7 @@ absl::Status BroadcastBinary(InferenceContext& c) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_view what) {
+absl::StatusOr<absl::InlinedVector<int64_t, 8>> IntValues(const Tensor& t, absl::string_view what) {
   if (t.IsInitialized() && t.dims() > 1) {
     return errors::InvalidArgument(what, " must be a scalar or vector, got shape ",
                                    t.shape().DebugString());
@@ -81,9 +81,10 @@ absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_vie
   return AllIntValues(t, what);
 }
 
-absl::StatusOr<std::vector<int64_t>> AllIntValues(const Tensor& t, absl::string_view what) {
+absl::StatusOr<absl::InlinedVector<int64_t, 8>> AllIntValues(const Tensor& t,
+                                                             absl::string_view what) {
   if (!t.IsInitialized()) return errors::InvalidArgument(what, " is not initialized");
-  std::vector<int64_t> v(t.NumElements());
+  absl::InlinedVector<int64_t, 8> v(t.NumElements());
   if (t.dtype() == DT_INT32) {
     for (size_t i = 0; i < v.size(); ++i) v[i] = t.base<int32_t>()[i];
   } else if (t.dtype() == DT_INT64) {
@@ -96,7 +97,7 @@ absl::StatusOr<std::vector<int64_t>> AllIntValues(const Tensor& t, absl::string_
 }
 
 absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view what) {
-  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> dims, IntValues(t, what));
+  RILL_ASSIGN_OR_RETURN(auto dims, IntValues(t, what));
   if (t.dims() != 1) {
     return errors::InvalidArgument(what, " must be a vector of dims, got shape ",
                                    t.shape().DebugString());

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rill/core/attr_value.h"
@@ -59,9 +60,10 @@ absl::StatusOr<PartialTensorShape> Broadcast(const PartialTensorShape& a,
 absl::StatusOr<TensorShape> Broadcast(const TensorShape& a, const TensorShape& b);
 
 // The integer values of a 1-D (or scalar) int32/int64 tensor.
-absl::StatusOr<std::vector<int64_t>> IntValues(const Tensor& t, absl::string_view what);
+absl::StatusOr<absl::InlinedVector<int64_t, 8>> IntValues(const Tensor& t, absl::string_view what);
 // Every value of an int32/int64 tensor of any rank, row-major.
-absl::StatusOr<std::vector<int64_t>> AllIntValues(const Tensor& t, absl::string_view what);
+absl::StatusOr<absl::InlinedVector<int64_t, 8>> AllIntValues(const Tensor& t,
+                                                             absl::string_view what);
 // A shape from a 1-D int tensor of dims; each dim >= 0 and the product must not overflow.
 absl::StatusOr<TensorShape> ShapeFromTensor(const Tensor& t, absl::string_view what);
 // InvalidArgument naming `what` unless input i of `c` is a vector (or of unknown rank).

@@ -6,12 +6,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 
 namespace rill::shape_util {
 
-using Dims = std::vector<int64_t>;
+// Dims of any rank rill handles, without a heap allocation up to rank 8 (kernels compute
+// output shapes on every run).
+using Dims = absl::InlinedVector<int64_t, 8>;
 
 // Reshape `in` to `spec` (one -1 allowed). Unknown input dims give unknown output dims.
 absl::StatusOr<Dims> Reshape(absl::Span<const int64_t> in, absl::Span<const int64_t> spec);

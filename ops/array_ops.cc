@@ -15,8 +15,8 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(InferenceContext& 
                                                               absl::string_view what) {
   const Tensor* t = c.input_tensor(i);
   if (t == nullptr) return std::optional<std::vector<int64_t>>();
-  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> v, IntValues(*t, what));
-  return std::optional<std::vector<int64_t>>(std::move(v));
+  RILL_ASSIGN_OR_RETURN(auto v, IntValues(*t, what));
+  return std::optional<std::vector<int64_t>>(std::vector<int64_t>(v.begin(), v.end()));
 }
 
 absl::Status ScalarInput(InferenceContext& c, int i, absl::string_view what) {

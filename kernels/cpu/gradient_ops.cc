@@ -11,7 +11,7 @@ namespace {
 
 using shape_fns::IntValues;
 
-absl::Status WriteInts(OpKernelContext& ctx, int i, const std::vector<int64_t>& v) {
+absl::Status WriteInts(OpKernelContext& ctx, int i, absl::Span<const int64_t> v) {
   Tensor* out;
   RILL_RETURN_IF_ERROR(ctx.allocate_output(i, TensorShape({static_cast<int64_t>(v.size())}), &out));
   VisitDataType(out->dtype(), [&](auto tag) {
@@ -21,13 +21,6 @@ absl::Status WriteInts(OpKernelContext& ctx, int i, const std::vector<int64_t>& 
     }
   });
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<int64_t>> Vector(const Tensor& t, absl::string_view what) {
-  if (t.dims() != 1) {
-    return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
-  }
-  return IntValues(t, what);
 }
 
 class StopGradientOp : public OpKernel {
@@ -43,10 +36,10 @@ class BroadcastGradientArgsOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(auto s0, Vector(ctx.input(0), "s0"));
-    RILL_ASSIGN_OR_RETURN(auto s1, Vector(ctx.input(1), "s1"));
+    RILL_ASSIGN_OR_RETURN(auto s0, IntVectorInput(ctx.input(0), "s0"));
+    RILL_ASSIGN_OR_RETURN(auto s1, IntVectorInput(ctx.input(1), "s1"));
     const size_t rank = std::max(s0.size(), s1.size());
-    std::vector<int64_t> r0, r1;
+    shape_util::Dims r0, r1;
     for (size_t d = 0; d < rank; ++d) {
       const int64_t a = d < rank - s0.size() ? 1 : s0[d - (rank - s0.size())];
       const int64_t b = d < rank - s1.size() ? 1 : s1[d - (rank - s1.size())];
@@ -72,7 +65,7 @@ class ReducedShapeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(auto shape, Vector(ctx.input(0), "input_shape"));
+    RILL_ASSIGN_OR_RETURN(auto shape, IntVectorInput(ctx.input(0), "input_shape"));
     if (ctx.input(1).dims() > 1) return errors::InvalidArgument("axes must be a scalar or vector");
     RILL_ASSIGN_OR_RETURN(auto axes, IntValues(ctx.input(1), "axes"));
     const int64_t rank = static_cast<int64_t>(shape.size());
@@ -90,9 +83,9 @@ class InvertPermutationOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(auto p, Vector(ctx.input(0), "x"));
+    RILL_ASSIGN_OR_RETURN(auto p, IntVectorInput(ctx.input(0), "x"));
     const int64_t n = static_cast<int64_t>(p.size());
-    std::vector<int64_t> inv(n, -1);
+    shape_util::Dims inv(n, -1);
     for (int64_t i = 0; i < n; ++i) {
       if (p[i] < 0 || p[i] >= n || inv[p[i]] != -1) {
         return errors::InvalidArgument(shape_util::Str(p), " is not a permutation of 0..", n - 1);

@@ -22,8 +22,8 @@ class ApplyGradientDescentOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {1}));
     const Tensor& delta = ctx.input(2);
-    std::vector<std::unique_lock<std::mutex>> locks;
-    std::vector<Tensor*> v;
+    VarLocks locks;
+    VarValues v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, delta.shape(), &locks, &v));
     AsArray<T>(v[0]) -= ScalarOf<T>(ctx.input(1)) * AsArray<T>(delta);
     ctx.set_output(0, *v[0]);
@@ -42,8 +42,8 @@ class ApplyMomentumOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {2, 4}));
     const Tensor& grad = ctx.input(3);
-    std::vector<std::unique_lock<std::mutex>> locks;
-    std::vector<Tensor*> v;
+    VarLocks locks;
+    VarValues v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), &locks, &v));
     const T lr = ScalarOf<T>(ctx.input(2)), momentum = ScalarOf<T>(ctx.input(4));
     auto var = AsArray<T>(v[0]);
@@ -72,8 +72,8 @@ class ApplyAdamOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {3, 4, 5, 6, 7, 8}));
     const Tensor& grad = ctx.input(9);
-    std::vector<std::unique_lock<std::mutex>> locks;
-    std::vector<Tensor*> v;
+    VarLocks locks;
+    VarValues v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), &locks, &v));
     const T b1p = ScalarOf<T>(ctx.input(3)), b2p = ScalarOf<T>(ctx.input(4));
     const T lr = ScalarOf<T>(ctx.input(5)), b1 = ScalarOf<T>(ctx.input(6));
@@ -115,8 +115,8 @@ class MatMulApplyGradientDescentOp : public OpKernel {
     const Tensor& b = ctx.input(3);
     RILL_ASSIGN_OR_RETURN(MatMulGeometry geo, FusedUpdateGeometry(ctx, ta_, tb_));
     const int64_t m = geo.m, n = geo.n, k = geo.k;
-    std::vector<std::unique_lock<std::mutex>> locks;
-    std::vector<Tensor*> v;
+    VarLocks locks;
+    VarValues v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));
     const T alpha = ScalarOf<T>(ctx.input(1));
     if (m > 0 && n > 0 && k > 0) {

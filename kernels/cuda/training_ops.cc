@@ -117,8 +117,8 @@ class ApplyGpu : public OpKernel {
     if constexpr (kKind == 1) RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {2, 4}));
     if constexpr (kKind == 2) RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, {3, 4, 5, 6, 7, 8}));
     const Tensor& grad = ctx.input(kGrad);
-    std::vector<std::unique_lock<std::mutex>> locks;
-    std::vector<Tensor*> v;
+    VarLocks locks;
+    VarValues v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), &locks, &v));
     cudaStream_t s = ContextOf(ctx)->stream;
     const int64_t n = grad.NumElements();
@@ -172,8 +172,8 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
     if (m > kMaxInt || n > kMaxInt || k > kMaxInt) {
       return errors::InvalidArgument("MatMul dimension beyond cuBLAS's int range");
     }
-    std::vector<std::unique_lock<std::mutex>> locks;
-    std::vector<Tensor*> v;
+    VarLocks locks;
+    VarValues v;
     RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, TensorShape({m, n}), &locks, &v));
     GpuContext* g = ContextOf(ctx);
     if (m > 0 && n > 0 && k > 0) {
