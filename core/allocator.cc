@@ -1,5 +1,6 @@
 #include "rill/core/allocator.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -39,6 +40,7 @@ class CpuAllocator final : public Allocator {
   void* AllocateRaw(size_t alignment, size_t bytes) override {
     // 1 TiB and more is beyond these machines; the sanitizers' allocators refuse it too.
     if (bytes >= (size_t{1} << 40)) return nullptr;
+    num_allocs_.fetch_add(1, std::memory_order_relaxed);
     if (bytes <= kSmallMaxBytes && alignment <= kTensorAlignment) {
       const size_t cls = (bytes == 0 ? 0 : (bytes - 1) / kTensorAlignment);
       SmallCache& cache = small_cache;
@@ -95,6 +97,7 @@ class CpuAllocator final : public Allocator {
     std::lock_guard<std::mutex> lock(mu_);
     CpuAllocatorStats s = stats_;
     s.bytes_cached = static_cast<int64_t>(cached_);
+    s.num_allocs = num_allocs_.load(std::memory_order_relaxed);
     return s;
   }
 
@@ -103,6 +106,7 @@ class CpuAllocator final : public Allocator {
   absl::flat_hash_map<size_t, std::vector<void*>> free_;
   size_t cached_ = 0;
   CpuAllocatorStats stats_;
+  std::atomic<int64_t> num_allocs_{0};
 };
 
 // The header is padded to one alignment unit so the data after it stays aligned.
@@ -133,8 +137,17 @@ TensorBuffer* TensorBuffer::Allocate(Allocator* allocator, size_t bytes) {
   return new TensorBuffer(allocator, nullptr, data, bytes);
 }
 
+TensorBuffer* TensorBuffer::Pooled(Allocator* allocator, void* data, size_t size,
+                                   BufferOwner* owner) {
+  return new TensorBuffer(allocator, nullptr, data, size, owner);
+}
+
 void TensorBuffer::Unref() {
   if (refs_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (owner_ != nullptr) {
+    owner_->Return(this);
+    return;
+  }
   Allocator* a = allocator_;
   if (base_ != nullptr) {
     void* base = base_;

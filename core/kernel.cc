@@ -40,12 +40,19 @@ bool KernelDef::ReadsOnHost(int input, int num_inputs) const {
 
 absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, Tensor** out) {
   DataType dt = node_.output_type(i);
-  Tensor t(output_allocator_ != nullptr ? output_allocator_ : device_->allocator(), dt, shape);
+  const int64_t bytes =
+      shape.valid() ? MultiplyWithoutOverflow(shape.num_elements(), DataTypeSize(dt)) : -1;
+  TensorBuffer* planned = output_memory_ != nullptr && output_allocator_ == nullptr && bytes >= 0
+                              ? output_memory_->Take(i, static_cast<size_t>(bytes))
+                              : nullptr;
+  Tensor t = planned != nullptr
+                 ? Tensor::Adopt(dt, shape, planned)
+                 : Tensor(output_allocator_ != nullptr ? output_allocator_ : device_->allocator(),
+                          dt, shape);
   if (!t.IsInitialized()) {
     if (!shape.valid()) {
       return errors::InvalidArgument("output shape is invalid: ", shape.status().message());
     }
-    const int64_t bytes = MultiplyWithoutOverflow(shape.num_elements(), DataTypeSize(dt));
     if (bytes < 0) {
       return errors::InvalidArgument("a ", DataTypeString(dt), " output of shape ",
                                      shape.DebugString(), " needs more bytes than fit in int64");
@@ -53,6 +60,7 @@ absl::Status OpKernelContext::allocate_output(int i, const TensorShape& shape, T
     return errors::ResourceExhausted("out of memory allocating ", bytes, " bytes for a ",
                                      DataTypeString(dt), " output of shape ", shape.DebugString());
   }
+  if (i < 64) allocated_ |= uint64_t{1} << i;
   outputs_[i] = std::move(t);
   *out = &outputs_[i];
   return absl::OkStatus();

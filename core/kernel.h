@@ -105,6 +105,15 @@ class OpKernelConstruction {
   KernelOptions options_;
 };
 
+// Where an execution plan's memory planner wants a node's outputs to live: buffers in
+// its arena, handed out only when the bytes fit and nothing else uses that memory.
+class OutputMemory {
+ public:
+  virtual ~OutputMemory() = default;
+  // An idle buffer of at least `bytes` for output i, now handed out; nullptr: allocate.
+  virtual TensorBuffer* Take(int output, size_t bytes) = 0;
+};
+
 class OpKernelContext {
  public:
   // `forwardable` has bit i set when this node is the only consumer of input i and the
@@ -130,11 +139,17 @@ class OpKernelContext {
   DataType output_type(int i) const { return node_.output_type(i); }
   // Outputs of a kernel registered with host-memory outputs come from here.
   void set_output_allocator(Allocator* a) { output_allocator_ = a; }
+  // Outputs allocated by allocate_output (on this device) come from here when it can.
+  void set_output_memory(OutputMemory* m) { output_memory_ = m; }
+  // Bit i: output i got fresh memory from allocate_output (not a forwarded input).
+  uint64_t allocated_outputs() const { return allocated_; }
 
  private:
   const Node& node_;
   DeviceBase* device_;
   Allocator* output_allocator_ = nullptr;  // null: the device's
+  OutputMemory* output_memory_ = nullptr;
+  uint64_t allocated_ = 0;
   const Tensor* const* inputs_;
   Tensor* outputs_;
   uint64_t forwardable_;

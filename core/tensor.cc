@@ -16,6 +16,14 @@ void Tensor::Init(Allocator* a, DataType dtype, const TensorShape& shape) {
   buf_ = TensorBuffer::Allocate(a, static_cast<size_t>(bytes));
 }
 
+Tensor Tensor::Adopt(DataType dtype, const TensorShape& shape, TensorBuffer* buffer) {
+  Tensor t;
+  t.dtype_ = dtype;
+  t.shape_ = shape;
+  t.buf_ = buffer;
+  return t;
+}
+
 Tensor::Tensor(DataType dtype, const TensorShape& shape) { Init(cpu_allocator(), dtype, shape); }
 Tensor::Tensor(Allocator* a, DataType dtype, const TensorShape& shape) { Init(a, dtype, shape); }
 

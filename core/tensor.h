@@ -60,6 +60,10 @@ class Tensor {
   static absl::StatusOr<Tensor> Create(DataType dtype, const TensorShape& shape,
                                        Allocator* allocator = nullptr);
 
+  // A Tensor over `buffer`, taking over one reference to it; the buffer holds at least
+  // the shape's bytes (the caller checked). How planned outputs get their arena memory.
+  static Tensor Adopt(DataType dtype, const TensorShape& shape, TensorBuffer* buffer);
+
   Tensor(const Tensor& o) : dtype_(o.dtype_), shape_(o.shape_), buf_(o.buf_) {
     if (buf_) buf_->Ref();
   }

@@ -4,9 +4,11 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
+#include "rill/runtime/arena.h"
 #include "rill/runtime/copy.h"
 
 namespace rill {
@@ -37,6 +39,9 @@ struct Executor::State {
         pending(new std::atomic<int>[p.nodes.size()]),
         uses(new std::atomic<int>[p.num_slots]) {
     Reset();
+  }
+  ~State() {
+    if (arena != nullptr) arena->Unref();
   }
 
   // Ready for another run of the same plan.
@@ -70,6 +75,9 @@ struct Executor::State {
   std::mutex mu;
   absl::Status status;
   StepStatsCollector* stats = nullptr;  // set for a traced step
+  Arena* arena = nullptr;               // one reference; the memory of a planned run
+  bool recording = false;               // this run records a memory layout
+  MemoryRecord record;
 };
 
 namespace {
@@ -92,6 +100,27 @@ absl::Status UninitializedInput(const PlanNode& pn, int i) {
   }
   return errors::Internal(pn.node->DebugName(), ": input ", i, " from '", src->name(),
                           "' was not produced");
+}
+
+// A recording run notes how each output got its memory (runtime/passes/memory.cc).
+void Record(RunState* s, const PlanNode& pn, const OpKernelContext& ctx,
+            const Tensor* const* inputs) {
+  for (int o = 0; o < pn.node->num_outputs(); ++o) {
+    const int slot = pn.first_output_slot + o;
+    const Tensor& t = s->slots[slot];
+    if (!t.IsInitialized()) continue;
+    s->record.bytes[slot] = MemoryRecord::kNotAllocated;
+    if (o < 64 && ((ctx.allocated_outputs() >> o) & 1) && !pn.outputs_on_host) {
+      s->record.bytes[slot] = static_cast<int64_t>(t.TotalBytes());
+      continue;
+    }
+    for (size_t i = 0; i < pn.input_slots.size(); ++i) {
+      if (pn.input_vars[i] == nullptr && !pn.input_is_ref[i] && t.SharesBufferWith(*inputs[i])) {
+        s->record.alias[slot] = pn.input_slots[i];
+        break;
+      }
+    }
+  }
 }
 
 void RunNode(RunState* s, const PlanNode& pn) {
@@ -125,7 +154,12 @@ void RunNode(RunState* s, const PlanNode& pn) {
     if (st.ok()) {
       OpKernelContext ctx(*pn.node, pn.device, inputs.data(),
                           s->slots.data() + pn.first_output_slot, pn.forwardable);
-      if (pn.outputs_on_host) ctx.set_output_allocator(s->plan.host->allocator());
+      NodeOutputMemory planned(s->arena, pn.first_output_slot);
+      if (pn.outputs_on_host) {
+        ctx.set_output_allocator(s->plan.host->allocator());
+      } else if (s->arena != nullptr) {
+        ctx.set_output_memory(&planned);
+      }
       if (pn.expensive) {
         const auto start = std::chrono::steady_clock::now();
         st = pn.kernel->Compute(ctx);
@@ -136,6 +170,7 @@ void RunNode(RunState* s, const PlanNode& pn) {
       } else {
         st = pn.kernel->Compute(ctx);
       }
+      if (st.ok() && s->recording) Record(s, pn, ctx, inputs.data());
     }
     if (stats != nullptr) {
       if (timer != nullptr) timer->Stop();
@@ -145,6 +180,10 @@ void RunNode(RunState* s, const PlanNode& pn) {
                     fused == s->plan.replaces.end() ? nullptr : &fused->second);
     }
     if (!st.ok()) s->Fail(NameNodeAndDevice(st, pn));
+    // An output nobody reads goes at once (the memory plan counts on it).
+    for (uint64_t u = pn.unused_outputs; u != 0; u &= u - 1) {
+      s->slots[pn.first_output_slot + __builtin_ctzll(u)] = Tensor();
+    }
   }
   // Drop inputs after their last consumer so memory is reused within a run.
   for (int i = 0; i < n_in; ++i) {
@@ -156,6 +195,12 @@ void RunNode(RunState* s, const PlanNode& pn) {
 }
 
 void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first);
+
+// A pool task: the run state stays alive while the task holds it.
+void ProcessTask(const std::shared_ptr<void>& obj, int first) {
+  std::shared_ptr<RunState> owner = std::static_pointer_cast<RunState>(obj);
+  Process(owner, owner.get(), first);
+}
 
 // Worth a thread hand-off (a few microseconds): an expensive kernel not yet measured, or
 // one whose last Compute took longer than this.
@@ -177,8 +222,7 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
     for (int c : pn.consumers) {
       if (s->pending[c].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
       if (s->pool != nullptr && !stack.empty() && Offload(*s, c)) {
-        std::shared_ptr<RunState> keep = owner;
-        s->pool->Schedule([keep, c] { Process(keep, keep.get(), c); });
+        s->pool->Schedule(&ProcessTask, owner, c);
       } else {
         stack.push_back(c);
       }
@@ -192,8 +236,10 @@ absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>*
 
 }  // namespace
 
-Executor::Executor(std::shared_ptr<const ExecutionPlan> plan)
-    : plan_(std::move(plan)), compute_ns_(new std::atomic<int64_t>[plan_->nodes.size()]) {
+Executor::Executor(std::shared_ptr<const ExecutionPlan> plan, bool plan_memory)
+    : plan_(std::move(plan)),
+      compute_ns_(new std::atomic<int64_t>[plan_->nodes.size()]),
+      plan_memory_(plan_memory) {
   for (size_t i = 0; i < plan_->nodes.size(); ++i) {
     compute_ns_[i].store(-1, std::memory_order_relaxed);
   }
@@ -201,16 +247,14 @@ Executor::Executor(std::shared_ptr<const ExecutionPlan> plan)
 
 Executor::~Executor() = default;
 
-// Run states are reused, so a steady-state Run allocates no bookkeeping. A state still
-// referenced by a pool task (finishing its last notify) is left to that task and a fresh
-// one made instead.
+// Run states are reused, so a steady-state Run allocates no bookkeeping (nor a new arena).
 std::shared_ptr<Executor::State> Executor::Acquire(ThreadPool* pool) const {
   {
     std::lock_guard<std::mutex> lock(free_mu_);
     while (!free_.empty()) {
       std::shared_ptr<State> s = std::move(free_.back());
       free_.pop_back();
-      if (s.use_count() == 1 && s->pool == pool) {
+      if (s->pool == pool) {
         s->Reset();
         return s;
       }
@@ -220,9 +264,9 @@ std::shared_ptr<Executor::State> Executor::Acquire(ThreadPool* pool) const {
 }
 
 void Executor::Release(std::shared_ptr<State> s) const {
-  for (Tensor& t : s->slots) {
-    if (t.IsInitialized()) t = Tensor();
-  }
+  // A pool task that ran the last node may still be returning (it notified the waiter
+  // before letting go of the state): wait for it, so the state is ours alone again.
+  while (s.use_count() > 1) std::this_thread::yield();
   std::lock_guard<std::mutex> lock(free_mu_);
   if (free_.size() < 8) free_.push_back(std::move(s));
 }
@@ -234,6 +278,7 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
   std::shared_ptr<RunState> state = Acquire(pool);
   RunState* s = state.get();
   s->stats = stats;
+  PrepareMemory(s, feeds);
   for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
 
   if (!plan.nodes.empty()) {
@@ -241,8 +286,7 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
     for (size_t r = 1; r < plan.roots.size(); ++r) {
       int id = plan.roots[r];
       if (pool != nullptr && Offload(*s, id)) {
-        std::shared_ptr<RunState> keep = state;
-        pool->Schedule([keep, id] { Process(keep, keep.get(), id); });
+        pool->Schedule(&ProcessTask, state, id);
       } else {
         Process(state, s, id);
       }
@@ -256,8 +300,65 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
   // Only a step that fetches nothing and is not traced may leave its device work queued.
   const bool wait = wait_for_devices || !plan.fetch_slots.empty() || stats != nullptr;
   absl::Status st = Finish(plan, s, fetches, wait);
+  for (Tensor& t : s->slots) {
+    if (t.IsInitialized()) t = Tensor();
+  }
+  if (st.ok()) LearnMemory(s, feeds);
   Release(std::move(state));
   return st;
+}
+
+void Executor::PrepareMemory(State* s, const Tensor* const* feeds) const {
+  std::shared_ptr<const MemoryLayout> layout;
+  bool room = false;
+  if (plan_memory_) {
+    std::lock_guard<std::mutex> lock(memory_mu_);
+    for (const auto& l : layouts_) {
+      if (l->Fits(feeds)) {
+        layout = l;
+        break;
+      }
+    }
+    room = layouts_.size() < kMaxLayouts;
+  }
+  s->recording = false;
+  if (s->arena != nullptr && &s->arena->layout() != layout.get()) {
+    s->arena->Unref();
+    s->arena = nullptr;
+  }
+  if (layout != nullptr) {
+    if (s->arena == nullptr) s->arena = Arena::Create(std::move(layout));
+  } else if (room) {  // beyond kMaxLayouts feed shapes, runs allocate as they go
+    s->recording = true;
+    s->record.Reset(plan_->num_slots);
+  }
+}
+
+void Executor::LearnMemory(State* s, const Tensor* const* feeds) const {
+  if (s->recording) {
+    s->recording = false;
+    std::lock_guard<std::mutex> lock(memory_mu_);
+    if (layouts_.size() >= kMaxLayouts) return;
+    for (const auto& l : layouts_) {
+      if (l->Fits(feeds)) return;  // another run got there first
+    }
+    if (unplannable_.empty()) unplannable_.assign(plan_->num_slots, 0);
+    layouts_.push_back(PlanMemory(*plan_, s->record, unplannable_, feeds));
+    last_stats_ = layouts_.back()->stats;
+    return;
+  }
+  std::vector<int> misfits;
+  if (s->arena == nullptr || !s->arena->Misfits(&misfits)) return;
+  // Values kept past their run or grown beyond their recorded size: planned no more, and
+  // every layout made again by the next run of its shapes.
+  std::lock_guard<std::mutex> lock(memory_mu_);
+  for (int slot : misfits) unplannable_[slot] = 1;
+  layouts_.clear();
+}
+
+MemoryPlanStats Executor::memory_stats() const {
+  std::lock_guard<std::mutex> lock(memory_mu_);
+  return last_stats_;
 }
 
 namespace {

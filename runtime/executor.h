@@ -8,6 +8,7 @@
 #include <mutex>
 #include <vector>
 
+#include "rill/runtime/memory_plan.h"
 #include "rill/runtime/plan.h"
 #include "rill/runtime/step_stats.h"
 #include "rill/runtime/thread_pool.h"
@@ -19,7 +20,8 @@ namespace rill {
 // measured time of each expensive kernel; the plan itself is never written.
 class Executor {
  public:
-  explicit Executor(std::shared_ptr<const ExecutionPlan> plan);
+  // `plan_memory`: lay the values out in an arena (runtime/memory_plan.h); else allocate.
+  explicit Executor(std::shared_ptr<const ExecutionPlan> plan, bool plan_memory = true);
   ~Executor();
   const ExecutionPlan& plan() const { return *plan_; }
 
@@ -29,11 +31,19 @@ class Executor {
   absl::Status Run(const Tensor* const* feeds, ThreadPool* pool, std::vector<Tensor>* fetches,
                    StepStatsCollector* stats = nullptr, bool wait_for_devices = true) const;
 
+  // What the memory planner made of the plan for the feed shapes of the latest planned run
+  // (all zero before a run has recorded them).
+  MemoryPlanStats memory_stats() const;
+
   struct State;  // opaque; public only so the implementation's helpers can name it
 
  private:
   std::shared_ptr<State> Acquire(ThreadPool* pool) const;
   void Release(std::shared_ptr<State> s) const;
+  // Gives `s` the arena laid out for these feeds' shapes, or has it record a layout.
+  void PrepareMemory(State* s, const Tensor* const* feeds) const;
+  // After a successful run: a new layout from a recording run; values that did not fit.
+  void LearnMemory(State* s, const Tensor* const* feeds) const;
 
   std::shared_ptr<const ExecutionPlan> plan_;
   mutable std::mutex free_mu_;
@@ -42,6 +52,14 @@ class Executor {
   // turns out cheap for the shapes it sees (a tiny MatMul) stays on the caller's thread:
   // handing it to the pool would cost more than it saves.
   std::unique_ptr<std::atomic<int64_t>[]> compute_ns_;
+  // The memory plans (runtime/memory_plan.h), one per set of feed shapes seen (at most
+  // kMaxLayouts), and the slots never to plan again (their values escaped a run or grew).
+  static constexpr size_t kMaxLayouts = 4;
+  const bool plan_memory_;
+  mutable std::mutex memory_mu_;
+  mutable std::vector<std::shared_ptr<const MemoryLayout>> layouts_;
+  mutable std::vector<char> unplannable_;
+  mutable MemoryPlanStats last_stats_;
 };
 
 }  // namespace rill

@@ -221,6 +221,11 @@ class Partitioner {
         int s = pn.input_slots[k];
         if (plan_->slot_uses[s] == 1 && !plan_->slot_pinned[s]) pn.forwardable |= uint64_t{1} << k;
       }
+      for (int o = 0; o < pn.node->num_outputs() && o < 64; ++o) {
+        const int s = pn.first_output_slot + o;
+        if (plan_->slot_uses[s] == 0 && !plan_->slot_pinned[s])
+          pn.unused_outputs |= uint64_t{1} << o;
+      }
     }
   }
 

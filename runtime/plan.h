@@ -22,8 +22,9 @@ struct PlanNode {
   std::vector<bool> input_is_ref;          // per input: the variable itself (updates)
   std::vector<int> consumers;              // plan nodes to notify when this one finishes
   int first_output_slot = 0;
-  int num_predecessors = 0;  // data and control inputs inside the plan
-  uint64_t forwardable = 0;  // bit i: input i's buffer may be reused (sole consumer)
+  int num_predecessors = 0;     // data and control inputs inside the plan
+  uint64_t forwardable = 0;     // bit i: input i's buffer may be reused (sole consumer)
+  uint64_t unused_outputs = 0;  // bit i: output i is read by nobody (dropped once made)
   bool expensive = false;
   bool outputs_on_host = false;  // its kernel makes its outputs in host memory (Shape on a GPU)
   bool reads_variables = false;  // some input_vars entry is set

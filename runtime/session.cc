@@ -68,7 +68,8 @@ struct Session::Impl {
                     KernelOptions{options.allow_tf32},
                     options.optimize_graph};
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
-    return std::make_shared<const Executor>(std::shared_ptr<const ExecutionPlan>(std::move(plan)));
+    return std::make_shared<const Executor>(std::shared_ptr<const ExecutionPlan>(std::move(plan)),
+                                            options.plan_memory);
   }
 
   static absl::Status CheckFeed(const Node& n, const Tensor& t) {
@@ -412,6 +413,16 @@ absl::StatusOr<GraphView> Session::ViewPlan(const CallableOptions& signature) co
 int Session::calls_in_flight() const {
   std::lock_guard<std::mutex> lock(impl_->calls_mu);
   return impl_->calls_in_flight;
+}
+
+absl::StatusOr<MemoryPlanStats> Session::GetMemoryPlanStats(CallableHandle handle) const {
+  RILL_RETURN_IF_ERROR(impl_->init_status);
+  std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
+  auto it = impl_->callables.find(handle);
+  if (it == impl_->callables.end()) {
+    return errors::InvalidArgument("no callable with handle ", handle);
+  }
+  return it->second->memory_stats();
 }
 
 int Session::num_cached_plans() const {

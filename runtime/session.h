@@ -15,6 +15,7 @@
 #include "rill/ops/scope.h"
 #include "rill/runtime/device.h"
 #include "rill/runtime/graph_view.h"
+#include "rill/runtime/memory_plan.h"
 #include "rill/runtime/step_stats.h"
 
 namespace rill {
@@ -33,6 +34,10 @@ struct SessionOptions {
   // arithmetic simplification, fusions; see docs/design.md). Off: the plan runs the
   // pruned graph as written, to compare or to see every node in a trace.
   bool optimize_graph = true;
+  // Lay out each plan's values in one arena per device, planned from the first run with
+  // each set of feed shapes (docs/design.md, pass 6), so that later runs allocate nothing.
+  // Off: every value is allocated when made, as TensorFlow does.
+  bool plan_memory = true;
 };
 
 struct CallableOptions {
@@ -92,6 +97,9 @@ class Session {
   // The graph as this Session runs it for one signature: the nodes it needs, the device
   // each was assigned, and the _Copy nodes between devices (placing nodes as a Run would).
   absl::StatusOr<GraphView> ViewPlan(const CallableOptions& signature) const;
+  // How the static memory plan of a callable's plan lays out its values (runtime/
+  // memory_plan.h), once a run has recorded their sizes; all zero before.
+  absl::StatusOr<MemoryPlanStats> GetMemoryPlanStats(CallableHandle handle) const;
   // Number of cached execution plans (for tests and diagnostics).
   int num_cached_plans() const;
   // Calls (Run, RunCallable, MakeCallable, ViewPlan) now running in other threads.

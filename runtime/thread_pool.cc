@@ -1,5 +1,6 @@
 #include "rill/runtime/thread_pool.h"
 
+#include <algorithm>
 #include <system_error>
 
 #include "rill/core/status.h"
@@ -38,24 +39,38 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::Schedule(std::function<void()> fn) {
+  Schedule([](const std::shared_ptr<void>& f,
+              int) { (*static_cast<std::function<void()>*>(f.get()))(); },
+           std::make_shared<std::function<void()>>(std::move(fn)), 0);
+}
+
+void ThreadPool::Schedule(TaskFn fn, std::shared_ptr<void> obj, int arg) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    queue_.push_back(std::move(fn));
+    if (size_ == ring_.size()) {  // full: unroll into a ring twice as large
+      std::vector<Task> grown(std::max<size_t>(16, 2 * ring_.size()));
+      for (size_t i = 0; i < size_; ++i) grown[i] = std::move(ring_[(head_ + i) % ring_.size()]);
+      ring_ = std::move(grown);
+      head_ = 0;
+    }
+    ring_[(head_ + size_) % ring_.size()] = {fn, std::move(obj), arg};
+    ++size_;
   }
   cv_.notify_one();
 }
 
 void ThreadPool::WorkerLoop() {
   for (;;) {
-    std::function<void()> fn;
+    Task task;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left to do
-      fn = std::move(queue_.front());
-      queue_.pop_front();
+      cv_.wait(lock, [this] { return stopping_ || size_ != 0; });
+      if (size_ == 0) return;  // stopping, and nothing left to do
+      task = std::move(ring_[head_]);
+      head_ = (head_ + 1) % ring_.size();
+      --size_;
     }
-    fn();
+    task.fn(task.obj, task.arg);
   }
 }
 

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -27,13 +26,23 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   void Schedule(std::function<void()> fn);
+  // fn(obj, arg) on a worker. Allocates nothing once the queue has grown to the most
+  // tasks ever waiting at once (the executor's steady state).
+  using TaskFn = void (*)(const std::shared_ptr<void>& obj, int arg);
+  void Schedule(TaskFn fn, std::shared_ptr<void> obj, int arg);
   int num_threads() const { return static_cast<int>(threads_.size()); }
 
  private:
+  struct Task {
+    TaskFn fn = nullptr;
+    std::shared_ptr<void> obj;
+    int arg = 0;
+  };
   void WorkerLoop();
   std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<std::function<void()>> queue_;
+  std::vector<Task> ring_;  // a circular queue: size_ tasks from head_; grows by doubling
+  size_t head_ = 0, size_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
