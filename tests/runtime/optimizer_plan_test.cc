@@ -36,7 +36,9 @@ std::vector<std::string> CifarMlpStepOps(bool optimize) {
   for (const NodeExecStats& n : meta.step_stats.nodes) {
     ops.push_back(n.op);
     // The trace says what each fused node stands for.
-    if (n.op == "_BiasActivation") EXPECT_EQ(n.replaces.size(), 2u) << n.node_name;
+    if (n.op == "_BiasActivation") {
+      EXPECT_EQ(n.replaces.size(), 2u) << n.node_name;
+    }
   }
   return ops;
 }
