@@ -3,11 +3,13 @@
 // written directly in Eigen (no framework) in the same process.
 //   BM_TrainStepTinyMlp       counter us_per_step
 //   BM_TrainStepTinyMlpEigen  the hand-written step; the difference is rill's own cost
+//   BM_SeedTrainStep          the CIFAR MLP and MNIST CNN steps, memory plan off and on
 #include <random>
 
 #include "Eigen/Core"
 #include "benchmark/benchmark.h"
 #include "rill/rill.h"
+#include "support/model_steps.h"
 
 namespace {
 
@@ -95,5 +97,46 @@ void BM_TrainStepTinyMlpEigen(benchmark::State& state) {
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_TrainStepTinyMlpEigen)->UseRealTime();
+
+}  // namespace
+
+namespace {
+
+// The seeds' models' training steps (tests/support/model_steps.h) at their sizes, with the
+// static memory plan off (0) or on (1); run with --benchmark_enable_random_interleaving
+// so the two alternate. Counters: the arena's bytes (the peak of the planned values) and
+// the bytes of all planned values added up.
+void BM_SeedTrainStep(benchmark::State& state) {
+  const bool mnist = state.range(0) == 1;
+  testing::TrainStep t =
+      mnist ? testing::MnistCnnStep(50, 32, 64, 1024) : testing::CifarMlpStep(32, 3000, 1000);
+  SessionOptions options;
+  options.plan_memory = state.range(1) == 1;
+  Session session(t.scope, options);
+  Session::CallableHandle h;
+  if (!session.Run({}, {}, {t.init}, nullptr).ok() ||
+      !session.MakeCallable(t.Signature(), &h).ok()) {
+    state.SkipWithError("could not build the step");
+    return;
+  }
+  const std::vector<Tensor> feeds = {t.x_value, t.y_value};
+  for (int i = 0; i < 2; ++i) (void)session.RunCallable(h, feeds, nullptr);
+  for (auto _ : state) {
+    if (!session.RunCallable(h, feeds, nullptr).ok()) state.SkipWithError("step failed");
+  }
+  absl::StatusOr<MemoryPlanStats> st = session.GetMemoryPlanStats(h);
+  if (st.ok()) {
+    state.counters["arena_MB"] = static_cast<double>(st->arena_bytes) / 1e6;
+    state.counters["values_MB"] = static_cast<double>(st->planned_value_bytes) / 1e6;
+  }
+}
+BENCHMARK(BM_SeedTrainStep)
+    ->ArgNames({"mnist", "plan_memory"})
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
