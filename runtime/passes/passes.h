@@ -8,6 +8,8 @@
 //   3. optimize    folding, CSE, simplification, fusions          optimize.cc and its passes
 //   4. partition   copies between devices, value slots            runtime/plan.cc
 //   5. order, instantiate kernels (one registry lookup a node)    order.cc, runtime/plan.cc
+//   6. plan memory (after the first run with given feed shapes)    memory.cc, declared in
+//      runtime/memory_plan.h (the executor runs it: it needs the recorded sizes)
 #pragma once
 
 #include <vector>
