@@ -5,7 +5,8 @@
 
 namespace rill {
 
-absl::StatusOr<absl::InlinedVector<int64_t, 8>> IntVectorInput(const Tensor& t, absl::string_view what) {
+absl::StatusOr<absl::InlinedVector<int64_t, 8>> IntVectorInput(const Tensor& t,
+                                                               absl::string_view what) {
   if (t.dims() != 1) {
     return errors::InvalidArgument(what, " must be a vector, got shape ", t.shape().DebugString());
   }

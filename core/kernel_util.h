@@ -14,7 +14,8 @@
 namespace rill {
 
 // Input `t` as a vector of integers (shape specs, perms, begins); `what` names it.
-absl::StatusOr<absl::InlinedVector<int64_t, 8>> IntVectorInput(const Tensor& t, absl::string_view what);
+absl::StatusOr<absl::InlinedVector<int64_t, 8>> IntVectorInput(const Tensor& t,
+                                                               absl::string_view what);
 
 // Sets output 0 to input 0's buffer under `shape` (Reshape and friends, identity Transpose).
 absl::Status AliasInputAsOutput(OpKernelContext& ctx, const TensorShape& shape);
