@@ -148,6 +148,16 @@ absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor
   return BiasGradGeometry{rows, c};
 }
 
+absl::Status CheckFusedBias(const OpKernelContext& ctx, int i, const TensorShape& out) {
+  const Tensor& b = ctx.input(i);
+  if (b.dims() != 1 || out.dims() < 1 || b.dim_size(0) != out.dim_size(out.dims() - 1)) {
+    return errors::InvalidArgument("bias of shape ", b.shape().DebugString(),
+                                   " does not match the last dim of the output ",
+                                   out.DebugString());
+  }
+  return absl::OkStatus();
+}
+
 FusedActivation ParseFusedActivation(const std::string& name) {
   if (name == "sigmoid") return FusedActivation::kSigmoid;
   if (name == "tanh") return FusedActivation::kTanh;

@@ -45,6 +45,10 @@ struct BiasGradGeometry {
 };
 absl::StatusOr<BiasGradGeometry> PrepareBiasAddGrad(OpKernelContext& ctx, Tensor** out);
 
+// The bias (input `i`) of _FusedMatMul or _FusedConv2D: a vector as long as the last dim of
+// the output `out`.
+absl::Status CheckFusedBias(const OpKernelContext& ctx, int i, const TensorShape& out);
+
 // _BiasActivation's activation attr (the op's shape function refuses any other name).
 FusedActivation ParseFusedActivation(const std::string& name);
 // _BiasActivationGrad(gradients, outputs): backprops (gradients' buffer when it may be

@@ -6,9 +6,8 @@
 
 namespace rill::shape_fns {
 
-absl::Status BiasAdd(InferenceContext& c) {
-  const auto& v = c.input_shape(0);
-  const auto& b = c.input_shape(1);
+namespace {
+absl::Status CheckBias(const PartialTensorShape& v, const PartialTensorShape& b) {
   if (!v.unknown_rank() && v.dims() < 1) {
     return errors::InvalidArgument("value must have rank >= 1, got a scalar");
   }
@@ -20,7 +19,26 @@ absl::Status BiasAdd(InferenceContext& c) {
     return errors::InvalidArgument("bias of shape ", b.DebugString(),
                                    " does not match the last dim of ", v.DebugString());
   }
+  return absl::OkStatus();
+}
+}  // namespace
+
+absl::Status BiasAdd(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(CheckBias(c.input_shape(0), c.input_shape(1)));
   return Unchanged(c);
+}
+
+absl::Status FusedActivationAttr(const InferenceContext& c) {
+  const auto& a = c.attr<std::string>("activation");
+  if (a != "relu" && a != "sigmoid" && a != "tanh") {
+    return errors::InvalidArgument("activation must be relu, sigmoid or tanh, got '", a, "'");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FusedBiasActivation(InferenceContext& c, int bias_input) {
+  RILL_RETURN_IF_ERROR(FusedActivationAttr(c));
+  return CheckBias(c.outputs()[0], c.input_shape(bias_input));
 }
 
 absl::Status Unchanged(InferenceContext& c) {

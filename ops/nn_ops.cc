@@ -166,13 +166,6 @@ RILL_REGISTER_OP("SigmoidCrossEntropyWithLogits")
     });
 
 // The fused end of a Dense or Conv2D layer, and its gradient (see nn_ops.h).
-absl::Status CheckFusedActivation(InferenceContext& c) {
-  const auto& a = c.attr<std::string>("activation");
-  if (a != "relu" && a != "sigmoid" && a != "tanh") {
-    return errors::InvalidArgument("activation must be relu, sigmoid or tanh, got '", a, "'");
-  }
-  return absl::OkStatus();
-}
 RILL_REGISTER_OP("_BiasActivation")
     .Input("value", "T")
     .Input("bias", "T")
@@ -180,8 +173,8 @@ RILL_REGISTER_OP("_BiasActivation")
     .TypeAttr("T", kFloatTypes)
     .Attr("activation", AttrKind::kString)
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(CheckFusedActivation(c));
-      return shape_fns::BiasAdd(c);
+      RILL_RETURN_IF_ERROR(shape_fns::BiasAdd(c));
+      return shape_fns::FusedBiasActivation(c, 1);
     });
 RILL_REGISTER_OP("_BiasActivationGrad")
     .Input("gradients", "T")
@@ -191,7 +184,7 @@ RILL_REGISTER_OP("_BiasActivationGrad")
     .TypeAttr("T", kFloatTypes)
     .Attr("activation", AttrKind::kString)
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(CheckFusedActivation(c));
+      RILL_RETURN_IF_ERROR(shape_fns::FusedActivationAttr(c));
       const auto& g = c.input_shape(0);
       const auto& y = c.input_shape(1);
       if (!g.IsCompatibleWith(y)) {

@@ -7,6 +7,7 @@
 #include "rill/core/types.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/conv_ops.h"
+#include "rill/ops/fused_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"

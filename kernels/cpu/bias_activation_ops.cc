@@ -3,6 +3,7 @@
 // column sums in one node). Same arithmetic as BiasAdd, Relu/Sigmoid/Tanh and their
 // gradient ops, so a fused and an unfused model train alike.
 #include "rill/core/conv_kernel_util.h"
+#include "rill/kernels/cpu/bias_activation.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -18,24 +19,10 @@ class BiasActivationOp : public OpKernel {
       : OpKernel(c), act_(ParseFusedActivation(c.node().attr<std::string>("activation"))) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& v = ctx.input(0);
-    const Tensor& b = ctx.input(1);
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(const int64_t c, PrepareBiasAdd(ctx, &out));
     const int64_t rows = c == 0 ? 0 : v.NumElements() / c;
-    Eigen::Map<const RowMajor<T>> in(v.base<T>(), rows, c);
-    Eigen::Map<RowMajor<T>> o(out->base<T>(), rows, c);
-    auto z = in.rowwise() + Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(b.base<T>(), c);
-    switch (act_) {
-      case FusedActivation::kRelu:
-        o = z.max(T(0));
-        break;
-      case FusedActivation::kSigmoid:
-        o = (T(1) + (-z).exp()).inverse();
-        break;
-      case FusedActivation::kTanh:
-        o = z.tanh();
-        break;
-    }
+    BiasActivationRows<T>(act_, v.base<T>(), ctx.input(1).base<T>(), out->base<T>(), rows, c);
     return absl::OkStatus();
   }
 

@@ -1,10 +1,11 @@
 // CPU kernels of Conv2D and its two gradients: oneDNN's convolution primitives for float
 // (dnnl_conv.h); otherwise (double, or a VALID geometry that leaves rows unused) im2col
-// per image, then one GEMM (oneDNN sgemm for float, Eigen for double). BiasAdd and
-// BiasAddGrad.
+// per image, then one GEMM (oneDNN sgemm for float, Eigen for double). _FusedConv2D, the
+// forward pass with its bias and activation. BiasAdd and BiasAddGrad.
 #include <cstring>
 
 #include "rill/core/conv_kernel_util.h"
+#include "rill/kernels/cpu/bias_activation.h"
 #include "rill/kernels/cpu/cwise.h"
 #include "rill/kernels/cpu/dnnl_conv.h"
 #include "rill/kernels/cpu/gemm.h"
@@ -58,16 +59,39 @@ void Col2Im(const Conv2DGeometry& g, const T* cols, T* dx) {
 }
 
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
-// 2: BackpropFilter(input, sizes, dy).
-template <typename T, int kMode>
+// 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, bias),
+// whose bias and activation oneDNN applies in the primitive (else done after the GEMMs).
+template <typename T, int kMode, bool kFused = false>
 class ConvOp : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit ConvOp(OpKernelConstruction& c) : OpKernel(c), act_(FusedOf(c)), dnnl_(act_) {}
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor* dy = kMode == 0 ? nullptr : &ctx.input(2);
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareConv2D(ctx, static_cast<ConvMode>(kMode), &out));
+    const T* bias = nullptr;
+    if constexpr (kFused) {
+      RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+      bias = ctx.input(2).base<T>();
+    }
+    bool finished = false;  // the bias and activation applied too
+    RILL_RETURN_IF_ERROR(Convolve(ctx, g, bias, out, &finished));
+    if (kFused && !finished) {
+      const int64_t rows = g.batch * g.out_h * g.out_w;
+      BiasActivationRows<T>(*act_, out->base<T>(), bias, out->base<T>(), rows, g.out_c);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  static std::optional<FusedActivation> FusedOf(const OpKernelConstruction& c) {
+    if constexpr (!kFused) return std::nullopt;
+    return ParseFusedActivation(c.node().attr<std::string>("activation"));
+  }
+
+  absl::Status Convolve(OpKernelContext& ctx, const Conv2DGeometry& g, const T* bias, Tensor* out,
+                        bool* finished) {
+    const Tensor* dy = kMode == 0 ? nullptr : &ctx.input(2);
     const int64_t P = g.out_h * g.out_w, K = g.k_h * g.k_w * g.in_c;
     if (out->NumElements() == 0 || P == 0 || K == 0) {
       std::memset(out->data(), 0, out->TotalBytes());
@@ -80,7 +104,8 @@ class ConvOp : public OpKernel {
                                                 : ConvPass::kBackwardWeights;
         const float* a = (kMode == 1 ? ctx.input(1) : ctx.input(0)).base<float>();
         const float* b = kMode == 0 ? ctx.input(1).base<float>() : dy->base<float>();
-        absl::Status st = dnnl_.Run(kPass, g, a, b, out->base<float>());
+        absl::Status st = dnnl_.Run(kPass, g, a, b, out->base<float>(), bias);
+        *finished = st.ok();
         if (!absl::IsUnimplemented(st)) return st;  // else the im2col path below
       }
     }
@@ -109,8 +134,8 @@ class ConvOp : public OpKernel {
     return absl::OkStatus();
   }
 
- private:
-  DnnlConv dnnl_;  // float only
+  const std::optional<FusedActivation> act_;  // _FusedConv2D's
+  DnnlConv dnnl_;                             // float only
 };
 
 template <typename T>
@@ -159,6 +184,10 @@ class BiasAddGradOp : public OpKernel {
   RILL_REGISTER_KERNEL("Conv2DBackpropFilter", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
                        ConvOp<T, 2>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_CONV, 0)
+#define RILL_REG_FUSED_CONV(T, unused)                                            \
+  RILL_REGISTER_KERNEL("_FusedConv2D", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ConvOp<T, 0, true>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_FUSED_CONV, 0)
 #define RILL_REG_BIAS(T, unused)                                                            \
   RILL_REGISTER_KERNEL("BiasAdd", DEVICE_CPU, "T", DataTypeToEnum<T>::value, BiasAddOp<T>); \
   RILL_REGISTER_KERNEL("BiasAddGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, BiasAddGradOp<T>);

@@ -6,7 +6,6 @@
 #include <mutex>
 #include <optional>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "oneapi/dnnl/dnnl.hpp"
@@ -65,14 +64,30 @@ Operand MakeOperand(int arg, const memory::desc& user, const memory::desc& prim,
   return o;
 }
 
-// One pass's primitive, its operands (two inputs, then the output) and scratchpad.
+// One pass's primitive, its operands (two inputs, then the output), the fused forward's
+// bias, and its scratchpad.
 struct Prepared {
   dnnl::primitive prim;
   Operand a, b, out;
+  std::optional<memory::desc> bias;
   memory::desc scratch;
 };
 
-Prepared Make(ConvPass pass, const Conv2DGeometry& g) {
+dnnl::primitive_attr AttrOf(std::optional<FusedActivation> fused) {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (fused) {
+    const auto algo = *fused == FusedActivation::kRelu      ? dnnl::algorithm::eltwise_relu
+                      : *fused == FusedActivation::kSigmoid ? dnnl::algorithm::eltwise_logistic
+                                                            : dnnl::algorithm::eltwise_tanh;
+    dnnl::post_ops po;
+    po.append_eltwise(1.f, algo, 0.f, 0.f);
+    attr.set_post_ops(po);
+  }
+  return attr;
+}
+
+Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivation> fused) {
   const memory::dims src{g.batch, g.in_c, g.in_h, g.in_w};
   const memory::dims wei{g.out_c, g.in_c, g.k_h, g.k_w};
   const memory::dims dst{g.batch, g.out_c, g.out_h, g.out_w};
@@ -80,22 +95,27 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g) {
   const memory::dims pad_l{g.pad_top, g.pad_left}, pad_r{PadBottom(g), PadRight(g)};
   const auto f32 = memory::data_type::f32;
   const memory::desc src_md(src, f32, Tag::nhwc), wei_md(wei, f32, Tag::hwio),
-      dst_md(dst, f32, Tag::nhwc);
+      dst_md(dst, f32, Tag::nhwc), bias_md({g.out_c}, f32, Tag::x);
   const memory::desc src_any(src, f32, Tag::any), wei_any(wei, f32, Tag::any),
       dst_any(dst, f32, Tag::any);
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   const auto algo = dnnl::algorithm::convolution_direct;
+  const auto prop = dnnl::prop_kind::forward_training;
+  const bool fused_forward = fused && pass == ConvPass::kForward;
   dnnl::convolution_forward::primitive_desc fwd(
-      dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training, algo, src_any, wei_any,
-                                      dst_any, strides, pad_l, pad_r),
-      attr, Engine());
+      fused_forward ? dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, bias_md,
+                                                      dst_any, strides, pad_l, pad_r)
+                    : dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, dst_any,
+                                                      strides, pad_l, pad_r),
+      AttrOf(fused_forward ? fused : std::nullopt), Engine());
+  dnnl::primitive_attr attr = AttrOf(std::nullopt);
   switch (pass) {
     case ConvPass::kForward:
       return {dnnl::convolution_forward(fwd),
               MakeOperand(DNNL_ARG_SRC, src_md, fwd.src_desc(), true),
               MakeOperand(DNNL_ARG_WEIGHTS, wei_md, fwd.weights_desc(), true),
-              MakeOperand(DNNL_ARG_DST, dst_md, fwd.dst_desc(), false), fwd.scratchpad_desc()};
+              MakeOperand(DNNL_ARG_DST, dst_md, fwd.dst_desc(), false),
+              fused_forward ? std::optional(bias_md) : std::nullopt,
+              fwd.scratchpad_desc()};
     case ConvPass::kBackwardData: {
       dnnl::convolution_backward_data::primitive_desc pd(
           dnnl::convolution_backward_data::desc(algo, src_any, wei_any, dst_any, strides, pad_l,
@@ -105,6 +125,7 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g) {
               MakeOperand(DNNL_ARG_WEIGHTS, wei_md, pd.weights_desc(), true),
               MakeOperand(DNNL_ARG_DIFF_DST, dst_md, pd.diff_dst_desc(), true),
               MakeOperand(DNNL_ARG_DIFF_SRC, src_md, pd.diff_src_desc(), false),
+              std::nullopt,
               pd.scratchpad_desc()};
     }
     case ConvPass::kBackwardWeights: {
@@ -116,25 +137,130 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g) {
               MakeOperand(DNNL_ARG_SRC, src_md, pd.src_desc(), true),
               MakeOperand(DNNL_ARG_DIFF_DST, dst_md, pd.diff_dst_desc(), true),
               MakeOperand(DNNL_ARG_DIFF_WEIGHTS, wei_md, pd.diff_weights_desc(), false),
+              std::nullopt,
               pd.scratchpad_desc()};
     }
   }
   return {};
 }
 
+// One operand's memory objects in an execution: the user's (its handle set per call) and,
+// when the primitive wants another layout, the primitive's over a buffer of its own.
+struct Bound {
+  memory user, prim;
+};
+
+// What one execution needs besides the caller's pointers, made once and kept: a stream,
+// the operands' memory objects, reorder buffers and the scratchpad.
+struct Workspace {
+  dnnl::stream stream;
+  Bound a, b, out;
+  memory bias, scratch;
+  std::vector<Tensor> buffers;  // behind the primitive-side memories and the scratchpad
+};
+
 // A buffer from rill's allocator for a primitive-side tensor or the scratchpad.
-absl::StatusOr<Tensor> Buffer(const memory::desc& md) {
-  return Tensor::Create(DT_UINT8, TensorShape({static_cast<int64_t>(md.get_size())}));
+absl::StatusOr<memory> OwnMemory(const memory::desc& md, Workspace& ws) {
+  RILL_ASSIGN_OR_RETURN(
+      Tensor t, Tensor::Create(DT_UINT8, TensorShape({static_cast<int64_t>(md.get_size())})));
+  memory m(md, Engine(), t.data());
+  ws.buffers.push_back(std::move(t));
+  return m;
 }
+
+absl::StatusOr<Bound> BindOperand(const Operand& o, Workspace& ws) {
+  Bound b{memory(o.user, Engine(), DNNL_MEMORY_NONE), memory()};
+  if (o.reorder) {
+    RILL_ASSIGN_OR_RETURN(b.prim, OwnMemory(o.prim, ws));
+  }
+  return b;
+}
+
+absl::StatusOr<std::unique_ptr<Workspace>> MakeWorkspace(const Prepared& p) {
+  auto ws = std::make_unique<Workspace>();
+  ws->stream = dnnl::stream(Engine());
+  RILL_ASSIGN_OR_RETURN(ws->a, BindOperand(p.a, *ws));
+  RILL_ASSIGN_OR_RETURN(ws->b, BindOperand(p.b, *ws));
+  RILL_ASSIGN_OR_RETURN(ws->out, BindOperand(p.out, *ws));
+  if (p.bias) ws->bias = memory(*p.bias, Engine(), DNNL_MEMORY_NONE);
+  if (p.scratch.get_size() > 0) {
+    RILL_ASSIGN_OR_RETURN(ws->scratch, OwnMemory(p.scratch, *ws));
+  }
+  return ws;
+}
+
+// Through oneDNN's C API with arguments on the stack: the C++ API's argument map would
+// allocate in every call.
+void Execute(const dnnl::primitive& prim, dnnl::stream& s,
+             std::initializer_list<dnnl_exec_arg_t> args) {
+  dnnl::error::wrap_c_api(
+      dnnl_primitive_execute(prim.get(), s.get(), static_cast<int>(args.size()), args.begin()),
+      "could not execute a primitive");
+}
+
+// The memory the primitive reads or writes for an operand: the user's, or its reordered
+// copy (inputs are reordered in here first).
+dnnl_memory_t Side(const Operand& o, Bound& b, dnnl::stream& s, bool input) {
+  if (!o.reorder) return b.user.get();
+  if (input) Execute(*o.reorder, s, {{DNNL_ARG_FROM, b.user.get()}, {DNNL_ARG_TO, b.prim.get()}});
+  return b.prim.get();
+}
+
+void ExecuteOnce(const Prepared& p, Workspace& ws, const float* a, const float* b, float* out,
+                 const float* bias) {
+  ws.a.user.set_data_handle(const_cast<float*>(a));
+  ws.b.user.set_data_handle(const_cast<float*>(b));
+  ws.out.user.set_data_handle(out);
+  dnnl_exec_arg_t args[5];
+  int n = 0;
+  args[n++] = {p.a.arg, Side(p.a, ws.a, ws.stream, true)};
+  args[n++] = {p.b.arg, Side(p.b, ws.b, ws.stream, true)};
+  args[n++] = {p.out.arg, Side(p.out, ws.out, ws.stream, false)};
+  if (p.bias) {
+    ws.bias.set_data_handle(const_cast<float*>(bias));
+    args[n++] = {DNNL_ARG_BIAS, ws.bias.get()};
+  }
+  if (ws.scratch) args[n++] = {DNNL_ARG_SCRATCHPAD, ws.scratch.get()};
+  dnnl::error::wrap_c_api(dnnl_primitive_execute(p.prim.get(), ws.stream.get(), n, args),
+                          "could not execute a convolution");
+  if (p.out.reorder) {
+    Execute(*p.out.reorder, ws.stream,
+            {{DNNL_ARG_FROM, ws.out.prim.get()}, {DNNL_ARG_TO, ws.out.user.get()}});
+  }
+  ws.stream.wait();
+}
+
+// A prepared pass and its idle workspaces.
+struct Entry {
+  Prepared p;
+  std::mutex mu;
+  std::vector<std::unique_ptr<Workspace>> idle;
+};
 
 }  // namespace
 
 struct DnnlConv::Impl {
+  std::optional<FusedActivation> fused;
   std::mutex mu;
-  std::map<Key, std::shared_ptr<const Prepared>> cache;
+  std::map<Key, std::unique_ptr<Entry>> cache;
+
+  absl::StatusOr<Entry*> Find(ConvPass pass, const Conv2DGeometry& g) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(KeyOf(pass, g));
+    if (it != cache.end()) return it->second.get();
+    auto e = std::make_unique<Entry>();
+    try {
+      e->p = Make(pass, g, fused);
+    } catch (const dnnl::error& err) {
+      return errors::Unimplemented("oneDNN has no convolution for this geometry: ", err.what());
+    }
+    return cache.emplace(KeyOf(pass, g), std::move(e)).first->second.get();
+  }
 };
 
-DnnlConv::DnnlConv() : impl_(std::make_unique<Impl>()) {}
+DnnlConv::DnnlConv(std::optional<FusedActivation> fused) : impl_(std::make_unique<Impl>()) {
+  impl_->fused = fused;
+}
 DnnlConv::~DnnlConv() = default;
 
 bool DnnlConv::Supports(const Conv2DGeometry& g) {
@@ -150,56 +276,27 @@ bool DnnlConv::Supports(const Conv2DGeometry& g) {
 }
 
 absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
-                           float* out) {
-  try {
-    std::shared_ptr<const Prepared> p;
-    {
-      std::lock_guard<std::mutex> lock(impl_->mu);
-      auto& slot = impl_->cache[KeyOf(pass, g)];
-      if (!slot) {
-        try {
-          slot = std::make_shared<const Prepared>(Make(pass, g));
-        } catch (const dnnl::error& e) {
-          impl_->cache.erase(KeyOf(pass, g));
-          return errors::Unimplemented("oneDNN has no convolution for this geometry: ", e.what());
-        }
-      }
-      p = slot;
+                           float* out, const float* bias) {
+  RILL_ASSIGN_OR_RETURN(Entry * e, impl_->Find(pass, g));
+  std::unique_ptr<Workspace> ws;
+  {
+    std::lock_guard<std::mutex> lock(e->mu);
+    if (!e->idle.empty()) {
+      ws = std::move(e->idle.back());
+      e->idle.pop_back();
     }
-    dnnl::stream stream(Engine());
-    std::unordered_map<int, memory> args;
-    std::vector<Tensor> buffers;  // alive until the stream is done
-    auto bind = [&](const Operand& o, const float* user) -> absl::Status {
-      memory user_mem(o.user, Engine(), const_cast<float*>(user));
-      if (!o.reorder) {
-        args.emplace(o.arg, user_mem);
-        return absl::OkStatus();
-      }
-      RILL_ASSIGN_OR_RETURN(Tensor t, Buffer(o.prim));
-      memory prim_mem(o.prim, Engine(), t.data());
-      buffers.push_back(std::move(t));
-      if (o.arg != p->out.arg) o.reorder->execute(stream, user_mem, prim_mem);
-      args.emplace(o.arg, prim_mem);
-      return absl::OkStatus();
-    };
-    RILL_RETURN_IF_ERROR(bind(p->a, a));
-    RILL_RETURN_IF_ERROR(bind(p->b, b));
-    RILL_RETURN_IF_ERROR(bind(p->out, out));
-    // Each execution its own scratchpad, so runs of one kernel may overlap.
-    if (p->scratch.get_size() > 0) {
-      RILL_ASSIGN_OR_RETURN(Tensor t, Buffer(p->scratch));
-      args.emplace(DNNL_ARG_SCRATCHPAD, memory(p->scratch, Engine(), t.data()));
-      buffers.push_back(std::move(t));
-    }
-    p->prim.execute(stream, args);
-    if (p->out.reorder) {
-      memory user_out(p->out.user, Engine(), out);
-      p->out.reorder->execute(stream, args.at(p->out.arg), user_out);
-    }
-    stream.wait();
-  } catch (const dnnl::error& e) {
-    return errors::Internal("oneDNN convolution failed: ", e.what(), " (status ", e.status, ")");
   }
+  try {
+    if (!ws) {
+      RILL_ASSIGN_OR_RETURN(ws, MakeWorkspace(e->p));
+    }
+    ExecuteOnce(e->p, *ws, a, b, out, bias);
+  } catch (const dnnl::error& err) {
+    return errors::Internal("oneDNN convolution failed: ", err.what(), " (status ", err.status,
+                            ")");
+  }
+  std::lock_guard<std::mutex> lock(e->mu);
+  e->idle.push_back(std::move(ws));
   return absl::OkStatus();
 }
 

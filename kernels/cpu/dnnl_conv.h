@@ -1,11 +1,15 @@
 // Float convolutions through oneDNN's convolution primitives (forward, backward data,
 // backward weights) on TensorFlow's layouts as they are: NHWC activations, HWIO filters.
-// Primitives are made once per geometry and kept; every execution gets its own scratchpad,
-// so one kernel may run from several threads at once.
+// Primitives are made once per geometry and kept, with the memory objects, reorder buffers
+// and scratchpad of each execution: an execution takes an idle set (or makes one, when
+// more threads run the kernel at once than ever before), so steady runs allocate nothing
+// of their own and one kernel may run from several threads at once.
 #pragma once
 
 #include <memory>
+#include <optional>
 
+#include "rill/core/activation.h"
 #include "rill/core/conv_util.h"
 #include "rill/core/status.h"
 
@@ -15,7 +19,9 @@ enum class ConvPass { kForward, kBackwardData, kBackwardWeights };
 
 class DnnlConv {
  public:
-  DnnlConv();
+  // `fused`: forward passes add a bias and apply this activation in the same primitive
+  // (oneDNN's bias and eltwise post-op), for _FusedConv2D.
+  explicit DnnlConv(std::optional<FusedActivation> fused = std::nullopt);
   ~DnnlConv();
   // Whether oneDNN takes this geometry (false: the caller uses its own path).
   static bool Supports(const Conv2DGeometry& g);
@@ -23,8 +29,9 @@ class DnnlConv {
   // out (dw) from x and dy. `x`/`dx` are [n, h, w, c], `w`/`dw` [kh, kw, c, oc], `dy` and
   // the forward output [n, oh, ow, oc]; outputs are overwritten. Unimplemented (nothing
   // written) when oneDNN cannot make a primitive for the geometry: use the own path.
+  // `bias` [oc]: the fused forward's bias (null otherwise).
   absl::Status Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
-                   float* out);
+                   float* out, const float* bias = nullptr);
 
  private:
   struct Impl;

@@ -1,20 +1,26 @@
 // MatMul on the CPU: float through oneDNN's sgemm (row-major, its JIT picks AVX-512/AMX
-// paths at run time); double and integers through Eigen's GEMM (gemm.h).
+// paths at run time); double and integers through Eigen's GEMM (gemm.h). _FusedMatMul is
+// the same product, then its bias and activation over the product in place while its rows
+// are still in cache.
 #include "oneapi/dnnl/dnnl.h"
+#include "rill/core/conv_kernel_util.h"
 #include "rill/core/kernel_util.h"
+#include "rill/kernels/cpu/bias_activation.h"
 #include "rill/kernels/cpu/cwise.h"
 #include "rill/kernels/cpu/gemm.h"
 
 namespace rill::cpu {
 namespace {
 
-template <typename T>
+template <typename T, bool kFused = false>
 class MatMulOp : public OpKernel {
  public:
   explicit MatMulOp(OpKernelConstruction& c)
       : OpKernel(c),
         ta_(c.node().attr<bool>("transpose_a")),
-        tb_(c.node().attr<bool>("transpose_b")) {}
+        tb_(c.node().attr<bool>("transpose_b")) {
+    if constexpr (kFused) act_ = ParseFusedActivation(c.node().attr<std::string>("activation"));
+  }
   bool IsExpensive() const override { return true; }
 
   absl::Status Compute(OpKernelContext& ctx) override {
@@ -22,18 +28,24 @@ class MatMulOp : public OpKernel {
     const Tensor& b = ctx.input(1);
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(MatMulGeometry g, PrepareMatMul(ctx, ta_, tb_, &out));
+    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
     const int64_t m = g.m, n = g.n, k = g.k;
     if (m == 0 || n == 0) return absl::OkStatus();
     if (k == 0) {
       AsArray<T>(out).setZero();
-      return absl::OkStatus();
+    } else {
+      RILL_RETURN_IF_ERROR(Gemm<T>(ta_, tb_, m, n, k, T(1), a.base<T>(), a.dim_size(1), b.base<T>(),
+                                   b.dim_size(1), T(0), out->base<T>(), n));
     }
-    return Gemm<T>(ta_, tb_, m, n, k, T(1), a.base<T>(), a.dim_size(1), b.base<T>(), b.dim_size(1),
-                   T(0), out->base<T>(), n);
+    if constexpr (kFused) {
+      BiasActivationRows<T>(act_, out->base<T>(), ctx.input(2).base<T>(), out->base<T>(), m, n);
+    }
+    return absl::OkStatus();
   }
 
  private:
   bool ta_, tb_;
+  FusedActivation act_ = FusedActivation::kRelu;  // _FusedMatMul's
 };
 
 // oneDNN's first call detects the ISA, JITs and starts its OpenMP threads (~65 ms here);
@@ -49,6 +61,10 @@ const bool kWarmupRegistered = [] {
 #define RILL_REG_MATMUL(T, unused) \
   RILL_REGISTER_KERNEL("MatMul", DEVICE_CPU, "T", DataTypeToEnum<T>::value, MatMulOp<T>);
 RILL_FOR_SIGNED_TYPES(RILL_REG_MATMUL, 0)
+#define RILL_REG_FUSED_MATMUL(T, unused)                                          \
+  RILL_REGISTER_KERNEL("_FusedMatMul", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       MatMulOp<T, true>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_FUSED_MATMUL, 0)
 
 }  // namespace
 }  // namespace rill::cpu

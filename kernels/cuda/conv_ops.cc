@@ -112,16 +112,31 @@ bool ReducedPrecision(cudnnConvolutionBwdFilterAlgo_t a) {
 }
 
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
-// 2: BackpropFilter(input, sizes, dy).
-template <int kMode>
+// 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, bias),
+// the convolution then its bias and activation in place.
+template <int kMode, bool kFused = false>
 class ConvGpu : public OpKernel {
  public:
-  explicit ConvGpu(OpKernelConstruction& c) : OpKernel(c), tf32_(c.options().allow_tf32) {}
+  explicit ConvGpu(OpKernelConstruction& c) : OpKernel(c), tf32_(c.options().allow_tf32) {
+    if constexpr (kFused) act_ = ParseFusedActivation(c.node().attr<std::string>("activation"));
+  }
   bool IsExpensive() const override { return true; }
 
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareConv2D(ctx, static_cast<ConvMode>(kMode), &out));
+    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    RILL_RETURN_IF_ERROR(Convolve(ctx, g, out));
+    if constexpr (kFused) {
+      RILL_CUDA_CHECK(LaunchBiasActivation<float>(
+          act_, out->base<float>(), ctx.input(2).base<float>(), out->base<float>(),
+          out->NumElements(), g.out_c, ContextOf(ctx)->stream));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Convolve(OpKernelContext& ctx, const Conv2DGeometry& g, Tensor* out) {
     GpuContext* gc = ContextOf(ctx);
     if (out->NumElements() == 0) return absl::OkStatus();
     const int64_t K = g.k_h * g.k_w * g.in_c;
@@ -163,7 +178,6 @@ class ConvGpu : public OpKernel {
                             g.in_c, ",", g.out_c, "]:", why);
   }
 
- private:
   struct Descs {
     TensorDesc x, y;
     FilterDesc w;
@@ -394,11 +408,13 @@ class ConvGpu : public OpKernel {
   }
 
   bool tf32_;
+  FusedActivation act_ = FusedActivation::kRelu;  // _FusedConv2D's
   std::mutex mu_;
   absl::flat_hash_map<Key, Choice> cache_;
 };
 
 RILL_REGISTER_KERNEL("Conv2D", DEVICE_GPU, "T", DT_FLOAT, ConvGpu<0>);
+RILL_REGISTER_KERNEL("_FusedConv2D", DEVICE_GPU, "T", DT_FLOAT, ConvGpu<0, true>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Conv2DBackpropInput", DEVICE_GPU, "T", DT_FLOAT, {0}, ConvGpu<1>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Conv2DBackpropFilter", DEVICE_GPU, "T", DT_FLOAT, {1},
                                  ConvGpu<2>);

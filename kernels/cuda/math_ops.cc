@@ -1,9 +1,11 @@
-// GPU kernels of the math family: elementwise with broadcasting, AddN, Cast, MatMul
-// (cuBLAS), reductions and ArgMax (axes read on the host), softmax, random ops.
+// GPU kernels of the math family: elementwise with broadcasting, AddN, Cast, MatMul and
+// _FusedMatMul (cuBLAS), reductions and ArgMax (axes read on the host), softmax, random ops.
 #include "rill/core/broadcast.h"
+#include "rill/core/conv_kernel_util.h"
 #include "rill/core/kernel_util.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
+#include "rill/kernels/cuda/conv_launch.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -90,22 +92,39 @@ class CastGpu : public OpKernel {
 };
 
 // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands.
-template <typename T>
+// kFused: _FusedMatMul, the product then its bias and activation in place (one kernel over
+// the product, as _BiasActivation's).
+template <typename T, bool kFused = false>
 class MatMulGpu : public OpKernel {
  public:
   explicit MatMulGpu(OpKernelConstruction& c)
       : OpKernel(c),
         ta_(c.node().attr<bool>("transpose_a")),
         tb_(c.node().attr<bool>("transpose_b")),
-        tf32_(c.options().allow_tf32) {}
+        tf32_(c.options().allow_tf32) {
+    if constexpr (kFused) act_ = ParseFusedActivation(c.node().attr<std::string>("activation"));
+  }
   absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor& a = ctx.input(0);
-    const Tensor& b = ctx.input(1);
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(MatMulGeometry geo, PrepareMatMul(ctx, ta_, tb_, &out));
+    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    if (geo.m == 0 || geo.n == 0) return absl::OkStatus();
+    RILL_RETURN_IF_ERROR(Product(ctx, geo, out));
+    if constexpr (kFused) {
+      RILL_CUDA_CHECK(LaunchBiasActivation<T>(act_, out->base<T>(), ctx.input(2).base<T>(),
+                                              out->base<T>(), out->NumElements(), geo.n,
+                                              ContextOf(ctx)->stream));
+    }
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return true; }
+
+ private:
+  absl::Status Product(OpKernelContext& ctx, const MatMulGeometry& geo, Tensor* out) {
+    const Tensor& a = ctx.input(0);
+    const Tensor& b = ctx.input(1);
     const int64_t m = geo.m, n = geo.n, k = geo.k;
     GpuContext* g = ContextOf(ctx);
-    if (m == 0 || n == 0) return absl::OkStatus();
     if (k == 0) {
       RILL_CUDA_CHECK(cudaMemsetAsync(out->data(), 0, out->TotalBytes(), g->stream));
       return absl::OkStatus();
@@ -131,10 +150,9 @@ class MatMulGpu : public OpKernel {
     }
     return absl::OkStatus();
   }
-  bool IsExpensive() const override { return true; }
 
- private:
   bool ta_, tb_, tf32_;
+  FusedActivation act_ = FusedActivation::kRelu;  // _FusedMatMul's
 };
 
 // Sum, Mean, Max, Min: one pass per group of adjacent reduced dims, last group first.
@@ -305,6 +323,10 @@ RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_REDUCE, 0)
                                    DataTypeToEnum<T>::value, {0},                                  \
                                    RandomGpu<T, RandomKind::kTruncated>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_FLOAT, 0)
+#define RILL_REG_GPU_FUSED_MATMUL(T, unused)                                      \
+  RILL_REGISTER_KERNEL("_FusedMatMul", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
+                       MatMulGpu<T, true>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_FUSED_MATMUL, 0)
 
 }  // namespace
 }  // namespace rill::gpu

@@ -1,0 +1,30 @@
+// The layer fusions the graph optimizer's remapper makes (runtime/passes/remapper.cc),
+// as TensorFlow names them: a MatMul or a Conv2D, its bias and its activation in one node.
+// They are built by the optimizer from the plain ops; a program may build them itself
+// (tests do), and they have gradients, so a graph with them still trains.
+#pragma once
+
+#include <string>
+
+#include "rill/ops/conv_ops.h"
+#include "rill/ops/math_ops.h"
+
+namespace rill::ops {
+
+// activation(op(a) op(b) + bias): MatMul's attrs, bias [columns of the product],
+// activation "relu", "sigmoid" or "tanh".
+class FusedMatMul : public OpWrapper {
+ public:
+  FusedMatMul(const Scope& scope, Input a, Input b, Input bias, const std::string& activation,
+              const MatMul::Attrs& attrs = {});
+};
+
+// activation(Conv2D(input, filter) + bias): Conv2D's strides and padding (NHWC), bias
+// [out channels].
+class FusedConv2D : public OpWrapper {
+ public:
+  FusedConv2D(const Scope& scope, Input input, Input filter, Input bias, const IntList& strides,
+              const std::string& padding, const std::string& activation);
+};
+
+}  // namespace rill::ops
