@@ -19,9 +19,16 @@
 //   gradient is never stored; one GEMM subtracts lr * a b from the variable in place. Not
 //   when a or b is a variable (its value would be read when the update runs, after other
 //   updates, instead of before). Control edges on the MatMul move to what it reads.
-// Forward rule (FuseForward):
-// - Relu/Sigmoid/Tanh(BiasAdd(x, b)) -> _BiasActivation(x, b).
+// Forward rules (FuseForward):
+// - Relu/Sigmoid/Tanh(BiasAdd(MatMul(a, w), b)) -> _FusedMatMul(a, w, b), and the same of a
+//   Conv2D -> _FusedConv2D(x, f, b): the product is finished while it is in cache and
+//   neither the product nor the sum is stored. A training graph fuses too: the backward
+//   rule has made the activation's gradient read the activation's output, so nothing else
+//   reads the product or the sum.
+// - Relu/Sigmoid/Tanh(BiasAdd(x, b)) -> _BiasActivation(x, b), for any other x (or where the
+//   device has no fused product kernel for the dtype).
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "rill/runtime/passes/passes.h"
 
 namespace rill {
@@ -153,33 +160,84 @@ absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
   });
 }
 
+namespace {
+
+// The activation a forward rule fuses into a BiasAdd: its only reader, on its device, with
+// no control inputs; null if none qualifies.
+const Node* FusableActivation(const Node& bias_add, const PlanGraph& g, const UseCounts& uses) {
+  if (bias_add.type_string() != "BiasAdd" || !NhwcBias(&bias_add) || !FloatNode(&bias_add) ||
+      !uses.SoleUse({const_cast<Node*>(&bias_add), 0}) ||
+      !HasKernelFor("_BiasActivation", bias_add.attrs(), g.DeviceOf(&bias_add)->device_type())) {
+    return nullptr;
+  }
+  const Node* act = uses.consumers({const_cast<Node*>(&bias_add), 0}).front();
+  const char* a = FusedActivation(act->type_string());
+  if (a == nullptr || act->type_string().ends_with("Grad") || !act->control_inputs().empty() ||
+      !SameDevice(g, act, &bias_add)) {
+    return nullptr;
+  }
+  return act;
+}
+
+// The fused op that takes over a MatMul or Conv2D whose only reader is this BiasAdd (itself
+// fusable with its activation, and waiting on no control input); null if none.
+const char* FusedProductOp(const Node& bias_add, const PlanGraph& g, const UseCounts& uses) {
+  const Node* p = bias_add.input(0).node;
+  const char* op = p->type_string() == "MatMul"   ? "_FusedMatMul"
+                   : p->type_string() == "Conv2D" ? "_FusedConv2D"
+                                                  : nullptr;
+  if (op == nullptr || !bias_add.control_inputs().empty() || !uses.SoleUse(bias_add.input(0)) ||
+      !SameDevice(g, p, &bias_add) || !HasKernelFor(op, p->attrs(), g.DeviceOf(p)->device_type())) {
+    return nullptr;
+  }
+  return op;
+}
+
+}  // namespace
+
 absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
   const UseCounts uses(in);
+  // Products a fused node takes over (emitted at their BiasAdd, whose bias may come later).
+  absl::flat_hash_set<const Node*> absorbed;
+  for (int id = 0; id < in.graph->num_nodes(); ++id) {
+    const Node& n = *in.graph->node(id);
+    if (FusableActivation(n, in, uses) && FusedProductOp(n, in, uses)) {
+      absorbed.insert(n.input(0).node);
+    }
+  }
   // The activation that takes over each fused BiasAdd.
   absl::flat_hash_map<const Node*, Node*> fused_act;
   GraphRewriter rw(in, "remapper (forward)");
   return rw.Run([&](const Node& old, GraphRewriter& rw) -> absl::StatusOr<bool> {
+    if (absorbed.contains(&old)) {
+      rw.Replace(old, {}, {});  // its only reader is fused with it
+      return true;
+    }
     if (auto it = fused_act.find(&old); it != fused_act.end()) {
       rw.Replace(old, {{it->second, 0}}, {it->second});
       return true;
     }
-    if (old.type_string() != "BiasAdd" || !NhwcBias(&old) || !FloatNode(&old) ||
-        !uses.SoleUse({const_cast<Node*>(&old), 0})) {
-      return false;
+    const Node* act = FusableActivation(old, in, uses);
+    if (act == nullptr) return false;
+    const std::string a = FusedActivation(act->type_string());
+    const Node* product = old.input(0).node;
+    NodeSpec spec;
+    std::vector<std::string> replaces;
+    if (absorbed.contains(product)) {
+      spec = rw.SpecOf(*product);  // its inputs, attrs and control inputs
+      spec.op = FusedProductOp(old, in, uses);
+      spec.inputs.push_back(rw.Map(old.input(1)));
+      replaces = rw.NamesOf(*product);
+    } else {
+      spec = rw.SpecOf(old);
+      spec.op = "_BiasActivation";
+      spec.attrs = {{"T", old.output_type(0)}};
     }
-    const Node* act = uses.consumers({const_cast<Node*>(&old), 0}).front();
-    const char* a = FusedActivation(act->type_string());
-    if (a == nullptr || act->type_string().ends_with("Grad") || !act->control_inputs().empty() ||
-        !SameDevice(in, act, &old) ||
-        !HasKernelFor("_BiasActivation", old.attrs(), in.DeviceOf(&old)->device_type())) {
-      return false;
-    }
-    NodeSpec spec = rw.SpecOf(old);
     spec.name = act->name();
-    spec.op = "_BiasActivation";
-    spec.attrs = {{"T", old.output_type(0)}, {"activation", std::string(a)}};
-    RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old),
-                                           Concat(rw.NamesOf(old), rw.NamesOf(*act))));
+    spec.attrs["activation"] = a;
+    RILL_ASSIGN_OR_RETURN(Node * n,
+                          rw.Add(std::move(spec), in.DeviceOf(&old),
+                                 Concat(Concat(replaces, rw.NamesOf(old)), rw.NamesOf(*act))));
     rw.Replace(old, {}, {n});
     fused_act[act] = n;
     return true;
