@@ -1,5 +1,6 @@
 #include "rill/runtime/executor.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -130,10 +131,13 @@ void RunNode(RunState* s, const PlanNode& pn) {
     const int64_t start_ns = stats != nullptr ? stats->Now() : 0;
     std::unique_ptr<DeviceTimer> timer =
         stats != nullptr && !pn.device->IsHost() ? pn.device->StartTimer() : nullptr;
-    absl::InlinedVector<const Tensor*, 8> inputs(n_in);
-    absl::InlinedVector<Tensor, 2> var_values;
+    absl::InlinedVector<const Tensor*, 16> inputs(n_in);  // ApplyAdam reads 10
+    absl::InlinedVector<Tensor, 8> var_values;            // no allocation per run up to 8 variables
     absl::Status st;
-    if (pn.reads_variables) var_values.reserve(n_in);  // stable addresses for `inputs`
+    if (pn.reads_variables) {  // stable addresses for `inputs`
+      var_values.reserve(std::count_if(pn.input_vars.begin(), pn.input_vars.end(),
+                                       [](const auto* v) { return v != nullptr; }));
+    }
     for (int i = 0; i < n_in; ++i) {
       if (pn.reads_variables && pn.input_vars[i] != nullptr) {
         var_values.push_back(ReadVariable(pn.input_vars[i]));

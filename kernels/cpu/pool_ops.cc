@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
 
@@ -79,9 +80,10 @@ class MaxPoolGradOp : public OpKernel {
     T* o = out->base<T>();
     const int64_t C = g.in_c;
     // Per window: the first maximal element of each channel (scan order), found with the
-    // channels inner as in the forward pass, then its gradient added.
-    std::vector<T> best(C);
-    std::vector<int64_t> where(C);
+    // channels inner as in the forward pass, then its gradient added. On the stack up to
+    // 128 channels (no allocation per run for usual layers).
+    absl::InlinedVector<T, 128> best(C);
+    absl::InlinedVector<int64_t, 128> where(C);
     ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
       if (h0 >= h1 || w0 >= w1) return;
       bool first = true;
