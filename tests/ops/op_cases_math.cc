@@ -1,0 +1,273 @@
+// Op cases (support/op_tester.h) of the math and loss ops, each run on every device
+// against float64: elementwise with broadcasting, unary ops, reductions (long rows take the
+// GPU's chunked path), MatMul and _FusedMatMul, the losses and the fused layer ends.
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "support/op_tester.h"
+
+namespace rill::testing {
+namespace {
+
+using Shapes = std::pair<TensorShape, TensorShape>;
+using B = std::function<Output(const Scope&, Output, Output)>;
+using U = std::function<Output(const Scope&, Output)>;
+
+std::vector<OpCase> Elementwise() {
+  std::vector<std::pair<std::string, B>> binary = {
+      {"Add", [](auto s, auto x, auto y) { return ops::Add(s, x, y); }},
+      {"Sub", [](auto s, auto x, auto y) { return ops::Sub(s, x, y); }},
+      {"Mul", [](auto s, auto x, auto y) { return ops::Mul(s, x, y); }},
+      {"Div", [](auto s, auto x, auto y) { return ops::Div(s, x, y); }},
+      {"Pow", [](auto s, auto x, auto y) { return ops::Pow(s, x, y); }},
+      {"Maximum", [](auto s, auto x, auto y) { return ops::Maximum(s, x, y); }},
+      {"Minimum", [](auto s, auto x, auto y) { return ops::Minimum(s, x, y); }},
+      {"Equal", [](auto s, auto x, auto y) { return ops::Equal(s, x, y); }},
+      {"Less", [](auto s, auto x, auto y) { return ops::Less(s, x, y); }},
+      {"Greater", [](auto s, auto x, auto y) { return ops::Greater(s, x, y); }}};
+  // The activations' gradients: operands of one shape.
+  std::vector<std::pair<std::string, B>> same_shape = {
+      {"ReluGrad", [](auto s, auto g, auto x) { return ops::ReluGrad(s, g, x); }},
+      {"SigmoidGrad", [](auto s, auto y, auto g) { return ops::SigmoidGrad(s, y, g); }},
+      {"TanhGrad", [](auto s, auto y, auto g) { return ops::TanhGrad(s, y, g); }}};
+  std::vector<OpCase> c;
+  for (auto& [name, fn] : same_shape) {
+    B f = fn;
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      c.push_back({name + " " + DataTypeString(dt),
+                   [f](const Scope& s, const auto& in) { return f(s, in[0], in[1]); },
+                   {RandomTensor(dt, {64, 33}, 0.5, 2, 8), RandomTensor(dt, {64, 33}, -1, 1, 9)}});
+    }
+  }
+  for (auto& [name, fn] : binary) {
+    B f = fn;  // clang 14 cannot capture a structured binding
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      for (const Shapes& sh :
+           {Shapes{{300, 7}, {7}}, Shapes{{5, 1, 3}, {4, 1}}, Shapes{TensorShape({}), {9}}}) {
+        c.push_back(
+            {absl::StrCat(name, " ", DataTypeString(dt), " ", sh.first.DebugString(),
+                          sh.second.DebugString()),
+             [f](const Scope& s, const auto& in) { return f(s, in[0], in[1]); },
+             {RandomTensor(dt, sh.first, 0.5, 2, 1), RandomTensor(dt, sh.second, 0.5, 2, 2)}});
+      }
+    }
+  }
+  return c;
+}
+
+std::vector<OpCase> Unary() {
+  std::vector<std::pair<std::string, U>> unary = {
+      {"Neg", [](auto s, auto x) { return ops::Neg(s, x); }},
+      {"Abs", [](auto s, auto x) { return ops::Abs(s, x); }},
+      {"Square", [](auto s, auto x) { return ops::Square(s, x); }},
+      {"Sign", [](auto s, auto x) { return ops::Sign(s, x); }},
+      {"Sqrt", [](auto s, auto x) { return ops::Sqrt(s, ops::Abs(s, x)); }},
+      {"Exp", [](auto s, auto x) { return ops::Exp(s, x); }},
+      {"Log", [](auto s, auto x) { return ops::Log(s, ops::Abs(s, x)); }},
+      {"Relu", [](auto s, auto x) { return ops::Relu(s, x); }},
+      {"Sigmoid", [](auto s, auto x) { return ops::Sigmoid(s, x); }},
+      {"Tanh", [](auto s, auto x) { return ops::Tanh(s, x); }},
+      {"Softmax", [](auto s, auto x) { return ops::Softmax(s, x); }},
+      {"LogSoftmax", [](auto s, auto x) { return ops::LogSoftmax(s, x); }},
+      {"AddN",
+       [](auto s, auto x) {
+         return ops::AddN(s, {x, x, x});
+       }},
+      {"ZerosLike",
+       [](auto s, auto x) { return ops::Add(s, ops::ZerosLike(s, x), ops::OnesLike(s, x)); }},
+      {"Reshape", [](auto s, auto x) { return ops::Reshape(s, ops::ExpandDims(s, x, 0), {-1}); }},
+      {"Squeeze", [](auto s, auto x) { return ops::Squeeze(s, ops::ExpandDims(s, x, 1)); }},
+      {"StopGradient", [](auto s, auto x) { return ops::StopGradient(s, x); }},
+      {"Identity", [](auto s, auto x) { return ops::Identity(s, x); }},
+      {"Sum", [](auto s, auto x) { return ops::Sum(s, x, {0}); }},
+      {"Mean", [](auto s, auto x) { return ops::Mean(s, x, {1}, ops::Mean::KeepDims(true)); }},
+      {"Max",
+       [](auto s, auto x) {
+         return ops::Max(s, x, {0, 1});
+       }},
+      {"Min", [](auto s, auto x) { return ops::Min(s, x, {1}); }},
+      {"ArgMax", [](auto s, auto x) { return ops::ArgMax(s, x, 1); }},
+      {"Fill", [](auto s, auto x) {
+         return ops::Fill(s, {2, 3}, ops::Sum(s, x, {0, 1}));
+       }}};
+  std::vector<OpCase> c;
+  for (auto& [name, fn] : unary) {
+    U f = fn;
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      c.push_back({name + " " + DataTypeString(dt),
+                   [f](const Scope& s, const auto& in) { return f(s, in[0]); },
+                   {RandomTensor(dt, {64, 33}, -3, 3, 3)}});
+    }
+  }
+  // Through int32 and back: the values are whole numbers, so precision plays no part.
+  c.push_back({"Cast",
+               [](const Scope& s, const auto& in) {
+                 return ops::Cast(s, ops::Cast(s, in[0], DT_INT32), DT_DOUBLE);
+               },
+               {RandomTensor(DT_FLOAT, {64, 33}, -3, 3, 3)},
+               0,
+               false});
+  return c;
+}
+
+// Few outputs over long rows take the GPU's chunked reduction: whole numbers in float32,
+// so every order of summing gives the same exact value.
+std::vector<OpCase> LongReductions() {
+  Tensor x = RandomTensor(DT_INT32, {3000, 1001}, -3, 3, 21);
+  Tensor xf = FromDoubles(DT_FLOAT, x.shape(), ToDoubles(x));
+  std::vector<OpCase> c;
+  for (const std::vector<double>& list : std::vector<std::vector<double>>{{0, 1}, {0}, {1}}) {
+    const Tensor axes = FromDoubles(DT_INT32, {int64_t(list.size())}, list);
+    const std::string what = absl::StrCat(" axes ", absl::StrJoin(list, ","));
+    c.push_back({"Sum" + what,
+                 [axes](auto s, const auto& in) { return ops::Sum(s, in[0], axes); },
+                 {xf},
+                 0});
+    c.push_back({"Max" + what,
+                 [axes](auto s, const auto& in) { return ops::Max(s, in[0], axes); },
+                 {xf},
+                 0});
+    c.push_back({"Min" + what,
+                 [axes](auto s, const auto& in) { return ops::Min(s, in[0], axes); },
+                 {xf},
+                 0});
+  }
+  return c;
+}
+
+std::vector<OpCase> MatMuls() {
+  std::vector<OpCase> c;
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    for (bool ta : {false, true}) {
+      for (bool tb : {false, true}) {
+        const auto attrs = ops::MatMul::TransposeA(ta).TransposeB(tb);
+        const std::vector<Tensor> in = {
+            RandomTensor(dt, ta ? TensorShape({70, 50}) : TensorShape({50, 70}), -1, 1, 4),
+            RandomTensor(dt, tb ? TensorShape({30, 70}) : TensorShape({70, 30}), -1, 1, 5),
+            RandomTensor(dt, {30}, -1, 1, 6)};
+        const std::string what = absl::StrCat(DataTypeString(dt), " ta=", ta, " tb=", tb);
+        c.push_back({"MatMul " + what,
+                     [attrs](auto s, const auto& x) { return ops::MatMul(s, x[0], x[1], attrs); },
+                     {in[0], in[1]}});
+        for (const std::string a : {"relu", "sigmoid", "tanh"}) {
+          c.push_back({"_FusedMatMul " + a + " " + what,
+                       [attrs, a](auto s, const auto& x) {
+                         return ops::FusedMatMul(s, x[0], x[1], x[2], a, attrs);
+                       },
+                       in});
+        }
+      }
+    }
+  }
+  // No inner dimension: the activation of the bias alone.
+  c.push_back({"_FusedMatMul k=0",
+               [](auto s, const auto& x) { return ops::FusedMatMul(s, x[0], x[1], x[2], "tanh"); },
+               {Tensor(DT_FLOAT, TensorShape({3, 0})), Tensor(DT_FLOAT, TensorShape({0, 2})),
+                FromDoubles(DT_FLOAT, {2}, {0.5, -1})}});
+  return c;
+}
+
+std::vector<OpCase> Losses() {
+  std::vector<OpCase> c;
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    Tensor logits = RandomTensor(dt, {33, 10}, -4, 4, 31);
+    Tensor probs = RandomTensor(dt, {33, 10}, 0, 1, 32);
+    Tensor labels = RandomTensor(dt, {33, 10}, 0, 1, 33);
+    Tensor ids = RandomTensor(DT_INT32, {33}, 0, 9, 34);
+    for (int out : {0, 1}) {
+      const std::string what = absl::StrCat(DataTypeString(dt), " output ", out);
+      c.push_back({"SoftmaxCrossEntropyWithLogits " + what,
+                   [out](auto s, const auto& in) {
+                     ops::SoftmaxCrossEntropyWithLogits x(s, in[0], in[1]);
+                     return out == 0 ? x.loss : x.backprop;
+                   },
+                   {logits, labels}});
+      c.push_back({"SparseSoftmaxCrossEntropyWithLogits " + what,
+                   [out](auto s, const auto& in) {
+                     ops::SparseSoftmaxCrossEntropyWithLogits x(s, in[0], in[1]);
+                     return out == 0 ? x.loss : x.backprop;
+                   },
+                   {logits, ids}});
+      c.push_back({"_CategoricalCrossentropy " + what,
+                   [out](auto s, const auto& in) {
+                     ops::CategoricalCrossentropy x(s, in[0], in[1]);
+                     return out == 0 ? x.loss : x.backprop;
+                   },
+                   {probs, labels}});
+    }
+    c.push_back(
+        {"SigmoidCrossEntropyWithLogits " + DataTypeString(dt),
+         [](auto s, const auto& in) { return ops::SigmoidCrossEntropyWithLogits(s, in[0], in[1]); },
+         {logits, labels}});
+  }
+  return c;
+}
+
+// The fused end of Dense and Conv2D: CIFAR's wide layer (one pass on the GPU), a conv
+// layer's many rows (its bias sums in parts), and no rows.
+std::vector<OpCase> BiasActivations() {
+  std::vector<OpCase> c;
+  for (const TensorShape& shape :
+       {TensorShape({32, 3000}), TensorShape({50, 28, 28, 32}), TensorShape({0, 7})}) {
+    const int64_t ch = shape.dim_size(shape.dims() - 1);
+    Tensor v = RandomTensor(DT_FLOAT, shape, -2, 2, 41),
+           b = RandomTensor(DT_FLOAT, {ch}, -1, 1, 42);
+    Tensor dy = RandomTensor(DT_FLOAT, shape, -1, 1, 43),
+           y = RandomTensor(DT_FLOAT, shape, 0, 1, 44);
+    for (const std::string a : {"relu", "sigmoid", "tanh"}) {
+      const std::string what = a + " " + shape.DebugString();
+      c.push_back({"_BiasActivation " + what,
+                   [a](auto s, const auto& in) { return ops::BiasActivation(s, in[0], in[1], a); },
+                   {v, b}});
+      for (int out : {0, 1}) {
+        c.push_back({absl::StrCat("_BiasActivationGrad ", what, " output ", out),
+                     [a, out](auto s, const auto& in) {
+                       ops::BiasActivationGrad g(s, in[0], in[1], a);
+                       return out == 0 ? g.backprops : g.bias_backprop;
+                     },
+                     {dy, y}});
+      }
+    }
+  }
+  return c;
+}
+
+// The shape helpers gradients build (int32 results, on the GPU computed on the host).
+std::vector<OpCase> ShapeHelpers() {
+  const Tensor x = RandomTensor(DT_FLOAT, {4, 1, 6}, -1, 1, 7);
+  auto exact = [](std::string name, BuildFn b, std::vector<Tensor> in) {
+    return OpCase{std::move(name), std::move(b), std::move(in), 0, false};
+  };
+  const Tensor perm = FromDoubles(DT_INT32, {3}, {2, 0, 1});
+  return {
+      exact("Shape", [](auto s, const auto& in) { return ops::Shape(s, in[0]); }, {x}),
+      exact("Size", [](auto s, const auto& in) { return ops::Size(s, in[0]); }, {x}),
+      exact("InvertPermutation",
+            [](auto s, const auto& in) { return ops::InvertPermutation(s, in[0]); }, {perm}),
+      exact("ReducedShape",
+            [](auto s, const auto& in) {
+              return ops::ReducedShape(s, ops::Shape(s, in[0]), ops::Const(s, {0, 2}));
+            },
+            {x}),
+      exact("BroadcastGradientArgs r0",
+            [](auto s, const auto& in) {
+              return ops::BroadcastGradientArgs(s, ops::Shape(s, in[0]), ops::Const(s, {5, 6})).r0;
+            },
+            {x}),
+      exact("BroadcastGradientArgs r1",
+            [](auto s, const auto& in) {
+              return ops::BroadcastGradientArgs(s, ops::Shape(s, in[0]), ops::Const(s, {5, 6})).r1;
+            },
+            {x})};
+}
+
+RILL_OP_CASES(math, [] {
+  std::vector<OpCase> all;
+  for (auto make :
+       {Elementwise, Unary, LongReductions, MatMuls, Losses, BiasActivations, ShapeHelpers}) {
+    for (OpCase& c : make()) all.push_back(std::move(c));
+  }
+  return all;
+});
+
+}  // namespace
+}  // namespace rill::testing
