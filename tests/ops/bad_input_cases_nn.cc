@@ -211,6 +211,27 @@ const bool kRegistered = [] {
   Both("inner dimensions that differ",
        {"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({3, 4})}, {}});
 
+  // The remapper's fused layers: the base op's checks, then the bias's and activation's.
+  AddRecipe({"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, relu});
+  Both("a bias of the wrong length", {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({3})}, relu},
+       {"[3]", "[2,4]"});
+  Both("a bias of rank 2", {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({1, 4})}, relu}, {"[1,4]"});
+  Both("inner dimensions that differ", {"_FusedMatMul", {F({2, 3}), F({4, 4}), F({4})}, relu},
+       {"[2,3]", "[4,4]"});
+  AddCase("activation 'gelu'",
+          {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, {{"activation", std::string("gelu")}}},
+          kConstruction, kInvalid, {"gelu"});
+  AttrMap fused_conv = conv;
+  fused_conv["activation"] = std::string("tanh");
+  AddRecipe({"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({5})}, fused_conv});
+  Both("a bias of the wrong length",
+       {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({2})}, fused_conv},
+       {"[2]", "[1,4,4,5]"});
+  Both("input channels the filter does not take",
+       {"_FusedConv2D", {F({1, 4, 4, 3}), F({3, 3, 2, 5}), F({5})}, fused_conv},
+       {"3 channels", "[3,3,2,5]"});
+  Both("a scalar bias", {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({})}, fused_conv});
+
   // The graph's own ops.
   AddRecipe({"Const", {}, {{"value", F({2})}, {"dtype", DT_FLOAT}}});
   AddCase("a dtype that disagrees with the value",

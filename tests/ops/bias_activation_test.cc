@@ -138,7 +138,7 @@ TEST(BiasActivation, KerasDenseIsFusedAndLossesStillReadLogits) {
   std::multiset<std::string> ops = OpsOfATrainingStep(model, "binary_crossentropy", {"accuracy"});
   ASSERT_FALSE(ops.empty());
   EXPECT_EQ(ops.count("_BiasActivationGrad"), 1u);  // the hidden layer's
-  EXPECT_EQ(ops.count("_BiasActivation"), 1u);      // the hidden layer's
+  EXPECT_EQ(ops.count("_FusedMatMul"), 1u);         // the hidden layer's, with its MatMul
   EXPECT_EQ(ops.count("SigmoidCrossEntropyWithLogits"), 1u);
   // The output layer's logits feed the loss and the Sigmoid (for accuracy): computed once.
   EXPECT_EQ(ops.count("BiasAdd"), 1u);
@@ -153,6 +153,7 @@ TEST(BiasActivation, KerasDenseIsFusedAndLossesStillReadLogits) {
   ops = OpsOfATrainingStep(mse, "mse", {});
   ASSERT_FALSE(ops.empty());
   EXPECT_EQ(ops.count("_BiasActivationGrad"), 2u);
+  EXPECT_EQ(ops.count("_FusedMatMul"), 2u);
   EXPECT_EQ(ops.count("BiasAdd") + ops.count("BiasAddGrad"), 0u);
 }
 

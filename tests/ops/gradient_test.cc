@@ -296,6 +296,26 @@ std::vector<Case> Cases() {
     }
     seed += 4;
   }
+  // The remapper's fused layers, through their activation's and base op's gradients.
+  for (const char* a : {"sigmoid", "tanh"}) {
+    const std::string act = a;
+    c.push_back({"_FusedMatMul_" + act,
+                 {"_FusedMatMul"},
+                 [act](const Scope& s, const Xs& in) {
+                   return Output(
+                       FusedMatMul(s, in[0], in[1], in[2], act, MatMul::TransposeB(true)));
+                 },
+                 {Vals({3, 4}, -1, 1, seed), Vals({2, 4}, -1, 1, seed + 1),
+                  Vals({2}, -0.5, 0.5, seed + 2)}});
+    c.push_back({"_FusedConv2D_" + act,
+                 {"_FusedConv2D"},
+                 [act](const Scope& s, const Xs& in) {
+                   return Output(FusedConv2D(s, in[0], in[1], in[2], {1, 2, 1, 1}, "SAME", act));
+                 },
+                 {Vals({2, 5, 4, 2}, -1, 1, seed + 3), Vals({3, 2, 2, 3}, -1, 1, seed + 4),
+                  Vals({3}, -0.5, 0.5, seed + 5)}});
+    seed += 6;
+  }
   // Keras's categorical cross-entropy of probabilities: the gradient flows to the output
   // only (the labels, a constant here, are data).
   c.push_back({"_CategoricalCrossentropy",

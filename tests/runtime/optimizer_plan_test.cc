@@ -36,8 +36,8 @@ std::vector<std::string> CifarMlpStepOps(bool optimize) {
   for (const NodeExecStats& n : meta.step_stats.nodes) {
     ops.push_back(n.op);
     // The trace says what each fused node stands for.
-    if (n.op == "_BiasActivation") {
-      EXPECT_EQ(n.replaces.size(), 2u) << n.node_name;
+    if (n.op == "_FusedMatMul") {
+      EXPECT_EQ(n.replaces.size(), 3u) << n.node_name;
     }
   }
   return ops;
@@ -49,7 +49,10 @@ TEST(OptimizedPlans, CifarMlpTrainingStepKeepsItsFusions) {
   for (const auto& o : ops) all += o + " ";
   EXPECT_LE(ops.size(), 47u) << all;
   auto count = [&](const std::string& op) { return std::count(ops.begin(), ops.end(), op); };
-  EXPECT_EQ(count("_BiasActivation"), 3) << all;
+  // Each Dense layer's MatMul, BiasAdd and activation are one node.
+  EXPECT_EQ(count("_FusedMatMul"), 3) << all;
+  EXPECT_EQ(count("_BiasActivation"), 0) << all;
+  EXPECT_EQ(count("MatMul"), 2) << all;  // the two input gradients; no forward MatMul is left
   EXPECT_EQ(count("_BiasActivationGrad"), 3) << all;
   EXPECT_EQ(count("_MatMulApplyGradientDescent"), 3) << all;
   EXPECT_EQ(count("BiasAdd") + count("Relu") + count("ReluGrad") + count("BiasAddGrad"), 0) << all;
@@ -64,8 +67,8 @@ TEST(OptimizedPlans, CifarMlpTrainingStepKeepsItsFusions) {
 }
 
 // The MNIST CNN's shape (smaller): conv(relu) -> pool -> conv(relu) -> pool -> dense(relu)
-// -> dense(softmax), Adam. Every bias and relu pair, forward and backward, is one node, as
-// when the layers built the fused ops themselves.
+// -> dense(softmax), Adam. Every conv or dense layer with relu is one node forward and its
+// bias and relu gradient one node backward.
 TEST(OptimizedPlans, MnistCnnTrainingStepFusesEveryConvAndDenseLayer) {
   keras::Sequential model;
   model.Add(std::make_shared<keras::Conv2D>(4, 3, "relu", "same"))
@@ -82,7 +85,9 @@ TEST(OptimizedPlans, MnistCnnTrainingStepFusesEveryConvAndDenseLayer) {
   ASSERT_TRUE(model.TraceTrainStep(x, y, &meta).ok());
   std::multiset<std::string> ops;
   for (const NodeExecStats& n : meta.step_stats.nodes) ops.insert(n.op);
-  EXPECT_EQ(ops.count("_BiasActivation"), 3u);
+  EXPECT_EQ(ops.count("_FusedConv2D"), 2u);
+  EXPECT_EQ(ops.count("_FusedMatMul"), 1u);
+  EXPECT_EQ(ops.count("_BiasActivation") + ops.count("Conv2D"), 0u);
   EXPECT_EQ(ops.count("_BiasActivationGrad"), 3u);
   EXPECT_EQ(ops.count("Relu") + ops.count("ReluGrad"), 0u);
   EXPECT_EQ(ops.count("BiasAdd"), 1u);  // the softmax layer's logits, read by the loss
@@ -115,14 +120,14 @@ TEST(OptimizedPlans, HandBuiltDenseAndKerasDenseGiveTheSamePlan) {
   const std::multiset<std::string> by_keras =
       PlanOps(*model.session(), model.input(), model.output());
   EXPECT_EQ(by_hand, by_keras);
-  EXPECT_EQ(by_hand.count("_BiasActivation"), 1u);
-  EXPECT_EQ(by_hand.count("BiasAdd") + by_hand.count("Relu"), 0u);
+  EXPECT_EQ(by_hand.count("_FusedMatMul"), 1u);
+  EXPECT_EQ(by_hand.count("MatMul") + by_hand.count("BiasAdd") + by_hand.count("Relu"), 0u);
 
   SessionOptions off;
   off.optimize_graph = false;
   Session plain(s, off);
   const std::multiset<std::string> unoptimized = PlanOps(plain, x, y);
-  EXPECT_EQ(unoptimized.count("_BiasActivation"), 0u);
+  EXPECT_EQ(unoptimized.count("_FusedMatMul"), 0u);
   EXPECT_EQ(unoptimized.count("BiasAdd"), 1u);
 }
 

@@ -10,6 +10,7 @@ namespace rill {
 namespace {
 using namespace ops;  // NOLINT
 using testing::ExpectTensorNear;
+using testing::RandomTensor;
 
 class PassesTest : public ::testing::Test {
  protected:
@@ -167,6 +168,44 @@ TEST_F(PassesTest, ForwardFusionNeedsTheBiasAddToBeItsOwn) {
   EXPECT_EQ(g->fetches[0].node->name(), "act");
   EXPECT_EQ(g->replaces.at(g->fetches[0].node), (V{"BiasAdd", "act"}));
   EXPECT_EQ(g->fetches[1].node->type_string(), "Tanh");  // its BiasAdd is fetched
+}
+
+// A MatMul or Conv2D read only by the fused BiasAdd joins the fusion, whatever the order
+// its bias was made in; one read elsewhere stays and the BiasAdd fuses alone.
+TEST_F(PassesTest, ForwardFusionTakesTheProductReadOnlyByItsBiasAdd) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT, Placeholder::Shape({2, 3}));
+  auto w = Const(s, {{1.f, 2.f}, {3.f, 4.f}, {5.f, 6.f}});
+  auto m = MatMul(s.WithOpName("mm"), x, w);
+  auto b = Const(s.WithOpName("b"), {1.f, 2.f});  // made after the MatMul
+  auto dense = Relu(s.WithOpName("act"), BiasAdd(s.WithOpName("bias"), m, b));
+  auto shared = MatMul(s.WithOpName("shared"), x, w);
+  auto other = Tanh(s, BiasAdd(s, shared, b));
+  auto img = Placeholder(s.WithOpName("img"), DT_FLOAT, Placeholder::Shape({1, 4, 4, 2}));
+  auto conv = Conv2D(s.WithOpName("conv"), img, RandomTensor(DT_FLOAT, {3, 3, 2, 2}, -1, 1, 3),
+                     {1, 2, 2, 1}, "SAME");
+  auto conv_act = Sigmoid(s.WithOpName("conv_act"), BiasAdd(s, conv, b));
+  auto g = FuseForward(Copy(s, {dense, other, shared, conv_act}, {x, img}));
+  ASSERT_TRUE(g.ok()) << g.status();
+  const Node* f = g->fetches[0].node;
+  EXPECT_EQ(f->type_string(), "_FusedMatMul");
+  EXPECT_EQ(f->name(), "act");
+  EXPECT_EQ(f->attr<std::string>("activation"), "relu");
+  EXPECT_EQ(g->replaces.at(f), (V{"mm", "bias", "act"}));
+  ASSERT_EQ(f->num_inputs(), 3);
+  EXPECT_EQ(f->input(0).node->name(), "x");
+  EXPECT_EQ(f->input(2).node->name(), "b");
+  EXPECT_EQ(g->fetches[1].node->type_string(), "_BiasActivation");  // "shared" is fetched
+  EXPECT_EQ(g->fetches[1].node->input(0).node, g->fetches[2].node);
+  const Node* c = g->fetches[3].node;
+  EXPECT_EQ(c->type_string(), "_FusedConv2D");
+  EXPECT_EQ(c->attr<std::vector<int64_t>>("strides"), (std::vector<int64_t>{1, 2, 2, 1}));
+  EXPECT_EQ(c->attr<std::string>("padding"), "SAME");
+  EXPECT_EQ(c->attr<std::string>("activation"), "sigmoid");
+  for (int id = 0; id < g->graph->num_nodes(); ++id) {  // no orphaned product is left
+    const std::string& op = g->graph->node(id)->type_string();
+    EXPECT_TRUE(op != "Conv2D") << g->graph->node(id)->name();
+  }
 }
 
 TEST_F(PassesTest, BackwardFusionTakesTheActivationAndBiasGradients) {
