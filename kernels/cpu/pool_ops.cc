@@ -82,8 +82,13 @@ class MaxPoolGradOp : public OpKernel {
     // Per window: the first maximal element of each channel (scan order), found with the
     // channels inner as in the forward pass, then its gradient added. On the stack up to
     // 128 channels (no allocation per run for usual layers).
-    absl::InlinedVector<T, 128> best(C);
-    absl::InlinedVector<int64_t, 128> where(C);
+    // The loops index raw pointers: InlinedVector's operator[] branches on where its
+    // elements live, which kept the channel loop from vectorizing (MaxPoolGrad took twice
+    // as long).
+    absl::InlinedVector<T, 128> best_store(C);
+    absl::InlinedVector<int64_t, 128> where_store(C);
+    T* const best = best_store.data();
+    int64_t* const where = where_store.data();
     ForEachWindow(g, [&](int64_t ob, int64_t n, int64_t h0, int64_t h1, int64_t w0, int64_t w1) {
       if (h0 >= h1 || w0 >= w1) return;
       bool first = true;

@@ -3,7 +3,8 @@
 // written directly in Eigen (no framework) in the same process.
 //   BM_TrainStepTinyMlp       counter us_per_step
 //   BM_TrainStepTinyMlpEigen  the hand-written step; the difference is rill's own cost
-//   BM_SeedTrainStep          the CIFAR MLP and MNIST CNN steps, memory plan off and on
+//   BM_SeedTrainStep          the CIFAR MLP and MNIST CNN steps, memory plan and graph
+//                             optimizer off and on
 #include <random>
 
 #include "Eigen/Core"
@@ -112,6 +113,7 @@ void BM_SeedTrainStep(benchmark::State& state) {
       mnist ? testing::MnistCnnStep(50, 32, 64, 1024) : testing::CifarMlpStep(32, 3000, 1000);
   SessionOptions options;
   options.plan_memory = state.range(1) == 1;
+  options.optimize_graph = state.range(2) == 1;
   Session session(t.scope, options);
   Session::CallableHandle h;
   if (!session.Run({}, {}, {t.init}, nullptr).ok() ||
@@ -131,11 +133,13 @@ void BM_SeedTrainStep(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_SeedTrainStep)
-    ->ArgNames({"mnist", "plan_memory"})
-    ->Args({0, 0})
-    ->Args({0, 1})
-    ->Args({1, 0})
-    ->Args({1, 1})
+    ->ArgNames({"mnist", "plan_memory", "optimize"})
+    ->Args({0, 0, 1})
+    ->Args({0, 1, 1})
+    ->Args({0, 1, 0})
+    ->Args({1, 0, 1})
+    ->Args({1, 1, 1})
+    ->Args({1, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
