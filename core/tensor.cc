@@ -99,6 +99,17 @@ bool Tensor::CheckAccess(DataType want, int rank, bool shape_ok) const {
   return false;
 }
 
+absl::Status Tensor::CheckView(DataType want, int rank) const {
+  const bool shape_ok = rank < 0 ? true : rank == 0 ? NumElements() == 1 : dims() == rank;
+  if (want == dtype_ && shape_ok && IsInitialized()) return absl::OkStatus();
+  const std::string asked = rank < 0    ? "a flat view"
+                            : rank == 0 ? "a scalar"
+                                        : absl::StrCat("a view of rank ", rank);
+  return errors::InvalidArgument(
+      "cannot read a tensor of dtype ", DataTypeString(dtype_), " and shape ", shape_.DebugString(),
+      IsInitialized() ? "" : " (not initialized)", " as ", asked, " of ", DataTypeString(want));
+}
+
 std::string Tensor::SummarizeValue(int64_t max_entries) const {
   if (!IsInitialized()) return "<uninitialized>";
   if (!OnHost()) return "<on device>";

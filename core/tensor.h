@@ -4,9 +4,11 @@
 // is not initialized (IsInitialized() is false) and every op refuses it with a Status.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "absl/status/statusor.h"
@@ -98,13 +100,17 @@ class Tensor {
   // A copy with its own host buffer.
   Tensor DeepCopy() const;
 
+  // Typed views, as TensorFlow's. A view that does not fit the tensor (another dtype,
+  // another rank, too few elements) is a programming error: a debug build asserts; a
+  // release build logs a line and maps zero elements, so it can never read out of
+  // bounds. The checked_* forms below return that mistake as a Status instead.
   template <typename T>
   typename TTypes<T>::Flat flat() {
     return shaped<T, 1>({NumElements()});
   }
   template <typename T>
   typename TTypes<T>::ConstFlat flat() const {
-    return const_cast<Tensor*>(this)->flat<T>();
+    return shaped<T, 1>({NumElements()});
   }
   template <typename T>
   typename TTypes<T>::Vec vec() {
@@ -112,7 +118,7 @@ class Tensor {
   }
   template <typename T>
   typename TTypes<T>::ConstVec vec() const {
-    return const_cast<Tensor*>(this)->vec<T>();
+    return tensor<T, 1>();
   }
   template <typename T>
   typename TTypes<T>::Matrix matrix() {
@@ -120,58 +126,142 @@ class Tensor {
   }
   template <typename T>
   typename TTypes<T>::ConstMatrix matrix() const {
-    return const_cast<Tensor*>(this)->matrix<T>();
+    return tensor<T, 2>();
   }
   template <typename T>
   typename TTypes<T>::Scalar scalar() {
-    bool ok = CheckAccess(DataTypeToEnum<T>::value, 0, NumElements() == 1);
-    return typename TTypes<T>::Scalar(ok ? base<T>() : DummyFor<T>());
+    return typename TTypes<T>::Scalar(ScalarBase<T>());
   }
   template <typename T>
   typename TTypes<T>::ConstScalar scalar() const {
-    return const_cast<Tensor*>(this)->scalar<T>();
+    return typename TTypes<T>::ConstScalar(ScalarBase<T>());
   }
   template <typename T, int N>
   typename TTypes<T, N>::Tensor tensor() {
-    Eigen::array<Eigen::DenseIndex, N> d;
-    for (int i = 0; i < N; ++i) d[i] = i < dims() ? dim_size(i) : 0;
-    if (!CheckAccess(DataTypeToEnum<T>::value, N, dims() == N)) d.fill(0);
-    return typename TTypes<T, N>::Tensor(d[0] == 0 && N > 0 ? DummyFor<T>() : SafeBase<T>(), d);
+    const auto d = OwnDims<T, N>();
+    return typename TTypes<T, N>::Tensor(ViewBase<T, N>(d), d);
   }
   template <typename T, int N>
   typename TTypes<T, N>::ConstTensor tensor() const {
-    return const_cast<Tensor*>(this)->tensor<T, N>();
+    const auto d = OwnDims<T, N>();
+    return typename TTypes<T, N>::ConstTensor(ViewBase<T, N>(d), d);
   }
   template <typename T, int N>
   typename TTypes<T, N>::Tensor shaped(std::initializer_list<int64_t> new_dims) {
-    Eigen::array<Eigen::DenseIndex, N> d;
-    int64_t n = 1, i = 0;
-    for (int64_t v : new_dims) {
-      d[i++] = v;
-      n *= v;
-    }
-    if (!CheckAccess(DataTypeToEnum<T>::value, N,
-                     i == N && n == NumElements() && IsInitialized())) {
-      d.fill(0);
-    }
+    const auto d = NewDims<T, N>(new_dims);
     return typename TTypes<T, N>::Tensor(SafeBase<T>(), d);
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::ConstTensor shaped(std::initializer_list<int64_t> new_dims) const {
+    const auto d = NewDims<T, N>(new_dims);
+    return typename TTypes<T, N>::ConstTensor(SafeBase<T>(), d);
+  }
+
+  // OK when a view of T with `rank` dims fits this tensor; else InvalidArgument naming the
+  // tensor's dtype and shape and what was asked. rank -1: any rank (flat).
+  absl::Status CheckView(DataType want, int rank) const;
+  // The views above, or that Status: for code that cannot trust a tensor's dtype.
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::ConstFlat> checked_flat() const {
+    return Checked<T>(-1, [this] { return flat<T>(); });
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::Flat> checked_flat() {
+    return Checked<T>(-1, [this] { return flat<T>(); });
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::ConstScalar> checked_scalar() const {
+    return Checked<T>(0, [this] { return scalar<T>(); });
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::Scalar> checked_scalar() {
+    return Checked<T>(0, [this] { return scalar<T>(); });
+  }
+  template <typename T, int N>
+  absl::StatusOr<typename TTypes<T, N>::ConstTensor> checked_tensor() const {
+    return Checked<T>(N, [this] { return tensor<T, N>(); });
+  }
+  template <typename T, int N>
+  absl::StatusOr<typename TTypes<T, N>::Tensor> checked_tensor() {
+    return Checked<T>(N, [this] { return tensor<T, N>(); });
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::ConstVec> checked_vec() const {
+    return checked_tensor<T, 1>();
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::Vec> checked_vec() {
+    return checked_tensor<T, 1>();
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::ConstMatrix> checked_matrix() const {
+    return checked_tensor<T, 2>();
+  }
+  template <typename T>
+  absl::StatusOr<typename TTypes<T>::Matrix> checked_matrix() {
+    return checked_tensor<T, 2>();
   }
 
   std::string DebugString() const;  // Tensor<type: float shape: [2] values: 1 2>
   std::string SummarizeValue(int64_t max_entries = 10) const;
 
  private:
-  // Logs and returns false when a typed accessor does not fit this tensor; the accessor
-  // then maps zero elements instead of aborting.
+  // Logs and returns false when a typed view does not fit this tensor; the view then maps
+  // zero elements. A debug build stops here: the caller has a bug.
   bool CheckAccess(DataType want, int rank, bool shape_ok) const;
+  static void AssertFits(bool ok) {
+    assert(ok && "typed view of a tensor that does not fit it (see the line above)");
+    (void)ok;
+  }
+  template <typename T, int N>
+  Eigen::array<Eigen::DenseIndex, N> OwnDims() const {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    for (int i = 0; i < N; ++i) d[i] = i < dims() ? dim_size(i) : 0;
+    const bool ok = CheckAccess(DataTypeToEnum<T>::value, N, dims() == N);
+    AssertFits(ok);
+    if (!ok) d.fill(0);
+    return d;
+  }
+  template <typename T, int N>
+  Eigen::array<Eigen::DenseIndex, N> NewDims(std::initializer_list<int64_t> new_dims) const {
+    Eigen::array<Eigen::DenseIndex, N> d;
+    int64_t n = 1, i = 0;
+    for (int64_t v : new_dims) {
+      if (i < N) d[i] = v;
+      ++i;
+      n *= v;
+    }
+    const bool ok =
+        CheckAccess(DataTypeToEnum<T>::value, N, i == N && n == NumElements() && IsInitialized());
+    AssertFits(ok);
+    if (!ok) d.fill(0);
+    return d;
+  }
+  // Empty views of a tensor without elements point at a dummy, never at null.
+  template <typename T, int N>
+  T* ViewBase(const Eigen::array<Eigen::DenseIndex, N>& d) const {
+    return d[0] == 0 && N > 0 ? DummyFor<T>() : SafeBase<T>();
+  }
   template <typename T>
-  T* SafeBase() {
+  T* ScalarBase() const {
+    const bool ok = CheckAccess(DataTypeToEnum<T>::value, 0, NumElements() == 1);
+    AssertFits(ok);
+    return ok ? base<T>() : DummyFor<T>();
+  }
+  template <typename T>
+  T* SafeBase() const {
     return IsInitialized() ? base<T>() : DummyFor<T>();
   }
   template <typename T>
   static T* DummyFor() {
     alignas(kTensorAlignment) static T dummy[1] = {};
     return dummy;
+  }
+  template <typename T, typename View>
+  absl::StatusOr<std::invoke_result_t<View>> Checked(int rank, View view) const {
+    absl::Status s = CheckView(DataTypeToEnum<T>::value, rank);
+    if (!s.ok()) return s;
+    return view();
   }
   void Init(Allocator* a, DataType dtype, const TensorShape& shape);
 

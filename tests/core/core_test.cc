@@ -53,10 +53,56 @@ TEST(Tensor, AlignedRefcountedAndTyped) {
   EXPECT_EQ(Tensor(3.5).scalar<double>()(), 3.5);
   EXPECT_EQ(Tensor(true).dtype(), DT_BOOL);
   EXPECT_EQ(Tensor(uint8_t{200}).DebugString(), "Tensor<type: uint8 shape: [] values: 200>");
-  // A typed view that does not fit is empty, not a crash.
-  EXPECT_EQ(t.flat<int32_t>().size(), 0);
   EXPECT_EQ(t.matrix<float>().dimension(0), 3);
-  EXPECT_EQ((t.tensor<float, 3>().size()), 0);
+}
+
+// A helper taking const Tensor&, as users write them: every view compiles and reads.
+float SumOfViews(const Tensor& m, const Tensor& s) {
+  return m.flat<float>()(0) + m.matrix<float>()(1, 2) + m.tensor<float, 2>()(0, 1) +
+         m.shaped<float, 1>({6})(5) + s.scalar<float>()() + s.flat<float>()(0);
+}
+
+TEST(Tensor, ConstViewsRead) {
+  Tensor m(DT_FLOAT, TensorShape({2, 3}));
+  for (int i = 0; i < 6; ++i) m.flat<float>()(i) = static_cast<float>(i);
+  Tensor v(DT_INT64, TensorShape({3}));
+  v.vec<int64_t>().setValues({4, 5, 6});
+  const Tensor& cv = v;
+  EXPECT_EQ(cv.vec<int64_t>()(2), 6);
+  EXPECT_EQ(SumOfViews(m, Tensor(2.5f)), 0 + 5 + 1 + 5 + 2.5f + 2.5f);
+}
+
+TEST(Tensor, CheckedViewsReturnStatuses) {
+  const Tensor f(1.5f);
+  ASSERT_TRUE(f.checked_scalar<float>().ok());
+  EXPECT_EQ((*f.checked_scalar<float>())(), 1.5f);
+  absl::Status wrong = f.checked_scalar<int32_t>().status();
+  EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(wrong.message(),
+            "cannot read a tensor of dtype float and shape [] as a scalar of int32");
+  Tensor m(DT_FLOAT, TensorShape({2, 3}));
+  EXPECT_TRUE(m.checked_matrix<float>().ok());
+  EXPECT_TRUE(m.checked_flat<float>().ok());
+  (*m.checked_flat<float>())(4) = 9.f;
+  EXPECT_EQ(m.matrix<float>()(1, 1), 9.f);
+  EXPECT_EQ(m.checked_vec<float>().status().message(),
+            "cannot read a tensor of dtype float and shape [2,3] as a view of rank 1 of float");
+  EXPECT_EQ(m.checked_scalar<float>().status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((m.checked_tensor<double, 2>().status().code()), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(std::string(Tensor().checked_flat<float>().status().message()),
+            "cannot read a tensor of dtype invalid(0) and shape [] (not initialized) as a flat "
+            "view of float");
+}
+
+// A view that does not fit is a bug in the caller: a debug build stops, a release build
+// logs and maps nothing (it never reads past the buffer).
+TEST(TensorDeathTest, MisfitViewsStopInDebugAndAreEmptyInRelease) {
+  Tensor t(DT_FLOAT, TensorShape({3, 5}));
+  EXPECT_DEBUG_DEATH(EXPECT_EQ(t.flat<int32_t>().size(), 0), "does not fit");
+  EXPECT_DEBUG_DEATH(EXPECT_EQ((t.tensor<float, 3>().size()), 0), "does not fit");
+  EXPECT_DEBUG_DEATH(EXPECT_EQ(t.scalar<float>()(), 0.f), "does not fit");
+  const Tensor& c = t;
+  EXPECT_DEBUG_DEATH(EXPECT_EQ(c.vec<double>().size(), 0), "does not fit");
 }
 
 TEST(Tensor, BadShapesAndHugeAllocationsAreStatuses) {
