@@ -1,5 +1,8 @@
 // Status helpers shared by every layer: early-return macros and error builders that
 // name what failed. Anything a user can reach returns absl::Status; these keep that terse.
+// TensorFlow's names are here too (rill::Status, rill::StatusOr, errors::X and
+// errors::IsX); its macro spellings (TF_RETURN_IF_ERROR, TF_CHECK_OK) are opt-in, in
+// rill/core/tf_compat.h.
 #pragma once
 
 #include <utility>
@@ -26,6 +29,16 @@
   auto tmp = (expr);                                \
   if (!tmp.ok()) return tmp.status();               \
   lhs = std::move(tmp).value()
+
+namespace rill {
+
+// TensorFlow's own status types are Abseil's since TF 2.13; so are rill's.
+using Status = absl::Status;
+template <typename T>
+using StatusOr = absl::StatusOr<T>;
+inline Status OkStatus() { return absl::OkStatus(); }
+
+}  // namespace rill
 
 namespace rill::errors {
 
@@ -62,6 +75,56 @@ template <typename... Args>
 absl::Status DataLoss(const Args&... args) {
   return absl::DataLossError(absl::StrCat(args...));
 }
+template <typename... Args>
+absl::Status Cancelled(const Args&... args) {
+  return absl::CancelledError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status Unknown(const Args&... args) {
+  return absl::UnknownError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status DeadlineExceeded(const Args&... args) {
+  return absl::DeadlineExceededError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status PermissionDenied(const Args&... args) {
+  return absl::PermissionDeniedError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status Aborted(const Args&... args) {
+  return absl::AbortedError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status OutOfRange(const Args&... args) {
+  return absl::OutOfRangeError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status Unavailable(const Args&... args) {
+  return absl::UnavailableError(absl::StrCat(args...));
+}
+template <typename... Args>
+absl::Status Unauthenticated(const Args&... args) {
+  return absl::UnauthenticatedError(absl::StrCat(args...));
+}
+
+// TensorFlow's predicates: errors::IsNotFound(s) and the like.
+inline bool IsInvalidArgument(const absl::Status& s) { return absl::IsInvalidArgument(s); }
+inline bool IsFailedPrecondition(const absl::Status& s) { return absl::IsFailedPrecondition(s); }
+inline bool IsNotFound(const absl::Status& s) { return absl::IsNotFound(s); }
+inline bool IsInternal(const absl::Status& s) { return absl::IsInternal(s); }
+inline bool IsUnimplemented(const absl::Status& s) { return absl::IsUnimplemented(s); }
+inline bool IsResourceExhausted(const absl::Status& s) { return absl::IsResourceExhausted(s); }
+inline bool IsAlreadyExists(const absl::Status& s) { return absl::IsAlreadyExists(s); }
+inline bool IsDataLoss(const absl::Status& s) { return absl::IsDataLoss(s); }
+inline bool IsCancelled(const absl::Status& s) { return absl::IsCancelled(s); }
+inline bool IsUnknown(const absl::Status& s) { return absl::IsUnknown(s); }
+inline bool IsDeadlineExceeded(const absl::Status& s) { return absl::IsDeadlineExceeded(s); }
+inline bool IsPermissionDenied(const absl::Status& s) { return absl::IsPermissionDenied(s); }
+inline bool IsAborted(const absl::Status& s) { return absl::IsAborted(s); }
+inline bool IsOutOfRange(const absl::Status& s) { return absl::IsOutOfRange(s); }
+inline bool IsUnavailable(const absl::Status& s) { return absl::IsUnavailable(s); }
+inline bool IsUnauthenticated(const absl::Status& s) { return absl::IsUnauthenticated(s); }
 
 // Same code, message prefixed with context ("node 'x' (MatMul): ...").
 absl::Status Annotate(const absl::Status& s, absl::string_view prefix);
