@@ -12,13 +12,13 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "example_flags.h"
 #include "rill/rill.h"
 
 ABSL_FLAG(std::string, fetch, "", "comma-separated outputs to fetch (\"name\" or \"name:i\")");
@@ -227,9 +227,13 @@ absl::Status Dot(const Scope& root, const GraphImportResult& loaded, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "graph_tool demo OUT | info FILE | dot FILE OUT.dot [--fetch=..] | run FILE --fetch=..");
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  std::vector<char*> args = rill::examples::ParseFlags(
+      argc, argv,
+      "Writes, describes, draws and runs rill graph files.\n"
+      "  graph_tool demo OUT        write a small MLP graph and print its output\n"
+      "  graph_tool info FILE       list its ops, devices, placeholders and variables\n"
+      "  graph_tool dot FILE OUT    draw it as a Graphviz picture (placed, with --fetch)\n"
+      "  graph_tool run FILE --fetch=a,b:0 [--feed=x=1,2,3]   run it, print the fetches");
   const std::string cmd = args.size() > 1 ? args[1] : "";
   const bool ok_args = (cmd == "demo" && args.size() == 3) || (cmd == "info" && args.size() == 3) ||
                        (cmd == "dot" && args.size() == 4) || (cmd == "run" && args.size() == 3);

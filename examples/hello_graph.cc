@@ -4,11 +4,17 @@
 //   3. a variable that keeps counting across runs.
 #include <cstdio>
 
+#include "example_flags.h"
 #include "rill/rill.h"
 
 using namespace rill;  // NOLINT
 
-int main() {
+int main(int argc, char** argv) {
+  rill::examples::ParseFlags(
+      argc, argv,
+      "A first look at rill: builds a tiny graph and shows that nothing is computed until a\n"
+      "Session runs it, feeds a placeholder two different values, and runs a variable that\n"
+      "keeps counting across runs.");
   Scope root = Scope::NewRootScope();
   auto product = ops::Mul(root.WithOpName("product"), 3.0f, 4.0f);
   auto a = ops::Add(root.WithOpName("a"), product, 2.0f);

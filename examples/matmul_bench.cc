@@ -16,10 +16,9 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "example_flags.h"
 #include "matmul_plot.h"
 #include "matmul_raw.h"
 #include "rill/rill.h"
@@ -142,11 +141,11 @@ absl::StatusOr<Row> BenchOne(const std::string& device, const std::string& type,
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  rill::examples::ParseFlags(
+      argc, argv,
       "Times an n x n float32 MatMul graph per size and device against the raw library\n"
       "(oneDNN sgemm, cuBLAS) and draws time against size.\n"
       "Example: matmul_bench --sizes=256,1024 --reps=20 --csv=matmul.csv");
-  absl::ParseCommandLine(argc, argv);
   if (const std::string from = absl::GetFlag(FLAGS_plot_from); !from.empty()) {
     if (!absl::GetFlag(FLAGS_csv).empty()) {
       std::fprintf(stderr, "matmul_bench: --plot_from draws an existing CSV; drop --csv\n");

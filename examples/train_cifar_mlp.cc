@@ -11,8 +11,7 @@
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
+#include "example_flags.h"
 #include "rill/rill.h"
 #include "rill/runtime/data/cifar.h"
 #include "rill/runtime/file_util.h"
@@ -22,7 +21,8 @@ ABSL_FLAG(std::string, data_dir, "",
 ABSL_FLAG(std::string, device, "both", "cpu, gpu, or both (both = each device present)");
 ABSL_FLAG(int, epochs, 10, "passes over the training data");
 ABSL_FLAG(int, batch_size, 32, "examples per step");
-ABSL_FLAG(bool, softmax, false, "softmax output layer instead of the seed's sigmoid");
+ABSL_FLAG(bool, softmax, false,
+          "a softmax output layer instead of the default 10 independent sigmoids");
 ABSL_FLAG(double, learning_rate, 0.01, "SGD learning rate (Keras's default)");
 ABSL_FLAG(bool, tf32, false,
           "let the GPU's matrix products use TF32 tensor cores (TensorFlow's default on such "
@@ -113,8 +113,12 @@ absl::StatusOr<Result> Train(const std::string& device, const std::string& devic
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("Trains the seed's CIFAR-10 MLP and times it per device.");
-  absl::ParseCommandLine(argc, argv);
+  rill::examples::ParseFlags(
+      argc, argv,
+      "Trains a multilayer perceptron on CIFAR-10's 32x32 colour images (flattened, dense 3000\n"
+      "ReLU, dense 1000 ReLU, 10 sigmoid outputs; SGD on categorical cross-entropy) and times\n"
+      "its training steps per device. Without the CIFAR-10 files it trains on synthetic data\n"
+      "of the same shape and says so.");
   const std::string which = absl::GetFlag(FLAGS_device);
   if (which != "cpu" && which != "gpu" && which != "both") {
     std::fprintf(stderr, "train_cifar_mlp: --device must be cpu, gpu or both, got '%s'\n",

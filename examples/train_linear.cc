@@ -8,8 +8,7 @@
 #include <random>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
+#include "example_flags.h"
 #include "rill/rill.h"
 
 ABSL_FLAG(int, epochs, 5, "passes over the data");
@@ -22,10 +21,10 @@ ABSL_FLAG(double, learning_rate, 0.1, "SGD learning rate");
 ABSL_FLAG(uint64_t, seed, 7, "seed of the data and the weights");
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  rill::examples::ParseFlags(
+      argc, argv,
       "Trains a logistic-regression model (Dense(1, sigmoid)) on synthetic data with the "
       "Keras-style API and prints loss and accuracy per epoch and the placement of each tensor.");
-  absl::ParseCommandLine(argc, argv);
   const int rows = absl::GetFlag(FLAGS_rows), epochs = absl::GetFlag(FLAGS_epochs);
   const int batch = absl::GetFlag(FLAGS_batch_size);
   if (rows < 1 || epochs < 1 || batch < 1) {
