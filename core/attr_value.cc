@@ -1,7 +1,10 @@
 #include "rill/core/attr_value.h"
 
+#include <cstdint>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "rill/core/status.h"
 
 namespace rill {
 
@@ -54,6 +57,68 @@ std::string AttrValueDebugString(const AttrValue& v) {
           return absl::StrCat(x);
       },
       v);
+}
+
+namespace {
+
+// The attr as a T, or why not.
+template <typename T>
+absl::Status Fetch(const AttrMap& attrs, absl::string_view name, AttrKind kind, T* value) {
+  const auto it = attrs.find(std::string(name));
+  if (it == attrs.end()) return errors::NotFound("no attr named '", name, "'");
+  const T* v = std::get_if<T>(&it->second);
+  if (v == nullptr) {
+    return errors::InvalidArgument("attr '", name, "' is a ", AttrKindName(KindOf(it->second)),
+                                   ", not a ", AttrKindName(kind));
+  }
+  *value = *v;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, int64_t* value) {
+  return Fetch(attrs, name, AttrKind::kInt, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, int32_t* value) {
+  int64_t v = 0;
+  RILL_RETURN_IF_ERROR(Fetch(attrs, name, AttrKind::kInt, &v));
+  if (v < INT32_MIN || v > INT32_MAX) {
+    return errors::InvalidArgument("attr '", name, "' is ", v, ", past an int32");
+  }
+  *value = static_cast<int32_t>(v);
+  return absl::OkStatus();
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, float* value) {
+  return Fetch(attrs, name, AttrKind::kFloat, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, bool* value) {
+  return Fetch(attrs, name, AttrKind::kBool, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, DataType* value) {
+  return Fetch(attrs, name, AttrKind::kType, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::string* value) {
+  return Fetch(attrs, name, AttrKind::kString, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
+                         std::vector<int64_t>* value) {
+  return Fetch(attrs, name, AttrKind::kIntList, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, PartialTensorShape* value) {
+  return Fetch(attrs, name, AttrKind::kShape, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, TensorShape* value) {
+  PartialTensorShape p;
+  RILL_RETURN_IF_ERROR(Fetch(attrs, name, AttrKind::kShape, &p));
+  if (!p.IsFullyDefined()) {
+    return errors::InvalidArgument("attr '", name, "' is the partly known shape ", p.DebugString());
+  }
+  *value = TensorShape(p.dim_sizes());
+  return absl::OkStatus();
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, Tensor* value) {
+  return Fetch(attrs, name, AttrKind::kTensor, value);
 }
 
 }  // namespace rill

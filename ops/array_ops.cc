@@ -1,6 +1,7 @@
 #include "rill/ops/array_ops.h"
 
 #include "absl/strings/string_view.h"
+#include "rill/core/cast_value.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
 
@@ -302,6 +303,26 @@ RILL_REGISTER_OP("Cast")
 namespace ops {
 
 using internal::NodeBuilder;
+
+Input::Initializer ConvertInitializer(const Input::Initializer& val, DataType dtype) {
+  if (!val.status.ok() || val.tensor.dtype() == dtype) return val;
+  absl::StatusOr<Tensor> out = Tensor::Create(dtype, val.tensor.shape());
+  if (!out.ok()) {
+    Input::Initializer failed = val;
+    failed.status = out.status();
+    return failed;
+  }
+  VisitDataType(val.tensor.dtype(), [&](auto from) {
+    using From = typename decltype(from)::type;
+    VisitDataType(dtype, [&](auto to) {
+      using To = typename decltype(to)::type;
+      const From* src = val.tensor.base<From>();
+      To* dst = out->base<To>();
+      for (int64_t i = 0; i < val.tensor.NumElements(); ++i) dst[i] = CastValue<To>(src[i]);
+    });
+  });
+  return Input::Initializer(*out);
+}
 
 Output Const(const Scope& scope, const Input::Initializer& val) {
   if (!val.status.ok()) {

@@ -1,18 +1,34 @@
 // Array ops: constants, placeholders, identity and the shape-changing ops.
 #pragma once
 
+#include <initializer_list>
+
 #include "rill/ops/op_builder.h"
 
 namespace rill::ops {
 
-// A constant from a scalar, a Tensor or nested initializer lists.
+// A constant, in TensorFlow's forms:
+//   Const(scope, 42.f)                      a scalar (a Tensor, or nested lists {{1, 2}})
+//   Const(scope, {})                        float, shape [0]
+//   Const(scope, 42.0, {2, 2})              one value in every element of a shape
+//   Const(scope, {1, 2, 3, 4}, {2, 2})      values laid out in a shape (or a std::vector)
+//   Const<float>(scope, {1, 2})             values converted to T, as Cast converts them
 Output Const(const Scope& scope, const Input::Initializer& val);
-// A constant of dtype T: Const<float>(scope, 0, {2, 3}) fills a [2,3] float tensor with 0.
 template <typename T>
 Output Const(const Scope& scope, const T& v, const TensorShape& shape) {
-  Tensor t(DataTypeToEnum<T>::value, shape);
-  if (t.IsInitialized()) t.flat<T>().setConstant(v);
-  return Const(scope, Input::Initializer(t));
+  return Const(scope, Input::Initializer(v, shape));
+}
+template <typename T>
+Output Const(const Scope& scope, const std::initializer_list<T>& v, const TensorShape& shape) {
+  return Const(scope, Input::Initializer(v, shape));
+}
+// The initializer's values converted to `dtype` (TensorFlow builds a Cast node for this;
+// rill converts while building, with Cast's rules: float to integer saturates, NaN is 0).
+Input::Initializer ConvertInitializer(const Input::Initializer& val, DataType dtype);
+template <typename T>
+Output Const(const Scope& scope, const Input::Initializer& val) {
+  using C = typename Input::Initializer::Canonical<T>::type;
+  return Const(scope, ConvertInitializer(val, DataTypeToEnum<C>::value));
 }
 
 class Placeholder : public OpWrapper {

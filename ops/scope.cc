@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <mutex>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -59,6 +60,19 @@ Input::Initializer::Initializer(const std::initializer_list<Initializer>& v) {
   }
 }
 
+void Input::Initializer::Fill(DataType dt, const TensorShape& shape) {
+  if (!shape.valid()) {
+    status = shape.status();
+    return;
+  }
+  absl::StatusOr<Tensor> t = Tensor::Create(dt, shape);
+  if (!t.ok()) {
+    status = t.status();
+    return;
+  }
+  tensor = *std::move(t);
+}
+
 void Input::Initializer::FromValues(DataType dt, const void* data, size_t n,
                                     const TensorShape& shape) {
   if (!shape.valid()) {
@@ -88,21 +102,27 @@ std::shared_ptr<Graph> Scope::graph_as_shared_ptr() const { return shared_->grap
 
 Scope Scope::NewRootScope() { return Scope(std::make_shared<Shared>()); }
 
+// TensorFlow's rule: `base` if nobody has it, else base_1, base_2, ... skipping every name
+// given out before (as an op or a scope) and every node already in the graph.
 std::string Scope::UniqueName(const std::string& base) const {
   std::lock_guard<std::mutex> lock(shared_->mu);
-  int& count = shared_->name_counts[base];
-  std::string name = count == 0 ? base : absl::StrCat(base, "_", count);
-  while (graph()->HasNode(name) || (count > 0 && shared_->name_counts.contains(name))) {
-    ++count;
-    name = absl::StrCat(base, "_", count);
-  }
-  ++count;
+  auto& names = shared_->name_counts;
+  const auto [it, fresh] = names.try_emplace(base, 0);
+  if (fresh && !graph()->HasNode(base)) return base;
+  int suffix = it->second;
+  std::string name;
+  do {
+    name = absl::StrCat(base, "_", ++suffix);
+  } while (names.contains(name) || graph()->HasNode(name));
+  names[base] = suffix;
+  names.emplace(name, 0);
   return name;
 }
 
 Scope Scope::NewSubScope(const std::string& child) const {
   Scope s = *this;
   s.op_name_.clear();
+  s.single_use_taken_ = nullptr;
   if (child.empty()) return s;
   s.prefix_ = UniqueName(prefix_.empty() ? child : absl::StrCat(prefix_, "/", child));
   return s;
@@ -139,7 +159,8 @@ Scope Scope::WithNoControlDependencies() const {
 
 Scope Scope::ColocateWith(const Operation& op) const {
   Scope s = *this;
-  s.colocate_with_ = op.name();
+  const Node* n = op.node();
+  s.colocate_with_ = n != nullptr && !n->colocate_with().empty() ? n->colocate_with() : op.name();
   return s;
 }
 
@@ -165,10 +186,41 @@ void Scope::UpdateStatus(const absl::Status& s) const {
 }
 
 std::string Scope::GetUniqueNameForOp(const std::string& default_name) const {
-  if (!op_name_.empty()) {
-    return prefix_.empty() ? op_name_ : absl::StrCat(prefix_, "/", op_name_);
+  if (single_use_taken_ != nullptr) {
+    bool taken;
+    {
+      std::lock_guard<std::mutex> lock(shared_->mu);
+      taken = std::exchange(*single_use_taken_, true);
+    }
+    if (!taken) return single_use_name_;
+    UpdateStatus(errors::InvalidArgument("the single-use scope of composite op '", single_use_name_,
+                                         "' named its op already"));
+    return "";
   }
-  return UniqueName(prefix_.empty() ? default_name : absl::StrCat(prefix_, "/", default_name));
+  const std::string& name = op_name_.empty() ? default_name : op_name_;
+  return UniqueName(prefix_.empty() ? name : absl::StrCat(prefix_, "/", name));
+}
+
+CompositeOpScopes Scope::GetCompositeOpScopes(const std::string& composite_op_name) const {
+  if (single_use_taken_ != nullptr) {
+    // Inside a composite's last scope: the nested composite lives in the same name.
+    Scope child = *this;
+    child.single_use_taken_ = nullptr;
+    child.op_name_.clear();
+    child.prefix_ = single_use_name_;
+    return {child, *this};
+  }
+  const std::string& name = op_name_.empty() ? composite_op_name : op_name_;
+  if (name.empty()) {
+    UpdateStatus(errors::InvalidArgument("a composite op needs a name"));
+    return {*this, *this};
+  }
+  Scope child = NewSubScope(name);
+  Scope last = *this;
+  last.op_name_.clear();
+  last.single_use_name_ = child.prefix_;
+  last.single_use_taken_ = std::make_shared<bool>(false);
+  return {child, last};
 }
 
 }  // namespace rill

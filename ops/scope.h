@@ -70,7 +70,9 @@ class Input {
  public:
   // A constant: a scalar, a Tensor, or nested initializer lists ({{1.f, 2.f}, {3.f, 4.f}}).
   // int literals become int32, float float, double double, bool bool, uint8_t uint8.
+  // An empty {} is a float tensor of shape [0], as in TensorFlow ({{}} is [1, 0]).
   struct Initializer {
+    Initializer() : tensor(DT_FLOAT, TensorShape({0})) {}
     template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
     Initializer(const T& v) {  // NOLINT
       tensor = Tensor(static_cast<typename Canonical<T>::type>(v));
@@ -83,6 +85,19 @@ class Input {
       using C = typename Canonical<T>::type;
       std::vector<C> vals(v.begin(), v.end());
       FromValues(DataTypeToEnum<C>::value, vals.data(), vals.size(), shape);
+    }
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    Initializer(const std::vector<T>& v, const TensorShape& shape) {
+      using C = typename Canonical<T>::type;
+      std::vector<C> vals(v.begin(), v.end());
+      FromValues(DataTypeToEnum<C>::value, vals.data(), vals.size(), shape);
+    }
+    // `v` in every element of `shape`: Initializer(0.f, {2, 3}).
+    template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+    Initializer(const T& v, const TensorShape& shape) {
+      using C = typename Canonical<T>::type;
+      Fill(DataTypeToEnum<C>::value, shape);
+      if (status.ok()) tensor.flat<C>().setConstant(static_cast<C>(v));
     }
 
     template <typename T>
@@ -102,8 +117,11 @@ class Input {
 
    private:
     friend class Input;
-    Initializer() = default;  // no constant (an Input made from an Output)
+    struct NoValue {};
+    explicit Initializer(NoValue) {}  // no constant (an Input made from an Output)
     void FromValues(DataType dt, const void* data, size_t n, const TensorShape& shape);
+    // A tensor of `shape` (values to be written), or the shape's or memory's error.
+    void Fill(DataType dt, const TensorShape& shape);
   };
 
   Input(const Output& o) : output_(o) {}                            // NOLINT
@@ -123,7 +141,7 @@ class Input {
 
  private:
   Output output_;
-  Initializer init_;
+  Initializer init_{Initializer::NoValue{}};
   bool is_const_ = false;
 };
 
@@ -138,18 +156,23 @@ class InputList {
   std::vector<Input> inputs_;
 };
 
+struct CompositeOpScopes;
+
 class Scope {
  public:
   static Scope NewRootScope();
 
-  // Names: "outer/inner/op". Sub-scope and op names are made unique ("Add", "Add_1").
+  // Names: "outer/inner/op". Sub-scope and op names are made unique as TensorFlow makes
+  // them: "Add", "Add_1", ...; a name already given out or in the graph is never reused.
   Scope NewSubScope(const std::string& child_scope_name) const;
-  // The exact name of the next op; a clash with an existing node is an error.
+  // The name of the next op ("x"; "x_1" when "x" is taken, as in TensorFlow).
   Scope WithOpName(const std::string& op_name) const;
   Scope WithDevice(const std::string& device) const;
   Scope WithControlDependencies(absl::Span<const Operation> control_deps) const;
   Scope WithControlDependencies(const Output& control_dep) const;
   Scope WithNoControlDependencies() const;
+  // Places the next ops with `op`, or with the op `op` is itself colocated with (the root
+  // of a colocation chain), as TensorFlow's colocation groups do.
   Scope ColocateWith(const Operation& op) const;
   Scope ColocateWith(const Output& out) const { return ColocateWith(out.op()); }
   Scope ClearColocation() const;
@@ -161,8 +184,13 @@ class Scope {
   // Keeps the first error; later ones are dropped.
   void UpdateStatus(const absl::Status& s) const;
 
-  // The name the next op of type `default_name` gets.
+  // The name the next op of type `default_name` gets (the WithOpName name if set).
   std::string GetUniqueNameForOp(const std::string& default_name) const;
+  // Scopes for a function that builds a composite op out of several ops (TensorFlow's
+  // GetCompositeOpScopes): `child` names the inner ops "name/..."; `last` is a single-use
+  // scope whose one op is named "name" itself (a second use is an InvalidArgument).
+  // The name is this scope's WithOpName name if set, else `composite_op_name`.
+  CompositeOpScopes GetCompositeOpScopes(const std::string& composite_op_name) const;
   const std::string& device() const { return device_; }
   // The name scope ops get ("outer/inner"; empty at the root).
   const std::string& name_prefix() const { return prefix_; }
@@ -180,6 +208,14 @@ class Scope {
   std::string device_;
   std::vector<Operation> control_deps_;
   std::string colocate_with_;
+  // A composite's `last` scope: the one name it gives, and whether it was given.
+  std::string single_use_name_;
+  std::shared_ptr<bool> single_use_taken_;
+};
+
+struct CompositeOpScopes {
+  Scope child;  // for the composite's inner ops
+  Scope last;   // for the op that gives the composite its output (single use)
 };
 
 }  // namespace rill
