@@ -33,7 +33,7 @@ using OutKey = std::pair<const Node*, int>;
 //     order, so one pass over ids does it);
 //  3. walk the nodes on both sets in decreasing id: sum the gradients that reached each
 //     output, call the op's gradient function, hand each input its share;
-//  4. read off each input's summed gradient (zeros when none reached it).
+//  4. read off each input's summed gradient (NoGradient() when every path was stopped).
 class Backprop {
  public:
   Backprop(const Scope& scope, const std::vector<Output>& ys, const std::vector<Output>& xs)
@@ -41,6 +41,13 @@ class Backprop {
 
   absl::Status Run(const std::vector<Output>& grad_ys, std::vector<Output>* out) {
     MarkReachingOutputs();
+    for (const Output& x : xs_) {
+      if (!reaches_.contains(x.node())) {
+        return errors::InvalidArgument("Cannot compute the partial derivative for node '",
+                                       x.node()->name(),
+                                       "' as it's unreachable from the output node(s).");
+      }
+    }
     MarkDependingOnInputs();
     for (size_t i = 0; i < ys_.size(); ++i)
       pending_[{ys_[i].node(), ys_[i].index()}].push_back(grad_ys[i]);
@@ -51,11 +58,8 @@ class Backprop {
     for (const Node* n : order) RILL_RETURN_IF_ERROR(Visit(gscope, n));
     for (const Output& x : xs_) {
       auto it = summed_.find({x.node(), x.index()});
-      if (it != summed_.end() && it->second.node() != nullptr) {
-        out->push_back(it->second);
-      } else {
-        out->push_back(ZerosLike(gscope, x));
-      }
+      const bool reached = it != summed_.end() && it->second.node() != nullptr;
+      out->push_back(reached ? it->second : NoGradient());
     }
     return scope_.status();
   }
@@ -189,11 +193,6 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
       return errors::InvalidArgument("grad_inputs[", i, "] has dtype ",
                                      DataTypeString(grad_inputs[i].type()), " but output '",
                                      outputs[i].name(), "' is ", DataTypeString(outputs[i].type()));
-    }
-    if (!DataTypeIsFloating(outputs[i].type())) {
-      return errors::InvalidArgument("cannot differentiate '", outputs[i].name(), "' of dtype ",
-                                     DataTypeString(outputs[i].type()),
-                                     "; gradients need float32 or float64");
     }
   }
   for (const Output& x : inputs) {

@@ -48,10 +48,18 @@ struct GradRegistration {
   static ::rill::ops::GradRegistration RILL_CONCAT_(rill_grad_registration_, __COUNTER__) \
       [[maybe_unused]] (op)
 
+// TensorFlow's sentinel for "no gradient flows along this edge": what a gradient function
+// returns for an input it does not differentiate, and what AddSymbolicGradients returns
+// for an input every path to which is stopped.
+inline Output NoGradient() { return Output(nullptr, -1); }
+
 // d(sum of outputs[i] * grad_inputs[i]) / d inputs[j] for each j, appended to
-// *grad_outputs in the order of `inputs`. Gradients arriving by several paths are summed;
-// broadcasting is undone (each gradient has its input's shape); StopGradient and ops
-// declared not differentiable stop the flow. An input no gradient reaches gets zeros.
+// *grad_outputs in the order of `inputs`, as TensorFlow's AddSymbolicGradients. Gradients
+// arriving by several paths are summed; broadcasting is undone (each gradient has its
+// input's shape); StopGradient and ops declared not differentiable stop the flow, and an
+// input whose every path is stopped gets NoGradient(). An input that no output depends on
+// is InvalidArgument ("Cannot compute the partial derivative for node 'z' as it's
+// unreachable from the output node(s)."). Integer outputs differentiate as in TensorFlow.
 // Errors (an op on the path with no gradient function, mismatched grad_inputs) name the
 // node and op.
 absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
@@ -64,3 +72,9 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
                                   std::vector<Output>* grad_outputs);
 
 }  // namespace rill::ops
+
+namespace rill {
+// Where TensorFlow declares them.
+using ops::AddSymbolicGradients;
+using ops::NoGradient;
+}  // namespace rill

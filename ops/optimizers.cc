@@ -15,15 +15,23 @@ namespace rill::ops {
 namespace {
 
 // Float Variables that `loss` depends on, in graph order.
-std::vector<Output> TrainableVariables(const Output& loss) {
+// The nodes `loss` reads, directly or not.
+absl::flat_hash_set<const Node*> Upstream(const Output& loss) {
   absl::flat_hash_set<const Node*> seen;
-  std::vector<const Node*> stack = {loss.node()}, found;
+  std::vector<const Node*> stack = {loss.node()};
   while (!stack.empty()) {
     const Node* n = stack.back();
     stack.pop_back();
     if (!seen.insert(n).second) continue;
-    if (n->IsVariable() && DataTypeIsFloating(n->output_type(0))) found.push_back(n);
     for (int i = 0; i < n->num_inputs(); ++i) stack.push_back(n->input(i).node);
+  }
+  return seen;
+}
+
+std::vector<Output> TrainableVariables(const Output& loss) {
+  std::vector<const Node*> found;
+  for (const Node* n : Upstream(loss)) {
+    if (n->IsVariable() && DataTypeIsFloating(n->output_type(0))) found.push_back(n);
   }
   std::sort(found.begin(), found.end(),
             [](const Node* a, const Node* b) { return a->id() < b->id(); });
@@ -57,19 +65,36 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
       return {};
     }
   }
+  // As TensorFlow's optimizers: a variable no gradient reaches (the loss does not read it,
+  // or every path to it is stopped) is left alone; none reached at all is an error.
+  const absl::flat_hash_set<const Node*> upstream = Upstream(loss);
+  std::vector<Output> reached;
+  for (const Output& v : var_list)
+    if (upstream.contains(v.node())) reached.push_back(v);
   std::vector<Output> grads;
-  absl::Status st = AddSymbolicGradients(scope, {loss}, var_list, &grads);
+  absl::Status st = reached.empty() ? absl::OkStatus()
+                                    : AddSymbolicGradients(scope, {loss}, reached, &grads);
   if (!st.ok()) {
     scope.UpdateStatus(st);
     return {};
   }
   std::vector<GradAndVar> out;
-  for (size_t i = 0; i < var_list.size(); ++i) out.emplace_back(grads[i], var_list[i]);
+  for (size_t i = 0; i < reached.size(); ++i)
+    if (grads[i] != NoGradient()) out.emplace_back(grads[i], reached[i]);
+  if (out.empty()) {
+    scope.UpdateStatus(errors::InvalidArgument(
+        name(), ": no gradient reaches any variable of var_list from '", loss.name(),
+        "' (each is unread by the loss or behind StopGradient or a not-differentiable op)"));
+  }
   return out;
 }
 
 Operation Optimizer::ApplyGradients(const Scope& scope,
-                                    const std::vector<GradAndVar>& grads_and_vars) {
+                                    const std::vector<GradAndVar>& given) {
+  // Pairs whose gradient is NoGradient() leave their variable alone, as in TensorFlow.
+  std::vector<GradAndVar> grads_and_vars;
+  for (const auto& gv : given)
+    if (gv.first.node() != nullptr) grads_and_vars.push_back(gv);
   if (!scope.ok() || grads_and_vars.empty()) return Operation();
   Scope s = scope.NewSubScope(name());
   std::vector<Operation> grad_ops;

@@ -379,18 +379,51 @@ TEST(Gradients, StopGradientBlocksTheFlow) {
   ExpectTensorNear(out[1], DT_DOUBLE, TensorShape({2}), {12, 2}, 0);
 }
 
-TEST(Gradients, UnreachedInputGetsZerosAndPathsAreSummed) {
+TEST(Gradients, PathsAreSummedAndAnUnreachableInputIsAnError) {
   Scope s = Scope::NewRootScope();
   auto x = Placeholder(s, DT_FLOAT);
-  auto unused = Placeholder(s, DT_FLOAT);
+  auto unused = Placeholder(s.WithOpName("unused"), DT_FLOAT);
   auto y = Add(s, Mul(s, x, 2.f), Mul(s, x, x));  // 2 + 2x
   std::vector<Output> g;
-  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x, unused}, &g).ok());
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &g).ok());
   Session session(s);
   std::vector<Tensor> out;
-  ASSERT_TRUE(session.Run({{x, {1.f, 4.f}}, {unused, {5.f, 6.f, 7.f}}}, {g[0], g[1]}, &out).ok());
+  ASSERT_TRUE(session.Run({{x, {1.f, 4.f}}}, {g[0]}, &out).ok());
   ExpectTensorNear(out[0], DT_FLOAT, TensorShape({2}), {4, 10}, 0);
-  ExpectTensorNear(out[1], DT_FLOAT, TensorShape({3}), {0, 0, 0}, 0);
+  // TensorFlow's error, word for word.
+  absl::Status st = AddSymbolicGradients(s, {y}, {x, unused}, &g);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(st.message(),
+            "Cannot compute the partial derivative for node 'unused' as it's unreachable from "
+            "the output node(s).");
+}
+
+TEST(Gradients, StoppedPathsGiveNoGradient) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s, DT_FLOAT);
+  auto y = StopGradient(s, Square(s, x));
+  std::vector<Output> g;
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &g).ok());
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0], NoGradient());
+  EXPECT_EQ(g[0].node(), nullptr);
+}
+
+TEST(Gradients, IntegerGradientsAsInTensorFlow) {
+  // z = x * y; dz/dy = x^T * dz, in int32 as TensorFlow computes it.
+  Scope s = Scope::NewRootScope();
+  auto x = Const(s, {{1, 2}, {3, 4}});
+  auto y = Const(s, {{1, 0}, {0, 1}});
+  auto z = MatMul(s, x, y);
+  auto dz = Const(s, {{1, 1}, {1, 1}});
+  std::vector<Output> g;
+  ASSERT_TRUE(AddSymbolicGradients(s, {z}, {x, y}, {dz}, &g).ok());
+  Session session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({g[0], g[1]}, &out).ok());
+  EXPECT_EQ(out[0].dtype(), DT_INT32);
+  ExpectTensorNear(out[0], DT_INT32, TensorShape({2, 2}), {1, 1, 1, 1}, 0);
+  ExpectTensorNear(out[1], DT_INT32, TensorShape({2, 2}), {4, 4, 6, 6}, 0);
 }
 
 TEST(Gradients, VariablesGetGradientsThroughTheirReads) {
@@ -412,17 +445,18 @@ TEST(Gradients, ErrorsNameTheProblem) {
   auto idx = ArgMax(s, x, 0);
   auto y = Cast(s, idx, DT_FLOAT);
   std::vector<Output> g;
-  // ArgMax is not differentiable: the gradient is zeros, not an error.
+  // ArgMax is not differentiable: no gradient, not an error.
   ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &g).ok());
+  EXPECT_EQ(g.back(), NoGradient());
   // grad_inputs of the wrong dtype, or the wrong count.
   auto wrong = Placeholder(s, DT_DOUBLE);
   EXPECT_EQ(AddSymbolicGradients(s, {y}, {x}, {wrong}, &g).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(AddSymbolicGradients(s, {y}, {x}, {}, &g).code(), absl::StatusCode::kInvalidArgument);
-  // Integer outputs cannot be differentiated.
-  auto status = AddSymbolicGradients(s, {idx}, {x}, &g);
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(status.message().find("int64"), std::string::npos) << status;
+  // An integer output differentiates as TensorFlow's do: here nothing flows back.
+  g.clear();
+  ASSERT_TRUE(AddSymbolicGradients(s, {idx}, {x}, &g).ok());
+  EXPECT_EQ(g[0], NoGradient());
 }
 
 }  // namespace

@@ -218,5 +218,34 @@ TEST(Training, BackwardGraphOfAnMlpStaysWithinTwoAndAHalfTimesTheForwardFlops) {
               batch, forward, backward, backward / forward);
 }
 
+// As TensorFlow's optimizers: a variable the loss does not read, or reads only through
+// StopGradient, is left alone; when that is every variable, Minimize says so.
+TEST(Optimizers, VariablesWithoutAGradientAreLeftAlone) {
+  Scope s = Scope::NewRootScope();
+  auto w = Variable(s, Input::Initializer({1.f, 2.f}));
+  auto frozen = Variable(s, Input::Initializer({5.f}));
+  auto unread = Variable(s, Input::Initializer({7.f}));
+  auto loss = Add(s, Sum(s, Square(s, w), 0), Sum(s, StopGradient(s, frozen), 0));
+  GradientDescentOptimizer opt(0.25);
+  Operation train = opt.Minimize(s, loss, {w, frozen, unread});
+  ASSERT_TRUE(s.ok()) << s.status();
+  Session session(s);
+  ASSERT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  ASSERT_TRUE(session.Run({}, {}, {train}, nullptr).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({w, frozen, unread}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, TensorShape({2}), {0.5f, 1.f}, 0);  // w - 0.25 * 2w
+  ExpectTensorNear(out[1], DT_FLOAT, TensorShape({1}), {5.f}, 0);
+  ExpectTensorNear(out[2], DT_FLOAT, TensorShape({1}), {7.f}, 0);
+
+  Scope none = Scope::NewRootScope();
+  auto v = Variable(none, Input::Initializer({1.f}));
+  auto u = Variable(none, Input::Initializer({1.f}));
+  opt.Minimize(none, Sum(none, StopGradient(none, v), 0), {v, u});
+  EXPECT_EQ(none.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(none.status().message().find("no gradient reaches any variable"), std::string::npos)
+      << none.status();
+}
+
 }  // namespace
 }  // namespace rill::testing
