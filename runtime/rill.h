@@ -23,5 +23,6 @@
 #include "rill/runtime/keras/backend.h"
 #include "rill/runtime/keras/layers.h"
 #include "rill/runtime/keras/model.h"
+#include "rill/runtime/gradient_checker.h"
 #include "rill/runtime/saver.h"
 #include "rill/runtime/session.h"
