@@ -72,8 +72,8 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
   for (const Output& v : var_list)
     if (upstream.contains(v.node())) reached.push_back(v);
   std::vector<Output> grads;
-  absl::Status st = reached.empty() ? absl::OkStatus()
-                                    : AddSymbolicGradients(scope, {loss}, reached, &grads);
+  absl::Status st =
+      reached.empty() ? absl::OkStatus() : AddSymbolicGradients(scope, {loss}, reached, &grads);
   if (!st.ok()) {
     scope.UpdateStatus(st);
     return {};
@@ -89,8 +89,7 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
   return out;
 }
 
-Operation Optimizer::ApplyGradients(const Scope& scope,
-                                    const std::vector<GradAndVar>& given) {
+Operation Optimizer::ApplyGradients(const Scope& scope, const std::vector<GradAndVar>& given) {
   // Pairs whose gradient is NoGradient() leave their variable alone, as in TensorFlow.
   std::vector<GradAndVar> grads_and_vars;
   for (const auto& gv : given)

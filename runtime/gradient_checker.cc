@@ -29,18 +29,18 @@ void SetElement(Tensor* t, int64_t i, double value) {
 
 absl::Status CheckArgs(const OutputList& xs, const std::vector<Tensor>& x_values,
                        const OutputList& ys, const std::vector<TensorShape>& y_shapes) {
-  if (xs.size() != x_values.size() || ys.size() != y_shapes.size() || xs.empty() ||
-      ys.empty()) {
+  if (xs.size() != x_values.size() || ys.size() != y_shapes.size() || xs.empty() || ys.empty()) {
     return errors::InvalidArgument("gradient check: ", xs.size(), " xs with ", x_values.size(),
-                                   " values, ", ys.size(), " ys with ", y_shapes.size(),
-                                   " shapes");
+                                   " values, ", ys.size(), " ys with ", y_shapes.size(), " shapes");
   }
   for (size_t i = 0; i < xs.size(); ++i) {
     if (xs[i].node() == nullptr || xs[i].type() != x_values[i].dtype() ||
         !DataTypeIsFloating(xs[i].type()) || !x_values[i].IsInitialized()) {
       return errors::InvalidArgument("gradient check: x ", i, " ('", xs[i].name(), "', ",
-                                     DataTypeString(xs[i].type()), ") needs a float value of its "
-                                     "dtype, got ", x_values[i].DebugString());
+                                     DataTypeString(xs[i].type()),
+                                     ") needs a float value of its "
+                                     "dtype, got ",
+                                     x_values[i].DebugString());
     }
   }
   for (size_t i = 0; i < ys.size(); ++i) {
@@ -97,9 +97,8 @@ absl::Status Symbolic(const Scope& scope, const OutputList& xs, const Session::F
 }
 
 // The numeric side: central differences, each x element stepped by +-delta.
-absl::Status Numeric(const Scope& scope, const OutputList& xs,
-                     const std::vector<Tensor>& x_values, const OutputList& ys, double delta,
-                     Jacobian* jac) {
+absl::Status Numeric(const Scope& scope, const OutputList& xs, const std::vector<Tensor>& x_values,
+                     const OutputList& ys, double delta, Jacobian* jac) {
   Session session(scope);
   auto run = [&](const std::vector<Tensor>& values, std::vector<double>* y) -> absl::Status {
     Session::FeedType feeds;

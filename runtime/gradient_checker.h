@@ -34,15 +34,14 @@ absl::StatusOr<std::vector<Tensor>> RandomValues(DataType dt,
 // y_shapes. *max_error gets the largest difference between the two Jacobians.
 template <typename X_T, typename Y_T, typename JAC_T>
 absl::Status ComputeGradientError(const Scope& scope, const OutputList& xs,
-                                  const std::vector<TensorShape>& x_shapes,
-                                  const OutputList& ys, const std::vector<TensorShape>& y_shapes,
-                                  JAC_T* max_error) {
+                                  const std::vector<TensorShape>& x_shapes, const OutputList& ys,
+                                  const std::vector<TensorShape>& y_shapes, JAC_T* max_error) {
   absl::StatusOr<std::vector<Tensor>> values =
       gradient_checker_internal::RandomValues(DataTypeToEnum<X_T>::value, x_shapes);
   if (!values.ok()) return values.status();
   double err = 0;
-  absl::Status s = gradient_checker_internal::MaxJacobianError(scope, xs, *values, ys, y_shapes,
-                                                               1e-3, &err);
+  absl::Status s =
+      gradient_checker_internal::MaxJacobianError(scope, xs, *values, ys, y_shapes, 1e-3, &err);
   *max_error = static_cast<JAC_T>(err);
   return s;
 }

@@ -14,8 +14,8 @@ TEST(ComputeGradientError, CorrectGradientsAreWithinTolerance) {
   float max_error = -1;
   const OutputList xs = {x, w}, ys = {y};
   const std::vector<TensorShape> x_shapes = {{2, 3}, {3, 4}}, y_shapes = {{2, 4}};
-  TF_ASSERT_OK((ComputeGradientError<float, float, float>(s, xs, x_shapes, ys, y_shapes,
-                                                          &max_error)));
+  TF_ASSERT_OK(
+      (ComputeGradientError<float, float, float>(s, xs, x_shapes, ys, y_shapes, &max_error)));
   EXPECT_GE(max_error, 0.f);
   EXPECT_LT(max_error, 1e-3f);
   // One x with a given value, in float64.
@@ -23,8 +23,8 @@ TEST(ComputeGradientError, CorrectGradientsAreWithinTolerance) {
   auto xd = ops::Placeholder(d, DT_DOUBLE);
   auto yd = ops::Square(d, xd);
   double err = -1;
-  TF_ASSERT_OK((ComputeGradientError<double, double, double>(
-      d, xd, Tensor(3.0).DeepCopy(), yd, TensorShape({}), &err)));
+  TF_ASSERT_OK((ComputeGradientError<double, double, double>(d, xd, Tensor(3.0).DeepCopy(), yd,
+                                                             TensorShape({}), &err)));
   EXPECT_LT(err, 1e-6);
 }
 
@@ -36,8 +36,7 @@ TEST(ComputeGradientError, AWrongGradientShows) {
   Tensor v(DT_DOUBLE, TensorShape({2}));
   v.flat<double>().setValues({0.5, -2.0});
   double err = 0;
-  TF_ASSERT_OK(
-      (ComputeGradientError<double, double, double>(s, x, v, y, TensorShape({2}), &err)));
+  TF_ASSERT_OK((ComputeGradientError<double, double, double>(s, x, v, y, TensorShape({2}), &err)));
   EXPECT_NEAR(err, 4.0, 1e-6);  // |2x| at x = -2
 }
 
