@@ -11,6 +11,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "rill/runtime/executor.h"
+#include "rill/runtime/tensor_names.h"
 
 namespace rill {
 
@@ -300,6 +301,32 @@ absl::Status Session::Run(const FeedType& inputs, const std::vector<Output>& fet
                           const std::vector<Operation>& run_outputs,
                           std::vector<Tensor>* outputs) const {
   return impl_->Run(inputs, fetch_outputs, run_outputs, outputs, nullptr);
+}
+
+absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                          const std::vector<std::string>& output_tensor_names,
+                          const std::vector<std::string>& target_node_names,
+                          std::vector<Tensor>* outputs) const {
+  RILL_RETURN_IF_ERROR(impl_->init_status);
+  const Graph& graph = *impl_->scope.graph();
+  FeedType feeds;
+  for (const auto& [name, value] : inputs) {
+    RILL_ASSIGN_OR_RETURN(Output o, FindOutput(graph, name));
+    if (!feeds.emplace(o, value).second) {
+      return errors::InvalidArgument("'", name, "' is fed twice");
+    }
+  }
+  std::vector<Output> fetches;
+  for (const std::string& name : output_tensor_names) {
+    RILL_ASSIGN_OR_RETURN(Output o, FindOutput(graph, name));
+    fetches.push_back(o);
+  }
+  std::vector<Operation> targets;
+  for (const std::string& name : target_node_names) {
+    RILL_ASSIGN_OR_RETURN(Operation op, FindOperation(graph, name));
+    targets.push_back(op);
+  }
+  return Run(feeds, fetches, targets, outputs);
 }
 
 absl::Status Session::Run(const RunOptions& run_options, const FeedType& inputs,

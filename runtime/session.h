@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -72,6 +73,13 @@ class Session {
                    std::vector<Tensor>* outputs) const;
   absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
                    const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs) const;
+  // TensorFlow's by-name form (tensorflow::Session::Run), for a graph loaded from a file:
+  // feeds and fetches as "node:index" or "node" (its output 0), targets as node names. A
+  // name the graph does not have is NotFound; a tensor fed twice is InvalidArgument.
+  absl::Status Run(const std::vector<std::pair<std::string, Tensor>>& inputs,
+                   const std::vector<std::string>& output_tensor_names,
+                   const std::vector<std::string>& target_node_names,
+                   std::vector<Tensor>* outputs) const;
   // With run_options.trace_level = FULL_TRACE, fills run_metadata->step_stats (what ran
   // where and when; see runtime/step_stats.h and runtime/io/trace.h).
   absl::Status Run(const RunOptions& run_options, const FeedType& inputs,

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rill/ops/scope.h"
+#include "rill/runtime/tensor_names.h"  // FindOutput, FindOperation
 
 namespace rill {
 
@@ -53,9 +54,5 @@ absl::Status SaveGraph(const Graph& graph, const std::string& path,
                        const GraphExportOptions& options = {});
 absl::Status LoadGraph(const std::string& path, const Scope& scope,
                        GraphImportResult* result = nullptr);
-
-// "name" or "name:index" to an Output of the graph; NotFound or InvalidArgument otherwise.
-absl::StatusOr<Output> FindOutput(const Graph& graph, absl::string_view name);
-absl::StatusOr<Operation> FindOperation(const Graph& graph, absl::string_view name);
 
 }  // namespace rill

@@ -1,0 +1,54 @@
+// Session::Run by tensor and node names, as TensorFlow's Session::Run takes them, on a
+// graph loaded from its text.
+#include "gtest/gtest.h"
+#include "rill/core/testing/status_test_util.h"
+#include "rill/core/testing/tensor_testutil.h"
+#include "rill/rill.h"
+
+namespace rill {
+namespace {
+
+// y = x * w + 1 with a counter variable, saved as text and loaded into a fresh scope.
+Scope LoadedGraph() {
+  Scope built = Scope::NewRootScope();
+  auto x = ops::Placeholder(built.WithOpName("x"), DT_FLOAT);
+  auto w = ops::Variable(built.WithOpName("w"), Input::Initializer({2.f, 3.f}));
+  ops::Add(built.WithOpName("y"), ops::Mul(built, x, w), 1.f);
+  auto counter = ops::Variable(built.WithOpName("counter"), 0);
+  ops::AssignAdd(built.WithOpName("tick"), counter, 1);
+  ops::GlobalVariablesInitializer(built.WithOpName("init"));
+  absl::StatusOr<std::string> text = GraphToText(*built.graph());
+  Scope loaded = Scope::NewRootScope();
+  EXPECT_TRUE(text.ok() && GraphFromText(*text, loaded).ok());
+  return loaded;
+}
+
+TEST(RunByName, FeedsFetchesAndTargetsByName) {
+  Scope loaded = LoadedGraph();
+  Session session(loaded);
+  std::vector<Tensor> out;
+  TF_ASSERT_OK(session.Run({}, {}, {"init"}, &out));
+  TF_ASSERT_OK(session.Run({{"x", test::AsTensor<float>({1, 2})}}, {"y:0", "w"}, {"tick"}, &out));
+  ASSERT_EQ(out.size(), 2u);
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({3, 7}));
+  test::ExpectTensorEqual<float>(out[1], test::AsTensor<float>({2, 3}));
+  TF_ASSERT_OK(session.Run({}, {"counter:0"}, {}, &out));
+  EXPECT_EQ(out[0].scalar<int32_t>()(), 1);
+}
+
+TEST(RunByName, UnknownOrMalformedNamesAreStatuses) {
+  Scope loaded = LoadedGraph();
+  Session session(loaded);
+  std::vector<Tensor> out;
+  absl::Status st = session.Run({}, {"nope:0"}, {}, &out);
+  EXPECT_TRUE(errors::IsNotFound(st)) << st;
+  EXPECT_EQ(st.message(), "the graph has no node named 'nope'");
+  EXPECT_TRUE(errors::IsInvalidArgument(session.Run({}, {"y:3"}, {}, &out)));
+  EXPECT_TRUE(errors::IsInvalidArgument(session.Run({}, {"y:-1"}, {}, &out)));
+  EXPECT_TRUE(errors::IsNotFound(session.Run({}, {}, {"missing"}, &out)));
+  const Tensor one = test::AsTensor<float>({1});
+  EXPECT_TRUE(errors::IsInvalidArgument(session.Run({{"x", one}, {"x:0", one}}, {"y"}, {}, &out)));
+}
+
+}  // namespace
+}  // namespace rill
