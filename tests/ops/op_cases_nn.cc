@@ -36,21 +36,21 @@ std::vector<OpCase> Convolutions(const Geometry& g) {
   const Tensor f_sizes =
       FromDoubles(DT_INT32, {4}, {double(g.kh), double(g.kw), double(g.c), double(g.oc)});
   std::vector<OpCase> c = {
-      {"Conv2D " + what,
+      {absl::StrCat("Conv2D ", what),
        [=](auto s, const auto& in) { return ops::Conv2D(s, in[0], in[1], st, pad); },
        {x, f}},
-      {"Conv2DBackpropInput " + what,
+      {absl::StrCat("Conv2DBackpropInput ", what),
        [=](auto s, const auto& in) {
          return ops::Conv2DBackpropInput(s, ops::Const(s, in_sizes), in[0], in[1], st, pad);
        },
        {f, dy}},
-      {"Conv2DBackpropFilter " + what,
+      {absl::StrCat("Conv2DBackpropFilter ", what),
        [=](auto s, const auto& in) {
          return ops::Conv2DBackpropFilter(s, in[0], ops::Const(s, f_sizes), in[1], st, pad);
        },
        {x, dy}}};
   for (const std::string a : {"relu", "sigmoid", "tanh"}) {
-    c.push_back({"_FusedConv2D " + a + " " + what,
+    c.push_back({absl::StrCat("_FusedConv2D ", a, " ", what),
                  [=](auto s, const auto& in) {
                    return ops::FusedConv2D(s, in[0], in[1], in[2], st, pad, a);
                  },
@@ -68,27 +68,27 @@ std::vector<OpCase> PoolsAndBias(const Geometry& g, DataType dt) {
   const Tensor dp = RandomTensor(dt, {g.n, g.oh, g.ow, g.c}, -1, 1, 15);
   const Tensor sizes =
       FromDoubles(DT_INT32, {4}, {double(g.n), double(g.h), double(g.w), double(g.c)});
-  return {{"MaxPool " + what,
+  return {{absl::StrCat("MaxPool ", what),
            [=](auto s, const auto& in) { return ops::MaxPool(s, in[0], k, st, pad); },
            {xp}},
-          {"AvgPool " + what,
+          {absl::StrCat("AvgPool ", what),
            [=](auto s, const auto& in) { return ops::AvgPool(s, in[0], k, st, pad); },
            {xp}},
-          {"MaxPoolGrad " + what,
+          {absl::StrCat("MaxPoolGrad ", what),
            [=](auto s, const auto& in) {
              return ops::MaxPoolGrad(s, in[0], ops::MaxPool(s, in[0], k, st, pad), in[1], k, st,
                                      pad);
            },
            {xp, dp}},
-          {"AvgPoolGrad " + what,
+          {absl::StrCat("AvgPoolGrad ", what),
            [=](auto s, const auto& in) {
              return ops::AvgPoolGrad(s, ops::Const(s, sizes), in[0], k, st, pad);
            },
            {dp}},
-          {"BiasAdd " + what,
+          {absl::StrCat("BiasAdd ", what),
            [](auto s, const auto& in) { return ops::BiasAdd(s, in[0], in[1]); },
            {xp, RandomTensor(dt, {g.c}, -1, 1, 16)}},
-          {"BiasAddGrad " + what,
+          {absl::StrCat("BiasAddGrad ", what),
            [](auto s, const auto& in) { return ops::BiasAddGrad(s, in[0]); },
            {xp}}};
 }
@@ -97,7 +97,7 @@ std::vector<OpCase> PoolsAndBias(const Geometry& g, DataType dt) {
 std::vector<OpCase> DataMovement() {
   std::vector<OpCase> c;
   for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
-    const std::string t = " " + DataTypeString(dt);
+    const std::string t = absl::StrCat(" ", DataTypeString(dt));
     const Tensor x = RandomTensor(dt, {4, 5, 6}, 0, 9, 50);
     auto exact = [&](std::string name, BuildFn build) {
       c.push_back({name + t, std::move(build), {x}, 0, false});
