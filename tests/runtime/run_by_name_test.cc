@@ -4,6 +4,7 @@
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
 #include "rill/rill.h"
+#include "rill/runtime/testing/testutil.h"
 
 namespace rill {
 namespace {
@@ -48,6 +49,21 @@ TEST(RunByName, UnknownOrMalformedNamesAreStatuses) {
   EXPECT_TRUE(errors::IsNotFound(session.Run({}, {}, {"missing"}, &out)));
   const Tensor one = test::AsTensor<float>({1});
   EXPECT_TRUE(errors::IsInvalidArgument(session.Run({{"x", one}, {"x:0", one}}, {"y"}, {}, &out)));
+}
+
+// TensorFlow's testutil helpers: the assigns run first, then the fetches.
+TEST(TestUtil, GetTensorsRunsAssignsThenFetches) {
+  Scope s = Scope::NewRootScope();
+  auto v = ops::Variable(s, {2}, DT_DOUBLE);
+  auto assign = ops::Assign(s, v, ops::Const(s, {1.5, 2.5}));
+  auto y = ops::Mul(s, v, 2.0);
+  std::vector<Tensor> out;
+  test::GetTensors(s, {assign}, {y, v}, &out);
+  ASSERT_EQ(out.size(), 2u);
+  test::ExpectTensorEqual<double>(out[0], test::AsTensor<double>({3, 5}));
+  Tensor one;
+  test::GetTensor(s, ops::Const(s, 7), &one);
+  test::ExpectTensorEqual<int32_t>(one, test::AsScalar<int32_t>(7));
 }
 
 }  // namespace
