@@ -60,6 +60,16 @@ RILL_REGISTER_UNARY("Sqrt", kFloatTypes);
 RILL_REGISTER_UNARY("Exp", kFloatTypes);
 RILL_REGISTER_UNARY("Log", kFloatTypes);
 RILL_REGISTER_UNARY("Sign", kSignedNumberTypes);
+// Float math with formulas in core/unary_math.h.
+RILL_REGISTER_UNARY("Rsqrt", kFloatTypes);
+RILL_REGISTER_UNARY("Reciprocal", kFloatTypes);
+RILL_REGISTER_UNARY("Floor", kFloatTypes);
+RILL_REGISTER_UNARY("Ceil", kFloatTypes);
+RILL_REGISTER_UNARY("Round", kFloatTypes);
+RILL_REGISTER_UNARY("Sin", kFloatTypes);
+RILL_REGISTER_UNARY("Cos", kFloatTypes);
+RILL_REGISTER_UNARY("Erf", kFloatTypes);
+RILL_REGISTER_UNARY("Softplus", kFloatTypes);
 #undef RILL_REGISTER_UNARY
 
 RILL_REGISTER_OP("AddN")
@@ -195,6 +205,15 @@ RILL_DEFINE_UNARY_OP(Sqrt)
 RILL_DEFINE_UNARY_OP(Exp)
 RILL_DEFINE_UNARY_OP(Log)
 RILL_DEFINE_UNARY_OP(Sign)
+RILL_DEFINE_UNARY_OP(Rsqrt)
+RILL_DEFINE_UNARY_OP(Reciprocal)
+RILL_DEFINE_UNARY_OP(Floor)
+RILL_DEFINE_UNARY_OP(Ceil)
+RILL_DEFINE_UNARY_OP(Round)
+RILL_DEFINE_UNARY_OP(Sin)
+RILL_DEFINE_UNARY_OP(Cos)
+RILL_DEFINE_UNARY_OP(Erf)
+RILL_DEFINE_UNARY_OP(Softplus)
 
 AddN::AddN(const Scope& scope, InputList inputs) {
   NodeBuilder(scope, "AddN").Inputs(inputs).Finalize(this);

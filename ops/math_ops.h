@@ -33,7 +33,16 @@ RILL_DECLARE_UNARY_OP(Square)
 RILL_DECLARE_UNARY_OP(Sqrt)
 RILL_DECLARE_UNARY_OP(Exp)
 RILL_DECLARE_UNARY_OP(Log)
-RILL_DECLARE_UNARY_OP(Sign)  // -1, 0 or 1
+RILL_DECLARE_UNARY_OP(Sign)        // -1, 0 or 1
+RILL_DECLARE_UNARY_OP(Rsqrt)       // 1 / sqrt(x)
+RILL_DECLARE_UNARY_OP(Reciprocal)  // 1 / x
+RILL_DECLARE_UNARY_OP(Floor)
+RILL_DECLARE_UNARY_OP(Ceil)
+RILL_DECLARE_UNARY_OP(Round)  // to nearest, ties to even (2.5 -> 2), as TensorFlow's
+RILL_DECLARE_UNARY_OP(Sin)
+RILL_DECLARE_UNARY_OP(Cos)
+RILL_DECLARE_UNARY_OP(Erf)
+RILL_DECLARE_UNARY_OP(Softplus)  // log(1 + e^x)
 
 // TensorFlow's aliases.
 using Subtract = Sub;

@@ -9,6 +9,7 @@
 
 #include "rill/core/activation.h"
 #include "rill/core/broadcast_plan.h"
+#include "rill/core/unary_math.h"
 
 namespace rill::gpu {
 
@@ -24,6 +25,9 @@ cudaError_t LaunchBinary(BinaryKind op, const T* a, const T* b, void* out, int64
                          const BroadcastPlan& plan, cudaStream_t stream);
 template <typename T>
 cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t stream);
+// y = op(x) with core/unary_math.h's formula (float and double).
+template <typename T>
+cudaError_t LaunchUnaryMath(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream);
 template <typename From, typename To>
 cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream);
 // y += scale * x

@@ -17,8 +17,11 @@ void Both(const std::string& what, const Recipe& r, std::vector<std::string> men
 }
 
 const bool kRegistered = [] {
-  for (const char* op : {"Abs", "Exp", "Log", "Neg", "Relu", "Sigmoid", "Sign", "Sqrt", "Square",
-                         "Tanh", "Identity", "StopGradient", "OnesLike", "ZerosLike"}) {
+  for (const char* op :
+       {"Abs",      "Exp",       "Log",    "Neg",        "Relu",     "Sigmoid",
+        "Sign",     "Sqrt",      "Square", "Tanh",       "Identity", "StopGradient",
+        "OnesLike", "ZerosLike", "Rsqrt",  "Reciprocal", "Floor",    "Ceil",
+        "Round",    "Sin",       "Cos",    "Erf",        "Softplus"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
   for (const char* op : {"Softmax", "LogSoftmax"}) {

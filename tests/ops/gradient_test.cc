@@ -82,6 +82,19 @@ std::vector<Case> Cases() {
   unary(
       "Tanh", [](const Scope& s, Output x) { return Tanh(s, x); }, Vals(s23, -2, 2, 25));
   unary(
+      "Rsqrt", [](const Scope& s, Output x) { return Rsqrt(s, x); }, Vals(s23, 0.5, 2, 40));
+  unary(
+      "Reciprocal", [](const Scope& s, Output x) { return Reciprocal(s, x); },
+      AwayFromZero(s23, 41));
+  unary(
+      "Sin", [](const Scope& s, Output x) { return Sin(s, x); }, Vals(s23, -3, 3, 42));
+  unary(
+      "Cos", [](const Scope& s, Output x) { return Cos(s, x); }, Vals(s23, -3, 3, 43));
+  unary(
+      "Erf", [](const Scope& s, Output x) { return Erf(s, x); }, Vals(s23, -2, 2, 44));
+  unary(
+      "Softplus", [](const Scope& s, Output x) { return Softplus(s, x); }, Vals(s23, -3, 3, 45));
+  unary(
       "Softmax", [](const Scope& s, Output x) { return Softmax(s, x); }, Vals({2, 4}, -2, 2, 26));
   unary(
       "LogSoftmax", [](const Scope& s, Output x) { return LogSoftmax(s, x); },

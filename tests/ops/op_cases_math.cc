@@ -66,6 +66,39 @@ std::vector<OpCase> Unary() {
       {"Relu", [](auto s, auto x) { return ops::Relu(s, x); }},
       {"Sigmoid", [](auto s, auto x) { return ops::Sigmoid(s, x); }},
       {"Tanh", [](auto s, auto x) { return ops::Tanh(s, x); }},
+      {"Rsqrt",
+       [](auto s, auto x) {
+         return ops::Rsqrt(s, ops::Add(s, ops::Abs(s, x), ops::OnesLike(s, x)));
+       }},
+      {"Reciprocal",
+       [](auto s, auto x) {
+         return ops::Reciprocal(s, ops::Add(s, ops::Abs(s, x), ops::OnesLike(s, x)));
+       }},
+      {"Floor",
+       [](auto s, auto x) {
+         return ops::Floor(s, ops::AddN(s, {x, x, x}));
+       }},
+      {"Ceil",
+       [](auto s, auto x) {
+         return ops::Ceil(s, ops::AddN(s, {x, x, x}));
+       }},
+      {"Round",
+       [](auto s, auto x) {
+         return ops::Round(s, ops::AddN(s, {x, x, x}));
+       }},
+      {"Sin",
+       [](auto s, auto x) {
+         return ops::Sin(s, ops::AddN(s, {x, x, x}));
+       }},
+      {"Cos",
+       [](auto s, auto x) {
+         return ops::Cos(s, ops::AddN(s, {x, x, x}));
+       }},
+      {"Erf", [](auto s, auto x) { return ops::Erf(s, x); }},
+      {"Softplus",
+       [](auto s, auto x) {
+         return ops::Softplus(s, ops::AddN(s, {x, x, x, x}));
+       }},
       {"Softmax", [](auto s, auto x) { return ops::Softmax(s, x); }},
       {"LogSoftmax", [](auto s, auto x) { return ops::LogSoftmax(s, x); }},
       {"AddN",
@@ -80,10 +113,7 @@ std::vector<OpCase> Unary() {
       {"Identity", [](auto s, auto x) { return ops::Identity(s, x); }},
       {"Sum", [](auto s, auto x) { return ops::Sum(s, x, {0}); }},
       {"Mean", [](auto s, auto x) { return ops::Mean(s, x, {1}, ops::Mean::KeepDims(true)); }},
-      {"Max",
-       [](auto s, auto x) {
-         return ops::Max(s, x, {0, 1});
-       }},
+      {"Max", [](auto s, auto x) { return ops::Max(s, x, {0, 1}); }},
       {"Min", [](auto s, auto x) { return ops::Min(s, x, {1}); }},
       {"ArgMax", [](auto s, auto x) { return ops::ArgMax(s, x, 1); }},
       {"Fill", [](auto s, auto x) {

@@ -1,0 +1,52 @@
+// The float math ops of core/unary_math.h on the GPU: one kernel per op, each element
+// through the formula the CPU kernels use.
+#include "rill/kernels/cuda/grid.cuh"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+template <UnaryMath kOp, typename T>
+__global__ void UnaryMathKernel(const T* x, T* y, int64_t n) {
+  RILL_GRID_LOOP(i, n) { y[i] = ApplyUnaryMath<kOp, T>(x[i]); }
+}
+
+template <UnaryMath kOp, typename T>
+cudaError_t Launch(const T* x, T* y, int64_t n, cudaStream_t stream) {
+  UnaryMathKernel<kOp, T><<<Blocks(n), 256, 0, stream>>>(x, y, n);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+template <typename T>
+cudaError_t LaunchUnaryMath(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  switch (op) {
+    case UnaryMath::kRsqrt:
+      return Launch<UnaryMath::kRsqrt>(x, y, n, stream);
+    case UnaryMath::kReciprocal:
+      return Launch<UnaryMath::kReciprocal>(x, y, n, stream);
+    case UnaryMath::kFloor:
+      return Launch<UnaryMath::kFloor>(x, y, n, stream);
+    case UnaryMath::kCeil:
+      return Launch<UnaryMath::kCeil>(x, y, n, stream);
+    case UnaryMath::kRound:
+      return Launch<UnaryMath::kRound>(x, y, n, stream);
+    case UnaryMath::kSin:
+      return Launch<UnaryMath::kSin>(x, y, n, stream);
+    case UnaryMath::kCos:
+      return Launch<UnaryMath::kCos>(x, y, n, stream);
+    case UnaryMath::kErf:
+      return Launch<UnaryMath::kErf>(x, y, n, stream);
+    case UnaryMath::kSoftplus:
+      return Launch<UnaryMath::kSoftplus>(x, y, n, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template cudaError_t LaunchUnaryMath<float>(UnaryMath, const float*, float*, int64_t, cudaStream_t);
+template cudaError_t LaunchUnaryMath<double>(UnaryMath, const double*, double*, int64_t,
+                                             cudaStream_t);
+
+}  // namespace rill::gpu

@@ -1,0 +1,36 @@
+// GPU kernels of the float math ops of core/unary_math.h (launchers in unary_math.cu).
+#include "rill/core/kernel.h"
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+template <typename T, UnaryMath kOp>
+class UnaryMathGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, x.shape(), &out));
+    RILL_CUDA_CHECK(LaunchUnaryMath<T>(kOp, x.base<T>(), out->base<T>(), x.NumElements(),
+                                       ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_GPU_UNARY_MATH(T, NAME, KIND) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, UnaryMathGpu<T, KIND>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Rsqrt", UnaryMath::kRsqrt)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Reciprocal", UnaryMath::kReciprocal)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Floor", UnaryMath::kFloor)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Ceil", UnaryMath::kCeil)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Round", UnaryMath::kRound)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Sin", UnaryMath::kSin)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Cos", UnaryMath::kCos)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Erf", UnaryMath::kErf)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY_MATH, "Softplus", UnaryMath::kSoftplus)
+
+}  // namespace
+}  // namespace rill::gpu

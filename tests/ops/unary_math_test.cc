@@ -1,0 +1,114 @@
+// The float math ops of core/unary_math.h against values worked out by hand, in float32
+// and float64 (their gradients are checked numerically in gradient_test.cc, their GPU
+// kernels against these CPU ones in the op cases).
+#include <cmath>
+#include <limits>
+
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+using namespace ::rill::ops;  // NOLINT
+
+MarkTested tested({"Rsqrt", "Reciprocal", "Floor", "Ceil", "Round", "Sin", "Cos", "Erf",
+                   "Softplus"});
+
+struct UnaryCase {
+  const char* op;
+  BuildFn build;
+  std::vector<double> x, want;
+  double tol;
+};
+
+std::vector<UnaryCase> Cases() {
+  auto op = [](auto make) -> BuildFn {
+    return [make](const Scope& s, const std::vector<Output>& in) { return make(s, in[0]); };
+  };
+  return {
+      {"Rsqrt",
+       op([](auto s, auto x) { return Output(Rsqrt(s, x)); }),
+       {4, 0.25, 1},
+       {0.5, 2, 1},
+       1e-7},
+      {"Reciprocal",
+       op([](auto s, auto x) { return Output(Reciprocal(s, x)); }),
+       {-4, 0.5, 8},
+       {-0.25, 2, 0.125},
+       0},
+      {"Floor",
+       op([](auto s, auto x) { return Output(Floor(s, x)); }),
+       {-1.5, -0.5, 0.5, 2},
+       {-2, -1, 0, 2},
+       0},
+      {"Ceil",
+       op([](auto s, auto x) { return Output(Ceil(s, x)); }),
+       {-1.5, -0.5, 0.5, 2},
+       {-1, -0, 1, 2},
+       0},
+      // Ties go to the even neighbour, as TensorFlow's Round (and numpy's) do.
+      {"Round",
+       op([](auto s, auto x) { return Output(Round(s, x)); }),
+       {-2.5, -1.5, -0.4, 0.5, 1.5, 2.5, 2.6},
+       {-2, -2, -0, 0, 2, 2, 3},
+       0},
+      {"Sin",
+       op([](auto s, auto x) { return Output(Sin(s, x)); }),
+       {0, M_PI / 2, -M_PI / 6},
+       {0, 1, -0.5},
+       1e-6},
+      {"Cos",
+       op([](auto s, auto x) { return Output(Cos(s, x)); }),
+       {0, M_PI, M_PI / 3},
+       {1, -1, 0.5},
+       1e-6},
+      {"Erf",
+       op([](auto s, auto x) { return Output(Erf(s, x)); }),
+       {0, 1, -0.5},
+       {0, 0.8427007929497149, -0.5204998778130465},
+       1e-6},
+      // log(1 + e^x) with no overflow for large x and no underflow to 0 for moderate -x.
+      {"Softplus",
+       op([](auto s, auto x) { return Output(Softplus(s, x)); }),
+       {0, 1, -20, 100, 1000},
+       {std::log(2.0), std::log1p(std::exp(1.0)), 2.0611536e-9, 100, 1000},
+       1e-6},
+  };
+}
+
+TEST(UnaryMath, ValuesByHandInBothFloatTypes) {
+  for (const UnaryCase& c : Cases()) {
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      SCOPED_TRACE(std::string(c.op) + " " + DataTypeString(dt));
+      const TensorShape shape({static_cast<int64_t>(c.x.size())});
+      absl::StatusOr<Tensor> got = RunOp(c.build, {FromDoubles(dt, shape, c.x)});
+      ASSERT_TRUE(got.ok()) << got.status();
+      ExpectTensorNear(*got, dt, shape, c.want, c.tol);
+    }
+  }
+}
+
+TEST(UnaryMath, EdgeValuesFollowIeee) {
+  const double inf = std::numeric_limits<double>::infinity();
+  auto run = [](BuildFn f, std::vector<double> x) {
+    return ToDoubles(*RunOp(f, {FromDoubles(DT_DOUBLE, {static_cast<int64_t>(x.size())}, x)}));
+  };
+  const auto cases = Cases();
+  EXPECT_EQ(run(cases[0].build, {0})[0], inf);            // Rsqrt(0)
+  EXPECT_TRUE(std::isnan(run(cases[0].build, {-1})[0]));  // Rsqrt(-1)
+  EXPECT_EQ(run(cases[1].build, {0})[0], inf);            // Reciprocal(0)
+  EXPECT_EQ(run(cases[8].build, {-inf})[0], 0);           // Softplus(-inf)
+  EXPECT_EQ(run(cases[8].build, {inf})[0], inf);          // Softplus(inf)
+  EXPECT_EQ(run(cases[7].build, {inf})[0], 1);            // Erf(inf)
+}
+
+TEST(UnaryMath, IntegersAreRefusedAtConstruction) {
+  for (const UnaryCase& c : Cases()) {
+    Scope s = Scope::NewRootScope();
+    c.build(s, {ops::Const(s, {1, 2})});
+    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << c.op;
+  }
+}
+
+}  // namespace
+}  // namespace rill::testing
