@@ -21,6 +21,18 @@ enum class UnaryMath : int {
   kSoftplus,
 };
 
+// Each op's name and kind, for the kernel files' registrations: M(name, kind).
+#define RILL_FOR_UNARY_MATH_OPS(M)                \
+  M("Rsqrt", ::rill::UnaryMath::kRsqrt)           \
+  M("Reciprocal", ::rill::UnaryMath::kReciprocal) \
+  M("Floor", ::rill::UnaryMath::kFloor)           \
+  M("Ceil", ::rill::UnaryMath::kCeil)             \
+  M("Round", ::rill::UnaryMath::kRound)           \
+  M("Sin", ::rill::UnaryMath::kSin)               \
+  M("Cos", ::rill::UnaryMath::kCos)               \
+  M("Erf", ::rill::UnaryMath::kErf)               \
+  M("Softplus", ::rill::UnaryMath::kSoftplus)
+
 template <UnaryMath kOp, typename T>
 RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   using std::ceil;

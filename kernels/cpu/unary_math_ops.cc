@@ -21,17 +21,12 @@ class UnaryMathOp : public OpKernel {
   }
 };
 
-#define RILL_REG_UNARY_MATH(T, NAME, KIND) \
+// The float and double kernel of every op RILL_FOR_UNARY_MATH_OPS lists.
+#define RILL_REG_UNARY_MATH_TYPE(T, NAME, KIND) \
   RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, UnaryMathOp<T, KIND>);
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Rsqrt", UnaryMath::kRsqrt)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Reciprocal", UnaryMath::kReciprocal)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Floor", UnaryMath::kFloor)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Ceil", UnaryMath::kCeil)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Round", UnaryMath::kRound)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Sin", UnaryMath::kSin)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Cos", UnaryMath::kCos)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Erf", UnaryMath::kErf)
-RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH, "Softplus", UnaryMath::kSoftplus)
+#define RILL_REG_UNARY_MATH_OP(NAME, KIND) \
+  RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY_MATH_TYPE, NAME, KIND)
+RILL_FOR_UNARY_MATH_OPS(RILL_REG_UNARY_MATH_OP)
 
 }  // namespace
 }  // namespace rill::cpu
