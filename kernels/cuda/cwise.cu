@@ -75,6 +75,15 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
       case BinaryKind::kGreater:
         out[i] = static_cast<Out>(x > y);
         break;
+      case BinaryKind::kNotEqual:
+        out[i] = static_cast<Out>(x != y);
+        break;
+      case BinaryKind::kLessEqual:
+        out[i] = static_cast<Out>(x <= y);
+        break;
+      case BinaryKind::kGreaterEqual:
+        out[i] = static_cast<Out>(x >= y);
+        break;
     }
   }
 }
@@ -148,8 +157,7 @@ cudaError_t LaunchBinary(BinaryKind op, const T* a, const T* b, void* out, int64
     p.a[d] = bp.a_strides[d];
     p.b[d] = bp.b_strides[d];
   }
-  bool cmp = op == BinaryKind::kEqual || op == BinaryKind::kLess || op == BinaryKind::kGreater;
-  if (cmp) {
+  if (IsComparison(op)) {
     BinaryKernel<T, bool><<<Blocks(n), 256, 0, stream>>>(op, a, b, static_cast<bool*>(out), n, p);
   } else {
     BinaryKernel<T, T><<<Blocks(n), 256, 0, stream>>>(op, a, b, static_cast<T*>(out), n, p);

@@ -13,7 +13,27 @@
 
 namespace rill::gpu {
 
-enum class BinaryKind { kAdd, kSub, kMul, kDiv, kPow, kMax, kMin, kEqual, kLess, kGreater };
+enum class BinaryKind {
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kMax,
+  kMin,
+  kEqual,
+  kLess,
+  kGreater,
+  kNotEqual,
+  kLessEqual,
+  kGreaterEqual,
+};
+// The comparisons, whose output is bool.
+inline bool IsComparison(BinaryKind op) {
+  return op == BinaryKind::kEqual || op == BinaryKind::kLess || op == BinaryKind::kGreater ||
+         op == BinaryKind::kNotEqual || op == BinaryKind::kLessEqual ||
+         op == BinaryKind::kGreaterEqual;
+}
 enum class UnaryKind { kNeg, kAbs, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh, kSign };
 enum class ReduceKind { kSum, kMax, kMin };
 enum class RandomKind { kUniform, kNormal, kTruncated };

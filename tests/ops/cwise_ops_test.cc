@@ -8,6 +8,7 @@
 namespace rill::testing {
 namespace {
 
+MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
 MarkTested tested({"Add",     "Sub",   "Mul",  "Div",     "Pow",         "Maximum",
                    "Minimum", "Equal", "Less", "Greater", "Neg",         "Abs",
                    "Square",  "Sqrt",  "Exp",  "Log",     "Relu",        "Sigmoid",
@@ -85,6 +86,15 @@ std::vector<BinaryCase> BinaryCases() {
        [](double a, double b, DataType) { return a < b ? 1.0 : 0.0; }, true},
       {"Greater", num, [](auto s, auto x, auto y) { return ops::Greater(s, x, y); },
        [](double a, double b, DataType) { return a > b ? 1.0 : 0.0; }, true},
+      {"NotEqual",
+       {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL},
+       [](auto s, auto x, auto y) { return ops::NotEqual(s, x, y); },
+       [](double a, double b, DataType) { return a != b ? 1.0 : 0.0; },
+       true},
+      {"LessEqual", num, [](auto s, auto x, auto y) { return ops::LessEqual(s, x, y); },
+       [](double a, double b, DataType) { return a <= b ? 1.0 : 0.0; }, true},
+      {"GreaterEqual", num, [](auto s, auto x, auto y) { return ops::GreaterEqual(s, x, y); },
+       [](double a, double b, DataType) { return a >= b ? 1.0 : 0.0; }, true},
   };
 }
 
@@ -100,7 +110,8 @@ void Ranges(const std::string& op, DataType dt, double* alo, double* ahi, double
     else
       *alo = -3, *ahi = 3, *blo = 0, *bhi = 3;
   }
-  if (op == "Equal" || op == "Less" || op == "Greater") {  // ties must occur
+  if (op == "Equal" || op == "Less" || op == "Greater" || op == "NotEqual" || op == "LessEqual" ||
+      op == "GreaterEqual") {  // ties must occur
     if (!DataTypeIsFloating(dt)) *alo = *blo = (dt == DT_UINT8 ? 1 : -1), *ahi = *bhi = 2;
   }
 }
@@ -116,8 +127,9 @@ TEST(CwiseOps, BinaryAgainstFloat64Reference) {
         Ranges(c.op, dt, &alo, &ahi, &blo, &bhi);
         Tensor a = RandomTensor(dt, sa, alo, ahi, seed++);
         Tensor b = RandomTensor(dt, sb, blo, bhi, seed++);
-        if (std::string(c.op) == "Equal" && DataTypeIsFloating(dt) && a.NumElements() > 0 &&
-            b.NumElements() > 0) {
+        const std::string op = c.op;
+        if ((op == "Equal" || op == "NotEqual" || op == "LessEqual" || op == "GreaterEqual") &&
+            DataTypeIsFloating(dt) && a.NumElements() > 0 && b.NumElements() > 0) {
           VisitDataType(dt, [&](auto tag) {  // force some exact ties
             using T = typename decltype(tag)::type;
             a.base<T>()[0] = b.base<T>()[0];
@@ -152,8 +164,8 @@ TEST(CwiseOps, BinaryBadInputs) {
     // Mismatched dtypes.
     auto r3 = RunOpConst(bad, {a, RandomTensor(DT_INT32, {2, 3}, 0, 1, 3)});
     EXPECT_EQ(r3.status().code(), absl::StatusCode::kInvalidArgument) << r3.status();
-    // A dtype the op does not support.
-    if (std::string(c.op) != "Equal") {
+    // A dtype the op does not support (Equal and NotEqual take every dtype).
+    if (std::string(c.op) != "Equal" && std::string(c.op) != "NotEqual") {
       Tensor t(true);
       auto r4 = RunOpConst(bad, {t, t});
       EXPECT_EQ(r4.status().code(), absl::StatusCode::kInvalidArgument) << r4.status();

@@ -23,7 +23,10 @@ std::vector<OpCase> Elementwise() {
       {"Minimum", [](auto s, auto x, auto y) { return ops::Minimum(s, x, y); }},
       {"Equal", [](auto s, auto x, auto y) { return ops::Equal(s, x, y); }},
       {"Less", [](auto s, auto x, auto y) { return ops::Less(s, x, y); }},
-      {"Greater", [](auto s, auto x, auto y) { return ops::Greater(s, x, y); }}};
+      {"Greater", [](auto s, auto x, auto y) { return ops::Greater(s, x, y); }},
+      {"NotEqual", [](auto s, auto x, auto y) { return ops::NotEqual(s, x, y); }},
+      {"LessEqual", [](auto s, auto x, auto y) { return ops::LessEqual(s, x, y); }},
+      {"GreaterEqual", [](auto s, auto x, auto y) { return ops::GreaterEqual(s, x, y); }}};
   // The activations' gradients: operands of one shape.
   std::vector<std::pair<std::string, B>> same_shape = {
       {"ReluGrad", [](auto s, auto g, auto x) { return ops::ReluGrad(s, g, x); }},
