@@ -28,9 +28,10 @@ absl::flat_hash_set<const Node*> Upstream(const Output& loss) {
   return seen;
 }
 
-std::vector<Output> TrainableVariables(const Output& loss) {
+// The float variables among them, in id order.
+std::vector<Output> TrainableVariables(const absl::flat_hash_set<const Node*>& upstream) {
   std::vector<const Node*> found;
-  for (const Node* n : Upstream(loss)) {
+  for (const Node* n : upstream) {
     if (n->IsVariable() && DataTypeIsFloating(n->output_type(0))) found.push_back(n);
   }
   std::sort(found.begin(), found.end(),
@@ -52,7 +53,8 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
     scope.UpdateStatus(errors::InvalidArgument(name(), ": the loss is empty (its op failed?)"));
     return {};
   }
-  if (var_list.empty()) var_list = TrainableVariables(loss);
+  const absl::flat_hash_set<const Node*> upstream = Upstream(loss);
+  if (var_list.empty()) var_list = TrainableVariables(upstream);
   if (var_list.empty()) {
     scope.UpdateStatus(errors::InvalidArgument(name(), ": '", loss.name(),
                                                "' depends on no float variable to train"));
@@ -67,7 +69,6 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
   }
   // As TensorFlow's optimizers: a variable no gradient reaches (the loss does not read it,
   // or every path to it is stopped) is left alone; none reached at all is an error.
-  const absl::flat_hash_set<const Node*> upstream = Upstream(loss);
   std::vector<Output> reached;
   for (const Output& v : var_list)
     if (upstream.contains(v.node())) reached.push_back(v);

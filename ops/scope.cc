@@ -114,7 +114,7 @@ std::string Scope::UniqueName(const std::string& base) const {
   do {
     name = absl::StrCat(base, "_", ++suffix);
   } while (names.contains(name) || graph()->HasNode(name));
-  names[base] = suffix;
+  it->second = suffix;
   names.emplace(name, 0);
   return name;
 }

@@ -70,6 +70,14 @@ absl::Status Symbolic(const Scope& scope, const OutputList& xs, const Session::F
   OutputList seeds, grads;
   for (const Output& y : ys) seeds.push_back(ops::Placeholder(s, y.type()));
   RILL_RETURN_IF_ERROR(ops::AddSymbolicGradients(scope, ys, xs, seeds, &grads));
+  // One run per y element fetches every gradient there is (NoGradient() stays zeros).
+  OutputList fetched;
+  std::vector<size_t> fetched_x;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (grads[i] == ops::NoGradient()) continue;
+    fetched.push_back(grads[i]);
+    fetched_x.push_back(i);
+  }
   Session session(scope);
   int64_t col = 0;
   for (size_t yi = 0; yi < ys.size(); ++yi) {
@@ -80,11 +88,11 @@ absl::Status Symbolic(const Scope& scope, const OutputList& xs, const Session::F
         for (int64_t e = 0; e < seed.NumElements(); ++e) SetElement(&seed, e, k == yi && e == j);
         feeds.emplace(seeds[k], seed);
       }
-      for (size_t i = 0; i < xs.size(); ++i) {
-        if (grads[i] == ops::NoGradient()) continue;
-        std::vector<Tensor> out;
-        RILL_RETURN_IF_ERROR(session.Run(feeds, {grads[i]}, &out));
-        const std::vector<double> g = ToDoubles(out[0]);
+      std::vector<Tensor> out;
+      RILL_RETURN_IF_ERROR(session.Run(feeds, fetched, &out));
+      for (size_t f = 0; f < fetched.size(); ++f) {
+        const size_t i = fetched_x[f];
+        const std::vector<double> g = ToDoubles(out[f]);
         if (g.size() != (*jac)[i].size()) {
           return errors::InvalidArgument("gradient check: the gradient for x ", i, " has ",
                                          g.size(), " elements, x has ", (*jac)[i].size());
@@ -111,16 +119,17 @@ absl::Status Numeric(const Scope& scope, const OutputList& xs, const std::vector
     return absl::OkStatus();
   };
   for (size_t i = 0; i < xs.size(); ++i) {
+    // x i stepped one element at a time in a copy of its own (the caller's values stay).
+    std::vector<Tensor> stepped = x_values;
+    stepped[i] = x_values[i].DeepCopy();
+    const std::vector<double> x = ToDoubles(x_values[i]);
     for (int64_t e = 0; e < x_values[i].NumElements(); ++e) {
-      std::vector<Tensor> plus = x_values, minus = x_values;
-      plus[i] = x_values[i].DeepCopy();
-      minus[i] = x_values[i].DeepCopy();
-      const double v = ToDoubles(x_values[i])[e];
-      SetElement(&plus[i], e, v + delta);
-      SetElement(&minus[i], e, v - delta);
       std::vector<double> yp, ym;
-      RILL_RETURN_IF_ERROR(run(plus, &yp));
-      RILL_RETURN_IF_ERROR(run(minus, &ym));
+      SetElement(&stepped[i], e, x[e] + delta);
+      RILL_RETURN_IF_ERROR(run(stepped, &yp));
+      SetElement(&stepped[i], e, x[e] - delta);
+      RILL_RETURN_IF_ERROR(run(stepped, &ym));
+      SetElement(&stepped[i], e, x[e]);
       if (yp.size() != (*jac)[i][e].size()) {
         return errors::InvalidArgument("gradient check: the ys have ", yp.size(),
                                        " elements, their shapes say ", (*jac)[i][e].size());

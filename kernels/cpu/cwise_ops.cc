@@ -4,6 +4,7 @@
 
 #include "rill/core/cast_value.h"
 #include "rill/core/kernel_util.h"
+#include "rill/core/unary_math.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -117,6 +118,17 @@ RILL_UNARY_FUNCTOR(SigmoidF, (T(1) + (-a).exp()).inverse())
 RILL_UNARY_FUNCTOR(TanhF, a.tanh())
 #undef RILL_UNARY_FUNCTOR
 
+// The float math of core/unary_math.h, element by element with the formula the GPU
+// kernels share.
+template <UnaryMath kOp>
+struct UnaryMathF {
+  template <typename A>
+  auto operator()(const A& a) const {
+    using T = typename A::Scalar;
+    return a.unaryExpr([](T v) { return ApplyUnaryMath<kOp, T>(v); });
+  }
+};
+
 template <typename T, typename F>
 class UnaryOp : public OpKernel {
  public:
@@ -207,6 +219,9 @@ RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Relu", ReluF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Sigmoid", SigmoidF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Tanh", TanhF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_ADDN, 0)
+#define RILL_REG_UNARY_MATH_OP(NAME, KIND) \
+  RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, NAME, UnaryMathF<KIND>)
+RILL_FOR_UNARY_MATH_OPS(RILL_REG_UNARY_MATH_OP)
 
 // int32 elementwise ops on the GPU, as TensorFlow registers them there: operands and
 // result stay in host memory and this CPU code computes them. int32 tensors are shapes,

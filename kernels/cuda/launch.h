@@ -47,7 +47,7 @@ template <typename T>
 cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t stream);
 // y = op(x) with core/unary_math.h's formula (float and double).
 template <typename T>
-cudaError_t LaunchUnaryMath(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream);
+cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream);
 template <typename From, typename To>
 cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream);
 // y += scale * x

@@ -37,7 +37,8 @@ class BinaryGpu : public OpKernel {
   }
 };
 
-template <typename T, UnaryKind kOp>
+// kOp: a UnaryKind (cwise.cu) or a UnaryMath (unary_math.cu); LaunchUnary takes either.
+template <typename T, auto kOp>
 class UnaryGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -298,6 +299,8 @@ RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Sign", UnaryKind::kSign)
 RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Relu", UnaryKind::kRelu)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sigmoid", UnaryKind::kSigmoid)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Tanh", UnaryKind::kTanh)
+#define RILL_REG_GPU_UNARY_MATH_OP(NAME, KIND) RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, NAME, KIND)
+RILL_FOR_UNARY_MATH_OPS(RILL_REG_GPU_UNARY_MATH_OP)
 RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);
 #define RILL_REG_GPU_REDUCE(T, unused)                                                       \
   RILL_REGISTER_KERNEL("AddN", DEVICE_GPU, "T", DataTypeToEnum<T>::value, AddNGpu<T>);       \

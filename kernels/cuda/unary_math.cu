@@ -20,7 +20,7 @@ cudaError_t Launch(const T* x, T* y, int64_t n, cudaStream_t stream) {
 }  // namespace
 
 template <typename T>
-cudaError_t LaunchUnaryMath(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream) {
+cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
   switch (op) {
     case UnaryMath::kRsqrt:
@@ -45,8 +45,7 @@ cudaError_t LaunchUnaryMath(UnaryMath op, const T* x, T* y, int64_t n, cudaStrea
   return cudaErrorInvalidValue;
 }
 
-template cudaError_t LaunchUnaryMath<float>(UnaryMath, const float*, float*, int64_t, cudaStream_t);
-template cudaError_t LaunchUnaryMath<double>(UnaryMath, const double*, double*, int64_t,
-                                             cudaStream_t);
+template cudaError_t LaunchUnary<float>(UnaryMath, const float*, float*, int64_t, cudaStream_t);
+template cudaError_t LaunchUnary<double>(UnaryMath, const double*, double*, int64_t, cudaStream_t);
 
 }  // namespace rill::gpu
