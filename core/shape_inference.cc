@@ -46,6 +46,17 @@ absl::Status Unchanged(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+absl::Status SameShapes(InferenceContext& c) {
+  const auto& a = c.input_shape(0);
+  const auto& b = c.input_shape(1);
+  if (!a.IsCompatibleWith(b)) {
+    return errors::InvalidArgument("both inputs must have the same shape, got ", a.DebugString(),
+                                   " and ", b.DebugString());
+  }
+  c.set_output(0, a.unknown_rank() ? b : a);
+  return absl::OkStatus();
+}
+
 absl::Status Scalar(InferenceContext& c) {
   c.set_output(0, PartialTensorShape({}));
   return absl::OkStatus();

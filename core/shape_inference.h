@@ -47,6 +47,8 @@ class InferenceContext {
 namespace shape_fns {
 
 absl::Status Unchanged(InferenceContext& c);  // output 0 = input 0
+// Inputs 0 and 1 of one shape (an activation's gradients and its features); output 0 has it.
+absl::Status SameShapes(InferenceContext& c);
 absl::Status Scalar(InferenceContext& c);
 absl::Status NoOutputs(InferenceContext& c);
 absl::Status BroadcastBinary(InferenceContext& c);

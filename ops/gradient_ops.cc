@@ -13,18 +13,6 @@ absl::Status VectorOfInts(InferenceContext& c, int i, const char* what) {
   return absl::OkStatus();
 }
 
-// Both inputs of the same shape; the output has it too.
-absl::Status SameShapes(InferenceContext& c) {
-  const auto& a = c.input_shape(0);
-  const auto& b = c.input_shape(1);
-  if (!a.IsCompatibleWith(b)) {
-    return errors::InvalidArgument("both inputs must have the same shape, got ", a.DebugString(),
-                                   " and ", b.DebugString());
-  }
-  c.set_output(0, a.unknown_rank() ? b : a);
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 RILL_REGISTER_OP("StopGradient")
@@ -89,19 +77,19 @@ RILL_REGISTER_OP("ReluGrad")
     .Input("features", "T")
     .Output("backprops", "T")
     .TypeAttr("T", kSignedNumberTypes)
-    .SetShapeFn(SameShapes);
+    .SetShapeFn(shape_fns::SameShapes);
 RILL_REGISTER_OP("SigmoidGrad")
     .Input("y", "T")
     .Input("dy", "T")
     .Output("z", "T")
     .TypeAttr("T", kFloatTypes)
-    .SetShapeFn(SameShapes);
+    .SetShapeFn(shape_fns::SameShapes);
 RILL_REGISTER_OP("TanhGrad")
     .Input("y", "T")
     .Input("dy", "T")
     .Output("z", "T")
     .TypeAttr("T", kFloatTypes)
-    .SetShapeFn(SameShapes);
+    .SetShapeFn(shape_fns::SameShapes);
 
 namespace ops {
 using internal::NodeBuilder;

@@ -1,6 +1,7 @@
 // Neural-network activations.
 #pragma once
 
+#include "rill/ops/activation_ops.h"
 #include "rill/ops/math_ops.h"
 
 namespace rill::ops {
@@ -11,6 +12,8 @@ RILL_DECLARE_UNARY_OP(Tanh)
 // Softmax and LogSoftmax over the last dimension (rank >= 1).
 RILL_DECLARE_UNARY_OP(Softmax)
 RILL_DECLARE_UNARY_OP(LogSoftmax)
+// sum(t^2) / 2: a scalar (weight decay's term).
+RILL_DECLARE_UNARY_OP(L2Loss)
 
 // Inverted dropout: each element is kept with probability 1 - rate and scaled by
 // 1 / (1 - rate), else zeroed. Outputs the result and the mask it used (0 or 1/(1-rate)),

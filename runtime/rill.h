@@ -5,6 +5,7 @@
 
 #include "rill/core/tensor.h"
 #include "rill/core/types.h"
+#include "rill/ops/activation_ops.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/fused_ops.h"

@@ -104,6 +104,19 @@ absl::StatusOr<double> GradientError(const GradBuildFn& build, const std::vector
   return worst;
 }
 
+void ExpectGradientMatchesNumeric(const GradBuildFn& build, const std::vector<Tensor>& inputs) {
+  for (bool known : {true, false}) {
+    for (DataType dt : {DT_DOUBLE, DT_FLOAT}) {
+      SCOPED_TRACE(std::string(known ? "known shapes, " : "unknown shapes, ") + DataTypeString(dt));
+      GradCheckOptions opt;
+      opt.known_shapes = known;
+      auto err = GradientError(build, inputs, dt, opt);
+      ASSERT_TRUE(err.ok()) << err.status();
+      EXPECT_LT(*err, dt == DT_DOUBLE ? 1e-6 : 1e-3);
+    }
+  }
+}
+
 std::set<std::string>& GradTestedOps() {
   static auto* s = new std::set<std::string>;
   return *s;

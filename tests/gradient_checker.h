@@ -26,6 +26,10 @@ using GradBuildFn = std::function<Output(const Scope&, const std::vector<Output>
 absl::StatusOr<double> GradientError(const GradBuildFn& build, const std::vector<Tensor>& inputs,
                                      DataType dt, const GradCheckOptions& options = {});
 
+// Expects build's gradient to match the numeric one in float64 (within 1e-6) and float32
+// (1e-3), with the input shapes known at construction and unknown (gtest failures).
+void ExpectGradientMatchesNumeric(const GradBuildFn& build, const std::vector<Tensor>& inputs);
+
 // Ops whose gradient a numeric check covers; the completeness test checks the gradient
 // registry against it.
 std::set<std::string>& GradTestedOps();
