@@ -132,6 +132,26 @@ absl::Status CheckSameShapes(const OpKernelContext& ctx) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<ClipGeometry> PrepareClipByValue(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& t = ctx.input(0);
+  for (int i = 1; i <= 2; ++i) {
+    const Tensor& b = ctx.input(i);
+    if (b.dims() != 0 && b.shape() != t.shape()) {
+      return errors::InvalidArgument(i == 1 ? "clip_value_min" : "clip_value_max",
+                                     " must be a scalar or of t's shape ", t.shape().DebugString(),
+                                     ", got ", b.shape().DebugString());
+    }
+  }
+  const int64_t lo_step = ctx.input(1).dims() == 0 ? 0 : 1;
+  const int64_t hi_step = ctx.input(2).dims() == 0 ? 0 : 1;
+  RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, t.shape(), out));
+  return ClipGeometry{(*out)->NumElements(), lo_step, hi_step};
+}
+
+float AlphaAttrOrZero(const OpKernelConstruction& c) {
+  return c.node().attrs().contains("alpha") ? c.node().attr<float>("alpha") : 0.0f;
+}
+
 absl::StatusOr<XentGeometry> PrepareXent(OpKernelContext& ctx, bool sparse, Tensor** loss,
                                          Tensor** backprop) {
   const Tensor& f = ctx.input(0);

@@ -32,6 +32,17 @@ absl::StatusOr<MatMulGeometry> PrepareMatMul(OpKernelContext& ctx, bool transpos
 // Inputs 0 and 1 of one shape (activation gradients, elementwise losses).
 absl::Status CheckSameShapes(const OpKernelContext& ctx);
 
+// ClipByValue (t, lo, hi): each bound a scalar or of t's shape; allocates the output
+// (t's buffer when it can be forwarded: each element is read before it is written).
+// A bound's step is 0 for a scalar, else 1.
+struct ClipGeometry {
+  int64_t n, lo_step, hi_step;
+};
+absl::StatusOr<ClipGeometry> PrepareClipByValue(OpKernelContext& ctx, Tensor** out);
+
+// An activation kernel's `alpha` attr (LeakyRelu's slope), 0 for ops without one.
+float AlphaAttrOrZero(const OpKernelConstruction& c);
+
 // Softmax cross entropy: features [batch, classes] and labels (dense, same shape; or sparse
 // [batch]); allocates loss [batch] and backprop. Label values are checked apart.
 struct XentGeometry {

@@ -274,10 +274,11 @@ absl::StatusOr<Dims> OneHot(absl::Span<const int64_t> indices, int64_t depth, in
 
 absl::StatusOr<Dims> ArgMax(absl::Span<const int64_t> in, int64_t axis, int* out_axis) {
   int rank = static_cast<int>(in.size());
-  if (rank == 0) return errors::InvalidArgument("ArgMax needs an input of rank >= 1");
-  RILL_ASSIGN_OR_RETURN(int ax, shape_fns::CanonicalAxis(axis, rank, "ArgMax dimension"));
+  if (rank == 0) return errors::InvalidArgument("the input must have rank >= 1, got a scalar");
+  RILL_ASSIGN_OR_RETURN(int ax, shape_fns::CanonicalAxis(axis, rank, "dimension"));
   if (in[ax] == 0) {
-    return errors::InvalidArgument("ArgMax over an empty dimension ", ax, " of ", Str(in));
+    return errors::InvalidArgument("cannot take an index over the empty dimension ", ax, " of ",
+                                   Str(in));
   }
   Dims out(in.begin(), in.end());
   out.erase(out.begin() + ax);

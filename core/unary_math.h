@@ -60,4 +60,13 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   }
 }
 
+// ClipByValue's element, as TensorFlow's kernels: the min with hi, then the max with lo
+// (so lo wins where lo > hi); NaN stays NaN.
+template <typename T>
+RILL_HOST_DEVICE inline T ClipValue(T x, T lo, T hi) {
+  if (x != x) return x;
+  const T v = hi < x ? hi : x;
+  return v < lo ? lo : v;
+}
+
 }  // namespace rill

@@ -183,7 +183,20 @@ absl::Status ExtremeGrad(const Scope& s, const Operation& op, const GradOut& g, 
   return s.status();
 }
 
+// As TensorFlow's: t's gradient where t is within the bounds, each bound's where t is
+// beyond it (summed to the bound's shape when the bound is a scalar).
+absl::Status ClipByValueGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output t = In(op, 0), lo = In(op, 1), hi = In(op, 2);
+  Output below = Less(s, t, lo), above = Greater(s, t, hi);
+  auto times = [&](Output mask) { return Mul(s, g[0], Cast(s, mask, T(op))); };
+  out->push_back(times(LogicalNot(s, LogicalOr(s, below, above))));
+  out->push_back(grad::ReduceToOperand(s, times(below), lo, t.shape(), t));
+  out->push_back(grad::ReduceToOperand(s, times(above), hi, t.shape(), t));
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("Add", AddGrad);
+RILL_REGISTER_GRADIENT("ClipByValue", ClipByValueGrad);
 RILL_REGISTER_GRADIENT("Sub", SubGrad);
 RILL_REGISTER_GRADIENT("Mul", MulGrad);
 RILL_REGISTER_GRADIENT("Div", DivGrad);
@@ -209,8 +222,12 @@ RILL_REGISTER_NO_GRADIENT("Greater");
 RILL_REGISTER_NO_GRADIENT("NotEqual");
 RILL_REGISTER_NO_GRADIENT("LessEqual");
 RILL_REGISTER_NO_GRADIENT("GreaterEqual");
+RILL_REGISTER_NO_GRADIENT("LogicalAnd");
+RILL_REGISTER_NO_GRADIENT("LogicalOr");
+RILL_REGISTER_NO_GRADIENT("LogicalNot");
 RILL_REGISTER_NO_GRADIENT("Sign");
 RILL_REGISTER_NO_GRADIENT("ArgMax");
+RILL_REGISTER_NO_GRADIENT("ArgMin");
 
 }  // namespace
 }  // namespace rill::ops

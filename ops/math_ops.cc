@@ -75,6 +75,42 @@ RILL_REGISTER_UNARY("Erf", kFloatTypes);
 RILL_REGISTER_UNARY("Softplus", kFloatTypes);
 #undef RILL_REGISTER_UNARY
 
+RILL_REGISTER_OP("LogicalAnd")
+    .Input("x", DT_BOOL)
+    .Input("y", DT_BOOL)
+    .Output("z", DT_BOOL)
+    .SetShapeFn(shape_fns::BroadcastBinary);
+RILL_REGISTER_OP("LogicalOr")
+    .Input("x", DT_BOOL)
+    .Input("y", DT_BOOL)
+    .Output("z", DT_BOOL)
+    .SetShapeFn(shape_fns::BroadcastBinary);
+RILL_REGISTER_OP("LogicalNot")
+    .Input("x", DT_BOOL)
+    .Output("y", DT_BOOL)
+    .SetShapeFn(shape_fns::Unchanged);
+
+// t clipped to [clip_value_min, clip_value_max]; each bound a scalar or of t's shape.
+RILL_REGISTER_OP("ClipByValue")
+    .Input("t", "T")
+    .Input("clip_value_min", "T")
+    .Input("clip_value_max", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kNumberTypes)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const auto& t = c.input_shape(0);
+      for (int i = 1; i <= 2; ++i) {
+        const auto& b = c.input_shape(i);
+        const bool scalar = !b.unknown_rank() && b.dims() == 0;
+        if (!scalar && !b.IsCompatibleWith(t)) {
+          return errors::InvalidArgument(i == 1 ? "clip_value_min" : "clip_value_max",
+                                         " must be a scalar or of t's shape ", t.DebugString(),
+                                         ", got ", b.DebugString());
+        }
+      }
+      return shape_fns::Unchanged(c);
+    });
+
 RILL_REGISTER_OP("AddN")
     .InputList("inputs", "N", "T")
     .Output("sum", "T")
@@ -151,41 +187,49 @@ RILL_REGISTER_OP("_MeanAllGrad")
       return absl::OkStatus();
     });
 
-RILL_REGISTER_OP("ArgMax")
-    .Input("input", "T")
-    .Input("dimension", "Tidx")
-    .Output("output", "output_type")
-    .TypeAttr("T", kNumberTypes)
-    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
-    .TypeAttr("output_type", kIndexTypes, DT_INT64)
-    .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      const auto& ds = c.input_shape(1);
-      if (!ds.unknown_rank() && ds.dims() != 0) {
-        return errors::InvalidArgument("dimension must be a scalar, got shape ", ds.DebugString());
-      }
-      const auto& in = c.input_shape(0);
-      const Tensor* dim = c.input_tensor(1);
-      if (!in.unknown_rank() && in.dims() == 0) {
-        return errors::InvalidArgument("ArgMax needs an input of rank >= 1");
-      }
-      if (in.unknown_rank() || dim == nullptr) {
-        c.set_output(0, in.unknown_rank() ? PartialTensorShape()
-                                          : PartialTensorShape::UnknownOfRank(in.dims() - 1));
-        return absl::OkStatus();
-      }
-      RILL_ASSIGN_OR_RETURN(auto ax, shape_fns::IntValues(*dim, "dimension"));
-      if (ax.size() != 1) return errors::InvalidArgument("dimension must hold one value");
-      RILL_ASSIGN_OR_RETURN(int axis,
-                            shape_fns::CanonicalAxis(ax[0], in.dims(), "ArgMax dimension"));
-      if (in.dim_size(axis) == 0) {
-        return errors::InvalidArgument("ArgMax over an empty dimension ", axis, " of ",
-                                       in.DebugString());
-      }
-      shape_util::Dims out(in.dim_sizes().begin(), in.dim_sizes().end());
-      out.erase(out.begin() + axis);
-      c.set_output(0, PartialTensorShape(out));
-      return absl::OkStatus();
-    });
+namespace {
+// ArgMax and ArgMin: input [..., d, ...] and a scalar dimension -> the input without it.
+absl::Status ArgShape(InferenceContext& c) {
+  const auto& ds = c.input_shape(1);
+  if (!ds.unknown_rank() && ds.dims() != 0) {
+    return errors::InvalidArgument("dimension must be a scalar, got shape ", ds.DebugString());
+  }
+  const auto& in = c.input_shape(0);
+  const Tensor* dim = c.input_tensor(1);
+  if (!in.unknown_rank() && in.dims() == 0) {
+    return errors::InvalidArgument("the input must have rank >= 1, got a scalar");
+  }
+  if (in.unknown_rank() || dim == nullptr) {
+    c.set_output(0, in.unknown_rank() ? PartialTensorShape()
+                                      : PartialTensorShape::UnknownOfRank(in.dims() - 1));
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(auto ax, shape_fns::IntValues(*dim, "dimension"));
+  if (ax.size() != 1) return errors::InvalidArgument("dimension must hold one value");
+  RILL_ASSIGN_OR_RETURN(int axis, shape_fns::CanonicalAxis(ax[0], in.dims(), "dimension"));
+  if (in.dim_size(axis) == 0) {
+    return errors::InvalidArgument("cannot take an index over the empty dimension ", axis, " of ",
+                                   in.DebugString());
+  }
+  shape_util::Dims out(in.dim_sizes().begin(), in.dim_sizes().end());
+  out.erase(out.begin() + axis);
+  c.set_output(0, PartialTensorShape(out));
+  return absl::OkStatus();
+}
+}  // namespace
+
+#define RILL_REGISTER_ARG(Name)                       \
+  RILL_REGISTER_OP(Name)                              \
+      .Input("input", "T")                            \
+      .Input("dimension", "Tidx")                     \
+      .Output("output", "output_type")                \
+      .TypeAttr("T", kNumberTypes)                    \
+      .TypeAttr("Tidx", kIndexTypes, DT_INT32)        \
+      .TypeAttr("output_type", kIndexTypes, DT_INT64) \
+      .SetShapeFn(ArgShape)
+RILL_REGISTER_ARG("ArgMax");
+RILL_REGISTER_ARG("ArgMin");
+#undef RILL_REGISTER_ARG
 
 namespace ops {
 
@@ -204,6 +248,9 @@ RILL_DEFINE_BINARY_OP(Greater)
 RILL_DEFINE_BINARY_OP(NotEqual)
 RILL_DEFINE_BINARY_OP(LessEqual)
 RILL_DEFINE_BINARY_OP(GreaterEqual)
+RILL_DEFINE_BINARY_OP(LogicalAnd)
+RILL_DEFINE_BINARY_OP(LogicalOr)
+RILL_DEFINE_UNARY_OP(LogicalNot)
 RILL_DEFINE_UNARY_OP(Neg)
 RILL_DEFINE_UNARY_OP(Abs)
 RILL_DEFINE_UNARY_OP(Square)
@@ -220,6 +267,14 @@ RILL_DEFINE_UNARY_OP(Sin)
 RILL_DEFINE_UNARY_OP(Cos)
 RILL_DEFINE_UNARY_OP(Erf)
 RILL_DEFINE_UNARY_OP(Softplus)
+
+ClipByValue::ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max) {
+  NodeBuilder(scope, "ClipByValue")
+      .Input(t)
+      .Input(clip_value_min)
+      .Input(clip_value_max)
+      .Finalize(this);
+}
 
 AddN::AddN(const Scope& scope, InputList inputs) {
   NodeBuilder(scope, "AddN").Inputs(inputs).Finalize(this);
@@ -251,13 +306,17 @@ MeanAllGrad::MeanAllGrad(const Scope& scope, Input gradients, Input shape) {
   NodeBuilder(scope, "_MeanAllGrad", "MeanAllGrad").Input(gradients).Input(shape).Finalize(this);
 }
 
-ArgMax::ArgMax(const Scope& scope, Input input, Input dimension, const Attrs& attrs) {
-  NodeBuilder(scope, "ArgMax")
-      .Input(input)
-      .Input(dimension)
-      .Attr("output_type", attrs.output_type_)
-      .Finalize(this);
-}
+#define RILL_DEFINE_ARG_OP(Name)                                                     \
+  Name::Name(const Scope& scope, Input input, Input dimension, const Attrs& attrs) { \
+    NodeBuilder(scope, #Name)                                                        \
+        .Input(input)                                                                \
+        .Input(dimension)                                                            \
+        .Attr("output_type", attrs.output_type_)                                     \
+        .Finalize(this);                                                             \
+  }
+RILL_DEFINE_ARG_OP(ArgMax)
+RILL_DEFINE_ARG_OP(ArgMin)
+#undef RILL_DEFINE_ARG_OP
 
 }  // namespace ops
 }  // namespace rill

@@ -29,6 +29,9 @@ RILL_DECLARE_BINARY_OP(Greater)
 RILL_DECLARE_BINARY_OP(NotEqual)
 RILL_DECLARE_BINARY_OP(LessEqual)
 RILL_DECLARE_BINARY_OP(GreaterEqual)
+RILL_DECLARE_BINARY_OP(LogicalAnd)  // bool operands, with broadcasting
+RILL_DECLARE_BINARY_OP(LogicalOr)
+RILL_DECLARE_UNARY_OP(LogicalNot)
 
 RILL_DECLARE_UNARY_OP(Neg)
 RILL_DECLARE_UNARY_OP(Abs)
@@ -51,6 +54,13 @@ RILL_DECLARE_UNARY_OP(Softplus)  // log(1 + e^x)
 using Subtract = Sub;
 using Multiply = Mul;
 using Negate = Neg;
+
+// min(max(t, clip_value_min), clip_value_max) as TensorFlow computes it (the max with the
+// lower bound last); each bound a scalar or of t's shape.
+class ClipByValue : public OpWrapper {
+ public:
+  ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max);
+};
 
 class AddN : public OpWrapper {
  public:
@@ -112,20 +122,28 @@ class MeanAllGrad : public OpWrapper {
   MeanAllGrad(const Scope& scope, Input gradients, Input shape);
 };
 
-class ArgMax : public OpWrapper {
- public:
-  struct Attrs {
-    Attrs OutputType(DataType x) {
-      Attrs r = *this;
-      r.output_type_ = x;
-      return r;
-    }
-    DataType output_type_ = DT_INT64;
-  };
-  ArgMax(const Scope& scope, Input input, Input dimension)
-      : ArgMax(scope, input, dimension, Attrs()) {}
-  ArgMax(const Scope& scope, Input input, Input dimension, const Attrs& attrs);
-  static Attrs OutputType(DataType x) { return Attrs().OutputType(x); }
+struct ArgAttrs {
+  ArgAttrs OutputType(DataType x) {
+    ArgAttrs r = *this;
+    r.output_type_ = x;
+    return r;
+  }
+  DataType output_type_ = DT_INT64;
 };
+
+// The index of the largest (ArgMax) or smallest (ArgMin) value along `dimension` (a
+// scalar); ties give the first index.
+#define RILL_DECLARE_ARG_OP(Name)                                               \
+  class Name : public OpWrapper {                                               \
+   public:                                                                      \
+    using Attrs = ArgAttrs;                                                     \
+    Name(const Scope& scope, Input input, Input dimension)                      \
+        : Name(scope, input, dimension, Attrs()) {}                             \
+    Name(const Scope& scope, Input input, Input dimension, const Attrs& attrs); \
+    static Attrs OutputType(DataType x) { return Attrs().OutputType(x); }       \
+  };
+RILL_DECLARE_ARG_OP(ArgMax)
+RILL_DECLARE_ARG_OP(ArgMin)
+#undef RILL_DECLARE_ARG_OP
 
 }  // namespace rill::ops

@@ -143,8 +143,15 @@ absl::Status BiasActivationGradGrad(const Scope& s, const Operation& op, const G
   return s.status();
 }
 
+// L2Loss = sum(t^2) / 2: dt = t * g.
+absl::Status L2LossGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, In(op, 0), g[0]));
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("Dropout", DropoutGrad);
 RILL_REGISTER_GRADIENT("Relu", ReluGradFn);
+RILL_REGISTER_GRADIENT("L2Loss", L2LossGrad);
 RILL_REGISTER_GRADIENT("Sigmoid", SigmoidGradFn);
 RILL_REGISTER_GRADIENT("Tanh", TanhGradFn);
 RILL_REGISTER_GRADIENT("ReluGrad", ReluGradGrad);

@@ -76,6 +76,13 @@ absl::Status XentShape(InferenceContext& c, bool sparse) {
 
 }  // namespace
 
+// sum(t^2) / 2 over every element: a scalar.
+RILL_REGISTER_OP("L2Loss")
+    .Input("t", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(shape_fns::Scalar);
+
 RILL_REGISTER_OP("SoftmaxCrossEntropyWithLogits")
     .Input("features", "T")
     .Input("labels", "T")
@@ -283,6 +290,7 @@ BiasActivationGrad::BiasActivationGrad(const Scope& scope, Input gradients, Inpu
   }
 }
 RILL_DEFINE_UNARY_OP(Relu)
+RILL_DEFINE_UNARY_OP(L2Loss)
 RILL_DEFINE_UNARY_OP(Sigmoid)
 RILL_DEFINE_UNARY_OP(Tanh)
 RILL_DEFINE_UNARY_OP(Softmax)

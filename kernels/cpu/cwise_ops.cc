@@ -28,6 +28,8 @@ RILL_BINARY_FUNCTOR(GreaterF, a > b)
 RILL_BINARY_FUNCTOR(NotEqualF, a != b)
 RILL_BINARY_FUNCTOR(LessEqualF, a <= b)
 RILL_BINARY_FUNCTOR(GreaterEqualF, a >= b)
+RILL_BINARY_FUNCTOR(LogicalAndF, a&& b)
+RILL_BINARY_FUNCTOR(LogicalOrF, a || b)
 #undef RILL_BINARY_FUNCTOR
 
 // Integer division truncates; lowest / -1 wraps to lowest (the library is built with
@@ -116,6 +118,7 @@ RILL_UNARY_FUNCTOR(SignF, a.sign())
 RILL_UNARY_FUNCTOR(ReluF, a.max(T(0)))
 RILL_UNARY_FUNCTOR(SigmoidF, (T(1) + (-a).exp()).inverse())
 RILL_UNARY_FUNCTOR(TanhF, a.tanh())
+RILL_UNARY_FUNCTOR(LogicalNotF, !a)
 #undef RILL_UNARY_FUNCTOR
 
 // The float math of core/unary_math.h, element by element with the formula the GPU
@@ -138,6 +141,20 @@ class UnaryOp : public OpKernel {
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, x.shape(), &out));
     AsArray<T>(out) = F{}(AsArray<T>(x));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class ClipByValueOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const T *x = ctx.input(0).base<T>(), *lo = ctx.input(1).base<T>(), *hi = ctx.input(2).base<T>();
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(ClipGeometry g, PrepareClipByValue(ctx, &out));
+    T* o = out->base<T>();
+    for (int64_t i = 0; i < g.n; ++i) o[i] = ClipValue(x[i], lo[i * g.lo_step], hi[i * g.hi_step]);
     return absl::OkStatus();
   }
 };
@@ -192,8 +209,9 @@ class CastOp : public OpKernel {
   RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, BinaryOp<T, bool, F>);
 #define RILL_REG_UNARY(T, NAME, F) \
   RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, UnaryOp<T, F>);
-#define RILL_REG_ADDN(T, unused) \
-  RILL_REGISTER_KERNEL("AddN", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AddNOp<T>);
+#define RILL_REG_ADDN(T, unused)                                                      \
+  RILL_REGISTER_KERNEL("AddN", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AddNOp<T>); \
+  RILL_REGISTER_KERNEL("ClipByValue", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ClipByValueOp<T>);
 
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Add", AddF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Sub", SubF)
@@ -219,6 +237,9 @@ RILL_FOR_SIGNED_TYPES(RILL_REG_UNARY, "Relu", ReluF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Sigmoid", SigmoidF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, "Tanh", TanhF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_ADDN, 0)
+RILL_REGISTER_KERNEL("LogicalAnd", DEVICE_CPU, "", DT_INVALID, BinaryOp<bool, bool, LogicalAndF>);
+RILL_REGISTER_KERNEL("LogicalOr", DEVICE_CPU, "", DT_INVALID, BinaryOp<bool, bool, LogicalOrF>);
+RILL_REGISTER_KERNEL("LogicalNot", DEVICE_CPU, "", DT_INVALID, UnaryOp<bool, LogicalNotF>);
 #define RILL_REG_UNARY_MATH_OP(NAME, KIND) \
   RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, NAME, UnaryMathF<KIND>)
 RILL_FOR_UNARY_MATH_OPS(RILL_REG_UNARY_MATH_OP)

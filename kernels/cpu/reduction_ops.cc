@@ -113,7 +113,8 @@ class ReductionOp : public OpKernel {
   bool keep_dims_;
 };
 
-template <typename T, typename Index>
+// ArgMax, or ArgMin when kMin; the first index among ties.
+template <typename T, typename Index, bool kMin>
 class ArgMaxOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -129,7 +130,7 @@ class ArgMaxOp : public OpKernel {
         const T* p = in + a * r * inner + b;
         int64_t best = 0;
         for (int64_t k = 1; k < r; ++k)
-          if (p[k * inner] > p[best * inner]) best = k;
+          if (kMin ? p[k * inner] < p[best * inner] : p[k * inner] > p[best * inner]) best = k;
         o[a * inner + b] = static_cast<Index>(best);
       }
     }
@@ -137,14 +138,14 @@ class ArgMaxOp : public OpKernel {
   }
 };
 
-template <typename T>
+template <typename T, bool kMin>
 class ArgMaxDispatch : public OpKernel {
  public:
   explicit ArgMaxDispatch(OpKernelConstruction& c) : OpKernel(c) {
     if (c.node().output_type(0) == DT_INT32) {
-      impl_ = std::make_unique<ArgMaxOp<T, int32_t>>(c);
+      impl_ = std::make_unique<ArgMaxOp<T, int32_t, kMin>>(c);
     } else {
-      impl_ = std::make_unique<ArgMaxOp<T, int64_t>>(c);
+      impl_ = std::make_unique<ArgMaxOp<T, int64_t, kMin>>(c);
     }
   }
   absl::Status Compute(OpKernelContext& ctx) override { return impl_->Compute(ctx); }
@@ -181,16 +182,19 @@ class SoftmaxOp : public OpKernel {
   }
 };
 
-#define RILL_REG_REDUCE(T, unused)                                        \
-  RILL_REGISTER_KERNEL("Sum", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
-                       ReductionOp<T, Reducer::kSum>);                    \
-  RILL_REGISTER_KERNEL("Mean", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
-                       ReductionOp<T, Reducer::kMean>);                   \
-  RILL_REGISTER_KERNEL("Max", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
-                       ReductionOp<T, Reducer::kMax>);                    \
-  RILL_REGISTER_KERNEL("Min", DEVICE_CPU, "T", DataTypeToEnum<T>::value,  \
-                       ReductionOp<T, Reducer::kMin>);                    \
-  RILL_REGISTER_KERNEL("ArgMax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ArgMaxDispatch<T>);
+#define RILL_REG_REDUCE(T, unused)                                          \
+  RILL_REGISTER_KERNEL("Sum", DEVICE_CPU, "T", DataTypeToEnum<T>::value,    \
+                       ReductionOp<T, Reducer::kSum>);                      \
+  RILL_REGISTER_KERNEL("Mean", DEVICE_CPU, "T", DataTypeToEnum<T>::value,   \
+                       ReductionOp<T, Reducer::kMean>);                     \
+  RILL_REGISTER_KERNEL("Max", DEVICE_CPU, "T", DataTypeToEnum<T>::value,    \
+                       ReductionOp<T, Reducer::kMax>);                      \
+  RILL_REGISTER_KERNEL("Min", DEVICE_CPU, "T", DataTypeToEnum<T>::value,    \
+                       ReductionOp<T, Reducer::kMin>);                      \
+  RILL_REGISTER_KERNEL("ArgMax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ArgMaxDispatch<T, false>);                           \
+  RILL_REGISTER_KERNEL("ArgMin", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ArgMaxDispatch<T, true>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_REDUCE, 0)
 // The gradient of a Mean down to one element: dy / size in every element.
 template <typename T>
@@ -206,11 +210,26 @@ class MeanAllGradOp : public OpKernel {
   }
 };
 
+// sum(t^2) / 2 (0 for an empty t).
+template <typename T>
+class L2LossOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({}), &out));
+    out->base<T>()[0] = AsArray<T>(ctx.input(0)).square().sum() / T(2);
+    return absl::OkStatus();
+  }
+};
+
 #define RILL_REG_SOFTMAX(T, unused)                                                                \
   RILL_REGISTER_KERNEL("Softmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SoftmaxOp<T, false>); \
   RILL_REGISTER_KERNEL("LogSoftmax", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                    \
                        SoftmaxOp<T, true>);                                                        \
-  RILL_REGISTER_KERNEL("_MeanAllGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, MeanAllGradOp<T>);
+  RILL_REGISTER_KERNEL("_MeanAllGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                  \
+                       MeanAllGradOp<T>);                                                          \
+  RILL_REGISTER_KERNEL("L2Loss", DEVICE_CPU, "T", DataTypeToEnum<T>::value, L2LossOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_SOFTMAX, 0)
 
 }  // namespace

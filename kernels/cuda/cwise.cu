@@ -84,12 +84,19 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
       case BinaryKind::kGreaterEqual:
         out[i] = static_cast<Out>(x >= y);
         break;
+      case BinaryKind::kLogicalAnd:
+        out[i] = static_cast<Out>(x && y);
+        break;
+      case BinaryKind::kLogicalOr:
+        out[i] = static_cast<Out>(x || y);
+        break;
     }
   }
 }
 
 template <typename T>
 __device__ T Unary(UnaryKind op, T x) {
+  if constexpr (std::is_same_v<T, bool>) return op == UnaryKind::kLogicalNot ? !x : x;
   if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
       case UnaryKind::kSqrt:
@@ -126,6 +133,12 @@ __device__ T Unary(UnaryKind op, T x) {
 template <typename T>
 __global__ void UnaryKernel(UnaryKind op, const T* x, T* y, int64_t n) {
   RILL_GRID_LOOP(i, n) { y[i] = Unary(op, x[i]); }
+}
+
+template <typename T>
+__global__ void ClipKernel(const T* x, const T* lo, int64_t ls, const T* hi, int64_t hs, T* y,
+                           int64_t n) {
+  RILL_GRID_LOOP(i, n) { y[i] = ClipValue(x[i], lo[i * ls], hi[i * hs]); }
 }
 
 template <typename From, typename To>
@@ -172,6 +185,14 @@ cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t 
   return cudaGetLastError();
 }
 
+template <typename T>
+cudaError_t LaunchClipByValue(const T* x, const T* lo, int64_t lo_step, const T* hi,
+                              int64_t hi_step, T* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  ClipKernel<T><<<Blocks(n), 256, 0, stream>>>(x, lo, lo_step, hi, hi_step, y, n);
+  return cudaGetLastError();
+}
+
 template <typename From, typename To>
 cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
@@ -200,11 +221,13 @@ cudaError_t LaunchFillConstant(T v, T* y, int64_t n, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-#define RILL_INSTANTIATE_NUMBER(T)                                                     \
-  template cudaError_t LaunchBinary<T>(BinaryKind, const T*, const T*, void*, int64_t, \
-                                       const BroadcastPlan&, cudaStream_t);            \
-  template cudaError_t LaunchUnary<T>(UnaryKind, const T*, T*, int64_t, cudaStream_t); \
-  template cudaError_t LaunchAxpy<T>(T, const T*, T*, int64_t, cudaStream_t);
+#define RILL_INSTANTIATE_NUMBER(T)                                                              \
+  template cudaError_t LaunchBinary<T>(BinaryKind, const T*, const T*, void*, int64_t,          \
+                                       const BroadcastPlan&, cudaStream_t);                     \
+  template cudaError_t LaunchUnary<T>(UnaryKind, const T*, T*, int64_t, cudaStream_t);          \
+  template cudaError_t LaunchAxpy<T>(T, const T*, T*, int64_t, cudaStream_t);                   \
+  template cudaError_t LaunchClipByValue<T>(const T*, const T*, int64_t, const T*, int64_t, T*, \
+                                            int64_t, cudaStream_t);
 RILL_INSTANTIATE_NUMBER(float)
 RILL_INSTANTIATE_NUMBER(double)
 RILL_INSTANTIATE_NUMBER(int32_t)
@@ -212,6 +235,7 @@ RILL_INSTANTIATE_NUMBER(int64_t)
 RILL_INSTANTIATE_NUMBER(uint8_t)
 template cudaError_t LaunchBinary<bool>(BinaryKind, const bool*, const bool*, void*, int64_t,
                                         const BroadcastPlan&, cudaStream_t);
+template cudaError_t LaunchUnary<bool>(UnaryKind, const bool*, bool*, int64_t, cudaStream_t);
 
 #define RILL_INSTANTIATE_FILL(T)                                           \
   template cudaError_t LaunchFill<T>(const T*, T*, int64_t, cudaStream_t); \

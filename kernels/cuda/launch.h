@@ -9,6 +9,7 @@
 
 #include "rill/core/activation.h"
 #include "rill/core/broadcast_plan.h"
+#include "rill/core/point_activation.h"
 #include "rill/core/unary_math.h"
 
 namespace rill::gpu {
@@ -27,6 +28,8 @@ enum class BinaryKind {
   kNotEqual,
   kLessEqual,
   kGreaterEqual,
+  kLogicalAnd,  // bool operands
+  kLogicalOr,
 };
 // The comparisons, whose output is bool.
 inline bool IsComparison(BinaryKind op) {
@@ -34,7 +37,19 @@ inline bool IsComparison(BinaryKind op) {
          op == BinaryKind::kNotEqual || op == BinaryKind::kLessEqual ||
          op == BinaryKind::kGreaterEqual;
 }
-enum class UnaryKind { kNeg, kAbs, kSquare, kSqrt, kExp, kLog, kRelu, kSigmoid, kTanh, kSign };
+enum class UnaryKind {
+  kNeg,
+  kAbs,
+  kSquare,
+  kSqrt,
+  kExp,
+  kLog,
+  kRelu,
+  kSigmoid,
+  kTanh,
+  kSign,
+  kLogicalNot,  // bool
+};
 enum class ReduceKind { kSum, kMax, kMin };
 enum class RandomKind { kUniform, kNormal, kTruncated };
 
@@ -48,6 +63,17 @@ cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t 
 // y = op(x) with core/unary_math.h's formula (float and double).
 template <typename T>
 cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream);
+// y = Relu6, Elu, Selu or LeakyRelu (slope `alpha`) of x; out = the gradient op's backprops
+// from gradients g and a (features or outputs, see core/point_activation.h). Float types.
+template <PointActivation kAct, typename T>
+cudaError_t LaunchPointActivation(const T* x, T* y, T alpha, int64_t n, cudaStream_t stream);
+template <PointActivation kAct, typename T>
+cudaError_t LaunchPointActivationGrad(const T* g, const T* a, T* out, T alpha, int64_t n,
+                                      cudaStream_t stream);
+// y = ClipValue(x, lo, hi) (core/unary_math.h); a bound's step is 0 for a scalar, else 1.
+template <typename T>
+cudaError_t LaunchClipByValue(const T* x, const T* lo, int64_t lo_step, const T* hi,
+                              int64_t hi_step, T* y, int64_t n, cudaStream_t stream);
 template <typename From, typename To>
 cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream);
 // y += scale * x
@@ -67,8 +93,9 @@ cudaError_t LaunchReduce(ReduceKind op, const T* x, T* y, int64_t outer, int64_t
 int64_t ReduceScratchElements(int64_t outputs, int64_t r);
 template <typename T>
 cudaError_t LaunchScale(T* y, T scale_num, int64_t divisor, int64_t n, cudaStream_t stream);
+// ArgMax, or ArgMin when `min`, over [outer, r, inner] into [outer, inner].
 template <typename T, typename Index>
-cudaError_t LaunchArgMax(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner,
+cudaError_t LaunchArgMax(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner, bool min,
                          cudaStream_t stream);
 template <typename T>
 cudaError_t LaunchSoftmax(const T* x, T* y, int64_t rows, int64_t cols, bool log,

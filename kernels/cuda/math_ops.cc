@@ -53,6 +53,47 @@ class UnaryGpu : public OpKernel {
 };
 
 template <typename T>
+class ClipByValueGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const T *x = ctx.input(0).base<T>(), *lo = ctx.input(1).base<T>(), *hi = ctx.input(2).base<T>();
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(ClipGeometry g, PrepareClipByValue(ctx, &out));
+    RILL_CUDA_CHECK(LaunchClipByValue<T>(x, lo, g.lo_step, hi, g.hi_step, out->base<T>(), g.n,
+                                         ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+// sum(t^2) / 2: the squares, their sum (the reduction's chunked path for long inputs),
+// then the halving.
+template <typename T>
+class L2LossGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({}), &out));
+    const int64_t n = x.NumElements();
+    Allocator* a = ctx.device()->allocator();
+    RILL_ASSIGN_OR_RETURN(Tensor squares, Tensor::Create(x.dtype(), TensorShape({n}), a));
+    Tensor scratch;
+    if (const int64_t e = ReduceScratchElements(1, n); e > 0) {
+      RILL_ASSIGN_OR_RETURN(scratch, Tensor::Create(x.dtype(), TensorShape({e}), a));
+    }
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    RILL_CUDA_CHECK(LaunchUnary<T>(UnaryKind::kSquare, x.base<T>(), squares.base<T>(), n, stream));
+    RILL_CUDA_CHECK(LaunchReduce<T>(ReduceKind::kSum, squares.base<T>(), out->base<T>(), 1, n, 1,
+                                    scratch.IsInitialized() ? scratch.base<T>() : nullptr, stream));
+    RILL_CUDA_CHECK(LaunchScale<T>(out->base<T>(), T(1), 2, 1, stream));
+    return absl::OkStatus();
+  }
+  bool IsExpensive() const override { return true; }
+};
+
+template <typename T>
 class AddNGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -217,7 +258,7 @@ class ReduceGpu : public OpKernel {
   bool keep_;
 };
 
-template <typename T>
+template <typename T, bool kMin>
 class ArgMaxGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -227,11 +268,11 @@ class ArgMaxGpu : public OpKernel {
     RILL_ASSIGN_OR_RETURN(AxisGeometry g, PrepareArgMax(ctx, &out));
     cudaStream_t s = ContextOf(ctx)->stream;
     if (out->dtype() == DT_INT32) {
-      RILL_CUDA_CHECK(
-          (LaunchArgMax<T, int32_t>(x.base<T>(), out->base<int32_t>(), g.outer, g.r, g.inner, s)));
+      RILL_CUDA_CHECK((LaunchArgMax<T, int32_t>(x.base<T>(), out->base<int32_t>(), g.outer, g.r,
+                                                g.inner, kMin, s)));
     } else {
-      RILL_CUDA_CHECK(
-          (LaunchArgMax<T, int64_t>(x.base<T>(), out->base<int64_t>(), g.outer, g.r, g.inner, s)));
+      RILL_CUDA_CHECK((LaunchArgMax<T, int64_t>(x.base<T>(), out->base<int64_t>(), g.outer, g.r,
+                                                g.inner, kMin, s)));
     }
     return absl::OkStatus();
   }
@@ -287,6 +328,12 @@ RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Less", BinaryKind::kLess)
 RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "Greater", BinaryKind::kGreater)
 RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "NotEqual", BinaryKind::kNotEqual)
 RILL_REG_GPU_BINARY(bool, "NotEqual", BinaryKind::kNotEqual)
+RILL_REGISTER_KERNEL("LogicalAnd", DEVICE_GPU, "", DT_INVALID,
+                     BinaryGpu<bool, BinaryKind::kLogicalAnd>);
+RILL_REGISTER_KERNEL("LogicalOr", DEVICE_GPU, "", DT_INVALID,
+                     BinaryGpu<bool, BinaryKind::kLogicalOr>);
+RILL_REGISTER_KERNEL("LogicalNot", DEVICE_GPU, "", DT_INVALID,
+                     UnaryGpu<bool, UnaryKind::kLogicalNot>);
 RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "LessEqual", BinaryKind::kLessEqual)
 RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_BINARY, "GreaterEqual", BinaryKind::kGreaterEqual)
 RILL_GPU_SIGNED_TYPES(RILL_REG_GPU_UNARY, "Neg", UnaryKind::kNeg)
@@ -301,6 +348,9 @@ RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sigmoid", UnaryKind::kSigmoid)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Tanh", UnaryKind::kTanh)
 #define RILL_REG_GPU_UNARY_MATH_OP(NAME, KIND) RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, NAME, KIND)
 RILL_FOR_UNARY_MATH_OPS(RILL_REG_GPU_UNARY_MATH_OP)
+#define RILL_REG_GPU_CLIP(T, unused) \
+  RILL_REGISTER_KERNEL("ClipByValue", DEVICE_GPU, "T", DataTypeToEnum<T>::value, ClipByValueGpu<T>);
+RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_CLIP, 0)
 RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);
 #define RILL_REG_GPU_REDUCE(T, unused)                                                       \
   RILL_REGISTER_KERNEL("AddN", DEVICE_GPU, "T", DataTypeToEnum<T>::value, AddNGpu<T>);       \
@@ -313,10 +363,13 @@ RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);
   RILL_REGISTER_KERNEL_HOST_INPUTS("Min", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},    \
                                    ReduceGpu<T, 3>);                                         \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ArgMax", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
-                                   ArgMaxGpu<T>);
+                                   ArgMaxGpu<T, false>);                                     \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ArgMin", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
+                                   ArgMaxGpu<T, true>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_REDUCE, 0)
 #define RILL_REG_GPU_FLOAT(T, unused)                                                              \
   RILL_REGISTER_KERNEL("MatMul", DEVICE_GPU, "T", DataTypeToEnum<T>::value, MatMulGpu<T>);         \
+  RILL_REGISTER_KERNEL("L2Loss", DEVICE_GPU, "T", DataTypeToEnum<T>::value, L2LossGpu<T>);         \
   RILL_REGISTER_KERNEL("Softmax", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                       \
                        SoftmaxGpu<T, false>);                                                      \
   RILL_REGISTER_KERNEL("LogSoftmax", DEVICE_GPU, "T", DataTypeToEnum<T>::value,                    \

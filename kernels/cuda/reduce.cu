@@ -93,13 +93,14 @@ __global__ void ScaleKernel(T* y, int64_t divisor, int64_t n) {
 }
 
 template <typename T, typename Index>
-__global__ void ArgMaxKernel(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner) {
+__global__ void ArgMaxKernel(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner,
+                             bool min) {
   const int64_t n = outer * inner;
   RILL_GRID_LOOP(i, n) {
     const T* p = x + (i / inner) * r * inner + i % inner;
     int64_t best = 0;
     for (int64_t k = 1; k < r; ++k)
-      if (p[k * inner] > p[best * inner]) best = k;
+      if (min ? p[k * inner] < p[best * inner] : p[k * inner] > p[best * inner]) best = k;
     y[i] = static_cast<Index>(best);
   }
 }
@@ -198,10 +199,10 @@ cudaError_t LaunchScale(T* y, T /*unused*/, int64_t divisor, int64_t n, cudaStre
 }
 
 template <typename T, typename Index>
-cudaError_t LaunchArgMax(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner,
+cudaError_t LaunchArgMax(const T* x, Index* y, int64_t outer, int64_t r, int64_t inner, bool min,
                          cudaStream_t stream) {
   if (outer * inner == 0) return cudaSuccess;
-  ArgMaxKernel<T, Index><<<Blocks(outer * inner), 256, 0, stream>>>(x, y, outer, r, inner);
+  ArgMaxKernel<T, Index><<<Blocks(outer * inner), 256, 0, stream>>>(x, y, outer, r, inner, min);
   return cudaGetLastError();
 }
 
@@ -226,9 +227,9 @@ cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_
                                        cudaStream_t);                                           \
   template cudaError_t LaunchScale<T>(T*, T, int64_t, int64_t, cudaStream_t);                   \
   template cudaError_t LaunchArgMax<T, int32_t>(const T*, int32_t*, int64_t, int64_t, int64_t,  \
-                                                cudaStream_t);                                  \
+                                                bool, cudaStream_t);                            \
   template cudaError_t LaunchArgMax<T, int64_t>(const T*, int64_t*, int64_t, int64_t, int64_t,  \
-                                                cudaStream_t);
+                                                bool, cudaStream_t);
 RILL_INSTANTIATE_REDUCE(float)
 RILL_INSTANTIATE_REDUCE(double)
 RILL_INSTANTIATE_REDUCE(int32_t)

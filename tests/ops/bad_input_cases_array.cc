@@ -18,10 +18,10 @@ void Both(const std::string& what, const Recipe& r, std::vector<std::string> men
 
 const bool kRegistered = [] {
   for (const char* op :
-       {"Abs",      "Exp",       "Log",    "Neg",        "Relu",     "Sigmoid",
-        "Sign",     "Sqrt",      "Square", "Tanh",       "Identity", "StopGradient",
-        "OnesLike", "ZerosLike", "Rsqrt",  "Reciprocal", "Floor",    "Ceil",
-        "Round",    "Sin",       "Cos",    "Erf",        "Softplus"}) {
+       {"Abs",   "Exp",        "Log",   "Neg",      "Relu",         "Sigmoid",  "Sign",
+        "Sqrt",  "Square",     "Tanh",  "Identity", "StopGradient", "OnesLike", "ZerosLike",
+        "Rsqrt", "Reciprocal", "Floor", "Ceil",     "Round",        "Sin",      "Cos",
+        "Erf",   "Softplus",   "Relu6", "Elu",      "Selu",         "LeakyRelu"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
   for (const char* op : {"Softmax", "LogSoftmax"}) {
@@ -35,11 +35,32 @@ const bool kRegistered = [] {
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},
          {"[2,3,1]", "[4,1]"});
   }
-  for (const char* op : {"ReluGrad", "SigmoidGrad", "TanhGrad"}) {
+  for (const char* op : {"ReluGrad", "SigmoidGrad", "TanhGrad", "Relu6Grad", "EluGrad", "SeluGrad",
+                         "LeakyReluGrad"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that differ", {op, {F({2, 3}), F({3, 2})}, {}}, {"[2,3]", "[3,2]"});
     Both("one input broadcastable but not equal", {op, {F({2, 3}), F({3})}, {}}, {"[3]"});
   }
+  const Tensor b23 = FromDoubles(DT_BOOL, {2, 3}, {1, 0, 1, 0, 1, 1});
+  for (const char* op : {"LogicalAnd", "LogicalOr"}) {
+    AddRecipe({op, {b23, b23}, {}});
+    Both("shapes that do not broadcast", {op, {b23, FromDoubles(DT_BOOL, {4}, {1, 0, 1, 0})}, {}},
+         {"[2,3]", "[4]"});
+    AddCase("float operands", {op, {F({2, 3}), F({2, 3})}, {}}, kConstruction, kInvalid,
+            {"bool", "float"});
+  }
+  AddRecipe({"LogicalNot", {b23}, {}});
+  AddCase("a float operand", {"LogicalNot", {F({2, 3})}, {}}, kConstruction, kInvalid,
+          {"bool", "float"});
+  AddRecipe({"ClipByValue", {F({2, 3}), F({}, {2}), F({2, 3})}, {}});
+  Both("a lower bound of another shape", {"ClipByValue", {F({2, 3}), F({3}), F({})}, {}},
+       {"clip_value_min", "[2,3]", "[3]"});
+  Both("an upper bound of another shape", {"ClipByValue", {F({2, 3}), F({}), F({3, 2})}, {}},
+       {"clip_value_max", "[3,2]"});
+  AddCase("bounds of another dtype", {"ClipByValue", {F({2, 3}), I({}, {0}), I({}, {1})}, {}},
+          kConstruction, kInvalid, {"int32"});
+  AddRecipe({"L2Loss", {F({2, 3})}, {}});
+  AddCase("an integer input", {"L2Loss", {I({2, 3})}, {}}, kConstruction, kInvalid, {"int32"});
   AddRecipe({"AddN", {F({2, 3}), F({2, 3})}, {}});
   Both("inputs of different shapes", {"AddN", {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
   Both("a third input of another rank", {"AddN", {F({2, 3}), F({2, 3}), F({6})}, {}}, {"[6]"});
@@ -52,11 +73,14 @@ const bool kRegistered = [] {
   Both("transpose_b making the inner dimensions differ",
        {"MatMul", {F({2, 3}), F({3, 4})}, {{"transpose_b", true}}}, {"[3,4]"});
 
-  AddRecipe({"ArgMax", {F({2, 3}), I({}, {1})}, {}});
-  Both("an axis past the rank", {"ArgMax", {F({2, 3}), I({}, {2})}, {}}, {"2"});
-  Both("a negative axis past the rank", {"ArgMax", {F({2, 3}), I({}, {-3})}, {}}, {"-3"});
-  Both("an axis that is not a scalar", {"ArgMax", {F({2, 3}), I({2}, {0, 1})}, {}});
-  Both("a scalar input", {"ArgMax", {F({}), I({}, {0})}, {}});
+  for (const char* op : {"ArgMax", "ArgMin"}) {
+    AddRecipe({op, {F({2, 3}), I({}, {1})}, {}});
+    Both("an axis past the rank", {op, {F({2, 3}), I({}, {2})}, {}}, {"2"});
+    Both("a negative axis past the rank", {op, {F({2, 3}), I({}, {-3})}, {}}, {"-3"});
+    Both("an axis that is not a scalar", {op, {F({2, 3}), I({2}, {0, 1})}, {}});
+    Both("a scalar input", {op, {F({}), I({}, {0})}, {}});
+    Both("an empty dimension", {op, {F({2, 0}), I({}, {1})}, {}}, {"[2,0]"});
+  }
 
   for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
     AddRecipe({op, {F({2, 3}), I({1}, {1})}, {}});

@@ -234,6 +234,16 @@ std::vector<Case> Cases() {
         return SparseSoftmaxCrossEntropyWithLogits(s, f, l).loss;
       },
       Vals({3, 4}, -2, 2, 58), labels);
+  unary(
+      "L2Loss", [](const Scope& s, Output x) { return L2Loss(s, x); }, Vals(s23, -1, 1, 64));
+  // Bounds a scalar and of t's shape; t keeps away from them.
+  c.push_back(
+      {"ClipByValue",
+       {"ClipByValue"},
+       [](const Scope& s, const Xs& in) { return Output(ClipByValue(s, in[0], in[1], in[2])); },
+       {FromDoubles(DT_DOUBLE, s23, {-0.9, -0.2, 0.1, 0.35, 0.8, -0.6}),
+        FromDoubles(DT_DOUBLE, {}, {-0.5}),
+        FromDoubles(DT_DOUBLE, s23, {0.5, 0.5, 0, 0.3, 1, 0.5})}});
   binary(
       "SigmoidCrossEntropyWithLogits",
       [](const Scope& s, Output x, Output z) { return SigmoidCrossEntropyWithLogits(s, x, z); },
@@ -358,16 +368,7 @@ TEST_P(GradientCheck, SymbolicMatchesNumeric) {
   static const std::vector<Case> cases = Cases();
   const Case& k = cases[GetParam()];
   SCOPED_TRACE(k.name);
-  for (bool known : {true, false}) {
-    for (DataType dt : {DT_DOUBLE, DT_FLOAT}) {
-      SCOPED_TRACE(std::string(known ? "known shapes, " : "unknown shapes, ") + DataTypeString(dt));
-      GradCheckOptions opt;
-      opt.known_shapes = known;
-      auto err = GradientError(k.build, k.inputs, dt, opt);
-      ASSERT_TRUE(err.ok()) << err.status();
-      EXPECT_LT(*err, dt == DT_DOUBLE ? 1e-6 : 1e-3);
-    }
-  }
+  ExpectGradientMatchesNumeric(k.build, k.inputs);
 }
 INSTANTIATE_TEST_SUITE_P(AllOps, GradientCheck,
                          ::testing::Range(0, static_cast<int>(Cases().size())));

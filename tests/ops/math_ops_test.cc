@@ -7,7 +7,8 @@
 namespace rill::testing {
 namespace {
 
-MarkTested tested({"MatMul", "Sum", "Mean", "Max", "Min", "ArgMax", "Softmax", "LogSoftmax"});
+MarkTested tested({"MatMul", "Sum", "Mean", "Max", "Min", "ArgMax", "ArgMin", "ClipByValue",
+                   "L2Loss", "Softmax", "LogSoftmax"});
 
 TEST(MathOps, MatMulWithTransposesForEveryDtype) {
   uint32_t seed = 10;
@@ -194,6 +195,63 @@ TEST(MathOps, ArgMaxPicksTheFirstLargest) {
     EXPECT_EQ(a.status().code(), absl::StatusCode::kInvalidArgument) << a.status();
     auto b = RunOp(f, {Tensor(DT_FLOAT, shape), Tensor(int32_t{axis})});
     EXPECT_EQ(b.status().code(), absl::StatusCode::kInvalidArgument) << b.status();
+  }
+}
+
+TEST(MathOps, ArgMinPicksTheFirstSmallest) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
+    Tensor x = FromDoubles(dt, {2, 3}, {4, 2, 2, 1, 5, 3});
+    auto a0 = RunOp([](const Scope& s, const auto& in) { return ops::ArgMin(s, in[0], 0); }, {x});
+    ASSERT_TRUE(a0.ok()) << a0.status();
+    ExpectTensorNear(*a0, DT_INT64, {3}, {1, 0, 0}, 0);
+    auto a1 = RunOp(
+        [](const Scope& s, const auto& in) {
+          return ops::ArgMin(s, in[0], -1, ops::ArgMin::OutputType(DT_INT32));
+        },
+        {x});
+    ASSERT_TRUE(a1.ok()) << a1.status();
+    ExpectTensorNear(*a1, DT_INT32, {2}, {1, 0}, 0);
+  }
+  // NaN compares false, so it is never picked over the first element.
+  auto nan = RunOp([](const Scope& s, const auto& in) { return ops::ArgMin(s, in[0], 0); },
+                   {FromDoubles(DT_FLOAT, {3}, {2, NAN, 1})});
+  ASSERT_TRUE(nan.ok());
+  ExpectTensorNear(*nan, DT_INT64, {}, {2}, 0);
+}
+
+TEST(MathOps, ClipByValueWithScalarAndElementwiseBounds) {
+  auto clip = [](const Scope& s, const auto& in) {
+    return ops::ClipByValue(s, in[0], in[1], in[2]);
+  };
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    const Tensor t = FromDoubles(dt, {2, 3}, {0, 1, 2, 3, 4, 5});
+    auto got = RunOp(clip, {t, FromDoubles(dt, {}, {1}), FromDoubles(dt, {}, {3})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 3}, {1, 1, 2, 3, 3, 3}, 0);
+    got = RunOp(clip, {t, FromDoubles(dt, {2, 3}, {0, 2, 0, 4, 0, 0}), FromDoubles(dt, {}, {4})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 3}, {0, 2, 2, 4, 4, 4}, 0);
+    // A lower bound above the upper one wins, as in TensorFlow.
+    got = RunOp(clip, {t, FromDoubles(dt, {}, {4}), FromDoubles(dt, {}, {2})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 3}, {4, 4, 4, 4, 4, 4}, 0);
+  }
+  auto nan = RunOp(clip, {FromDoubles(DT_FLOAT, {2}, {NAN, -INFINITY}),
+                          FromDoubles(DT_FLOAT, {}, {0}), FromDoubles(DT_FLOAT, {}, {1})});
+  ASSERT_TRUE(nan.ok());
+  ExpectTensorNear(*nan, DT_FLOAT, {2}, {NAN, 0}, 0);
+}
+
+TEST(MathOps, L2LossIsHalfTheSumOfSquares) {
+  auto l2 = [](const Scope& s, const auto& in) { return ops::L2Loss(s, in[0]); };
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    auto got = RunOp(l2, {FromDoubles(dt, {2, 2}, {1, -2, 3, 0.5})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {}, {7.125}, 1e-7);
+    got = RunOp(l2, {Tensor(dt, TensorShape({0, 3}))});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {}, {0}, 0);
   }
 }
 

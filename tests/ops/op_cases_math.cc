@@ -31,7 +31,17 @@ std::vector<OpCase> Elementwise() {
   std::vector<std::pair<std::string, B>> same_shape = {
       {"ReluGrad", [](auto s, auto g, auto x) { return ops::ReluGrad(s, g, x); }},
       {"SigmoidGrad", [](auto s, auto y, auto g) { return ops::SigmoidGrad(s, y, g); }},
-      {"TanhGrad", [](auto s, auto y, auto g) { return ops::TanhGrad(s, y, g); }}};
+      {"TanhGrad", [](auto s, auto y, auto g) { return ops::TanhGrad(s, y, g); }},
+      // Features over [-7, 7]: both sides of 0 and of 6.
+      {"Relu6Grad",
+       [](auto s, auto g, auto x) {
+         return ops::Relu6Grad(s, g, ops::AddN(s, {x, x, x, x, x, x, x}));
+       }},
+      {"EluGrad", [](auto s, auto g, auto y) { return ops::EluGrad(s, g, y); }},
+      {"SeluGrad", [](auto s, auto g, auto y) { return ops::SeluGrad(s, g, y); }},
+      {"LeakyReluGrad", [](auto s, auto g, auto x) {
+         return ops::LeakyReluGrad(s, g, x, ops::LeakyReluGrad::Alpha(0.3f));
+       }}};
   std::vector<OpCase> c;
   for (auto& [name, fn] : same_shape) {
     B f = fn;
@@ -54,6 +64,32 @@ std::vector<OpCase> Elementwise() {
       }
     }
   }
+  // ClipByValue with scalar bounds and with bounds of t's shape (per dtype: GPU kernels of
+  // every number type but int32, a host-memory type).
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_UINT8}) {
+    const Tensor t = RandomTensor(dt, {50, 21}, 0, 9, 30);
+    const Tensor lo = RandomTensor(dt, {50, 21}, 0, 4, 31), hi = RandomTensor(dt, {}, 5, 8, 32);
+    auto clip = [](auto s, const auto& in) { return ops::ClipByValue(s, in[0], in[1], in[2]); };
+    c.push_back({"ClipByValue " + DataTypeString(dt), clip, {t, lo, hi}, 0, false});
+  }
+  // The logical ops on bool operands, exact, with broadcasting.
+  const Tensor p = RandomTensor(DT_BOOL, {40, 33}, 0, 1, 10),
+               q = RandomTensor(DT_BOOL, {33}, 0, 1, 11);
+  c.push_back({"LogicalAnd",
+               [](auto s, const auto& in) { return ops::LogicalAnd(s, in[0], in[1]); },
+               {p, q},
+               0,
+               false});
+  c.push_back({"LogicalOr",
+               [](auto s, const auto& in) { return ops::LogicalOr(s, in[0], in[1]); },
+               {q, p},
+               0,
+               false});
+  c.push_back({"LogicalNot",
+               [](auto s, const auto& in) { return ops::LogicalNot(s, in[0]); },
+               {p},
+               0,
+               false});
   return c;
 }
 
@@ -102,6 +138,14 @@ std::vector<OpCase> Unary() {
        [](auto s, auto x) {
          return ops::Softplus(s, ops::AddN(s, {x, x, x, x}));
        }},
+      {"Relu6",
+       [](auto s, auto x) {
+         return ops::Relu6(s, ops::AddN(s, {x, x, x}));
+       }},
+      {"Elu", [](auto s, auto x) { return ops::Elu(s, x); }},
+      {"Selu", [](auto s, auto x) { return ops::Selu(s, x); }},
+      {"LeakyRelu",
+       [](auto s, auto x) { return ops::LeakyRelu(s, x, ops::LeakyRelu::Alpha(0.1f)); }},
       {"Softmax", [](auto s, auto x) { return ops::Softmax(s, x); }},
       {"LogSoftmax", [](auto s, auto x) { return ops::LogSoftmax(s, x); }},
       {"AddN",
@@ -119,6 +163,8 @@ std::vector<OpCase> Unary() {
       {"Max", [](auto s, auto x) { return ops::Max(s, x, {0, 1}); }},
       {"Min", [](auto s, auto x) { return ops::Min(s, x, {1}); }},
       {"ArgMax", [](auto s, auto x) { return ops::ArgMax(s, x, 1); }},
+      {"ArgMin", [](auto s, auto x) { return ops::ArgMin(s, x, 0); }},
+      {"L2Loss", [](auto s, auto x) { return ops::L2Loss(s, x); }},
       {"Fill", [](auto s, auto x) {
          return ops::Fill(s, {2, 3}, ops::Sum(s, x, {0, 1}));
        }}};
