@@ -206,13 +206,8 @@ absl::Status ArgShape(InferenceContext& c) {
   }
   RILL_ASSIGN_OR_RETURN(auto ax, shape_fns::IntValues(*dim, "dimension"));
   if (ax.size() != 1) return errors::InvalidArgument("dimension must hold one value");
-  RILL_ASSIGN_OR_RETURN(int axis, shape_fns::CanonicalAxis(ax[0], in.dims(), "dimension"));
-  if (in.dim_size(axis) == 0) {
-    return errors::InvalidArgument("cannot take an index over the empty dimension ", axis, " of ",
-                                   in.DebugString());
-  }
-  shape_util::Dims out(in.dim_sizes().begin(), in.dim_sizes().end());
-  out.erase(out.begin() + axis);
+  // The kernels' rule (PrepareArgMax); unknown dims (-1) pass through it.
+  RILL_ASSIGN_OR_RETURN(auto out, shape_util::ArgMax(in.dim_sizes(), ax[0], nullptr));
   c.set_output(0, PartialTensorShape(out));
   return absl::OkStatus();
 }
