@@ -89,7 +89,8 @@ absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<b
       }
       NodeOut in = spec.inputs[next];
       DataType got = in.node->output_type(in.index);
-      if (arg.is_ref && !in.node->op_def().outputs[in.index].is_ref) {
+      const auto& from = in.node->op_def().outputs;  // a list output is never a ref
+      if (arg.is_ref && (static_cast<size_t>(in.index) >= from.size() || !from[in.index].is_ref)) {
         return errors::InvalidArgument("input '", arg.name, "' must be a variable, got ",
                                        in.node->DebugName());
       }
@@ -130,8 +131,18 @@ absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<b
       RILL_RETURN_IF_ERROR(CheckAllowed(a, std::get<DataType>(it->second)));
   }
   for (const ArgDef& arg : def.outputs) {
-    outputs->push_back(arg.type != DT_INVALID ? arg.type
-                                              : std::get<DataType>(spec.attrs.at(arg.type_attr)));
+    int64_t count = 1;
+    if (!arg.number_attr.empty()) {
+      count = std::get<int64_t>(spec.attrs.at(arg.number_attr));
+      if (count < 0 || count > kMaxOutputListLength) {
+        return errors::InvalidArgument("'", arg.number_attr, "' is ", count,
+                                       "; an output list has 0 to ", kMaxOutputListLength,
+                                       " outputs");
+      }
+    }
+    const DataType dt =
+        arg.type != DT_INVALID ? arg.type : std::get<DataType>(spec.attrs.at(arg.type_attr));
+    outputs->insert(outputs->end(), count, dt);
   }
   return absl::OkStatus();
 }
@@ -177,7 +188,8 @@ absl::StatusOr<Node*> Graph::AddNode(NodeSpec spec) {
     infos.push_back({in.node->output_type(in.index), in.node->output_shape(in.index),
                      in.node->constant_value()});
   }
-  InferenceContext ctx(*def, spec.attrs, std::move(infos), static_cast<int>(def->outputs.size()));
+  InferenceContext ctx(*def, spec.attrs, std::move(infos),
+                       static_cast<int>(node->output_types_.size()));
   if (def->shape_fn) RILL_RETURN_IF_ERROR(errors::Annotate(def->shape_fn(ctx), where));
 
   node->name_ = std::move(spec.name);

@@ -74,6 +74,12 @@ OpDefBuilder& OpDefBuilder::RefOutput(std::string name, std::string type_attr) {
   def_.outputs.push_back({std::move(name), DT_INVALID, std::move(type_attr), "", true});
   return *this;
 }
+OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string number_attr,
+                                       std::string type_attr) {
+  def_.outputs.push_back(
+      {std::move(name), DT_INVALID, std::move(type_attr), std::move(number_attr), false});
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::TypeAttr(std::string name, std::vector<DataType> allowed) {
   def_.attrs.push_back({std::move(name), AttrKind::kType, std::nullopt, std::move(allowed)});
   return *this;

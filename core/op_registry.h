@@ -66,6 +66,9 @@ class OpDefBuilder {
   OpDefBuilder& Output(std::string name, std::string type_attr);
   OpDefBuilder& Output(std::string name, DataType type);
   OpDefBuilder& RefOutput(std::string name, std::string type_attr);
+  // A list of outputs whose length is the int attr `number_attr` (Unpack's "num", Split's
+  // "num_split"), at most kMaxOutputListLength.
+  OpDefBuilder& OutputList(std::string name, std::string number_attr, std::string type_attr);
   OpDefBuilder& TypeAttr(std::string name, std::vector<DataType> allowed = {});
   OpDefBuilder& TypeAttr(std::string name, std::vector<DataType> allowed, DataType dflt);
   OpDefBuilder& Attr(std::string name, AttrKind kind);  // required
@@ -90,6 +93,10 @@ struct OpRegistration {
 #define RILL_REGISTER_OP(name)                                                   \
   static ::rill::OpRegistration RILL_CONCAT_(rill_op_registration_, __COUNTER__) \
       [[maybe_unused]] = ::rill::OpDefBuilder(name)
+
+// The longest output list a node may declare: each output costs the graph a slot, so an
+// attr of 10^12 must be refused before anything is sized by it.
+inline constexpr int64_t kMaxOutputListLength = 1 << 16;
 
 // Dtype sets used by many ops.
 inline const std::vector<DataType> kAllTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32,

@@ -156,6 +156,22 @@ absl::StatusOr<PartialTensorShape> ShapeFromShapeInput(const InferenceContext& c
   return PartialTensorShape::UnknownOfRank(static_cast<int>(s.dim_size(0)));
 }
 
+absl::Status ScalarInput(const InferenceContext& c, int i, absl::string_view what) {
+  const PartialTensorShape& s = c.input_shape(i);
+  if (!s.unknown_rank() && s.dims() != 0) {
+    return errors::InvalidArgument(what, " must be a scalar, got shape ", s.DebugString());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(const InferenceContext& c, int i,
+                                                              absl::string_view what) {
+  const Tensor* t = c.input_tensor(i);
+  if (t == nullptr) return std::optional<std::vector<int64_t>>();
+  RILL_ASSIGN_OR_RETURN(auto v, IntValues(*t, what));
+  return std::optional<std::vector<int64_t>>(std::vector<int64_t>(v.begin(), v.end()));
+}
+
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what) {
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument(what, " ", axis, " is out of range for a tensor of rank ", rank,

@@ -2,6 +2,7 @@
 // the producer is a Const, and the node's attributes. Plus the shape rules many ops share.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -81,6 +82,11 @@ absl::Status VectorInput(const InferenceContext& c, int i, absl::string_view wha
 // (unknown rank when that is unknown); InvalidArgument for an input that is no vector.
 absl::StatusOr<PartialTensorShape> ShapeFromShapeInput(const InferenceContext& c, int i,
                                                        absl::string_view what);
+// InvalidArgument naming `what` unless input i of `c` is a scalar (or of unknown rank).
+absl::Status ScalarInput(const InferenceContext& c, int i, absl::string_view what);
+// Input i's int values when its producer is a Const (nullopt otherwise).
+absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(const InferenceContext& c, int i,
+                                                              absl::string_view what);
 // Canonical axis in [0, rank) or InvalidArgument naming the valid range.
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what);
 

@@ -8,25 +8,10 @@
 namespace rill {
 namespace {
 
+using shape_fns::ConstInts;
 using shape_fns::IntValues;
+using shape_fns::ScalarInput;
 using shape_fns::VectorInput;
-
-// Shape fn helper: when input `i` is a constant, its int values.
-absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(InferenceContext& c, int i,
-                                                              absl::string_view what) {
-  const Tensor* t = c.input_tensor(i);
-  if (t == nullptr) return std::optional<std::vector<int64_t>>();
-  RILL_ASSIGN_OR_RETURN(auto v, IntValues(*t, what));
-  return std::optional<std::vector<int64_t>>(std::vector<int64_t>(v.begin(), v.end()));
-}
-
-absl::Status ScalarInput(InferenceContext& c, int i, absl::string_view what) {
-  const PartialTensorShape& s = c.input_shape(i);
-  if (!s.unknown_rank() && s.dims() != 0) {
-    return errors::InvalidArgument(what, " must be a scalar, got shape ", s.DebugString());
-  }
-  return absl::OkStatus();
-}
 
 PartialTensorShape Known(const shape_util::Dims& d) { return PartialTensorShape(d); }
 

@@ -196,4 +196,11 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
   return cases;
 }
 
+void Both(const std::string& what, const Recipe& r, std::vector<std::string> mentions) {
+  AddCase(what + " (at construction)", r, Where::kConstruction, absl::StatusCode::kInvalidArgument,
+          mentions);
+  AddCase(what + " (in the kernel)", r, Where::kRun, absl::StatusCode::kInvalidArgument,
+          std::move(mentions));
+}
+
 }  // namespace rill::testing

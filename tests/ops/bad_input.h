@@ -60,6 +60,10 @@ struct AddCase {
           std::vector<std::string> mentions = {}, bool names_device = true);
 };
 
+// A case found both when the node is added (Const inputs) and when its kernel runs on fed
+// inputs of unknown shape: two InvalidArgument checks, by different code.
+void Both(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {});
+
 // The checks every op gets from its recipe: one input too many or too few, an unknown
 // attribute, a required attribute missing or of the wrong kind, an input of a dtype the op
 // does not take, a malformed device string, an edge from a missing output, a control input

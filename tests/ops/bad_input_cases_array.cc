@@ -9,13 +9,6 @@ namespace {
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 
-// Registers a case found both when the node is added (Const inputs) and when its kernel
-// runs on fed inputs of unknown shape: two checks, by different code.
-void Both(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {}) {
-  AddCase(what + " (at construction)", r, kConstruction, kInvalid, mentions);
-  AddCase(what + " (in the kernel)", r, kRun, kInvalid, mentions);
-}
-
 const bool kRegistered = [] {
   for (const char* op :
        {"Abs",   "Exp",        "Log",   "Neg",      "Relu",         "Sigmoid",  "Sign",

@@ -11,11 +11,6 @@ using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 using Ints = std::vector<int64_t>;
 
-void Both(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {}) {
-  AddCase(what + " (at construction)", r, kConstruction, kInvalid, mentions);
-  AddCase(what + " (in the kernel)", r, kRun, kInvalid, mentions);
-}
-
 // Caught by the kernel only: the shape function of these gradient ops does not compare
 // its inputs' values with the other inputs' shapes.
 void InKernel(const std::string& what, const Recipe& r, std::vector<std::string> mentions = {}) {
