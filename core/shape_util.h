@@ -41,6 +41,20 @@ absl::StatusOr<Dims> MatMul(absl::Span<const int64_t> a, absl::Span<const int64_
 absl::StatusOr<Dims> OneHot(absl::Span<const int64_t> indices, int64_t depth, int64_t axis);
 absl::StatusOr<Dims> ArgMax(absl::Span<const int64_t> in, int64_t axis, int* out_axis);
 
+// Tile: dim d times multiples[d] (each >= 0, the product overflow-checked).
+absl::StatusOr<Dims> Tile(absl::Span<const int64_t> in, absl::Span<const int64_t> multiples);
+// Pack (Stack): `n` inputs of shape `in` along a new dim at `axis` in [-(rank+1), rank].
+absl::StatusOr<Dims> Pack(absl::Span<const int64_t> in, int64_t n, int64_t axis, int* out_axis);
+// Unpack (Unstack): the shape of each of the `num` outputs; in[axis] must be num.
+absl::StatusOr<Dims> Unpack(absl::Span<const int64_t> in, int64_t num, int64_t axis, int* out_axis);
+// Split's and SplitV's sizes along `axis` of `in`: num_split equal pieces (sizes null), or
+// *sizes (num_split entries, one -1 allowed and inferred) summing to in[axis]. An unknown
+// in[axis] gives -1 for every piece whose size is not given.
+absl::StatusOr<std::vector<int64_t>> SplitSizes(absl::Span<const int64_t> in, int64_t axis,
+                                                int64_t num_split,
+                                                const absl::Span<const int64_t>* sizes,
+                                                int* out_axis);
+
 std::string Str(absl::Span<const int64_t> dims);  // "[2,?,3]"
 
 }  // namespace rill::shape_util

@@ -175,7 +175,7 @@ void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size
   const int last = c.rank - 1;
   const int64_t inner = c.dims[last];
   const bool rows = c.src_strides[last] == 1 && c.dst_strides[last] == 1;
-  int64_t idx[kMaxTensorRank] = {0};
+  int64_t idx[kMaxCopyRank] = {0};
   int64_t so = 0, doff = 0;  // offsets of the current row's first element
   for (int64_t row = 0; row < n / inner; ++row) {
     if (rows) {

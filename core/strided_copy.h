@@ -17,7 +17,7 @@ namespace rill {
 
 struct StridedCopy {
   int rank = 0;
-  std::array<int64_t, kMaxTensorRank> dims{}, src_strides{}, dst_strides{};
+  std::array<int64_t, kMaxCopyRank> dims{}, src_strides{}, dst_strides{};
   int64_t src_base = 0, dst_base = 0;
   int64_t num_elements() const;
 };

@@ -4,6 +4,9 @@
 #include <initializer_list>
 
 #include "rill/ops/op_builder.h"
+// TensorFlow's array_ops.h declares these too: Tile, Stack, Unstack, Split, SplitV, Where.
+#include "rill/ops/piece_ops.h"
+#include "rill/ops/select_ops.h"
 
 namespace rill::ops {
 

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "rill/ops/op_builder.h"
+// TensorFlow's math_ops.h declares Range, Select and SelectV2.
+#include "rill/ops/select_ops.h"
 
 namespace rill::ops {
 

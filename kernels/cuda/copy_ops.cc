@@ -1,7 +1,9 @@
-// GPU kernels of OneHot, and of Transpose, Slice, Pad, BroadcastTo and ConcatV2: the strided copies
-// planned by core/strided_copy.h (the CPU kernels' checks), run by copy.cu on the
-// device's stream. perm, begin, size, paddings, shape and axis are read on the host.
+// GPU kernels of OneHot, of Transpose, Slice, Pad, BroadcastTo and ConcatV2, and of Tile,
+// Pack, Unpack, Split and SplitV: the strided copies planned by core/strided_copy.h and
+// core/piece_copy.h (the CPU kernels' checks), run by copy.cu on the device's stream. perm,
+// begin, size, paddings, shape, multiples, size_splits and the axes are read on the host.
 #include "rill/core/kernel_util.h"
+#include "rill/core/piece_copy.h"
 #include "rill/core/strided_copy.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
@@ -54,6 +56,19 @@ class ConcatGpu : public OpKernel {
   }
 };
 
+template <absl::StatusOr<PieceCopies> (*kPrepare)(OpKernelContext&)>
+class PieceCopyGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(PieceCopies copies, kPrepare(ctx));
+    for (const PieceCopy& p : copies) {
+      RILL_RETURN_IF_ERROR(Run(ctx, p.copy, ctx.input(p.input), p.out));
+    }
+    return absl::OkStatus();
+  }
+};
+
 // OneHot is keyed by T; the index type (uint8, int32, int64) is read per run.
 template <typename T>
 class OneHotGpu : public OpKernel {
@@ -97,6 +112,14 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Pad", DEVICE_GPU, "", DT_INVALID, {1},
 RILL_REGISTER_KERNEL_HOST_INPUTS("BroadcastTo", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareBroadcastTo>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("ConcatV2", DEVICE_GPU, "", DT_INVALID, {-1}, ConcatGpu);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Tile", DEVICE_GPU, "", DT_INVALID, {1},
+                                 PieceCopyGpu<PrepareTile>);
+RILL_REGISTER_KERNEL("Pack", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PreparePack>);
+RILL_REGISTER_KERNEL("Unpack", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareUnpack>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Split", DEVICE_GPU, "", DT_INVALID, {0},
+                                 PieceCopyGpu<PrepareSplit>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("SplitV", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
+                                 PieceCopyGpu<PrepareSplitV>);
 #define RILL_REG_GPU_ONE_HOT(T, unused)                                                      \
   RILL_REGISTER_KERNEL_HOST_INPUTS("OneHot", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    OneHotGpu<T>);

@@ -10,6 +10,8 @@
 #include "rill/core/activation.h"
 #include "rill/core/broadcast_plan.h"
 #include "rill/core/point_activation.h"
+#include "rill/core/range_value.h"
+#include "rill/core/select_plan.h"
 #include "rill/core/unary_math.h"
 
 namespace rill::gpu {
@@ -157,7 +159,7 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
 // elements of `element_size` bytes (1, 2, 4 or 8), its fields without its headers.
 struct StridedCopyDims {
   int rank;
-  int64_t dims[8], src_strides[8], dst_strides[8];
+  int64_t dims[kMaxCopyRank], src_strides[kMaxCopyRank], dst_strides[kMaxCopyRank];
   int64_t src_base, dst_base;
 };
 cudaError_t LaunchStridedCopy(const StridedCopyDims& c, int64_t n, size_t element_size,
@@ -168,5 +170,14 @@ cudaError_t LaunchStridedCopy(const StridedCopyDims& c, int64_t n, size_t elemen
 template <typename T, typename Index>
 cudaError_t LaunchOneHot(const Index* indices, const T* on, const T* off, T* out, int64_t outer,
                          int64_t depth, int64_t inner, cudaStream_t stream);
+
+// Select's walk (core/select_plan.h) over n output elements of `element_size` bytes (1, 4
+// or 8); cond, t, e and out on the device.
+cudaError_t LaunchSelect(const SelectPlan& p, int64_t n, size_t element_size, const bool* cond,
+                         const void* t, const void* e, void* out, cudaStream_t stream);
+
+// out[i] = RangeValue(start, delta, i) for i < n.
+template <typename T>
+cudaError_t LaunchRange(T start, T delta, T* out, int64_t n, cudaStream_t stream);
 
 }  // namespace rill::gpu

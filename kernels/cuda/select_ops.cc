@@ -1,0 +1,67 @@
+// GPU kernels of Range (start, limit and delta read on the host; int32 stays a host-memory
+// kernel, as TensorFlow's), Select and SelectV2 (select.cu, every dtype by element size)
+// and Where (a host-memory kernel: its output's length is the count of true elements, which
+// the host needs before it can allocate).
+#include "rill/core/range.h"
+#include "rill/core/select.h"
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+template <typename T>
+class RangeGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateRange(ctx));
+    RILL_CUDA_CHECK(LaunchRange<T>(*ctx.input(0).base<T>(), *ctx.input(2).base<T>(),
+                                   out->base<T>(), out->NumElements(), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+// int32 Range computes on the host into host memory.
+class RangeInt32Host : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override { return RangeOnHost<int32_t>(ctx); }
+};
+
+template <bool kV2>
+class SelectGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(SelectPlan p, PrepareSelect(ctx, kV2, &out));
+    RILL_CUDA_CHECK(LaunchSelect(p, out->NumElements(), DataTypeSize(out->dtype()),
+                                 ctx.input(0).base<bool>(), ctx.input(1).data(),
+                                 ctx.input(2).data(), out->data(), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+class WhereHost : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override { return ComputeWhere(ctx); }
+};
+
+#define RILL_RANGE_INPUTS (std::vector<int>{0, 1, 2})
+RILL_REGISTER_KERNEL_HOST_INPUTS("Range", DEVICE_GPU, "Tidx", DT_FLOAT, RILL_RANGE_INPUTS,
+                                 RangeGpu<float>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Range", DEVICE_GPU, "Tidx", DT_DOUBLE, RILL_RANGE_INPUTS,
+                                 RangeGpu<double>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Range", DEVICE_GPU, "Tidx", DT_INT64, RILL_RANGE_INPUTS,
+                                 RangeGpu<int64_t>);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("Range", DEVICE_GPU, "Tidx", DT_INT32, RILL_RANGE_INPUTS,
+                                  RangeInt32Host);
+#undef RILL_RANGE_INPUTS
+RILL_REGISTER_KERNEL("Select", DEVICE_GPU, "", DT_INVALID, SelectGpu<false>);
+RILL_REGISTER_KERNEL("SelectV2", DEVICE_GPU, "", DT_INVALID, SelectGpu<true>);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("Where", DEVICE_GPU, "", DT_INVALID, {0}, WhereHost);
+
+}  // namespace
+}  // namespace rill::gpu

@@ -1,0 +1,89 @@
+// Range, Select, SelectV2 and Where: schemas, shape functions (the rules of core/range.h
+// and core/select.h, shared with the kernels) and wrappers.
+#include "rill/ops/select_ops.h"
+
+#include "rill/core/range.h"
+#include "rill/core/select.h"
+#include "rill/core/shape_inference.h"
+
+namespace rill {
+namespace {
+
+absl::Status RangeShape(InferenceContext& c) {
+  const char* names[] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; ++i) RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, i, names[i]));
+  const Tensor *start = c.input_tensor(0), *limit = c.input_tensor(1), *delta = c.input_tensor(2);
+  if (start == nullptr || limit == nullptr || delta == nullptr) {
+    c.set_output(0, PartialTensorShape({-1}));
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(int64_t n, RangeSizeOf(*start, *limit, *delta));
+  c.set_output(0, PartialTensorShape({n}));
+  return absl::OkStatus();
+}
+
+template <bool kV2>
+absl::Status SelectShapeFn(InferenceContext& c) {
+  RILL_ASSIGN_OR_RETURN(
+      PartialTensorShape out,
+      (kV2 ? SelectV2Shape : SelectShape)(c.input_shape(0), c.input_shape(1), c.input_shape(2)));
+  c.set_output(0, std::move(out));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RILL_REGISTER_OP("Range")
+    .Input("start", "Tidx")
+    .Input("limit", "Tidx")
+    .Input("delta", "Tidx")
+    .Output("output", "Tidx")
+    .TypeAttr("Tidx", kSignedNumberTypes, DT_INT32)
+    .SetShapeFn(RangeShape);
+
+RILL_REGISTER_OP("Select")
+    .Input("condition", DT_BOOL)
+    .Input("t", "T")
+    .Input("e", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .SetShapeFn(SelectShapeFn<false>);
+
+RILL_REGISTER_OP("SelectV2")
+    .Input("condition", DT_BOOL)
+    .Input("t", "T")
+    .Input("e", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .SetShapeFn(SelectShapeFn<true>);
+
+RILL_REGISTER_OP("Where")
+    .Input("input", "T")
+    .Output("index", DT_INT64)
+    .TypeAttr("T", kAllTypes, DT_BOOL)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const PartialTensorShape& in = c.input_shape(0);
+      c.set_output(0, in.unknown_rank() ? PartialTensorShape({-1, -1})
+                                        : PartialTensorShape({-1, in.dims()}));
+      return absl::OkStatus();
+    });
+
+namespace ops {
+
+using internal::NodeBuilder;
+
+Range::Range(const Scope& scope, Input start, Input limit, Input delta) {
+  NodeBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize(this);
+}
+Select::Select(const Scope& scope, Input condition, Input t, Input e) {
+  NodeBuilder(scope, "Select").Input(condition).Input(t).Input(e).Finalize(this);
+}
+SelectV2::SelectV2(const Scope& scope, Input condition, Input t, Input e) {
+  NodeBuilder(scope, "SelectV2").Input(condition).Input(t).Input(e).Finalize(this);
+}
+Where::Where(const Scope& scope, Input condition) {
+  NodeBuilder(scope, "Where").Input(condition).Finalize(this);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,75 @@
+// Op cases (support/op_tester.h) of Tile, Pack, Unpack, Split, SplitV, Range, Select,
+// SelectV2 and Where: data movement and indices, so every device is held to the CPU exactly.
+#include "support/op_tester.h"
+
+namespace rill::testing {
+namespace {
+
+Output Ints(const Scope& s, std::vector<int32_t> v) {
+  Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(v.size())}));
+  for (size_t i = 0; i < v.size(); ++i) t.base<int32_t>()[i] = v[i];
+  return ops::Const(s, t);
+}
+
+OpCase Exact(std::string name, BuildFn build, std::vector<Tensor> inputs) {
+  return {std::move(name), std::move(build), std::move(inputs), 0, false};
+}
+
+std::vector<OpCase> Pieces() {
+  std::vector<OpCase> c;
+  for (DataType dt : {DT_FLOAT, DT_INT64, DT_BOOL, DT_UINT8}) {
+    const std::string t = DataTypeString(dt);
+    const Tensor x = RandomTensor(dt, {7, 1, 5}, 0, 9, 50);
+    c.push_back(Exact("Tile " + t,
+                      [](const Scope& s, const auto& in) {
+                        return ops::Tile(s, in[0], Ints(s, {2, 3, 1}));
+                      },
+                      {x}));
+    c.push_back(Exact("Pack " + t,
+                      [](const Scope& s, const auto& in) {
+                        return ops::Stack(s, {in[0], in[1], in[0]}, ops::Stack::Axis(2));
+                      },
+                      {x, RandomTensor(dt, {7, 1, 5}, 0, 9, 51)}));
+    c.push_back(Exact("Unpack " + t,
+                      [](const Scope& s, const auto& in) {
+                        ops::Unstack p(s, in[0], 5, ops::Unstack::Axis(-1));
+                        return ops::Concat(s, {p[3], p[0]}, 0);
+                      },
+                      {x}));
+    c.push_back(Exact(
+        "Split " + t,
+        [](const Scope& s, const auto& in) { return ops::Split(s, ops::Const(s, 0), in[0], 7)[4]; },
+        {x}));
+    c.push_back(Exact("SplitV " + t,
+                      [](const Scope& s, const auto& in) {
+                        ops::SplitV p(s, in[0], Ints(s, {2, -1}), ops::Const(s, 2), 2);
+                        return ops::Concat(s, {p[1], p[0]}, 2);
+                      },
+                      {x}));
+    const Tensor cond = RandomTensor(DT_BOOL, {7, 1, 5}, 0, 1, 52);
+    c.push_back(
+        Exact("Select " + t,
+              [](const Scope& s, const auto& in) { return ops::Select(s, in[0], in[1], in[2]); },
+              {cond, x, RandomTensor(dt, {7, 1, 5}, 0, 9, 53)}));
+    c.push_back(
+        Exact("SelectV2 " + t,
+              [](const Scope& s, const auto& in) { return ops::SelectV2(s, in[0], in[1], in[2]); },
+              {RandomTensor(DT_BOOL, {4, 1}, 0, 1, 54), RandomTensor(dt, {9}, 0, 9, 55),
+               RandomTensor(dt, {}, 0, 9, 56)}));
+  }
+  c.push_back(Exact("Where", [](const Scope& s, const auto& in) { return ops::Where(s, in[0]); },
+                    {RandomTensor(DT_BOOL, {6, 3, 4}, 0, 1, 57)}));
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64}) {
+    c.push_back(
+        Exact("Range " + DataTypeString(dt),
+              [](const Scope& s, const auto& in) { return ops::Range(s, in[0], in[1], in[2]); },
+              {FromDoubles(dt, {}, {-7}), FromDoubles(dt, {}, {2000}), FromDoubles(dt, {}, {3})}));
+  }
+  return c;
+}
+
+}  // namespace
+
+RILL_OP_CASES(pieces, Pieces);
+
+}  // namespace rill::testing

@@ -1,0 +1,111 @@
+// The gradients of Tile, Pack, Unpack, Split, SplitV, Select and SelectV2 against central
+// differences, with input shapes known at construction and unknown (Tile's two
+// formulations: folding replicas dim by dim, and TensorFlow's [m0, n0, m1, n1, ...] view).
+#include "gradient_checker.h"
+#include "rill/ops/piece_ops.h"
+#include "rill/ops/select_ops.h"
+
+namespace rill::testing {
+namespace {
+
+using namespace ::rill::ops;  // NOLINT
+using Xs = std::vector<Output>;
+
+Tensor Vals(const TensorShape& shape, uint32_t seed) {
+  return RandomTensor(DT_DOUBLE, shape, -1, 1, seed);
+}
+Output Ints(const Scope& s, std::vector<int32_t> v) {
+  Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(v.size())}));
+  for (size_t i = 0; i < v.size(); ++i) t.base<int32_t>()[i] = v[i];
+  return Const(s, t);
+}
+Output Bools(const Scope& s, const TensorShape& shape, std::vector<double> v) {
+  return Const(s, FromDoubles(DT_BOOL, shape, v));
+}
+
+struct Case {
+  std::string op;
+  GradBuildFn build;
+  std::vector<Tensor> inputs;
+};
+
+std::vector<Case> Cases() {
+  return {
+      {"Tile",
+       [](const Scope& s, const Xs& in) {
+         return Output(Tile(s, in[0], Ints(s, {2, 1, 3})));
+       },
+       {Vals({2, 3, 2}, 1)}},
+      {"Pack",
+       [](const Scope& s, const Xs& in) {
+         return Output(Stack(s, {in[0], in[1]}, Stack::Axis(1)));
+       },
+       {Vals({2, 3}, 2), Vals({2, 3}, 3)}},
+      // Piece 1 unused: its gradient is zeros.
+      {"Unpack",
+       [](const Scope& s, const Xs& in) {
+         Unstack p(s, in[0], 3, Unstack::Axis(-1));
+         return Output(Stack(s, {Mul(s, p[2], p[0]), p[0]}));
+       },
+       {Vals({2, 3}, 4)}},
+      {"Split",
+       [](const Scope& s, const Xs& in) {
+         Split p(s, Const(s, 1), in[0], 3);
+         return Output(Concat(s, {Mul(s, p[2], p[2]), p[0]}, 0));
+       },
+       {Vals({2, 6}, 5)}},
+      {"SplitV",
+       [](const Scope& s, const Xs& in) {
+         SplitV p(s, in[0], Ints(s, {1, -1, 2}), Const(s, 0), 3);
+         return Output(Concat(s, {Mul(s, p[1], p[1]), p[2]}, 0));
+       },
+       {Vals({6, 2}, 6)}},
+      {"Select",
+       [](const Scope& s, const Xs& in) {
+         return Output(Select(s, Bools(s, {3}, {1, 0, 1}), Mul(s, in[0], in[0]), in[1]));
+       },
+       {Vals({3, 2}, 7), Vals({3, 2}, 8)}},
+      {"SelectV2",
+       [](const Scope& s, const Xs& in) {
+         return Output(SelectV2(s, Bools(s, {2, 3}, {1, 0, 1, 0, 0, 1}), in[0], in[1]));
+       },
+       {Vals({3}, 9), Vals({2, 1}, 10)}},
+  };
+}
+
+class PieceGradient : public ::testing::TestWithParam<int> {};
+
+TEST_P(PieceGradient, SymbolicMatchesNumeric) {
+  static const std::vector<Case> cases = Cases();
+  const Case& c = cases[GetParam()];
+  SCOPED_TRACE(c.op);
+  ExpectGradientMatchesNumeric(c.build, c.inputs);
+}
+INSTANTIATE_TEST_SUITE_P(Pieces, PieceGradient,
+                         ::testing::Range(0, static_cast<int>(Cases().size())));
+
+// Tile of a rank-6 input (a [m, n] view would have rank 12) folds replica by replica; an
+// unknown leading dim takes the -1 of each view.
+TEST(PieceGradientTile, HighRankAndUnknownLeadingDim) {
+  auto build = [](const Scope& s, const Xs& in) {
+    return Output(Tile(s, in[0], Ints(s, {2, 1, 2, 1, 3, 2})));
+  };
+  auto err = GradientError(build, {Vals({2, 1, 2, 2, 1, 2}, 11)}, DT_DOUBLE);
+  ASSERT_TRUE(err.ok()) << err.status();
+  EXPECT_LT(*err, 1e-6);
+  auto batch = [](const Scope& s, const Xs& in) {
+    Output x = Reshape(s, in[0], Ints(s, {-1, 3}));  // [?, 3] at construction
+    return Output(Tile(s, x, Ints(s, {2, 2})));
+  };
+  err = GradientError(batch, {Vals({4, 3}, 12)}, DT_DOUBLE, {.known_shapes = false});
+  ASSERT_TRUE(err.ok()) << err.status();
+  EXPECT_LT(*err, 1e-6);
+}
+
+const bool kMarked = [] {
+  for (const Case& c : Cases()) GradTestedOps().insert(c.op);
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::testing
