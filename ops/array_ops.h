@@ -4,7 +4,9 @@
 #include <initializer_list>
 
 #include "rill/ops/op_builder.h"
-// TensorFlow's array_ops.h declares these too: Tile, Stack, Unstack, Split, SplitV, Where.
+// TensorFlow's array_ops.h declares these too: Gather, GatherV2, Tile, Stack, Unstack, Split,
+// SplitV, Where.
+#include "rill/ops/gather_ops.h"
 #include "rill/ops/piece_ops.h"
 #include "rill/ops/select_ops.h"
 

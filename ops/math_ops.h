@@ -2,7 +2,8 @@
 #pragma once
 
 #include "rill/ops/op_builder.h"
-// TensorFlow's math_ops.h declares Range, Select and SelectV2.
+// TensorFlow's math_ops.h declares Range, Select, SelectV2 and UnsortedSegmentSum.
+#include "rill/ops/gather_ops.h"
 #include "rill/ops/select_ops.h"
 
 namespace rill::ops {

@@ -9,6 +9,7 @@
 #include "rill/ops/array_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/fused_ops.h"
+#include "rill/ops/gather_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"

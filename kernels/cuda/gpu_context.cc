@@ -20,4 +20,18 @@ absl::Status CudnnError(cudnnStatus_t e, const char* stmt, const char* file, int
                           line);
 }
 
+absl::StatusOr<Tensor> UploadHostInput(const OpKernelContext& ctx, const Tensor& host,
+                                       const char* what) {
+  Tensor t(ctx.device()->allocator(), host.dtype(), host.shape());
+  if (!t.IsInitialized()) {
+    return errors::ResourceExhausted("out of GPU memory for ", host.TotalBytes(), " bytes of ",
+                                     what);
+  }
+  if (host.TotalBytes() > 0) {
+    RILL_CUDA_CHECK(cudaMemcpyAsync(t.data(), host.data(), host.TotalBytes(),
+                                    cudaMemcpyHostToDevice, ContextOf(ctx)->stream));
+  }
+  return t;
+}
+
 }  // namespace rill::gpu

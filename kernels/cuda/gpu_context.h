@@ -46,4 +46,10 @@ inline absl::Status CheckStatus(cudnnStatus_t e, const char* s, const char* f, i
 #define RILL_CUDA_CHECK(stmt) \
   RILL_RETURN_IF_ERROR(::rill::gpu::CheckStatus((stmt), #stmt, __FILE__, __LINE__))
 
+// A copy on the device of `host`, an input the kernel read on the host to validate it
+// (labels, indices), enqueued on the device's stream; the device allocator keeps the
+// buffer alive for the work queued after it.
+absl::StatusOr<Tensor> UploadHostInput(const OpKernelContext& ctx, const Tensor& host,
+                                       const char* what);
+
 }  // namespace rill::gpu

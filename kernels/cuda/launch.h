@@ -176,6 +176,18 @@ cudaError_t LaunchOneHot(const Index* indices, const T* on, const T* off, T* out
 cudaError_t LaunchSelect(const SelectPlan& p, int64_t n, size_t element_size, const bool* cond,
                          const void* t, const void* e, void* out, cudaStream_t stream);
 
+// Gather's rows (core/gather.h's geometry: batch, outer, n, k, inner) of `element_size`
+// bytes (1, 4 or 8); indices (Index: int32_t or int64_t), already validated, on the device.
+template <typename Index>
+cudaError_t LaunchGather(int64_t batch, int64_t outer, int64_t n, int64_t k, int64_t inner,
+                         size_t element_size, const void* params, const Index* indices, void* out,
+                         cudaStream_t stream);
+// UnsortedSegmentSum into a zeroed out [segments, inner] by atomic adds; negative ids are
+// dropped (ids already validated below segments).
+template <typename T, typename Index>
+cudaError_t LaunchSegmentSum(const T* data, const Index* ids, int64_t num_ids, int64_t inner,
+                             T* out, cudaStream_t stream);
+
 // out[i] = RangeValue(start, delta, i) for i < n.
 template <typename T>
 cudaError_t LaunchRange(T start, T delta, T* out, int64_t n, cudaStream_t stream);

@@ -48,13 +48,7 @@ class SoftmaxXentGpu : public OpKernel {
           f.base<T>(), l.base<T>(), nullptr, loss->base<T>(), bp->base<T>(), rows, cols, s)));
       return absl::OkStatus();
     }
-    Tensor ids(ctx.device()->allocator(), l.dtype(), l.shape());
-    if (!ids.IsInitialized()) {
-      return errors::ResourceExhausted("out of GPU memory for ", l.TotalBytes(),
-                                       " bytes of labels");
-    }
-    RILL_CUDA_CHECK(
-        cudaMemcpyAsync(ids.data(), l.data(), l.TotalBytes(), cudaMemcpyHostToDevice, s));
+    RILL_ASSIGN_OR_RETURN(Tensor ids, UploadHostInput(ctx, l, "labels"));
     if (l.dtype() == DT_INT32) {
       RILL_CUDA_CHECK(
           (LaunchSoftmaxXent<T, int32_t>(f.base<T>(), nullptr, ids.base<int32_t>(), loss->base<T>(),

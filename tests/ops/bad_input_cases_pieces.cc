@@ -115,7 +115,51 @@ void Selects() {
   AddRecipe({"Where", {c}, {}});
 }
 
+void Gathers() {
+  AddRecipe({"Gather", {F({3, 2}), I({2}, {2, 0})}, {}});
+  AddCase("an index past the rows", {"Gather", {F({3, 2}), I({2}, {3, 0})}, {}}, Where::kRun,
+          kInvalid, {"indices[0] = 3", "[0, 3)"});
+  AddCase("a negative index", {"Gather", {F({3, 2}), I({2}, {0, -1})}, {}}, Where::kRun, kInvalid,
+          {"indices[1] = -1"});
+  Both("scalar params", {"Gather", {F({}), I({1}, {0})}, {}}, {"scalar"});
+  AddCase("float indices", {"Gather", {F({3, 2}), F({2})}, {}}, kConstruction, kInvalid, {"float"});
+  AddRecipe({"GatherV2", {F({2, 3, 4}), I({2}, {1, 0}), I({}, {1})}, {}});
+  Both("an axis past the rank", {"GatherV2", {F({2, 3, 4}), I({2}, {1, 0}), I({}, {3})}, {}},
+       {"3"});
+  Both("an axis that is not a scalar",
+       {"GatherV2", {F({2, 3, 4}), I({2}, {1, 0}), I({1}, {1})}, {}}, {"axis"});
+  Both("batch_dims past the axis",
+       {"GatherV2",
+        {F({2, 3, 4}), I({2, 2}, {1, 0, 1, 0}), I({}, {0})},
+        {{"batch_dims", int64_t{1}}}},
+       {"batch_dims"});
+  Both("batch dims that differ",
+       {"GatherV2", {F({2, 3, 4}), I({3, 1}, {1, 0, 1}), I({}, {2})}, {{"batch_dims", int64_t{1}}}},
+       {"batch dimension"});
+  AddCase("an index past the axis", {"GatherV2", {F({2, 3, 4}), I({2}, {1, 4}), I({}, {2})}, {}},
+          Where::kRun, kInvalid, {"indices[1] = 4", "[0, 4)"});
+  AddCase("a result of rank 9",
+          {"GatherV2", {F({2, 1, 1, 1, 1}), I({1, 1, 1, 1, 1}, {0}), I({}, {0})}, {}},
+          kConstruction, kInvalid, {"rank"});
+
+  AddRecipe({"UnsortedSegmentSum", {F({4, 2}), I({4}, {0, 1, 0, -1}), I({}, {2})}, {}});
+  AddCase("a segment id past num_segments",
+          {"UnsortedSegmentSum", {F({4, 2}), I({4}, {0, 2, 0, 1}), I({}, {2})}, {}}, Where::kRun,
+          kInvalid, {"segment_ids[1] = 2"});
+  Both("segment_ids that are not a prefix of data's shape",
+       {"UnsortedSegmentSum", {F({4, 2}), I({3}, {0, 1, 0}), I({}, {2})}, {}}, {"[3]", "[4,2]"});
+  Both("a negative num_segments",
+       {"UnsortedSegmentSum", {F({4, 2}), I({4}, {0, 1, 0, 1}), I({}, {-1})}, {}},
+       {"num_segments"});
+  Both("num_segments that is not a scalar",
+       {"UnsortedSegmentSum", {F({4, 2}), I({4}, {0, 1, 0, 1}), I({1}, {2})}, {}},
+       {"num_segments"});
+  AddCase("bool data", {"UnsortedSegmentSum", {B({2}, {1, 0}), I({2}, {0, 1}), I({}, {2})}, {}},
+          kConstruction, kInvalid, {"bool"});
+}
+
 const bool kRegistered = [] {
+  Gathers();
   Tile();
   PackUnpack();
   Splits();

@@ -57,6 +57,30 @@ std::vector<OpCase> Pieces() {
               {RandomTensor(DT_BOOL, {4, 1}, 0, 1, 54), RandomTensor(dt, {9}, 0, 9, 55),
                RandomTensor(dt, {}, 0, 9, 56)}));
   }
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT64, DT_UINT8, DT_BOOL}) {
+    const Tensor params = RandomTensor(dt, {6, 40, 3}, 0, 9, 60);
+    c.push_back(Exact("Gather " + DataTypeString(dt),
+                      [](const Scope& s, const auto& in) { return ops::Gather(s, in[0], in[1]); },
+                      {params, RandomTensor(DT_INT64, {5, 7}, 0, 5, 61)}));
+    c.push_back(Exact("GatherV2 " + DataTypeString(dt),
+                      [](const Scope& s, const auto& in) {
+                        return ops::GatherV2(s, in[0], in[1], ops::Const(s, 1),
+                                             ops::GatherV2::BatchDims(1));
+                      },
+                      {params, RandomTensor(DT_INT32, {6, 9}, 0, 39, 62)}));
+  }
+  // Integer sums are exact in any order; float ones are compared within rounding (the GPU
+  // adds atomically, in no fixed order).
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT64}) {
+    c.push_back(
+        {"UnsortedSegmentSum " + DataTypeString(dt),
+         [](const Scope& s, const auto& in) {
+           return ops::UnsortedSegmentSum(s, in[0], in[1], ops::Const(s, 11));
+         },
+         {RandomTensor(dt, {300, 17}, -9, 9, 63), RandomTensor(DT_INT32, {300}, -2, 10, 64)},
+         dt == DT_INT64 ? 0 : 1e-5,
+         false});
+  }
   c.push_back(Exact("Where", [](const Scope& s, const auto& in) { return ops::Where(s, in[0]); },
                     {RandomTensor(DT_BOOL, {6, 3, 4}, 0, 1, 57)}));
   for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64}) {

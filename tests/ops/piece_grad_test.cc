@@ -1,7 +1,12 @@
 // The gradients of Tile, Pack, Unpack, Split, SplitV, Select and SelectV2 against central
 // differences, with input shapes known at construction and unknown (Tile's two
 // formulations: folding replicas dim by dim, and TensorFlow's [m0, n0, m1, n1, ...] view).
+#include <cmath>
+
 #include "gradient_checker.h"
+#include "rill/ops/gather_ops.h"
+#include "rill/ops/gradients.h"
+#include "rill/ops/math_ops.h"
 #include "rill/ops/piece_ops.h"
 #include "rill/ops/select_ops.h"
 
@@ -70,6 +75,22 @@ std::vector<Case> Cases() {
          return Output(SelectV2(s, Bools(s, {2, 3}, {1, 0, 1, 0, 0, 1}), in[0], in[1]));
        },
        {Vals({3}, 9), Vals({2, 1}, 10)}},
+      // Repeated indices sum into their row.
+      {"Gather",
+       [](const Scope& s, const Xs& in) {
+         return Output(Gather(s, in[0], Ints(s, {2, 0, 2})));
+       },
+       {Vals({3, 2}, 13)}},
+      {"GatherV2",
+       [](const Scope& s, const Xs& in) {
+         return Output(GatherV2(s, in[0], Ints(s, {1, 1, 0}), Const(s, 1)));
+       },
+       {Vals({2, 3, 2}, 14)}},
+      {"UnsortedSegmentSum",
+       [](const Scope& s, const Xs& in) {
+         return Output(UnsortedSegmentSum(s, in[0], Ints(s, {2, -1, 0, 2}), Const(s, 3)));
+       },
+       {Vals({4, 2}, 15)}},
   };
 }
 
@@ -100,6 +121,20 @@ TEST(PieceGradientTile, HighRankAndUnknownLeadingDim) {
   err = GradientError(batch, {Vals({4, 3}, 12)}, DT_DOUBLE, {.known_shapes = false});
   ASSERT_TRUE(err.ok()) << err.status();
   EXPECT_LT(*err, 1e-6);
+}
+
+// GatherV2 along axis 0 (rows summed straight into params) and with batch_dims (through
+// params' positions).
+TEST(PieceGradientGather, AxisZeroAndBatchDims) {
+  auto axis0 = [](const Scope& s, const Xs& in) {
+    return Output(GatherV2(s, in[0], Ints(s, {0, 2, 2}), Const(s, 0)));
+  };
+  ExpectGradientMatchesNumeric(axis0, {Vals({3, 2}, 16)});
+  auto batch = [](const Scope& s, const Xs& in) {
+    Tensor idx = FromDoubles(DT_INT64, {2, 2}, {1, 1, 0, 2});
+    return Output(GatherV2(s, in[0], Const(s, idx), Const(s, 1), GatherV2::BatchDims(1)));
+  };
+  ExpectGradientMatchesNumeric(batch, {Vals({2, 3}, 17)});
 }
 
 const bool kMarked = [] {

@@ -1,0 +1,73 @@
+// GPU kernels of Gather, GatherV2 and UnsortedSegmentSum. Indices and segment ids are read
+// on the host, where core/gather.h validates every one (an index out of range is an error,
+// where TensorFlow's GPU kernels write zeros), then uploaded for gather.cu.
+#include "rill/core/gather.h"
+#include "rill/kernels/cuda/gpu_context.h"
+#include "rill/kernels/cuda/launch.h"
+
+namespace rill::gpu {
+namespace {
+
+class GatherGpu : public OpKernel {
+ public:
+  explicit GatherGpu(OpKernelConstruction& c) : OpKernel(c), batch_dims_(BatchDimsAttr(c)) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(GatherGeometry g, PrepareGather(ctx, batch_dims_, &out));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(Tensor idx, UploadHostInput(ctx, ctx.input(1), "indices"));
+    const size_t es = DataTypeSize(out->dtype());
+    const void* params = ctx.input(0).data();
+    cudaStream_t s = ContextOf(ctx)->stream;
+    if (idx.dtype() == DT_INT32) {
+      RILL_CUDA_CHECK(LaunchGather(g.batch, g.outer, g.n, g.k, g.inner, es, params,
+                                   idx.base<int32_t>(), out->data(), s));
+    } else {
+      RILL_CUDA_CHECK(LaunchGather(g.batch, g.outer, g.n, g.k, g.inner, es, params,
+                                   idx.base<int64_t>(), out->data(), s));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t batch_dims_;
+};
+
+template <typename T>
+class UnsortedSegmentSumGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(SegmentGeometry g, PrepareSegmentSum(ctx, &out));
+    cudaStream_t s = ContextOf(ctx)->stream;
+    if (out->TotalBytes() > 0)
+      RILL_CUDA_CHECK(cudaMemsetAsync(out->data(), 0, out->TotalBytes(), s));
+    if (g.ids * g.inner == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(Tensor ids, UploadHostInput(ctx, ctx.input(1), "segment_ids"));
+    const T* data = ctx.input(0).base<T>();
+    if (ids.dtype() == DT_INT32) {
+      RILL_CUDA_CHECK(
+          LaunchSegmentSum(data, ids.base<int32_t>(), g.ids, g.inner, out->base<T>(), s));
+    } else {
+      RILL_CUDA_CHECK(
+          LaunchSegmentSum(data, ids.base<int64_t>(), g.ids, g.inner, out->base<T>(), s));
+    }
+    return absl::OkStatus();
+  }
+};
+
+RILL_REGISTER_KERNEL_HOST_INPUTS("Gather", DEVICE_GPU, "", DT_INVALID, {1}, GatherGpu);
+RILL_REGISTER_KERNEL_HOST_INPUTS("GatherV2", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
+                                 GatherGpu);
+#define RILL_REG_SEGMENT_SUM(T)                                                        \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("UnsortedSegmentSum", DEVICE_GPU, "T",              \
+                                   DataTypeToEnum<T>::value, (std::vector<int>{1, 2}), \
+                                   UnsortedSegmentSumGpu<T>);
+RILL_REG_SEGMENT_SUM(float)
+RILL_REG_SEGMENT_SUM(double)
+RILL_REG_SEGMENT_SUM(int64_t)
+#undef RILL_REG_SEGMENT_SUM
+
+}  // namespace
+}  // namespace rill::gpu

@@ -1,0 +1,80 @@
+// Gradients of Gather, GatherV2 and UnsortedSegmentSum, dense (rill has no IndexedSlices):
+// a gather's gradient sums the incoming rows into the rows they came from, a segment sum's
+// gathers the incoming rows back (zero for dropped, negative ids), as TensorFlow's.
+#include "rill/core/shape_inference.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/gather_ops.h"
+#include "rill/ops/grad_util.h"
+#include "rill/ops/gradients.h"
+#include "rill/ops/math_ops.h"
+
+namespace rill::ops {
+namespace {
+
+using GradOut = std::vector<Output>;
+using grad::In;
+
+// Along axis 0 without batch dims (tf.gather's default, embeddings): indices' shape is a
+// prefix of the gradient's, so the rows sum straight into params' rows.
+Output AxisZeroGrad(const Scope& s, const Output& params, const Output& indices, const Output& g) {
+  Output rows = Reshape(s, Slice(s, Shape(s, params), {0}, {1}), grad::IntVector(s, {}));
+  return UnsortedSegmentSum(s, g, indices, rows);
+}
+
+// Any axis and batch_dims: the same gather of params' flat positions says where each
+// gradient element came from. Costs a position per element of params.
+Output PositionGrad(const Scope& s, const Operation& op, const Output& g) {
+  const Output params = In(op, 0);
+  Output size = Size(s, params, Size::OutType(DT_INT64));
+  Output iota =
+      Reshape(s, Range(s, Const(s, int64_t{0}), size, Const(s, int64_t{1})), Shape(s, params));
+  Output from = GatherV2(s, iota, In(op, 1), In(op, 2),
+                         GatherV2::BatchDims(op.node()->attr<int64_t>("batch_dims")));
+  Output flat = UnsortedSegmentSum(s, Reshape(s, g, {-1}), Reshape(s, from, {-1}), size);
+  return Reshape(s, flat, Shape(s, params));
+}
+
+bool IsAxisZero(const Operation& op) {
+  if (op.node()->attr<int64_t>("batch_dims") != 0) return false;
+  const Tensor* axis = In(op, 2).node()->constant_value();
+  if (axis == nullptr) return false;
+  auto v = shape_fns::IntValues(*axis, "axis");
+  return v.ok() && v->size() == 1 && (*v)[0] == 0;
+}
+
+absl::Status GatherGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(AxisZeroGrad(s, In(op, 0), In(op, 1), g[0]));
+  out->push_back(Output());
+  return s.status();
+}
+
+absl::Status GatherV2Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(IsAxisZero(op) ? AxisZeroGrad(s, In(op, 0), In(op, 1), g[0])
+                                : PositionGrad(s, op, g[0]));
+  out->push_back(Output());
+  out->push_back(Output());
+  return s.status();
+}
+
+// g gathered at the segment ids, zero where an id was negative (its row was dropped).
+absl::Status SegmentSumGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  const Output ids = In(op, 1);
+  Output zero = Cast(s, Const(s, 0), ids.type());
+  Output gathered = Gather(s, g[0], Maximum(s, ids, zero));
+  // The mask as ids' shape followed by ones, to broadcast over each gathered row.
+  Output ids_rank = Reshape(s, Size(s, Shape(s, ids)), {1});
+  Output row_ones = OnesLike(s, Slice(s, Shape(s, gathered), ids_rank, {-1}));
+  Output mask = Reshape(s, GreaterEqual(s, ids, zero), Concat(s, {Shape(s, ids), row_ones}, 0));
+  out->push_back(SelectV2(s, mask, gathered, ZerosLike(s, gathered)));
+  out->push_back(Output());
+  out->push_back(Output());
+  return s.status();
+}
+
+}  // namespace
+
+RILL_REGISTER_GRADIENT("Gather", GatherGrad);
+RILL_REGISTER_GRADIENT("GatherV2", GatherV2Grad);
+RILL_REGISTER_GRADIENT("UnsortedSegmentSum", SegmentSumGrad);
+
+}  // namespace rill::ops

@@ -1,0 +1,105 @@
+// Gather, GatherV2 and UnsortedSegmentSum: schemas, shape functions (core/gather.h's rules,
+// shared with the kernels) and wrappers.
+#include "rill/ops/gather_ops.h"
+
+#include "rill/core/gather.h"
+#include "rill/core/shape_inference.h"
+
+namespace rill {
+namespace {
+
+absl::Status GatherShape(InferenceContext& c, int64_t batch_dims) {
+  int64_t axis = 0;
+  if (c.num_inputs() == 3) {
+    RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2, "axis"));
+    RILL_ASSIGN_OR_RETURN(auto a, shape_fns::ConstInts(c, 2, "axis"));
+    if (!a) {
+      c.set_output(0, PartialTensorShape());
+      return absl::OkStatus();
+    }
+    axis = (*a)[0];
+  }
+  const PartialTensorShape &p = c.input_shape(0), &i = c.input_shape(1);
+  if (p.unknown_rank() || i.unknown_rank()) {
+    c.set_output(0, PartialTensorShape());
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(auto out, GatherDims(p.dim_sizes(), i.dim_sizes(), axis, batch_dims));
+  c.set_output(0, PartialTensorShape(out));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RILL_REGISTER_OP("Gather")
+    .Input("params", "Tparams")
+    .Input("indices", "Tindices")
+    .Output("output", "Tparams")
+    .TypeAttr("Tparams")
+    .TypeAttr("Tindices", kIndexTypes)
+    .Attr("validate_indices", AttrKind::kBool, true)
+    .SetShapeFn([](InferenceContext& c) { return GatherShape(c, 0); });
+
+RILL_REGISTER_OP("GatherV2")
+    .Input("params", "Tparams")
+    .Input("indices", "Tindices")
+    .Input("axis", "Taxis")
+    .Output("output", "Tparams")
+    .TypeAttr("Tparams")
+    .TypeAttr("Tindices", kIndexTypes)
+    .TypeAttr("Taxis", kIndexTypes)
+    .Attr("batch_dims", AttrKind::kInt, int64_t{0})
+    .SetShapeFn([](InferenceContext& c) { return GatherShape(c, c.attr<int64_t>("batch_dims")); });
+
+RILL_REGISTER_OP("UnsortedSegmentSum")
+    .Input("data", "T")
+    .Input("segment_ids", "Tindices")
+    .Input("num_segments", "Tnumsegments")
+    .Output("output", "T")
+    .TypeAttr("T", kNumberTypes)
+    .TypeAttr("Tindices", kIndexTypes)
+    .TypeAttr("Tnumsegments", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2, "num_segments"));
+      RILL_ASSIGN_OR_RETURN(auto num, shape_fns::ConstInts(c, 2, "num_segments"));
+      const PartialTensorShape &d = c.input_shape(0), &ids = c.input_shape(1);
+      if (num && (*num)[0] < 0) {
+        return errors::InvalidArgument("num_segments must be >= 0, got ", (*num)[0]);
+      }
+      if (d.unknown_rank() || ids.unknown_rank()) {
+        c.set_output(0, PartialTensorShape());
+        return absl::OkStatus();
+      }
+      RILL_ASSIGN_OR_RETURN(auto out,
+                            SegmentSumDims(d.dim_sizes(), ids.dim_sizes(), num ? (*num)[0] : -1));
+      c.set_output(0, PartialTensorShape(out));
+      return absl::OkStatus();
+    });
+
+namespace ops {
+
+using internal::NodeBuilder;
+
+Gather::Gather(const Scope& scope, Input params, Input indices) {
+  NodeBuilder(scope, "Gather").Input(params).Input(indices).Finalize(this);
+}
+GatherV2::GatherV2(const Scope& scope, Input params, Input indices, Input axis,
+                   const Attrs& attrs) {
+  NodeBuilder(scope, "GatherV2")
+      .Input(params)
+      .Input(indices)
+      .Input(axis)
+      .Attr("batch_dims", attrs.batch_dims_)
+      .Finalize(this);
+}
+UnsortedSegmentSum::UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids,
+                                       Input num_segments) {
+  NodeBuilder(scope, "UnsortedSegmentSum")
+      .Input(data)
+      .Input(segment_ids)
+      .Input(num_segments)
+      .Finalize(this);
+}
+
+}  // namespace ops
+}  // namespace rill

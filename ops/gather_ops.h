@@ -1,0 +1,39 @@
+// Gathering rows by index and summing rows into segments, with TensorFlow's C++ names:
+// Gather, GatherV2 and UnsortedSegmentSum.
+#pragma once
+
+#include "rill/ops/op_builder.h"
+
+namespace rill::ops {
+
+// params' slices along axis 0 at `indices`: out[j..., i...] = params[indices[j...], i...].
+class Gather : public OpWrapper {
+ public:
+  Gather(const Scope& scope, Input params, Input indices);
+};
+
+// params' slices along `axis` at `indices`, the first batch_dims dims shared by both.
+class GatherV2 : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs BatchDims(int64_t x) {
+      Attrs r = *this;
+      r.batch_dims_ = x;
+      return r;
+    }
+    int64_t batch_dims_ = 0;
+  };
+  GatherV2(const Scope& scope, Input params, Input indices, Input axis)
+      : GatherV2(scope, params, indices, axis, Attrs()) {}
+  GatherV2(const Scope& scope, Input params, Input indices, Input axis, const Attrs& attrs);
+  static Attrs BatchDims(int64_t x) { return Attrs().BatchDims(x); }
+};
+
+// out[s, i...] = sum of data[j..., i...] over the j with segment_ids[j...] == s; a negative
+// id drops its row.
+class UnsortedSegmentSum : public OpWrapper {
+ public:
+  UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids, Input num_segments);
+};
+
+}  // namespace rill::ops
