@@ -188,7 +188,10 @@ absl::Status ExtremeGrad(const Scope& s, const Operation& op, const GradOut& g, 
 absl::Status ClipByValueGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output t = In(op, 0), lo = In(op, 1), hi = In(op, 2);
   Output below = Less(s, t, lo), above = Greater(s, t, hi);
-  auto times = [&](Output mask) { return Mul(s, g[0], Cast(s, mask, T(op))); };
+  Output zeros = ZerosLike(s, g[0]);
+  // Selected, not multiplied by a 0/1 mask: an infinite or NaN gradient stays out of the
+  // parts it does not reach, as in TensorFlow.
+  auto times = [&](Output mask) { return SelectV2(s, mask, g[0], zeros); };
   out->push_back(times(LogicalNot(s, LogicalOr(s, below, above))));
   out->push_back(grad::ReduceToOperand(s, times(below), lo, t.shape(), t));
   out->push_back(grad::ReduceToOperand(s, times(above), hi, t.shape(), t));

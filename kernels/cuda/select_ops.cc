@@ -16,8 +16,8 @@ class RangeGpu : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateRange(ctx));
-    RILL_CUDA_CHECK(LaunchRange<T>(*ctx.input(0).base<T>(), *ctx.input(2).base<T>(),
-                                   out->base<T>(), out->NumElements(), ContextOf(ctx)->stream));
+    RILL_CUDA_CHECK(LaunchRange<T>(*ctx.input(0).base<T>(), *ctx.input(2).base<T>(), out->base<T>(),
+                                   out->NumElements(), ContextOf(ctx)->stream));
     return absl::OkStatus();
   }
 };

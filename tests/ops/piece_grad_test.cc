@@ -137,6 +137,29 @@ TEST(PieceGradientGather, AxisZeroAndBatchDims) {
   ExpectGradientMatchesNumeric(batch, {Vals({2, 3}, 17)});
 }
 
+// ClipByValue's gradient selects (TensorFlow's Where), so an infinite incoming gradient
+// reaches only the parts it flows to: no 0 * inf = NaN elsewhere.
+TEST(PieceGradientSelect, ClipByValueKeepsInfiniteGradientsApart) {
+  const Tensor x = FromDoubles(DT_FLOAT, {3}, {-1, 0.5, 2});
+  const Tensor g = FromDoubles(DT_FLOAT, {3}, {INFINITY, INFINITY, INFINITY});
+  for (int wrt : {0, 1}) {
+    auto got = RunOp(
+        [wrt](const Scope& s, const Xs& in) {
+          Output y = ClipByValue(s, in[0], in[2], Const(s, 1.0f));
+          std::vector<Output> grads;
+          EXPECT_TRUE(AddSymbolicGradients(s, {y}, {in[wrt == 0 ? 0 : 2]}, {in[1]}, &grads).ok());
+          return grads.empty() ? Output() : grads[0];
+        },
+        {x, g, FromDoubles(DT_FLOAT, {}, {0})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    if (wrt == 0) {
+      ExpectTensorNear(*got, DT_FLOAT, {3}, {0, INFINITY, 0}, 0);
+    } else {
+      ExpectTensorNear(*got, DT_FLOAT, {}, {INFINITY}, 0);
+    }
+  }
+}
+
 const bool kMarked = [] {
   for (const Case& c : Cases()) GradTestedOps().insert(c.op);
   return true;
