@@ -58,9 +58,21 @@ RILL_REGISTER_OP("AssignSub")
     .SetIsStateful()
     .SetShapeFn([](InferenceContext& c) { return AssignShape(c, true); });
 
+// Whether `ref` holds a value yet (its initializer, or any Assign, has run).
+RILL_REGISTER_OP("IsVariableInitialized")
+    .RefInput("ref", "dtype")
+    .Output("is_initialized", DT_BOOL)
+    .TypeAttr("dtype", kAllTypes)
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Scalar);
+
 namespace ops {
 
 using internal::NodeBuilder;
+
+IsVariableInitialized::IsVariableInitialized(const Scope& scope, Input ref) {
+  NodeBuilder(scope, "IsVariableInitialized").Input(ref).Finalize(this);
+}
 
 Variable::Variable(const Scope& scope, const PartialTensorShape& shape, DataType dtype) {
   NodeBuilder(scope, "Variable").Attr("shape", shape).Attr("dtype", dtype).Finalize(this);

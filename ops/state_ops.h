@@ -16,6 +16,12 @@ class Variable : public OpWrapper {
   Operation initializer;  // set by the second form
 };
 
+// A bool scalar: whether the variable `ref` holds a value yet.
+class IsVariableInitialized : public OpWrapper {
+ public:
+  IsVariableInitialized(const Scope& scope, Input ref);
+};
+
 class Assign : public OpWrapper {
  public:
   struct Attrs {

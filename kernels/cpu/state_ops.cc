@@ -51,6 +51,25 @@ class VariableOp : public OpKernel {
   absl::Status Compute(OpKernelContext&) override { return absl::OkStatus(); }
 };
 
+// Reads only the variable's state, never its value: a host-memory kernel on every device.
+class IsVariableInitializedOp : public OpKernel {
+ public:
+  explicit IsVariableInitializedOp(OpKernelConstruction& c) : OpKernel(c) {
+    const Node& v = *c.node().input(0).node;
+    var_ = c.resources()->LookupOrCreateVar(v.name(), v.output_type(0), v.output_shape(0));
+  }
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape(), &out));
+    std::lock_guard<std::mutex> lock(var_->mu());
+    *out->base<bool>() = var_->initialized();
+    return absl::OkStatus();
+  }
+
+ private:
+  Var* var_;
+};
+
 enum class AssignMode { kSet, kAdd, kSub };
 
 template <typename T, AssignMode kMode>
@@ -119,6 +138,9 @@ RILL_REGISTER_KERNEL("Placeholder", DEVICE_CPU, "", DT_INVALID, PlaceholderOp);
 RILL_REGISTER_KERNEL("Identity", DEVICE_CPU, "", DT_INVALID, IdentityOp);
 RILL_REGISTER_KERNEL("NoOp", DEVICE_CPU, "", DT_INVALID, NoOpOp);
 RILL_REGISTER_KERNEL("Variable", DEVICE_CPU, "", DT_INVALID, VariableOp);
+RILL_REGISTER_KERNEL("IsVariableInitialized", DEVICE_CPU, "", DT_INVALID, IsVariableInitializedOp);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("IsVariableInitialized", DEVICE_GPU, "", DT_INVALID, {},
+                                  IsVariableInitializedOp);
 #define RILL_REG_ASSIGN(T, unused)                                          \
   RILL_REGISTER_KERNEL("Assign", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        AssignOp<T, AssignMode::kSet>);

@@ -172,6 +172,7 @@ const bool kRegistered = [] {
 
   // State: ref inputs are variables (initialized to the value given).
   AddRecipe({"Assign", {F({2, 3}), F({2, 3})}, {}});
+  AddRecipe({"IsVariableInitialized", {F({2, 3})}, {}});
   Both("a value of another shape", {"Assign", {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
   for (const char* op : {"AssignAdd", "AssignSub"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});

@@ -194,6 +194,16 @@ std::vector<OpCase> StateAndTraining() {
   const Tensor half = FromDoubles(DT_FLOAT, {}, {0.5}), lr = FromDoubles(DT_FLOAT, {}, {0.1});
   std::vector<OpCase> c = {
       {"Assign", [](auto s, const auto& in) { return ops::Assign(s, Var(s, in[0]), in[0]); }, {v0}},
+      {"IsVariableInitialized",
+       [](auto s, const auto& in) {
+         Output set = Var(s, in[0]), unset = Var(s, in[0]);
+         Scope after = AfterAssigning(s, {{set, in[0]}});
+         return ops::Stack(
+             s, {ops::IsVariableInitialized(after, set), ops::IsVariableInitialized(after, unset)});
+       },
+       {v0},
+       0,
+       false},
       {"AssignAdd",
        [](auto s, const auto& in) {
          Output v = Var(s, in[0]);

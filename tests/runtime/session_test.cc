@@ -8,7 +8,7 @@
 namespace rill::testing {
 namespace {
 
-MarkTested tested({"Variable", "Assign", "AssignAdd", "AssignSub"});
+MarkTested tested({"Variable", "Assign", "AssignAdd", "AssignSub", "IsVariableInitialized"});
 
 using ::absl::StatusCode;
 
@@ -153,6 +153,24 @@ TEST(Session, GlobalVariablesInitializerAndControlDependencies) {
   ASSERT_TRUE(session.Run({}, {}, {group}, nullptr).ok());
   ASSERT_TRUE(session.Run({b}, &out).ok());
   EXPECT_EQ(out[0].scalar<double>()(), 7.0);
+}
+
+TEST(Session, IsVariableInitializedTurnsTrueWithTheInitializer) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Variable(root.WithOpName("a"), {1.f, 2.f});
+  auto b = ops::Variable(root.WithOpName("b"), PartialTensorShape({2}), DT_INT64);
+  auto a_ready = ops::IsVariableInitialized(root, a);
+  auto b_ready = ops::IsVariableInitialized(root, b);
+  Session session(root);
+  std::vector<Tensor> out;
+  // Asking never reads the value, so an uninitialized variable is no error here.
+  ASSERT_TRUE(session.Run({a_ready, b_ready}, &out).ok());
+  EXPECT_FALSE(out[0].scalar<bool>()());
+  EXPECT_FALSE(out[1].scalar<bool>()());
+  ASSERT_TRUE(session.Run({}, {}, {a.initializer}, nullptr).ok());
+  ASSERT_TRUE(session.Run({a_ready, b_ready}, &out).ok());
+  EXPECT_TRUE(out[0].scalar<bool>()());
+  EXPECT_FALSE(out[1].scalar<bool>()());
 }
 
 TEST(Session, VariablesInitializedFromOpsSitBesideTheirInitializer) {
