@@ -183,6 +183,43 @@ absl::Status ExtremeGrad(const Scope& s, const Operation& op, const GradOut& g, 
   return s.status();
 }
 
+// The reduced axes of x (from the possibly negative, repeated reduction axes) and the
+// permutation [reduced..., kept...] of x's dims, worked out at run time: any rank and axes.
+struct ReducedAxes {
+  Output reduced, perm;
+};
+ReducedAxes ReducedFirst(const Scope& s, const Output& shape, const Output& axes) {
+  Output rank = Size(s, shape);
+  Output a = Reshape(s, Cast(s, axes, DT_INT32), {-1});
+  Output zero = Const(s, 0);
+  Output canonical = SelectV2(s, Less(s, a, zero), Add(s, a, rank), a);
+  Output hit =
+      Equal(s, ExpandDims(s, Range(s, zero, rank, Const(s, 1)), 1), ExpandDims(s, canonical, 0));
+  Output reduced_mask = Greater(s, Max(s, Cast(s, hit, DT_INT32), {1}), zero);
+  auto positions = [&](Output mask) { return Cast(s, Reshape(s, Where(s, mask), {-1}), DT_INT32); };
+  Output reduced = positions(reduced_mask);
+  return {reduced, Concat(s, {reduced, positions(LogicalNot(s, reduced_mask))}, 0)};
+}
+
+// TensorFlow's: each element's gradient is the product of the other reduced elements,
+// from exclusive cumulative products from both ends (so zeros in x are no problem). The
+// reduced dims are moved first and flattened: [reduced elements, the rest].
+absl::Status ProdGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  const Output x = In(op, 0), shape = Shape(s, x);
+  const ReducedAxes axes = ReducedFirst(s, shape, In(op, 1));
+  Output permuted = Transpose(s, x, axes.perm);
+  Output rows = Prod(s, Gather(s, shape, axes.reduced), 0);
+  Output flat = Reshape(s, permuted, Stack(s, {rows, Const(s, -1)}));
+  auto exclusive = ScanAttrs().Exclusive(true);
+  Output others =
+      Mul(s, Cumprod(s, flat, 0, exclusive), Cumprod(s, flat, 0, exclusive.Reverse(true)));
+  Output back =
+      Transpose(s, Reshape(s, others, Shape(s, permuted)), InvertPermutation(s, axes.perm));
+  out->push_back(Mul(s, BroadcastTo(s, KeepDimsGrad(s, op, g[0]), shape), back));
+  out->push_back(Output());
+  return s.status();
+}
+
 // As TensorFlow's: t's gradient where t is within the bounds, each bound's where t is
 // beyond it (summed to the bound's shape when the bound is a scalar).
 absl::Status ClipByValueGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
@@ -218,6 +255,7 @@ RILL_REGISTER_GRADIENT("Sum", SumGrad);
 RILL_REGISTER_GRADIENT("Mean", MeanGrad);
 RILL_REGISTER_GRADIENT("_MeanAllGrad", MeanAllGradGrad);
 RILL_REGISTER_GRADIENT("Max", ExtremeGrad);
+RILL_REGISTER_GRADIENT("Prod", ProdGrad);
 RILL_REGISTER_GRADIENT("Min", ExtremeGrad);
 RILL_REGISTER_NO_GRADIENT("Equal");
 RILL_REGISTER_NO_GRADIENT("Less");

@@ -163,6 +163,7 @@ RILL_REGISTER_REDUCTION("Sum");
 RILL_REGISTER_REDUCTION("Mean");
 RILL_REGISTER_REDUCTION("Max");
 RILL_REGISTER_REDUCTION("Min");
+RILL_REGISTER_REDUCTION("Prod");
 #undef RILL_REGISTER_REDUCTION
 
 // The gradient of a Mean that reduces x to one element: dy / size(x) in every element of
@@ -296,6 +297,7 @@ RILL_DEFINE_REDUCTION_OP(Sum)
 RILL_DEFINE_REDUCTION_OP(Mean)
 RILL_DEFINE_REDUCTION_OP(Max)
 RILL_DEFINE_REDUCTION_OP(Min)
+RILL_DEFINE_REDUCTION_OP(Prod)
 
 MeanAllGrad::MeanAllGrad(const Scope& scope, Input gradients, Input shape) {
   NodeBuilder(scope, "_MeanAllGrad", "MeanAllGrad").Input(gradients).Input(shape).Finalize(this);

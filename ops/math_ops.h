@@ -2,8 +2,10 @@
 #pragma once
 
 #include "rill/ops/op_builder.h"
-// TensorFlow's math_ops.h declares Range, Select, SelectV2 and UnsortedSegmentSum.
+// TensorFlow's math_ops.h declares Range, Select, SelectV2, UnsortedSegmentSum, Cumsum and
+// Cumprod.
 #include "rill/ops/gather_ops.h"
+#include "rill/ops/scan_ops.h"
 #include "rill/ops/select_ops.h"
 
 namespace rill::ops {
@@ -112,10 +114,12 @@ RILL_DECLARE_REDUCTION_OP(Sum)
 RILL_DECLARE_REDUCTION_OP(Mean)
 RILL_DECLARE_REDUCTION_OP(Max)
 RILL_DECLARE_REDUCTION_OP(Min)
+RILL_DECLARE_REDUCTION_OP(Prod)
 using ReduceSum = Sum;
 using ReduceMean = Mean;
 using ReduceMax = Max;
 using ReduceMin = Min;
+using ReduceProd = Prod;
 
 // The gradient of a Mean that reduces all of its input x to one element, from that
 // element's gradient (one element, any rank) and x's shape: gradients / size(x) in every

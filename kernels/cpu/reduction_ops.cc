@@ -1,4 +1,4 @@
-// CPU reductions (Sum, Mean, Max, Min, ArgMax), a full Mean's gradient (_MeanAllGrad) and
+// CPU reductions (Sum, Mean, Max, Min, Prod, ArgMax), a full Mean's gradient (_MeanAllGrad) and
 // Softmax / LogSoftmax. Reductions view the input as [outer, reduced, inner] blocks after
 // merging neighbouring dims, and reduce one block of axes per pass with Eigen's row- and
 // column-wise reductions.
@@ -13,7 +13,7 @@ namespace {
 template <typename T>
 using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-enum class Reducer { kSum, kMean, kMax, kMin };
+enum class Reducer { kSum, kMean, kMax, kMin, kProd };
 
 template <typename T, Reducer R>
 T Identity() {
@@ -25,7 +25,7 @@ T Identity() {
   if constexpr (R == Reducer::kMin) {
     return kInf ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
   }
-  return T(0);
+  return R == Reducer::kProd ? T(1) : T(0);
 }
 
 // Reduces [outer, r, inner] at `in` into [outer, inner] at `out`.
@@ -43,6 +43,8 @@ void ReduceBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
       Vec(out, outer) = m.rowwise().maxCoeff();
     else if constexpr (R == Reducer::kMin)
       Vec(out, outer) = m.rowwise().minCoeff();
+    else if constexpr (R == Reducer::kProd)
+      Vec(out, outer) = m.rowwise().prod();
     else
       Vec(out, outer) = m.rowwise().sum();
     return;
@@ -54,6 +56,8 @@ void ReduceBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
       dst = m.colwise().maxCoeff();
     else if constexpr (R == Reducer::kMin)
       dst = m.colwise().minCoeff();
+    else if constexpr (R == Reducer::kProd)
+      dst = m.colwise().prod();
     else
       dst = m.colwise().sum();
   }
@@ -191,6 +195,8 @@ class SoftmaxOp : public OpKernel {
                        ReductionOp<T, Reducer::kMax>);                      \
   RILL_REGISTER_KERNEL("Min", DEVICE_CPU, "T", DataTypeToEnum<T>::value,    \
                        ReductionOp<T, Reducer::kMin>);                      \
+  RILL_REGISTER_KERNEL("Prod", DEVICE_CPU, "T", DataTypeToEnum<T>::value,   \
+                       ReductionOp<T, Reducer::kProd>);                     \
   RILL_REGISTER_KERNEL("ArgMax", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        ArgMaxDispatch<T, false>);                           \
   RILL_REGISTER_KERNEL("ArgMin", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \

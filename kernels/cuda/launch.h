@@ -52,7 +52,7 @@ enum class UnaryKind {
   kSign,
   kLogicalNot,  // bool
 };
-enum class ReduceKind { kSum, kMax, kMin };
+enum class ReduceKind { kSum, kMax, kMin, kProd };
 enum class RandomKind { kUniform, kNormal, kTruncated };
 
 // out = op(a, b) over `n` output elements laid out by `plan` (see core/broadcast.h).
@@ -187,6 +187,11 @@ cudaError_t LaunchGather(int64_t batch, int64_t outer, int64_t n, int64_t k, int
 template <typename T, typename Index>
 cudaError_t LaunchSegmentSum(const T* data, const Index* ids, int64_t num_ids, int64_t inner,
                              T* out, cudaStream_t stream);
+
+// Cumsum (prod false) or Cumprod of x viewed as [outer, n, inner], along n.
+template <typename T>
+cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
+                       bool exclusive, bool reverse, cudaStream_t stream);
 
 // out[i] = RangeValue(start, delta, i) for i < n.
 template <typename T>

@@ -197,8 +197,8 @@ class MatMulGpu : public OpKernel {
   FusedActivation act_ = FusedActivation::kRelu;  // _FusedMatMul's
 };
 
-// Sum, Mean, Max, Min: one pass per group of adjacent reduced dims, last group first.
-template <typename T, int kMode>  // 0 Sum, 1 Mean, 2 Max, 3 Min
+// Sum, Mean, Max, Min, Prod: one pass per group of adjacent reduced dims, last group first.
+template <typename T, int kMode>  // 0 Sum, 1 Mean, 2 Max, 3 Min, 4 Prod
 class ReduceGpu : public OpKernel {
  public:
   explicit ReduceGpu(OpKernelConstruction& c)
@@ -209,8 +209,10 @@ class ReduceGpu : public OpKernel {
     RILL_ASSIGN_OR_RETURN(ReductionGeometry geo, PrepareReduction(ctx, keep_, &out));
     cudaStream_t stream = ContextOf(ctx)->stream;
     const auto& groups = geo.groups;
-    const ReduceKind kind =
-        kMode == 2 ? ReduceKind::kMax : (kMode == 3 ? ReduceKind::kMin : ReduceKind::kSum);
+    constexpr ReduceKind kind = kMode == 2   ? ReduceKind::kMax
+                                : kMode == 3 ? ReduceKind::kMin
+                                : kMode == 4 ? ReduceKind::kProd
+                                             : ReduceKind::kSum;
     int last = -1;
     for (int k = static_cast<int>(groups.size()) - 1; k >= 0 && last < 0; --k)
       if (groups[k].second) last = k;
@@ -362,6 +364,8 @@ RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);
                                    ReduceGpu<T, 2>);                                         \
   RILL_REGISTER_KERNEL_HOST_INPUTS("Min", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},    \
                                    ReduceGpu<T, 3>);                                         \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("Prod", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1},   \
+                                   ReduceGpu<T, 4>);                                         \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ArgMax", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    ArgMaxGpu<T, false>);                                     \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ArgMin", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \

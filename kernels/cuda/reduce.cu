@@ -25,6 +25,29 @@ __device__ T Highest() {
   return std::numeric_limits<T>::max();
 }
 
+// What a reduction starts from: the value an empty reduction gives.
+template <typename T>
+__device__ T ReduceIdentity(ReduceKind op) {
+  switch (op) {
+    case ReduceKind::kSum:
+      return T(0);
+    case ReduceKind::kProd:
+      return T(1);
+    case ReduceKind::kMax:
+      return Lowest<T>();
+    default:
+      return Highest<T>();
+  }
+}
+
+template <typename T>
+__device__ T Combine(ReduceKind op, T acc, T v) {
+  if (op == ReduceKind::kSum) return static_cast<T>(acc + v);
+  if (op == ReduceKind::kProd) return static_cast<T>(acc * v);
+  if (op == ReduceKind::kMax) return v > acc ? v : acc;
+  return v < acc ? v : acc;
+}
+
 template <typename T>
 __global__ void ReduceKernel(ReduceKind op, const T* x, T* y, int64_t outer, int64_t r,
                              int64_t inner) {
@@ -32,25 +55,10 @@ __global__ void ReduceKernel(ReduceKind op, const T* x, T* y, int64_t outer, int
   RILL_GRID_LOOP(i, n) {
     const int64_t o = i / inner, in = i % inner;
     const T* p = x + o * r * inner + in;
-    T acc = op == ReduceKind::kSum ? T(0) : op == ReduceKind::kMax ? Lowest<T>() : Highest<T>();
-    for (int64_t k = 0; k < r; ++k) {
-      T v = p[k * inner];
-      if (op == ReduceKind::kSum)
-        acc = static_cast<T>(acc + v);
-      else if (op == ReduceKind::kMax)
-        acc = v > acc ? v : acc;
-      else
-        acc = v < acc ? v : acc;
-    }
+    T acc = ReduceIdentity<T>(op);
+    for (int64_t k = 0; k < r; ++k) acc = Combine(op, acc, p[k * inner]);
     y[i] = acc;
   }
-}
-
-template <typename T>
-__device__ T Combine(ReduceKind op, T acc, T v) {
-  if (op == ReduceKind::kSum) return static_cast<T>(acc + v);
-  if (op == ReduceKind::kMax) return v > acc ? v : acc;
-  return v < acc ? v : acc;
 }
 
 constexpr int kChunkThreads = 256;
@@ -65,7 +73,7 @@ __global__ void ReduceChunksKernel(ReduceKind op, const T* x, T* partial, int64_
     const int64_t i = b / chunks, j = b % chunks;
     const T* p = x + (i / inner) * r * inner + i % inner;
     const int64_t end = j * kChunk + kChunk < r ? j * kChunk + kChunk : r;
-    T acc = op == ReduceKind::kSum ? T(0) : op == ReduceKind::kMax ? Lowest<T>() : Highest<T>();
+    T acc = ReduceIdentity<T>(op);
     for (int64_t k = j * kChunk + threadIdx.x; k < end; k += kChunkThreads) {
       acc = Combine(op, acc, p[k * inner]);
     }

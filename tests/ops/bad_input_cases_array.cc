@@ -75,7 +75,7 @@ const bool kRegistered = [] {
     Both("an empty dimension", {op, {F({2, 0}), I({}, {1})}, {}}, {"[2,0]"});
   }
 
-  for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
+  for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod"}) {
     AddRecipe({op, {F({2, 3}), I({1}, {1})}, {}});
     Both("a reduction axis past the rank", {op, {F({2, 3}), I({1}, {5})}, {}}, {"5"});
     Both("a negative axis past the rank", {op, {F({2, 3}), I({1}, {-3})}, {}}, {"-3"});

@@ -1,5 +1,5 @@
 // Valid recipes and op-specific bad inputs: Tile, Pack, Unpack, Split, SplitV, Range,
-// Select, SelectV2 and Where.
+// Select, SelectV2, Where, Gather, GatherV2, UnsortedSegmentSum, Cumsum and Cumprod.
 #include <cstdint>
 #include <limits>
 
@@ -158,7 +158,19 @@ void Gathers() {
           kConstruction, kInvalid, {"bool"});
 }
 
+void Scans() {
+  for (const char* op : {"Cumsum", "Cumprod"}) {
+    AddRecipe({op, {F({2, 3}), I({}, {1})}, {}});
+    Both("an axis past the rank", {op, {F({2, 3}), I({}, {2})}, {}}, {"2"});
+    Both("a negative axis past the rank", {op, {F({2, 3}), I({}, {-3})}, {}}, {"-3"});
+    Both("an axis that is not a scalar", {op, {F({2, 3}), I({1}, {1})}, {}}, {"axis"});
+    Both("a scalar x", {op, {F({}), I({}, {0})}, {}}, {"scalar"});
+    AddCase("bool x", {op, {B({2}, {1, 0}), I({}, {0})}, {}}, kConstruction, kInvalid, {"bool"});
+  }
+}
+
 const bool kRegistered = [] {
+  Scans();
   Gathers();
   Tile();
   PackUnpack();

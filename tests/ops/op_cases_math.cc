@@ -162,6 +162,7 @@ std::vector<OpCase> Unary() {
       {"Mean", [](auto s, auto x) { return ops::Mean(s, x, {1}, ops::Mean::KeepDims(true)); }},
       {"Max", [](auto s, auto x) { return ops::Max(s, x, {0, 1}); }},
       {"Min", [](auto s, auto x) { return ops::Min(s, x, {1}); }},
+      {"Prod", [](auto s, auto x) { return ops::Prod(s, x, {1}); }},
       {"ArgMax", [](auto s, auto x) { return ops::ArgMax(s, x, 1); }},
       {"ArgMin", [](auto s, auto x) { return ops::ArgMin(s, x, 0); }},
       {"L2Loss", [](auto s, auto x) { return ops::L2Loss(s, x); }},
@@ -193,6 +194,10 @@ std::vector<OpCase> Unary() {
 std::vector<OpCase> LongReductions() {
   Tensor x = RandomTensor(DT_INT32, {3000, 1001}, -3, 3, 21);
   Tensor xf = FromDoubles(DT_FLOAT, x.shape(), ToDoubles(x));
+  // Products of +-1: exact in any order.
+  std::vector<double> ones(x.NumElements());
+  for (size_t i = 0; i < ones.size(); ++i) ones[i] = i % 7 == 3 ? -1 : 1;
+  const Tensor signs = FromDoubles(DT_FLOAT, x.shape(), ones);
   std::vector<OpCase> c;
   for (const std::vector<double>& list : std::vector<std::vector<double>>{{0, 1}, {0}, {1}}) {
     const Tensor axes = FromDoubles(DT_INT32, {int64_t(list.size())}, list);
@@ -208,6 +213,10 @@ std::vector<OpCase> LongReductions() {
     c.push_back({"Min" + what,
                  [axes](auto s, const auto& in) { return ops::Min(s, in[0], axes); },
                  {xf},
+                 0});
+    c.push_back({"Prod" + what,
+                 [axes](auto s, const auto& in) { return ops::Prod(s, in[0], axes); },
+                 {signs},
                  0});
   }
   return c;
