@@ -94,6 +94,30 @@ class MatMul : public OpWrapper {
   static Attrs TransposeB(bool x) { return Attrs().TransposeB(x); }
 };
 
+// Matrix products over batch dims that broadcast: x [..., m, k] times y [..., k, n];
+// adj_x / adj_y transpose the last two dims of an operand (adjoint: real types only).
+class BatchMatMulV2 : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs AdjX(bool v) {
+      Attrs r = *this;
+      r.adj_x_ = v;
+      return r;
+    }
+    Attrs AdjY(bool v) {
+      Attrs r = *this;
+      r.adj_y_ = v;
+      return r;
+    }
+    bool adj_x_ = false;
+    bool adj_y_ = false;
+  };
+  BatchMatMulV2(const Scope& scope, Input x, Input y) : BatchMatMulV2(scope, x, y, Attrs()) {}
+  BatchMatMulV2(const Scope& scope, Input x, Input y, const Attrs& attrs);
+  static Attrs AdjX(bool v) { return Attrs().AdjX(v); }
+  static Attrs AdjY(bool v) { return Attrs().AdjY(v); }
+};
+
 struct ReductionAttrs {
   ReductionAttrs KeepDims(bool x) {
     ReductionAttrs r = *this;

@@ -66,6 +66,17 @@ const bool kRegistered = [] {
   Both("transpose_b making the inner dimensions differ",
        {"MatMul", {F({2, 3}), F({3, 4})}, {{"transpose_b", true}}}, {"[3,4]"});
 
+  AddRecipe({"BatchMatMulV2", {F({2, 2, 3}), F({1, 3, 4})}, {}});
+  Both("inner dimensions that differ", {"BatchMatMulV2", {F({2, 2, 3}), F({2, 4, 4})}, {}},
+       {"[2,2,3]", "[2,4,4]"});
+  Both("batch dims that do not broadcast", {"BatchMatMulV2", {F({2, 2, 3}), F({3, 3, 4})}, {}},
+       {"batch"});
+  Both("a rank-1 operand", {"BatchMatMulV2", {F({3}), F({3, 4})}, {}}, {"rank"});
+  Both("adj_y making the inner dimensions differ",
+       {"BatchMatMulV2", {F({2, 2, 3}), F({1, 3, 4})}, {{"adj_y", true}}}, {"[1,3,4]"});
+  AddCase("operands of different dtypes", {"BatchMatMulV2", {F({2, 3}), I({3, 4})}, {}},
+          kConstruction, kInvalid, {"int32"});
+
   for (const char* op : {"ArgMax", "ArgMin"}) {
     AddRecipe({op, {F({2, 3}), I({}, {1})}, {}});
     Both("an axis past the rank", {op, {F({2, 3}), I({}, {2})}, {}}, {"2"});
