@@ -2,7 +2,9 @@
 #pragma once
 
 #include "rill/ops/activation_ops.h"
+// TensorFlow's nn_ops.h declares TopK.
 #include "rill/ops/math_ops.h"
+#include "rill/ops/topk_ops.h"
 
 namespace rill::ops {
 

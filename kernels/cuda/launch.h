@@ -193,6 +193,11 @@ template <typename T>
 cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
                        bool exclusive, bool reverse, cudaStream_t stream);
 
+// TopKV2 over [rows, n]: each row's k first entries in core/topk.h's order.
+template <typename T>
+cudaError_t LaunchTopK(const T* x, T* values, int32_t* indices, int64_t rows, int64_t n, int64_t k,
+                       cudaStream_t stream);
+
 // out[i] = RangeValue(start, delta, i) for i < n.
 template <typename T>
 cudaError_t LaunchRange(T start, T delta, T* out, int64_t n, cudaStream_t stream);

@@ -66,6 +66,14 @@ const bool kRegistered = [] {
   Both("transpose_b making the inner dimensions differ",
        {"MatMul", {F({2, 3}), F({3, 4})}, {{"transpose_b", true}}}, {"[3,4]"});
 
+  AddRecipe({"TopKV2", {F({2, 5}), I({}, {3})}, {}});
+  Both("k past the last dimension", {"TopKV2", {F({2, 5}), I({}, {6})}, {}}, {"6", "[2,5]"});
+  Both("a negative k", {"TopKV2", {F({2, 5}), I({}, {-1})}, {}}, {"-1"});
+  Both("a scalar input", {"TopKV2", {F({}), I({}, {0})}, {}}, {"scalar"});
+  Both("k that is not a scalar", {"TopKV2", {F({2, 5}), I({1}, {2})}, {}}, {"k"});
+  AddCase("bool input", {"TopKV2", {FromDoubles(DT_BOOL, {2}, {1, 0}), I({}, {1})}, {}},
+          kConstruction, kInvalid, {"bool"});
+
   AddRecipe({"BatchMatMulV2", {F({2, 2, 3}), F({1, 3, 4})}, {}});
   Both("inner dimensions that differ", {"BatchMatMulV2", {F({2, 2, 3}), F({2, 4, 4})}, {}},
        {"[2,2,3]", "[2,4,4]"});
