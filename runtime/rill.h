@@ -23,6 +23,7 @@
 #include "rill/ops/state_ops.h"
 #include "rill/ops/topk_ops.h"
 #include "rill/ops/training_ops.h"
+#include "rill/ops/unique_ops.h"
 #include "rill/runtime/gradient_checker.h"
 #include "rill/runtime/io/graph_dot.h"
 #include "rill/runtime/io/graph_io.h"

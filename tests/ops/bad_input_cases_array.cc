@@ -66,6 +66,12 @@ const bool kRegistered = [] {
   Both("transpose_b making the inner dimensions differ",
        {"MatMul", {F({2, 3}), F({3, 4})}, {{"transpose_b", true}}}, {"[3,4]"});
 
+  AddRecipe({"Unique", {F({5})}, {}});
+  Both("a matrix", {"Unique", {F({2, 3})}, {}}, {"vector", "[2,3]"});
+  Both("a scalar", {"Unique", {F({})}, {}}, {"vector"});
+  AddCase("float indices", {"Unique", {F({5})}, {{"out_idx", DT_FLOAT}}}, kConstruction, kInvalid,
+          {"float"});
+
   AddRecipe({"TopKV2", {F({2, 5}), I({}, {3})}, {}});
   Both("k past the last dimension", {"TopKV2", {F({2, 5}), I({}, {6})}, {}}, {"6", "[2,5]"});
   Both("a negative k", {"TopKV2", {F({2, 5}), I({}, {-1})}, {}}, {"-1"});

@@ -1,0 +1,67 @@
+// Unique: distinct values in order of first appearance and each element's position among
+// them, every dtype (floats by value: -0.0 is 0.0, each NaN its own); op cases.
+#include <cmath>
+
+#include "rill/ops/unique_ops.h"
+#include "support/op_tester.h"
+
+namespace rill::testing {
+namespace {
+
+MarkTested tested({"Unique"});
+
+std::pair<Tensor, Tensor> RunUnique(const Tensor& x, DataType out_idx = DT_INT32) {
+  Tensor y, idx;
+  for (int which : {0, 1}) {
+    auto got = RunOp(
+        [which, out_idx](const Scope& s, const auto& in) {
+          ops::Unique u(s, in[0], ops::Unique::OutIdx(out_idx));
+          return which == 0 ? u.y : u.idx;
+        },
+        {x});
+    EXPECT_TRUE(got.ok()) << got.status();
+    if (got.ok()) (which == 0 ? y : idx) = *got;
+  }
+  return {y, idx};
+}
+
+TEST(Unique, FirstAppearanceOrderAndPositions) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    auto [y, idx] = RunUnique(FromDoubles(dt, {7}, {4, 1, 4, 2, 1, 7, 4}));
+    ExpectTensorNear(y, dt, {4}, {4, 1, 2, 7}, 0);
+    ExpectTensorNear(idx, DT_INT32, {7}, {0, 1, 0, 2, 1, 3, 0}, 0);
+  }
+  auto [b, bi] = RunUnique(FromDoubles(DT_BOOL, {4}, {1, 1, 0, 1}), DT_INT64);
+  ExpectTensorNear(b, DT_BOOL, {2}, {1, 0}, 0);
+  ExpectTensorNear(bi, DT_INT64, {4}, {0, 0, 1, 0}, 0);
+  auto [f, fi] = RunUnique(FromDoubles(DT_FLOAT, {5}, {0.0, -0.0, NAN, NAN, 1}));
+  ExpectTensorNear(f, DT_FLOAT, {4}, {0, NAN, NAN, 1}, 0);
+  ExpectTensorNear(fi, DT_INT32, {5}, {0, 0, 1, 2, 3}, 0);
+  auto [e, ei] = RunUnique(Tensor(DT_FLOAT, TensorShape({0})));
+  ExpectTensorNear(e, DT_FLOAT, {0}, {}, 0);
+  ExpectTensorNear(ei, DT_INT32, {0}, {}, 0);
+}
+
+std::vector<OpCase> Uniques() {
+  std::vector<OpCase> c;
+  for (DataType dt : {DT_FLOAT, DT_INT64, DT_BOOL}) {
+    for (int which : {0, 1}) {
+      c.push_back({"Unique " + DataTypeString(dt) + (which ? " idx" : " y"),
+                   [which](const Scope& s, const auto& in) {
+                     ops::Unique u(s, in[0]);
+                     return which == 0 ? u.y : u.idx;
+                   },
+                   {RandomTensor(dt, {500}, 0, 40, 110)},
+                   0,
+                   false});
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+RILL_OP_CASES(unique, Uniques);
+
+}  // namespace rill::testing
