@@ -145,6 +145,21 @@ TEST(ArrayOps, ExpandDimsSqueezeAndShape) {
                    {Tensor(DT_FLOAT, TensorShape({1, 2, 1}))});
   ASSERT_TRUE(sq1.ok());
   EXPECT_EQ(sq1->shape(), TensorShape({2, 1}));
+  // Negative axes count from the end: ExpandDims's of the output's rank, Squeeze's of the
+  // input's.
+  auto e3 =
+      RunOp([](const Scope& s, const auto& in) { return ops::ExpandDims(s, in[0], -3); }, {x});
+  ASSERT_TRUE(e3.ok()) << e3.status();
+  EXPECT_EQ(e3->shape(), TensorShape({1, 2, 3}));
+  auto sqn = RunOp(
+      [](const Scope& s, const auto& in) {
+        return ops::Squeeze(s, in[0], ops::Squeeze::Axis({-1, -3}));
+      },
+      {Tensor(DT_FLOAT, TensorShape({1, 2, 1}))});
+  ASSERT_TRUE(sqn.ok()) << sqn.status();
+  EXPECT_EQ(sqn->shape(), TensorShape({2}));
+  ExpectBothFail([](const Scope& s, const auto& in) { return ops::ExpandDims(s, in[0], -4); }, {x},
+                 "out of range");
   auto sh = RunOp([](const Scope& s, const auto& in) { return ops::Shape(s, in[0]); },
                   {Tensor(DT_UINT8, TensorShape({4, 0, 2}))});
   ASSERT_TRUE(sh.ok());
