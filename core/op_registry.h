@@ -75,6 +75,11 @@ class OpDefBuilder {
   OpDefBuilder& Attr(std::string name, AttrKind kind, AttrValue dflt);
   OpDefBuilder& SetShapeFn(ShapeFn fn);
   OpDefBuilder& SetIsStateful();
+  // Adds what several ops declare alike (StridedSlice's and StridedSliceGrad's masks).
+  OpDefBuilder& Apply(void (*add)(OpDefBuilder&)) {
+    add(*this);
+    return *this;
+  }
   OpDef Build() && { return std::move(def_); }
 
  private:

@@ -28,6 +28,7 @@ struct CopyJob {
   Tensor* out = nullptr;  // output 0, when allocated
   bool done = false;
   bool zero_fill = false;
+  int source = 0;  // the input the copy reads (StridedSliceGrad's dy: 4)
   StridedCopy copy;
 };
 

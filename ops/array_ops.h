@@ -5,10 +5,11 @@
 
 #include "rill/ops/op_builder.h"
 // TensorFlow's array_ops.h declares these too: Gather, GatherV2, Tile, Stack, Unstack, Split,
-// SplitV, Where, Unique.
+// SplitV, StridedSlice, Where, Unique.
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/piece_ops.h"
 #include "rill/ops/select_ops.h"
+#include "rill/ops/strided_slice_ops.h"
 #include "rill/ops/unique_ops.h"
 
 namespace rill::ops {

@@ -21,6 +21,7 @@
 #include "rill/ops/scope.h"
 #include "rill/ops/select_ops.h"
 #include "rill/ops/state_ops.h"
+#include "rill/ops/strided_slice_ops.h"
 #include "rill/ops/topk_ops.h"
 #include "rill/ops/training_ops.h"
 #include "rill/ops/unique_ops.h"

@@ -1,9 +1,11 @@
-// CPU kernels of Transpose, Slice, Pad, BroadcastTo and ConcatV2: strided copies of bytes
+// CPU kernels of Transpose, Slice, Pad, BroadcastTo, ConcatV2, StridedSlice and
+// StridedSliceGrad: strided copies of bytes
 // (core/strided_copy.h), so one implementation serves every dtype; runs that are
 // contiguous on both sides are memcpy'd.
 #include <cstring>
 
 #include "rill/core/strided_copy.h"
+#include "rill/core/strided_slice.h"
 
 namespace rill::cpu {
 namespace {
@@ -16,8 +18,8 @@ class StridedCopyOp : public OpKernel {
     RILL_ASSIGN_OR_RETURN(CopyJob job, kPrepare(ctx));
     if (job.done) return absl::OkStatus();
     if (job.zero_fill) std::memset(job.out->data(), 0, job.out->TotalBytes());
-    RunStridedCopyOnHost(job.copy, ctx.input(0).data(), job.out->data(),
-                         DataTypeSize(ctx.input(0).dtype()));
+    const Tensor& src = ctx.input(job.source);
+    RunStridedCopyOnHost(job.copy, src.data(), job.out->data(), DataTypeSize(src.dtype()));
     return absl::OkStatus();
   }
 };
@@ -41,6 +43,10 @@ RILL_REGISTER_KERNEL("Slice", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareS
 RILL_REGISTER_KERNEL("Pad", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PreparePad>);
 RILL_REGISTER_KERNEL("BroadcastTo", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareBroadcastTo>);
 RILL_REGISTER_KERNEL("ConcatV2", DEVICE_CPU, "", DT_INVALID, ConcatOp);
+RILL_REGISTER_KERNEL("StridedSlice", DEVICE_CPU, "", DT_INVALID,
+                     StridedCopyOp<PrepareStridedSlice>);
+RILL_REGISTER_KERNEL("StridedSliceGrad", DEVICE_CPU, "", DT_INVALID,
+                     StridedCopyOp<PrepareStridedSliceGrad>);
 
 }  // namespace
 }  // namespace rill::cpu

@@ -1,10 +1,12 @@
-// GPU kernels of OneHot, of Transpose, Slice, Pad, BroadcastTo and ConcatV2, and of Tile,
-// Pack, Unpack, Split and SplitV: the strided copies planned by core/strided_copy.h and
-// core/piece_copy.h (the CPU kernels' checks), run by copy.cu on the device's stream. perm,
-// begin, size, paddings, shape, multiples, size_splits and the axes are read on the host.
+// GPU kernels of OneHot, of Transpose, Slice, Pad, BroadcastTo and ConcatV2, of Tile,
+// Pack, Unpack, Split and SplitV, and of StridedSlice and StridedSliceGrad: the strided copies
+// planned by core/strided_copy.h, core/piece_copy.h and core/strided_slice.h (the CPU
+// kernels' checks), run by copy.cu on the device's stream. perm, begin, size, end, strides,
+// paddings, shape, multiples, size_splits and the axes are read on the host.
 #include "rill/core/kernel_util.h"
 #include "rill/core/piece_copy.h"
 #include "rill/core/strided_copy.h"
+#include "rill/core/strided_slice.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -39,7 +41,7 @@ class StridedCopyGpu : public OpKernel {
     if (job.zero_fill && job.out->TotalBytes() > 0) {
       RILL_CUDA_CHECK(cudaMemsetAsync(job.out->data(), 0, job.out->TotalBytes(), stream));
     }
-    return Run(ctx, job.copy, ctx.input(0), job.out);
+    return Run(ctx, job.copy, ctx.input(job.source), job.out);
   }
 };
 
@@ -112,6 +114,11 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Pad", DEVICE_GPU, "", DT_INVALID, {1},
 RILL_REGISTER_KERNEL_HOST_INPUTS("BroadcastTo", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareBroadcastTo>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("ConcatV2", DEVICE_GPU, "", DT_INVALID, {-1}, ConcatGpu);
+RILL_REGISTER_KERNEL_HOST_INPUTS("StridedSlice", DEVICE_GPU, "", DT_INVALID,
+                                 (std::vector<int>{1, 2, 3}), StridedCopyGpu<PrepareStridedSlice>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("StridedSliceGrad", DEVICE_GPU, "", DT_INVALID,
+                                 (std::vector<int>{0, 1, 2, 3}),
+                                 StridedCopyGpu<PrepareStridedSliceGrad>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Tile", DEVICE_GPU, "", DT_INVALID, {1},
                                  PieceCopyGpu<PrepareTile>);
 RILL_REGISTER_KERNEL("Pack", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PreparePack>);

@@ -66,6 +66,43 @@ const bool kRegistered = [] {
   Both("transpose_b making the inner dimensions differ",
        {"MatMul", {F({2, 3}), F({3, 4})}, {{"transpose_b", true}}}, {"[3,4]"});
 
+  AddRecipe({"StridedSlice", {F({3, 4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 1})}, {}});
+  Both("a zero stride",
+       {"StridedSlice", {F({3, 4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 0})}, {}},
+       {"strides[1]"});
+  Both("begin, end and strides of different lengths",
+       {"StridedSlice", {F({3, 4}), I({2}, {0, 1}), I({1}, {2}), I({2}, {1, 1})}, {}}, {"length"});
+  Both("a shrunk index past the dim",
+       {"StridedSlice",
+        {F({3, 4}), I({2}, {3, 1}), I({2}, {4, 3}), I({2}, {1, 1})},
+        {{"shrink_axis_mask", int64_t{1}}}},
+       {"3", "out of bounds"});
+  Both("more entries than dims",
+       {"StridedSlice", {F({3}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 1})}, {}}, {"[3]"});
+  Both("two ellipses",
+       {"StridedSlice",
+        {F({3, 4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 1})},
+        {{"ellipsis_mask", int64_t{3}}}},
+       {"ellipsis"});
+  AddRecipe({"StridedSliceGrad",
+             {I({2}, {3, 4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 1}), F({2, 2})},
+             {}});
+  Both("dy of the wrong shape",
+       {"StridedSliceGrad",
+        {I({2}, {3, 4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 1}), F({2, 3})},
+        {}},
+       {"[2,3]"});
+  Both("a zero stride",
+       {"StridedSliceGrad",
+        {I({2}, {3, 4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {0, 1}), F({2, 2})},
+        {}},
+       {"strides[0]"});
+  Both("a negative dim in shape",
+       {"StridedSliceGrad",
+        {I({2}, {3, -4}), I({2}, {0, 1}), I({2}, {2, 3}), I({2}, {1, 1}), F({2, 2})},
+        {}},
+       {"-4"});
+
   AddRecipe({"Unique", {F({5})}, {}});
   Both("a matrix", {"Unique", {F({2, 3})}, {}}, {"vector", "[2,3]"});
   Both("a scalar", {"Unique", {F({})}, {}}, {"vector"});
