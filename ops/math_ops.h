@@ -3,7 +3,8 @@
 
 #include "rill/ops/op_builder.h"
 // TensorFlow's math_ops.h declares Range, Select, SelectV2, UnsortedSegmentSum, Cumsum and
-// Cumprod.
+// Cumprod; its linalg_ops.h Einsum.
+#include "rill/ops/einsum_ops.h"
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/scan_ops.h"
 #include "rill/ops/select_ops.h"

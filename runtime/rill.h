@@ -8,6 +8,7 @@
 #include "rill/ops/activation_ops.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/conv_ops.h"
+#include "rill/ops/einsum_ops.h"
 #include "rill/ops/fused_ops.h"
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/gradient_ops.h"

@@ -7,6 +7,7 @@
 #include "rill/core/piece_copy.h"
 #include "rill/core/strided_copy.h"
 #include "rill/core/strided_slice.h"
+#include "rill/kernels/cuda/copy_launch.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -16,17 +17,8 @@ namespace {
 // Enqueues `copy` from `src` into `dst` on the device's stream.
 absl::Status Run(const OpKernelContext& ctx, const StridedCopy& copy, const Tensor& src,
                  Tensor* dst) {
-  StridedCopyDims c{};
-  c.rank = copy.rank;
-  for (int d = 0; d < c.rank; ++d) {
-    c.dims[d] = copy.dims[d];
-    c.src_strides[d] = copy.src_strides[d];
-    c.dst_strides[d] = copy.dst_strides[d];
-  }
-  c.src_base = copy.src_base;
-  c.dst_base = copy.dst_base;
-  RILL_CUDA_CHECK(LaunchStridedCopy(c, copy.num_elements(), DataTypeSize(src.dtype()), src.data(),
-                                    dst->data(), ContextOf(ctx)->stream));
+  RILL_CUDA_CHECK(
+      LaunchCopy(copy, DataTypeSize(src.dtype()), src.data(), dst->data(), ContextOf(ctx)->stream));
   return absl::OkStatus();
 }
 

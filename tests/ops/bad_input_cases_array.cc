@@ -117,6 +117,26 @@ const bool kRegistered = [] {
   AddCase("bool input", {"TopKV2", {FromDoubles(DT_BOOL, {2}, {1, 0}), I({}, {1})}, {}},
           kConstruction, kInvalid, {"bool"});
 
+  const AttrMap matmul = {{"equation", std::string("bij,bjk->bik")}};
+  AddRecipe({"Einsum", {F({2, 2, 3}), F({2, 3, 4})}, matmul});
+  Both("a contracted label whose sizes differ", {"Einsum", {F({2, 2, 3}), F({2, 4, 4})}, matmul},
+       {"'j'", "[2,2,3]", "[2,4,4]"});
+  Both("operands of other ranks than the equation", {"Einsum", {F({2, 3}), F({2, 3, 4})}, matmul},
+       {"[2,3]"});
+  AddCase("a label summed within one operand",
+          {"Einsum", {F({2, 3}), F({3, 4})}, {{"equation", std::string("ij,kl->i")}}},
+          kConstruction, kInvalid, {"Sum"});
+  AddCase("an equation without an output",
+          {"Einsum", {F({2, 3}), F({3, 4})}, {{"equation", std::string("ij,jk")}}}, kConstruction,
+          kInvalid, {"x,y->out"});
+  AddCase("a repeated label",
+          {"Einsum", {F({3, 3}), F({3, 4})}, {{"equation", std::string("ii,ij->j")}}},
+          kConstruction, kInvalid, {"repeats"});
+  AddCase(
+      "three operands",
+      {"Einsum", {F({2, 3}), F({3, 4}), F({4, 5})}, {{"equation", std::string("ij,jk,kl->il")}}},
+      kConstruction, kInvalid, {"two operands"});
+
   AddRecipe({"BatchMatMulV2", {F({2, 2, 3}), F({1, 3, 4})}, {}});
   Both("inner dimensions that differ", {"BatchMatMulV2", {F({2, 2, 3}), F({2, 4, 4})}, {}},
        {"[2,2,3]", "[2,4,4]"});
