@@ -39,23 +39,14 @@ absl::StatusOr<Terms> Split(absl::string_view eq) {
 
 bool Has(const std::string& s, char c) { return s.find(c) != std::string::npos; }
 
-}  // namespace
-
-bool EinsumPlan::Identity(const std::vector<int>& perm) const {
-  for (size_t i = 0; i < perm.size(); ++i)
-    if (perm[i] != static_cast<int>(i)) return false;
-  return true;
-}
-
-absl::StatusOr<EinsumPlan> PlanEinsum(absl::string_view equation, absl::Span<const int64_t> x,
-                                      absl::Span<const int64_t> y) {
-  RILL_ASSIGN_OR_RETURN(Terms t, Split(equation));
-  if (t.x.size() != x.size() || t.y.size() != y.size()) {
-    return errors::InvalidArgument("equation '", equation, "' names ", t.x.size(), " and ",
-                                   t.y.size(), " dims, but the operands have shapes ",
-                                   shape_util::Str(x), " and ", shape_util::Str(y));
-  }
+// The labels by role: in both operands and the output, in both operands only, in x and the
+// output, in y and the output. Any other label is refused.
+struct Groups {
   std::string batch, free_x, contract, free_y;
+};
+absl::StatusOr<Groups> Classify(const Terms& t, absl::string_view equation) {
+  Groups g;
+  std::string &batch = g.batch, &free_x = g.free_x, &contract = g.contract, &free_y = g.free_y;
   for (char c : t.out) {
     if (!Has(t.x, c) && !Has(t.y, c)) {
       return errors::InvalidArgument("equation '", equation, "': output label '", std::string(1, c),
@@ -80,6 +71,28 @@ absl::StatusOr<EinsumPlan> PlanEinsum(absl::string_view equation, absl::Span<con
     }
     free_y += c;
   }
+  return g;
+}
+
+}  // namespace
+
+bool EinsumPlan::Identity(const std::vector<int>& perm) const {
+  for (size_t i = 0; i < perm.size(); ++i)
+    if (perm[i] != static_cast<int>(i)) return false;
+  return true;
+}
+
+absl::StatusOr<EinsumPlan> PlanEinsum(absl::string_view equation, absl::Span<const int64_t> x,
+                                      absl::Span<const int64_t> y) {
+  RILL_ASSIGN_OR_RETURN(Terms t, Split(equation));
+  if (t.x.size() != x.size() || t.y.size() != y.size()) {
+    return errors::InvalidArgument("equation '", equation, "' names ", t.x.size(), " and ",
+                                   t.y.size(), " dims, but the operands have shapes ",
+                                   shape_util::Str(x), " and ", shape_util::Str(y));
+  }
+  RILL_ASSIGN_OR_RETURN(Groups gr, Classify(t, equation));
+  const std::string &batch = gr.batch, &free_x = gr.free_x, &contract = gr.contract,
+                    &free_y = gr.free_y;
   // Each label's size, checked where both operands have it (-1: unknown).
   auto size_of = [&](char c) -> absl::StatusOr<int64_t> {
     const int64_t a = Has(t.x, c) ? x[t.x.find(c)] : -1, b = Has(t.y, c) ? y[t.y.find(c)] : -1;

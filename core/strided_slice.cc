@@ -56,31 +56,17 @@ absl::Status ResolveDim(const DenseDim& s, int64_t d, int dim, int64_t* begin, i
   return absl::OkStatus();
 }
 
-}  // namespace
-
-StridedSliceMasks StridedSliceMasksOf(const Node& node) {
-  return {node.attr<int64_t>("begin_mask"), node.attr<int64_t>("end_mask"),
-          node.attr<int64_t>("ellipsis_mask"), node.attr<int64_t>("new_axis_mask"),
-          node.attr<int64_t>("shrink_axis_mask")};
-}
-
-absl::StatusOr<ResolvedSlice> ResolveStridedSlice(absl::Span<const int64_t> in,
-                                                  absl::Span<const int64_t> begin,
-                                                  absl::Span<const int64_t> end,
-                                                  absl::Span<const int64_t> strides,
-                                                  const StridedSliceMasks& m) {
+// The sparse spec as one entry per input dim (the ellipsis expanded, dims past the spec
+// taken whole), and the output's order: -2 for a new axis, k for dense dim k (kept unless
+// shrunk).
+absl::Status Densify(absl::Span<const int64_t> in, absl::Span<const int64_t> begin,
+                     absl::Span<const int64_t> end, absl::Span<const int64_t> strides,
+                     const StridedSliceMasks& m, std::vector<DenseDim>* dense_out,
+                     std::vector<int>* order_out) {
   const size_t n = strides.size();
-  if (begin.size() != n || end.size() != n) {
-    return errors::InvalidArgument("begin, end and strides must have one length; got ",
-                                   begin.size(), ", ", end.size(), " and ", n);
-  }
-  if (m.ellipsis & (m.ellipsis - 1)) {
-    return errors::InvalidArgument("ellipsis_mask ", m.ellipsis, " has more than one bit set");
-  }
   const int rank = static_cast<int>(in.size());
-  std::vector<DenseDim> dense;
-  // -2 marks a new axis in the output; k >= 0 the dense dim k (kept unless shrunk).
-  std::vector<int> order;
+  std::vector<DenseDim>& dense = *dense_out;
+  std::vector<int>& order = *order_out;
   auto full = [&] {
     order.push_back(static_cast<int>(dense.size()));
     dense.push_back(DenseDim());
@@ -115,6 +101,35 @@ absl::StatusOr<ResolvedSlice> ResolveStridedSlice(absl::Span<const int64_t> in,
     return errors::InvalidArgument("the slice spec has more entries than the input ",
                                    shape_util::Str(in), " has dims");
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+StridedSliceMasks StridedSliceMasksOf(const Node& node) {
+  return {node.attr<int64_t>("begin_mask"), node.attr<int64_t>("end_mask"),
+          node.attr<int64_t>("ellipsis_mask"), node.attr<int64_t>("new_axis_mask"),
+          node.attr<int64_t>("shrink_axis_mask")};
+}
+
+absl::StatusOr<ResolvedSlice> ResolveStridedSlice(absl::Span<const int64_t> in,
+                                                  absl::Span<const int64_t> begin,
+                                                  absl::Span<const int64_t> end,
+                                                  absl::Span<const int64_t> strides,
+                                                  const StridedSliceMasks& m) {
+  const size_t n = strides.size();
+  if (begin.size() != n || end.size() != n) {
+    return errors::InvalidArgument("begin, end and strides must have one length; got ",
+                                   begin.size(), ", ", end.size(), " and ", n);
+  }
+  const uint64_t ellipsis = static_cast<uint64_t>(m.ellipsis);  // no signed overflow below
+  if (ellipsis & (ellipsis - 1)) {
+    return errors::InvalidArgument("ellipsis_mask ", m.ellipsis, " has more than one bit set");
+  }
+  const int rank = static_cast<int>(in.size());
+  std::vector<DenseDim> dense;
+  std::vector<int> order;
+  RILL_RETURN_IF_ERROR(Densify(in, begin, end, strides, m, &dense, &order));
   ResolvedSlice r;
   for (int d = 0; d < rank; ++d) {
     int64_t b, size;

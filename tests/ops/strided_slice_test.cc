@@ -1,6 +1,8 @@
 // StridedSlice and StridedSliceGrad: TensorFlow's documented examples, every mask, negative
 // strides and indices, clamping; op cases on every device; gradients against central
 // differences.
+#include <limits>
+
 #include "gradient_checker.h"
 #include "rill/ops/strided_slice_ops.h"
 #include "support/op_tester.h"
@@ -89,6 +91,11 @@ TEST(StridedSlice, EveryMask) {
   EXPECT_FALSE(Slice(v, {4}, {5}, {1}, Attrs().ShrinkAxisMask(1)).ok());
   EXPECT_FALSE(Slice(t, {0, 0}, {1, 1}, {1, 1}, Attrs().EllipsisMask(3)).ok());
   EXPECT_FALSE(Slice(v, {0, 0}, {1, 1}, {1, 1}).ok());
+  // Masks are any int64: the lowest one has one bit, and a slice of v with it is fine.
+  auto lowest = Slice(v, {0}, {1}, {1}, Attrs().EllipsisMask(std::numeric_limits<int64_t>::min()));
+  ASSERT_TRUE(lowest.ok()) << lowest.status();
+  EXPECT_EQ(lowest->shape(), TensorShape({1}));
+  EXPECT_FALSE(Slice(v, {0}, {1}, {1}, Attrs().EllipsisMask(-1)).ok());
 }
 
 TEST(StridedSlice, GradPlacesDyInTheSlice) {
