@@ -140,25 +140,6 @@ absl::StatusOr<EinsumPlan> PrepareEinsum(OpKernelContext& ctx, absl::string_view
   return p;
 }
 
-StridedCopy PermutationCopy(absl::Span<const int64_t> dims, const std::vector<int>& perm) {
-  StridedCopy c;
-  c.rank = static_cast<int>(perm.size());
-  std::vector<int64_t> in_strides(dims.size());
-  int64_t stride = 1;
-  for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
-    in_strides[d] = stride;
-    stride *= dims[d];
-  }
-  stride = 1;
-  for (int d = c.rank - 1; d >= 0; --d) {
-    c.dims[d] = dims[perm[d]];
-    c.src_strides[d] = in_strides[perm[d]];
-    c.dst_strides[d] = stride;
-    stride *= c.dims[d];
-  }
-  return c;
-}
-
 absl::StatusOr<std::string> EinsumGradEquation(absl::string_view equation, int which) {
   RILL_ASSIGN_OR_RETURN(Terms t, Split(equation));
   return which == 0 ? absl::StrCat(t.out, ",", t.y, "->", t.x)

@@ -34,10 +34,6 @@ absl::StatusOr<EinsumPlan> PlanEinsum(absl::string_view equation, absl::Span<con
 absl::StatusOr<EinsumPlan> PrepareEinsum(OpKernelContext& ctx, absl::string_view equation,
                                          Tensor** out);
 
-// The strided copy that writes `in` (row-major, of `dims`) permuted: output dim d is input
-// dim perm[d].
-StridedCopy PermutationCopy(absl::Span<const int64_t> dims, const std::vector<int>& perm);
-
 // The equation of the gradient for operand `which` (0: x, 1: y): "out,y->x" or "x,out->y".
 absl::StatusOr<std::string> EinsumGradEquation(absl::string_view equation, int which);
 

@@ -51,11 +51,8 @@ absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx) {
     return job;
   }
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &job.out));
-  job.copy = OverOutput(shape);
-  int64_t in_strides[kMaxTensorRank];
-  std::vector<int64_t> in_dims(x.shape().dim_sizes().begin(), x.shape().dim_sizes().end());
-  RowMajor(x.dims(), in_dims.data(), in_strides);
-  for (int d = 0; d < job.copy.rank; ++d) job.copy.src_strides[d] = in_strides[perm[d]];
+  std::vector<int> p(perm.begin(), perm.end());  // validated by shape_util::Transpose
+  job.copy = PermutationCopy(x.shape().dim_sizes(), p);
   return job;
 }
 
@@ -161,6 +158,19 @@ absl::StatusOr<std::vector<StridedCopy>> PrepareConcat(OpKernelContext& ctx, Ten
     copies.push_back(c);
   }
   return copies;
+}
+
+StridedCopy PermutationCopy(absl::Span<const int64_t> dims, absl::Span<const int> perm) {
+  StridedCopy c;
+  c.rank = static_cast<int>(perm.size());
+  int64_t in_strides[kMaxTensorRank];
+  RowMajor(static_cast<int>(dims.size()), dims.data(), in_strides);
+  for (int d = 0; d < c.rank; ++d) {
+    c.dims[d] = dims[perm[d]];
+    c.src_strides[d] = in_strides[perm[d]];
+  }
+  RowMajor(c.rank, c.dims.data(), c.dst_strides.data());
+  return c;
 }
 
 void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size_t es) {

@@ -42,6 +42,10 @@ absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx);  // (x, shape)
 // columns of the output (allocated here, into *out).
 absl::StatusOr<std::vector<StridedCopy>> PrepareConcat(OpKernelContext& ctx, Tensor** out);
 
+// The copy that writes a row-major tensor of `dims` permuted: output dim d is input dim
+// perm[d] (Transpose, Einsum's operands, the GPU convolutions' layout changes).
+StridedCopy PermutationCopy(absl::Span<const int64_t> dims, absl::Span<const int> perm);
+
 // Runs a copy on host memory, `element_size` bytes per element.
 void RunStridedCopyOnHost(const StridedCopy& c, const void* src, void* dst, size_t element_size);
 

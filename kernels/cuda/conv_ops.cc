@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cuda/conv_launch.h"
+#include "rill/kernels/cuda/copy_launch.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -72,17 +73,7 @@ constexpr size_t kFindWorkspaceBytes = size_t{64} << 20;
 // dst = src [d0, d1, d2, d3] with its dimensions permuted: dst dim i is src dim perm[i].
 absl::Status Permute4(const float* src, float* dst, const std::array<int64_t, 4>& dims,
                       const std::array<int, 4>& perm, cudaStream_t stream) {
-  const int64_t src_strides[4] = {dims[1] * dims[2] * dims[3], dims[2] * dims[3], dims[3], 1};
-  StridedCopyDims c{};
-  c.rank = 4;
-  int64_t stride = 1;
-  for (int d = 3; d >= 0; --d) {
-    c.dims[d] = dims[perm[d]];
-    c.src_strides[d] = src_strides[perm[d]];
-    c.dst_strides[d] = stride;
-    stride *= c.dims[d];
-  }
-  RILL_CUDA_CHECK(LaunchStridedCopy(c, stride, sizeof(float), src, dst, stream));
+  RILL_CUDA_CHECK(LaunchCopy(PermutationCopy(dims, perm), sizeof(float), src, dst, stream));
   return absl::OkStatus();
 }
 
