@@ -65,10 +65,11 @@ RILL_REGISTER_UNARY("Log", kFloatTypes);
 RILL_REGISTER_UNARY("Sign", kSignedNumberTypes);
 // Float math with formulas in core/unary_math.h.
 RILL_REGISTER_UNARY("Rsqrt", kFloatTypes);
-RILL_REGISTER_UNARY("Reciprocal", kFloatTypes);
+// Reciprocal and Round also take integers, as TensorFlow's (1 / x truncated; x itself).
+RILL_REGISTER_UNARY("Reciprocal", kSignedNumberTypes);
 RILL_REGISTER_UNARY("Floor", kFloatTypes);
 RILL_REGISTER_UNARY("Ceil", kFloatTypes);
-RILL_REGISTER_UNARY("Round", kFloatTypes);
+RILL_REGISTER_UNARY("Round", kSignedNumberTypes);
 RILL_REGISTER_UNARY("Sin", kFloatTypes);
 RILL_REGISTER_UNARY("Cos", kFloatTypes);
 RILL_REGISTER_UNARY("Erf", kFloatTypes);

@@ -119,6 +119,10 @@ RILL_UNARY_FUNCTOR(ReluF, a.max(T(0)))
 RILL_UNARY_FUNCTOR(SigmoidF, (T(1) + (-a).exp()).inverse())
 RILL_UNARY_FUNCTOR(TanhF, a.tanh())
 RILL_UNARY_FUNCTOR(LogicalNotF, !a)
+// Integer Reciprocal (1 / x, truncated: 0 for |x| > 1; zeros are refused before) and Round
+// (every integer is already round).
+RILL_UNARY_FUNCTOR(IntReciprocalF, a.unaryExpr([](T v) { return static_cast<T>(T(1) / v); }))
+RILL_UNARY_FUNCTOR(IntRoundF, a)
 #undef RILL_UNARY_FUNCTOR
 
 // The float math of core/unary_math.h, element by element with the formula the GPU
@@ -138,6 +142,9 @@ class UnaryOp : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
+    if constexpr (std::is_same_v<F, IntReciprocalF>) {
+      if ((AsArray<T>(x) == T(0)).any()) return errors::InvalidArgument("Integer division by zero");
+    }
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, x.shape(), &out));
     AsArray<T>(out) = F{}(AsArray<T>(x));
@@ -243,6 +250,10 @@ RILL_REGISTER_KERNEL("LogicalNot", DEVICE_CPU, "", DT_INVALID, UnaryOp<bool, Log
 #define RILL_REG_UNARY_MATH_OP(NAME, KIND) \
   RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, NAME, UnaryMathF<KIND>)
 RILL_FOR_UNARY_MATH_OPS(RILL_REG_UNARY_MATH_OP)
+RILL_REG_UNARY(int32_t, "Reciprocal", IntReciprocalF)
+RILL_REG_UNARY(int64_t, "Reciprocal", IntReciprocalF)
+RILL_REG_UNARY(int32_t, "Round", IntRoundF)
+RILL_REG_UNARY(int64_t, "Round", IntRoundF)
 
 // int32 elementwise ops on the GPU, as TensorFlow registers them there: operands and
 // result stay in host memory and this CPU code computes them. int32 tensors are shapes,
@@ -276,6 +287,8 @@ RILL_REG_HOST_UNARY("Abs", AbsF)
 RILL_REG_HOST_UNARY("Square", SquareF)
 RILL_REG_HOST_UNARY("Sign", SignF)
 RILL_REG_HOST_UNARY("Relu", ReluF)
+RILL_REG_HOST_UNARY("Reciprocal", IntReciprocalF)
+RILL_REG_HOST_UNARY("Round", IntRoundF)
 RILL_REGISTER_KERNEL("Cast", DEVICE_CPU, "", DT_INVALID, CastOp);
 
 }  // namespace

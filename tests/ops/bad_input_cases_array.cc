@@ -17,6 +17,8 @@ const bool kRegistered = [] {
         "Erf",   "Softplus",   "Relu6", "Elu",      "Selu",         "LeakyRelu"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
+  AddCase("an integer Reciprocal of zero", {"Reciprocal", {I({3}, {2, 0, 1})}, {}}, Where::kRun,
+          kInvalid, {"division by zero"});
   for (const char* op : {"Softmax", "LogSoftmax"}) {
     AddRecipe({op, {F({2, 3})}, {}});
     Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});

@@ -104,9 +104,30 @@ TEST(UnaryMath, EdgeValuesFollowIeee) {
 
 TEST(UnaryMath, IntegersAreRefusedAtConstruction) {
   for (const UnaryCase& c : Cases()) {
+    if (std::string(c.op) == "Reciprocal" || std::string(c.op) == "Round") continue;
     Scope s = Scope::NewRootScope();
     c.build(s, {ops::Const(s, {1, 2})});
     EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << c.op;
+  }
+}
+
+// As TensorFlow's: integer Reciprocal truncates 1 / x, Round keeps x; 1 / 0 is refused
+// (TensorFlow's kernel divides by it).
+TEST(UnaryMath, IntegerReciprocalAndRound) {
+  for (DataType dt : {DT_INT32, DT_INT64}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    const Tensor x = FromDoubles(dt, {5}, {1, -1, 2, -7, 100});
+    auto recip =
+        RunOp([](const Scope& s, const auto& in) { return Output(Reciprocal(s, in[0])); }, {x});
+    ASSERT_TRUE(recip.ok()) << recip.status();
+    ExpectTensorNear(*recip, dt, {5}, {1, -1, 0, 0, 0}, 0);
+    auto round = RunOp([](const Scope& s, const auto& in) { return Output(Round(s, in[0])); }, {x});
+    ASSERT_TRUE(round.ok()) << round.status();
+    ExpectTensorNear(*round, dt, {5}, {1, -1, 2, -7, 100}, 0);
+    auto zero = RunOp([](const Scope& s, const auto& in) { return Output(Reciprocal(s, in[0])); },
+                      {FromDoubles(dt, {2}, {3, 0})});
+    EXPECT_EQ(zero.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(zero.status().message().find("division by zero"), std::string::npos) << zero.status();
   }
 }
 
