@@ -2,7 +2,8 @@
 #pragma once
 
 #include "rill/ops/activation_ops.h"
-// TensorFlow's nn_ops.h declares TopK.
+// TensorFlow's nn_ops.h declares TopK and FusedBatchNormV3.
+#include "rill/ops/batch_norm_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/ops/topk_ops.h"
 

@@ -7,6 +7,7 @@
 #include "rill/core/types.h"
 #include "rill/ops/activation_ops.h"
 #include "rill/ops/array_ops.h"
+#include "rill/ops/batch_norm_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/einsum_ops.h"
 #include "rill/ops/fused_ops.h"

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "rill/core/activation.h"
+#include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
 #include "rill/core/point_activation.h"
 #include "rill/core/range_value.h"
@@ -201,5 +202,29 @@ cudaError_t LaunchTopK(const T* x, T* values, int32_t* indices, int64_t rows, in
 // out[i] = RangeValue(start, delta, i) for i < n.
 template <typename T>
 cudaError_t LaunchRange(T start, T delta, T* out, int64_t n, cudaStream_t stream);
+
+// Batch normalization over x viewed as g (core/batch_norm_row.h's formulas): the batch's
+// mean and biased variance per channel; y; the running statistics of a training step;
+// the gradient's per-channel sums (scale_backprop, offset_backprop), then x_backprop.
+template <typename T>
+cudaError_t LaunchBatchNormMoments(const T* x, T* mean, T* variance, const BatchNormGeometry& g,
+                                   cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchBatchNormForward(const T* x, const T* scale, const T* offset, const T* mean,
+                                   const T* variance, T epsilon, T* y, const BatchNormGeometry& g,
+                                   cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchBatchNormRunning(const T* mean, const T* variance, int64_t n, T factor,
+                                   const T* mean_in, const T* variance_in, bool blend, T* mean_out,
+                                   T* variance_out, int64_t channels, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchBatchNormGradSums(const T* dy, const T* x, const T* mean, const T* variance,
+                                    T epsilon, T* scale_bp, T* offset_bp,
+                                    const BatchNormGeometry& g, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchBatchNormBackprop(const T* dy, const T* x, const T* scale, const T* mean,
+                                    const T* variance, T epsilon, const T* scale_bp,
+                                    const T* offset_bp, bool training, T* dx,
+                                    const BatchNormGeometry& g, cudaStream_t stream);
 
 }  // namespace rill::gpu

@@ -82,8 +82,8 @@ AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
     case AttrKind::kType:
       return ChosenType(c);
     case AttrKind::kString: {
-      const char* s[] = {"SAME", "VALID", "NHWC", "NCHW", "", "x"};
-      return std::string(s[c.Int(0, 5)]);
+      const char* s[] = {"SAME", "VALID", "NHWC", "NCHW", "", "x", "NDHWC", "NCDHW"};
+      return std::string(s[c.Int(0, 7)]);
     }
     case AttrKind::kIntList: {
       std::vector<int64_t> v(c.Int(0, 5));

@@ -1,0 +1,55 @@
+// Valid recipes and op-specific bad inputs: FusedBatchNormV3 and FusedBatchNormGradV3.
+#include "ops/bad_input.h"
+
+namespace rill::testing {
+namespace {
+
+constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+constexpr Where kConstruction = Where::kConstruction;
+
+// x [2, 2, 2, 3] NHWC with its [3] statistics inputs; `mean` and `variance` lengths vary.
+Recipe Forward(AttrMap attrs, Tensor x = F({2, 2, 2, 3}), Tensor scale = F({3}),
+               Tensor mean = F({3})) {
+  return {"FusedBatchNormV3", {x, scale, F({3}), mean, F({3})}, std::move(attrs)};
+}
+Recipe Backward(AttrMap attrs, Tensor dy = F({2, 2, 2, 3}), Tensor x = F({2, 2, 2, 3}),
+                Tensor rs1 = F({3})) {
+  return {"FusedBatchNormGradV3", {dy, x, F({3}), rs1, F({3}), F({})}, std::move(attrs)};
+}
+
+const AttrMap kInference{{"is_training", false}};
+
+const bool kCases = [] {
+  AddRecipe(Forward({}));
+  Both("a rank-3 x for NHWC", Forward({}, F({2, 2, 3})), {"rank", "[2,2,3]"});
+  Both("a scale of the wrong length", Forward({}, F({2, 2, 2, 3}), F({4})), {"scale", "[4]"});
+  Both("a scale that is a matrix", Forward({}, F({2, 2, 2, 3}), F({3, 1})), {"scale"});
+  Both("an inference mean of the wrong length",
+       Forward(kInference, F({2, 2, 2, 3}), F({3}), F({2})), {"mean", "[2]"});
+  Both("an NCHW x whose channels disagree with scale",
+       Forward({{"data_format", std::string("NCHW")}}, F({2, 2, 2, 3})), {"scale", "[3]"});
+  AddCase("an unknown data_format", Forward({{"data_format", std::string("NWHC")}}), kConstruction,
+          kInvalid, {"NWHC"});
+  AddCase("a negative epsilon", Forward({{"epsilon", -1.0f}}), kConstruction, kInvalid,
+          {"epsilon"});
+  AddCase("scale and x of different dtypes",
+          {"FusedBatchNormV3",
+           {FromDoubles(DT_DOUBLE, {1, 1, 1, 2}, {1, 2}), F({2}), F({2}), F({2}), F({2})},
+           {}},
+          kConstruction, kInvalid, {"U"});
+
+  AddRecipe(Backward({}));
+  Both("y_backprop and x of different shapes", Backward({}, F({2, 2, 1, 3})),
+       {"y_backprop", "[2,2,1,3]"});
+  Both("a rank-2 x", Backward({}, F({8, 3}), F({8, 3})), {"rank"});
+  Both("a reserve_space_1 of the wrong length",
+       Backward({}, F({2, 2, 2, 3}), F({2, 2, 2, 3}), F({5})), {"reserve_space_1", "[5]"});
+  Both("an inference reserve_space_1 of the wrong length",
+       Backward(kInference, F({2, 2, 2, 3}), F({2, 2, 2, 3}), F({1})), {"reserve_space_1"});
+  AddCase("an unknown data_format", Backward({{"data_format", std::string("CHWN")}}), kConstruction,
+          kInvalid, {"CHWN"});
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::testing
