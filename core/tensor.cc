@@ -90,7 +90,7 @@ Tensor Tensor::DeepCopy() const {
 }
 
 bool Tensor::CheckAccess(DataType want, int rank, bool shape_ok) const {
-  if (want == dtype_ && shape_ok && IsInitialized()) return true;
+  if (want == dtype_ && shape_ok && Viewable()) return true;
   std::fprintf(stderr,
                "rill: typed access to a tensor that does not fit it (tensor: %s %s%s; asked "
                "for %s of rank %d); returning an empty view\n",
@@ -101,7 +101,7 @@ bool Tensor::CheckAccess(DataType want, int rank, bool shape_ok) const {
 
 absl::Status Tensor::CheckView(DataType want, int rank) const {
   const bool shape_ok = rank < 0 ? true : rank == 0 ? NumElements() == 1 : dims() == rank;
-  if (want == dtype_ && shape_ok && IsInitialized()) return absl::OkStatus();
+  if (want == dtype_ && shape_ok && Viewable()) return absl::OkStatus();
   const std::string asked = rank < 0    ? "a flat view"
                             : rank == 0 ? "a scalar"
                                         : absl::StrCat("a view of rank ", rank);

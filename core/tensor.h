@@ -47,7 +47,9 @@ struct TTypes {
 
 class Tensor {
  public:
-  Tensor() = default;                                // not initialized, DT_INVALID
+  // As TensorFlow's Tensor(): float, shape [0] (NumElements() 0), with no buffer (not
+  // initialized: a Variable holding one has no value yet).
+  Tensor() = default;
   Tensor(DataType dtype, const TensorShape& shape);  // on the CPU
   Tensor(Allocator* allocator, DataType dtype, const TensorShape& shape);
   explicit Tensor(float v);
@@ -209,6 +211,8 @@ class Tensor {
   // Logs and returns false when a typed view does not fit this tensor; the view then maps
   // zero elements. A debug build stops here: the caller has a bug.
   bool CheckAccess(DataType want, int rank, bool shape_ok) const;
+  // Typed views need a buffer, except over zero elements (TensorFlow's Tensor() maps).
+  bool Viewable() const { return IsInitialized() || NumElements() == 0; }
   static void AssertFits(bool ok) {
     assert(ok && "typed view of a tensor that does not fit it (see the line above)");
     (void)ok;
@@ -232,7 +236,7 @@ class Tensor {
       n *= v;
     }
     const bool ok =
-        CheckAccess(DataTypeToEnum<T>::value, N, i == N && n == NumElements() && IsInitialized());
+        CheckAccess(DataTypeToEnum<T>::value, N, i == N && n == NumElements() && Viewable());
     AssertFits(ok);
     if (!ok) d.fill(0);
     return d;
@@ -265,8 +269,8 @@ class Tensor {
   }
   void Init(Allocator* a, DataType dtype, const TensorShape& shape);
 
-  DataType dtype_ = DT_INVALID;
-  TensorShape shape_;
+  DataType dtype_ = DT_FLOAT;
+  TensorShape shape_{0};
   TensorBuffer* buf_ = nullptr;
 };
 

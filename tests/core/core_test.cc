@@ -89,9 +89,22 @@ TEST(Tensor, CheckedViewsReturnStatuses) {
             "cannot read a tensor of dtype float and shape [2,3] as a view of rank 1 of float");
   EXPECT_EQ(m.checked_scalar<float>().status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ((m.checked_tensor<double, 2>().status().code()), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(std::string(Tensor().checked_flat<float>().status().message()),
-            "cannot read a tensor of dtype invalid(0) and shape [] (not initialized) as a flat "
-            "view of float");
+  EXPECT_EQ(std::string(Tensor().checked_flat<int32_t>().status().message()),
+            "cannot read a tensor of dtype float and shape [0] (not initialized) as a flat "
+            "view of int32");
+}
+
+// As TensorFlow's Tensor(): float, shape [0], no elements, and its views map nothing.
+TEST(Tensor, DefaultIsAnEmptyFloatVector) {
+  const Tensor t;
+  EXPECT_EQ(t.dtype(), DT_FLOAT);
+  EXPECT_EQ(t.shape(), TensorShape({0}));
+  EXPECT_EQ(t.NumElements(), 0);
+  EXPECT_FALSE(t.IsInitialized());
+  EXPECT_EQ(t.flat<float>().size(), 0);
+  ASSERT_TRUE(t.checked_vec<float>().ok());
+  EXPECT_EQ(t.checked_vec<float>()->size(), 0);
+  EXPECT_FALSE(t.checked_scalar<float>().ok());
 }
 
 // A view that does not fit is a bug in the caller: a debug build stops, a release build
