@@ -19,7 +19,9 @@ NodeBuilder& NodeBuilder::Input(const ::rill::Input& in) {
       failed_ = true;
       return *this;
     }
-    Output c = Const(scope_.WithOpName("").WithNoControlDependencies(), in.tensor());
+    // In a sub-scope of no name: the op's own name is not taken, nor a composite op's
+    // single use (Const(cop.last, ...) would name the composite after the constant).
+    Output c = Const(scope_.NewSubScope("").WithNoControlDependencies(), in.tensor());
     if (c.node() == nullptr) {
       failed_ = true;
       return *this;
@@ -73,3 +75,21 @@ void NodeBuilder::Finalize(OpWrapper* w) {
 }
 
 }  // namespace rill::ops::internal
+
+namespace rill {
+
+absl::Status CreateOutputWithScope(std::string op_name, absl::Span<const Input> inputs,
+                                   const Scope& scope, Output* output) {
+  ops::internal::NodeBuilder builder(scope, std::move(op_name));
+  for (const Input& in : inputs) builder.Input(in);
+  const Operation op = builder.Finalize();
+  RILL_RETURN_IF_ERROR(scope.status());
+  if (op.num_outputs() == 0) {
+    return errors::InvalidArgument("op ", op.node()->type_string(), " (node '", op.name(),
+                                   "') has no output 0");
+  }
+  *output = Output(op.node(), 0);
+  return absl::OkStatus();
+}
+
+}  // namespace rill

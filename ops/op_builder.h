@@ -46,6 +46,14 @@ class NodeBuilder {
 }  // namespace internal
 }  // namespace rill::ops
 
+namespace rill {
+// TensorFlow's CreateOutputWithScope: a node of op `op_name` on `inputs` (type attrs from
+// their dtypes, other attrs at their defaults), named by `scope`; its output 0 goes to
+// *output. The scope's status on failure.
+absl::Status CreateOutputWithScope(std::string op_name, absl::Span<const Input> inputs,
+                                   const Scope& scope, Output* output);
+}  // namespace rill
+
 // Constructor bodies for one-input and two-input op wrappers (declared with
 // RILL_DECLARE_UNARY_OP / RILL_DECLARE_BINARY_OP in math_ops.h).
 #define RILL_DEFINE_UNARY_OP(Name)                                            \

@@ -362,6 +362,12 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
 }
 
 absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                                  std::vector<Tensor>* fetch_tensors,
+                                  RunMetadata* run_metadata) const {
+  return RunCallable(handle, feed_tensors, fetch_tensors, RunOptions(), run_metadata);
+}
+
+absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                                   std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
                                   RunMetadata* run_metadata) const {
   CallGuard guard(impl_.get());

@@ -94,6 +94,9 @@ class Session {
   absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                            std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
                            RunMetadata* run_metadata) const;
+  // TensorFlow's form, with default RunOptions (no trace: run_metadata may be null).
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata) const;
   absl::Status ReleaseCallable(CallableHandle handle);
 
   // The device a node was placed on ("/job:localhost/replica:0/task:0/device:CPU:0") and

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/gradients.h"
 #include "rill/runtime/session.h"
 
 namespace rill::test {
@@ -35,6 +37,26 @@ inline void GetTensor(const Scope& scope, const std::vector<Output>& assign_vars
 }
 inline void GetTensor(const Scope& scope, const Output& tensor, Tensor* out) {
   GetTensor(scope, {}, tensor, out);
+}
+
+// TensorFlow's test::CallGradFunction (cc/gradients/grad_testutil.h): op's registered
+// gradient function called on grad_inputs alone. An op declared not differentiable gets
+// zeros for every input (what TensorFlow's zero-gradient functions, Sign's for one, build);
+// an op with neither is NotFound.
+inline absl::Status CallGradFunction(const Scope& scope, const Operation& op,
+                                     const std::vector<Output>& grad_inputs,
+                                     std::vector<Output>* grad_outputs) {
+  const std::string& type = op.node()->type_string();
+  const ops::GradFunc* fn = ops::GradOpRegistry::Global()->Lookup(type);
+  if (fn != nullptr) return (*fn)(scope, op, grad_inputs, grad_outputs);
+  if (!ops::GradOpRegistry::Global()->IsNotDifferentiable(type)) {
+    return absl::NotFoundError("no gradient function registered for op " + type);
+  }
+  for (int i = 0; i < op.node()->num_inputs(); ++i) {
+    const NodeOut in = op.node()->input(i);
+    grad_outputs->push_back(ops::ZerosLike(scope, Output(in.node, in.index)));
+  }
+  return scope.status();
 }
 
 }  // namespace rill::test
