@@ -1,7 +1,8 @@
 // Elementwise float math with one formula per op, shared by the CPU kernels
 // (kernels/cpu/cwise_ops.cc) and the GPU kernels (kernels/cuda/unary_math.cu) so both
 // devices compute the same thing: Rsqrt, Reciprocal, Floor, Ceil, Round (half to even, as
-// TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow).
+// TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow), Expm1, Log1p and
+// the hyperbolic and inverse trigonometric functions.
 #pragma once
 
 #include <cmath>
@@ -20,6 +21,17 @@ enum class UnaryMath : int {
   kCos,
   kErf,
   kSoftplus,
+  kExpm1,
+  kLog1p,
+  kSinh,
+  kCosh,
+  kTan,
+  kAsin,
+  kAcos,
+  kAtan,
+  kAsinh,
+  kAcosh,
+  kAtanh,
 };
 
 // Each op's name and kind, for the kernel files' registrations: M(name, kind).
@@ -32,19 +44,40 @@ enum class UnaryMath : int {
   M("Sin", ::rill::UnaryMath::kSin)               \
   M("Cos", ::rill::UnaryMath::kCos)               \
   M("Erf", ::rill::UnaryMath::kErf)               \
-  M("Softplus", ::rill::UnaryMath::kSoftplus)
+  M("Softplus", ::rill::UnaryMath::kSoftplus)     \
+  M("Expm1", ::rill::UnaryMath::kExpm1)           \
+  M("Log1p", ::rill::UnaryMath::kLog1p)           \
+  M("Sinh", ::rill::UnaryMath::kSinh)             \
+  M("Cosh", ::rill::UnaryMath::kCosh)             \
+  M("Tan", ::rill::UnaryMath::kTan)               \
+  M("Asin", ::rill::UnaryMath::kAsin)             \
+  M("Acos", ::rill::UnaryMath::kAcos)             \
+  M("Atan", ::rill::UnaryMath::kAtan)             \
+  M("Asinh", ::rill::UnaryMath::kAsinh)           \
+  M("Acosh", ::rill::UnaryMath::kAcosh)           \
+  M("Atanh", ::rill::UnaryMath::kAtanh)
 
 template <UnaryMath kOp, typename T>
 RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
+  using std::acos;
+  using std::acosh;
+  using std::asin;
+  using std::asinh;
+  using std::atan;
+  using std::atanh;
   using std::ceil;
   using std::cos;
+  using std::cosh;
   using std::erf;
   using std::exp;
+  using std::expm1;
   using std::floor;
   using std::log1p;
   using std::rint;
   using std::sin;
+  using std::sinh;
   using std::sqrt;
+  using std::tan;
   if constexpr (kOp == UnaryMath::kRsqrt) return T(1) / sqrt(x);
   if constexpr (kOp == UnaryMath::kReciprocal) return T(1) / x;
   if constexpr (kOp == UnaryMath::kFloor) return floor(x);
@@ -58,6 +91,19 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   if constexpr (kOp == UnaryMath::kSoftplus) {
     return (x > T(0) ? x : T(0)) + log1p(exp(x > T(0) ? -x : x));
   }
+  // The C library's own functions: accurate near 0 (expm1, log1p) and defined by IEEE at
+  // the edges (asin(2) is NaN, atanh(1) is inf), as TensorFlow's Eigen kernels.
+  if constexpr (kOp == UnaryMath::kExpm1) return expm1(x);
+  if constexpr (kOp == UnaryMath::kLog1p) return log1p(x);
+  if constexpr (kOp == UnaryMath::kSinh) return sinh(x);
+  if constexpr (kOp == UnaryMath::kCosh) return cosh(x);
+  if constexpr (kOp == UnaryMath::kTan) return tan(x);
+  if constexpr (kOp == UnaryMath::kAsin) return asin(x);
+  if constexpr (kOp == UnaryMath::kAcos) return acos(x);
+  if constexpr (kOp == UnaryMath::kAtan) return atan(x);
+  if constexpr (kOp == UnaryMath::kAsinh) return asinh(x);
+  if constexpr (kOp == UnaryMath::kAcosh) return acosh(x);
+  if constexpr (kOp == UnaryMath::kAtanh) return atanh(x);
 }
 
 // ClipByValue's element, as TensorFlow's kernels: the min with hi, then the max with lo

@@ -74,6 +74,17 @@ RILL_REGISTER_UNARY("Sin", kFloatTypes);
 RILL_REGISTER_UNARY("Cos", kFloatTypes);
 RILL_REGISTER_UNARY("Erf", kFloatTypes);
 RILL_REGISTER_UNARY("Softplus", kFloatTypes);
+RILL_REGISTER_UNARY("Expm1", kFloatTypes);
+RILL_REGISTER_UNARY("Log1p", kFloatTypes);
+RILL_REGISTER_UNARY("Sinh", kFloatTypes);
+RILL_REGISTER_UNARY("Cosh", kFloatTypes);
+RILL_REGISTER_UNARY("Tan", kFloatTypes);
+RILL_REGISTER_UNARY("Asin", kFloatTypes);
+RILL_REGISTER_UNARY("Acos", kFloatTypes);
+RILL_REGISTER_UNARY("Atan", kFloatTypes);
+RILL_REGISTER_UNARY("Asinh", kFloatTypes);
+RILL_REGISTER_UNARY("Acosh", kFloatTypes);
+RILL_REGISTER_UNARY("Atanh", kFloatTypes);
 #undef RILL_REGISTER_UNARY
 
 RILL_REGISTER_OP("LogicalAnd")
@@ -264,6 +275,17 @@ RILL_DEFINE_UNARY_OP(Sin)
 RILL_DEFINE_UNARY_OP(Cos)
 RILL_DEFINE_UNARY_OP(Erf)
 RILL_DEFINE_UNARY_OP(Softplus)
+RILL_DEFINE_UNARY_OP(Expm1)
+RILL_DEFINE_UNARY_OP(Log1p)
+RILL_DEFINE_UNARY_OP(Sinh)
+RILL_DEFINE_UNARY_OP(Cosh)
+RILL_DEFINE_UNARY_OP(Tan)
+RILL_DEFINE_UNARY_OP(Asin)
+RILL_DEFINE_UNARY_OP(Acos)
+RILL_DEFINE_UNARY_OP(Atan)
+RILL_DEFINE_UNARY_OP(Asinh)
+RILL_DEFINE_UNARY_OP(Acosh)
+RILL_DEFINE_UNARY_OP(Atanh)
 
 ClipByValue::ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max) {
   NodeBuilder(scope, "ClipByValue")

@@ -55,6 +55,17 @@ RILL_DECLARE_UNARY_OP(Sin)
 RILL_DECLARE_UNARY_OP(Cos)
 RILL_DECLARE_UNARY_OP(Erf)
 RILL_DECLARE_UNARY_OP(Softplus)  // log(1 + e^x)
+RILL_DECLARE_UNARY_OP(Expm1)     // e^x - 1, accurate near 0
+RILL_DECLARE_UNARY_OP(Log1p)     // log(1 + x), accurate near 0
+RILL_DECLARE_UNARY_OP(Sinh)
+RILL_DECLARE_UNARY_OP(Cosh)
+RILL_DECLARE_UNARY_OP(Tan)
+RILL_DECLARE_UNARY_OP(Asin)
+RILL_DECLARE_UNARY_OP(Acos)
+RILL_DECLARE_UNARY_OP(Atan)
+RILL_DECLARE_UNARY_OP(Asinh)
+RILL_DECLARE_UNARY_OP(Acosh)
+RILL_DECLARE_UNARY_OP(Atanh)
 
 // TensorFlow's aliases.
 using Subtract = Sub;
@@ -118,6 +129,9 @@ class BatchMatMulV2 : public OpWrapper {
   static Attrs AdjX(bool v) { return Attrs().AdjX(v); }
   static Attrs AdjY(bool v) { return Attrs().AdjY(v); }
 };
+// TensorFlow's older BatchMatMul (batch dims equal) builds a BatchMatMulV2 node: every
+// product V1 takes, V2 computes the same; V2 also broadcasts where V1 would refuse.
+using BatchMatMul = BatchMatMulV2;
 
 struct ReductionAttrs {
   ReductionAttrs KeepDims(bool x) {

@@ -47,6 +47,71 @@ absl::Status SoftplusGrad(const Scope& s, const Operation& op, const GradOut& g,
   return s.status();
 }
 
+// The rest as TensorFlow's math_grad: d expm1 = e^x, d log1p = 1 / (1 + x),
+// d sinh = cosh, d cosh = sinh, d tan = 1 / cos^2, d asin = 1 / sqrt(1 - x^2),
+// d acos = -1 / sqrt(1 - x^2), d atan = 1 / (1 + x^2), d asinh = 1 / cosh(y),
+// d acosh = 1 / sinh(y), d atanh = 1 / (1 - x^2).
+Output One(const Scope& s, const Operation& op) { return Scalar(s, 1, T(op)); }
+absl::Status Expm1Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Exp(s, In(op, 0))));
+  return s.status();
+}
+absl::Status Log1pGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Reciprocal(s, Add(s, One(s, op), In(op, 0)))));
+  return s.status();
+}
+absl::Status SinhGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Cosh(s, In(op, 0))));
+  return s.status();
+}
+absl::Status CoshGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Sinh(s, In(op, 0))));
+  return s.status();
+}
+absl::Status TanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Square(s, Reciprocal(s, Cos(s, In(op, 0))))));
+  return s.status();
+}
+// 1 / sqrt(1 - x^2), negated for acos.
+Output InvSqrtOneMinusSquare(const Scope& s, const Operation& op) {
+  return Rsqrt(s, Sub(s, One(s, op), Square(s, In(op, 0))));
+}
+absl::Status AsinGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], InvSqrtOneMinusSquare(s, op)));
+  return s.status();
+}
+absl::Status AcosGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Neg(s, Mul(s, g[0], InvSqrtOneMinusSquare(s, op))));
+  return s.status();
+}
+absl::Status AtanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Reciprocal(s, Add(s, One(s, op), Square(s, In(op, 0))))));
+  return s.status();
+}
+absl::Status AsinhGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Reciprocal(s, Cosh(s, Out(op)))));
+  return s.status();
+}
+absl::Status AcoshGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Reciprocal(s, Sinh(s, Out(op)))));
+  return s.status();
+}
+absl::Status AtanhGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Reciprocal(s, Sub(s, One(s, op), Square(s, In(op, 0))))));
+  return s.status();
+}
+
+RILL_REGISTER_GRADIENT("Expm1", Expm1Grad);
+RILL_REGISTER_GRADIENT("Log1p", Log1pGrad);
+RILL_REGISTER_GRADIENT("Sinh", SinhGrad);
+RILL_REGISTER_GRADIENT("Cosh", CoshGrad);
+RILL_REGISTER_GRADIENT("Tan", TanGrad);
+RILL_REGISTER_GRADIENT("Asin", AsinGrad);
+RILL_REGISTER_GRADIENT("Acos", AcosGrad);
+RILL_REGISTER_GRADIENT("Atan", AtanGrad);
+RILL_REGISTER_GRADIENT("Asinh", AsinhGrad);
+RILL_REGISTER_GRADIENT("Acosh", AcoshGrad);
+RILL_REGISTER_GRADIENT("Atanh", AtanhGrad);
 RILL_REGISTER_GRADIENT("Rsqrt", RsqrtGrad);
 RILL_REGISTER_GRADIENT("Reciprocal", ReciprocalGrad);
 RILL_REGISTER_GRADIENT("Sin", SinGrad);

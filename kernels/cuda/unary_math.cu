@@ -41,6 +41,28 @@ cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t 
       return Launch<UnaryMath::kErf>(x, y, n, stream);
     case UnaryMath::kSoftplus:
       return Launch<UnaryMath::kSoftplus>(x, y, n, stream);
+    case UnaryMath::kExpm1:
+      return Launch<UnaryMath::kExpm1>(x, y, n, stream);
+    case UnaryMath::kLog1p:
+      return Launch<UnaryMath::kLog1p>(x, y, n, stream);
+    case UnaryMath::kSinh:
+      return Launch<UnaryMath::kSinh>(x, y, n, stream);
+    case UnaryMath::kCosh:
+      return Launch<UnaryMath::kCosh>(x, y, n, stream);
+    case UnaryMath::kTan:
+      return Launch<UnaryMath::kTan>(x, y, n, stream);
+    case UnaryMath::kAsin:
+      return Launch<UnaryMath::kAsin>(x, y, n, stream);
+    case UnaryMath::kAcos:
+      return Launch<UnaryMath::kAcos>(x, y, n, stream);
+    case UnaryMath::kAtan:
+      return Launch<UnaryMath::kAtan>(x, y, n, stream);
+    case UnaryMath::kAsinh:
+      return Launch<UnaryMath::kAsinh>(x, y, n, stream);
+    case UnaryMath::kAcosh:
+      return Launch<UnaryMath::kAcosh>(x, y, n, stream);
+    case UnaryMath::kAtanh:
+      return Launch<UnaryMath::kAtanh>(x, y, n, stream);
   }
   return cudaErrorInvalidValue;
 }

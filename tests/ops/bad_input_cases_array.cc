@@ -11,10 +11,12 @@ constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 
 const bool kRegistered = [] {
   for (const char* op :
-       {"Abs",   "Exp",        "Log",   "Neg",      "Relu",         "Sigmoid",  "Sign",
-        "Sqrt",  "Square",     "Tanh",  "Identity", "StopGradient", "OnesLike", "ZerosLike",
-        "Rsqrt", "Reciprocal", "Floor", "Ceil",     "Round",        "Sin",      "Cos",
-        "Erf",   "Softplus",   "Relu6", "Elu",      "Selu",         "LeakyRelu"}) {
+       {"Abs",   "Exp",        "Log",   "Neg",      "Relu",         "Sigmoid",   "Sign",
+        "Sqrt",  "Square",     "Tanh",  "Identity", "StopGradient", "OnesLike",  "ZerosLike",
+        "Rsqrt", "Reciprocal", "Floor", "Ceil",     "Round",        "Sin",       "Cos",
+        "Erf",   "Softplus",   "Relu6", "Elu",      "Selu",         "LeakyRelu", "Expm1",
+        "Log1p", "Sinh",       "Cosh",  "Tan",      "Asin",         "Acos",      "Atan",
+        "Asinh", "Acosh",      "Atanh"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
   AddCase("an integer Reciprocal of zero", {"Reciprocal", {I({3}, {2, 0, 1})}, {}}, Where::kRun,

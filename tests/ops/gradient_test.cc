@@ -95,6 +95,28 @@ std::vector<Case> Cases() {
   unary(
       "Softplus", [](const Scope& s, Output x) { return Softplus(s, x); }, Vals(s23, -3, 3, 45));
   unary(
+      "Expm1", [](const Scope& s, Output x) { return Expm1(s, x); }, Vals(s23, -2, 2, 46));
+  unary(
+      "Log1p", [](const Scope& s, Output x) { return Log1p(s, x); }, Vals(s23, -0.5, 2, 47));
+  unary(
+      "Sinh", [](const Scope& s, Output x) { return Sinh(s, x); }, Vals(s23, -2, 2, 48));
+  unary(
+      "Cosh", [](const Scope& s, Output x) { return Cosh(s, x); }, Vals(s23, -2, 2, 49));
+  unary(
+      "Tan", [](const Scope& s, Output x) { return Tan(s, x); }, Vals(s23, -1, 1, 50));
+  unary(
+      "Asin", [](const Scope& s, Output x) { return Asin(s, x); }, Vals(s23, -0.8, 0.8, 51));
+  unary(
+      "Acos", [](const Scope& s, Output x) { return Acos(s, x); }, Vals(s23, -0.8, 0.8, 52));
+  unary(
+      "Atan", [](const Scope& s, Output x) { return Atan(s, x); }, Vals(s23, -3, 3, 53));
+  unary(
+      "Asinh", [](const Scope& s, Output x) { return Asinh(s, x); }, Vals(s23, -3, 3, 54));
+  unary(
+      "Acosh", [](const Scope& s, Output x) { return Acosh(s, x); }, Vals(s23, 1.2, 3, 55));
+  unary(
+      "Atanh", [](const Scope& s, Output x) { return Atanh(s, x); }, Vals(s23, -0.8, 0.8, 56));
+  unary(
       "Softmax", [](const Scope& s, Output x) { return Softmax(s, x); }, Vals({2, 4}, -2, 2, 26));
   unary(
       "LogSoftmax", [](const Scope& s, Output x) { return LogSoftmax(s, x); },

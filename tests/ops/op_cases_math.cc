@@ -134,24 +134,35 @@ std::vector<OpCase> Unary() {
          return ops::Cos(s, ops::AddN(s, {x, x, x}));
        }},
       {"Erf", [](auto s, auto x) { return ops::Erf(s, x); }},
-      {"Softplus",
+      {"Expm1", [](auto s, auto x) { return ops::Expm1(s, x); }},
+      {"Log1p", [](auto s, auto x) { return ops::Log1p(s, ops::Abs(s, x)); }},
+      {"Sinh", [](auto s, auto x) { return ops::Sinh(s, x); }},
+      {"Cosh", [](auto s, auto x) { return ops::Cosh(s, x); }},
+      {"Tan", [](auto s, auto x) { return ops::Tan(s, x); }},
+      {"Asin", [](auto s, auto x) { return ops::Asin(s, ops::Tanh(s, x)); }},
+      {"Acos", [](auto s, auto x) { return ops::Acos(s, ops::Tanh(s, x)); }},
+      {"Atan",
        [](auto s, auto x) {
-         return ops::Softplus(s, ops::AddN(s, {x, x, x, x}));
+         return ops::Atan(s, ops::AddN(s, {x, x, x}));
        }},
-      {"Relu6",
+      {"Asinh",
        [](auto s, auto x) {
-         return ops::Relu6(s, ops::AddN(s, {x, x, x}));
+         return ops::Asinh(s, ops::AddN(s, {x, x, x}));
        }},
+      {"Acosh",
+       [](auto s, auto x) {
+         return ops::Acosh(s, ops::Add(s, ops::Abs(s, x), ops::OnesLike(s, x)));
+       }},
+      {"Atanh", [](auto s, auto x) { return ops::Atanh(s, ops::Tanh(s, x)); }},
+      {"Softplus", [](auto s, auto x) { return ops::Softplus(s, ops::AddN(s, {x, x, x, x})); }},
+      {"Relu6", [](auto s, auto x) { return ops::Relu6(s, ops::AddN(s, {x, x, x})); }},
       {"Elu", [](auto s, auto x) { return ops::Elu(s, x); }},
       {"Selu", [](auto s, auto x) { return ops::Selu(s, x); }},
       {"LeakyRelu",
        [](auto s, auto x) { return ops::LeakyRelu(s, x, ops::LeakyRelu::Alpha(0.1f)); }},
       {"Softmax", [](auto s, auto x) { return ops::Softmax(s, x); }},
       {"LogSoftmax", [](auto s, auto x) { return ops::LogSoftmax(s, x); }},
-      {"AddN",
-       [](auto s, auto x) {
-         return ops::AddN(s, {x, x, x});
-       }},
+      {"AddN", [](auto s, auto x) { return ops::AddN(s, {x, x, x}); }},
       {"ZerosLike",
        [](auto s, auto x) { return ops::Add(s, ops::ZerosLike(s, x), ops::OnesLike(s, x)); }},
       {"Reshape", [](auto s, auto x) { return ops::Reshape(s, ops::ExpandDims(s, x, 0), {-1}); }},

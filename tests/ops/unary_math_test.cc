@@ -11,8 +11,9 @@ namespace {
 
 using namespace ::rill::ops;  // NOLINT
 
-MarkTested tested({"Rsqrt", "Reciprocal", "Floor", "Ceil", "Round", "Sin", "Cos", "Erf",
-                   "Softplus"});
+MarkTested tested({"Rsqrt", "Reciprocal", "Floor", "Ceil",  "Round", "Sin",  "Cos",
+                   "Erf",   "Softplus",   "Expm1", "Log1p", "Sinh",  "Cosh", "Tan",
+                   "Asin",  "Acos",       "Atan",  "Asinh", "Acosh", "Atanh"});
 
 struct UnaryCase {
   const char* op;
@@ -73,6 +74,63 @@ std::vector<UnaryCase> Cases() {
        {0, 1, -20, 100, 1000},
        {std::log(2.0), std::log1p(std::exp(1.0)), 2.0611536e-9, 100, 1000},
        1e-6},
+      // Closed forms: sinh(ln 2) = 3/4, cosh(ln 2) = 5/4, atanh(0.6) = ln 2, ...; expm1 and
+      // log1p keep a tiny x (1 + x would round it away).
+      {"Expm1",
+       op([](auto s, auto x) { return Output(Expm1(s, x)); }),
+       {0, 1e-10, M_LN2},
+       {0, 1e-10, 1},
+       1e-6},
+      {"Log1p",
+       op([](auto s, auto x) { return Output(Log1p(s, x)); }),
+       {0, 1e-10, M_E - 1},
+       {0, 1e-10, 1},
+       1e-6},
+      {"Sinh",
+       op([](auto s, auto x) { return Output(Sinh(s, x)); }),
+       {0, M_LN2, -M_LN2},
+       {0, 0.75, -0.75},
+       1e-6},
+      {"Cosh",
+       op([](auto s, auto x) { return Output(Cosh(s, x)); }),
+       {0, M_LN2, -M_LN2},
+       {1, 1.25, 1.25},
+       1e-6},
+      {"Tan",
+       op([](auto s, auto x) { return Output(Tan(s, x)); }),
+       {0, M_PI / 4, -M_PI / 4},
+       {0, 1, -1},
+       1e-6},
+      {"Asin",
+       op([](auto s, auto x) { return Output(Asin(s, x)); }),
+       {0, 0.5, -1},
+       {0, M_PI / 6, -M_PI / 2},
+       1e-6},
+      {"Acos",
+       op([](auto s, auto x) { return Output(Acos(s, x)); }),
+       {1, 0.5, -1},
+       {0, M_PI / 3, M_PI},
+       1e-6},
+      {"Atan",
+       op([](auto s, auto x) { return Output(Atan(s, x)); }),
+       {0, 1, -1},
+       {0, M_PI / 4, -M_PI / 4},
+       1e-6},
+      {"Asinh",
+       op([](auto s, auto x) { return Output(Asinh(s, x)); }),
+       {0, 0.75, -0.75},
+       {0, M_LN2, -M_LN2},
+       1e-6},
+      {"Acosh",
+       op([](auto s, auto x) { return Output(Acosh(s, x)); }),
+       {1, 1.25},
+       {0, M_LN2},
+       1e-6},
+      {"Atanh",
+       op([](auto s, auto x) { return Output(Atanh(s, x)); }),
+       {0, 0.6, -0.6},
+       {0, M_LN2, -M_LN2},
+       1e-6},
   };
 }
 
@@ -94,12 +152,18 @@ TEST(UnaryMath, EdgeValuesFollowIeee) {
     return ToDoubles(*RunOp(f, {FromDoubles(DT_DOUBLE, {static_cast<int64_t>(x.size())}, x)}));
   };
   const auto cases = Cases();
-  EXPECT_EQ(run(cases[0].build, {0})[0], inf);            // Rsqrt(0)
-  EXPECT_TRUE(std::isnan(run(cases[0].build, {-1})[0]));  // Rsqrt(-1)
-  EXPECT_EQ(run(cases[1].build, {0})[0], inf);            // Reciprocal(0)
-  EXPECT_EQ(run(cases[8].build, {-inf})[0], 0);           // Softplus(-inf)
-  EXPECT_EQ(run(cases[8].build, {inf})[0], inf);          // Softplus(inf)
-  EXPECT_EQ(run(cases[7].build, {inf})[0], 1);            // Erf(inf)
+  EXPECT_EQ(run(cases[0].build, {0})[0], inf);              // Rsqrt(0)
+  EXPECT_TRUE(std::isnan(run(cases[0].build, {-1})[0]));    // Rsqrt(-1)
+  EXPECT_EQ(run(cases[1].build, {0})[0], inf);              // Reciprocal(0)
+  EXPECT_EQ(run(cases[8].build, {-inf})[0], 0);             // Softplus(-inf)
+  EXPECT_EQ(run(cases[8].build, {inf})[0], inf);            // Softplus(inf)
+  EXPECT_EQ(run(cases[7].build, {inf})[0], 1);              // Erf(inf)
+  EXPECT_EQ(run(cases[9].build, {-inf})[0], -1);            // Expm1(-inf)
+  EXPECT_EQ(run(cases[10].build, {-1})[0], -inf);           // Log1p(-1)
+  EXPECT_TRUE(std::isnan(run(cases[10].build, {-2})[0]));   // Log1p(-2)
+  EXPECT_TRUE(std::isnan(run(cases[14].build, {2})[0]));    // Asin(2)
+  EXPECT_TRUE(std::isnan(run(cases[18].build, {0.5})[0]));  // Acosh(0.5)
+  EXPECT_EQ(run(cases[19].build, {1})[0], inf);             // Atanh(1)
 }
 
 TEST(UnaryMath, IntegersAreRefusedAtConstruction) {
