@@ -35,6 +35,14 @@ absl::Status DivGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   grad::ReduceBinary(s, x, y, Div(s, g[0], y), Neg(s, Mul(s, g[0], Div(s, Out(op), y))), out);
   return s.status();
 }
+// d (x - y)^2 = 2 (x - y) for x, its negation for y (TensorFlow's SquaredDifferenceGrad).
+absl::Status SquaredDifferenceGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                   GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  Output gx = Mul(s, g[0], Mul(s, Scalar(s, 2, T(op)), Sub(s, x, y)));
+  grad::ReduceBinary(s, x, y, gx, Neg(s, gx), out);
+  return s.status();
+}
 absl::Status PowGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output x = In(op, 0), y = In(op, 1), z = Out(op);
   const DataType dt = T(op);
@@ -240,6 +248,8 @@ RILL_REGISTER_GRADIENT("ClipByValue", ClipByValueGrad);
 RILL_REGISTER_GRADIENT("Sub", SubGrad);
 RILL_REGISTER_GRADIENT("Mul", MulGrad);
 RILL_REGISTER_GRADIENT("Div", DivGrad);
+RILL_REGISTER_GRADIENT("RealDiv", DivGrad);  // its Div nodes compute the same for floats
+RILL_REGISTER_GRADIENT("SquaredDifference", SquaredDifferenceGrad);
 RILL_REGISTER_GRADIENT("Pow", PowGrad);
 RILL_REGISTER_GRADIENT("Maximum", MaxMinGrad<true>);
 RILL_REGISTER_GRADIENT("Minimum", MaxMinGrad<false>);

@@ -39,6 +39,9 @@ RILL_REGISTER_BINARY("Add", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Sub", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Mul", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Div", kNumberTypes, "T");
+// TensorFlow's float division by name (Div of floats computes the same).
+RILL_REGISTER_BINARY("RealDiv", kFloatTypes, "T");
+RILL_REGISTER_BINARY("SquaredDifference", kSignedNumberTypes, "T");  // (x - y)^2
 RILL_REGISTER_BINARY("Pow", kSignedNumberTypes, "T");
 RILL_REGISTER_BINARY("Maximum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Minimum", kNumberTypes, "T");
@@ -247,6 +250,8 @@ RILL_DEFINE_BINARY_OP(Add)
 RILL_DEFINE_BINARY_OP(Sub)
 RILL_DEFINE_BINARY_OP(Mul)
 RILL_DEFINE_BINARY_OP(Div)
+RILL_DEFINE_BINARY_OP(RealDiv)
+RILL_DEFINE_BINARY_OP(SquaredDifference)
 RILL_DEFINE_BINARY_OP(Pow)
 RILL_DEFINE_BINARY_OP(Maximum)
 RILL_DEFINE_BINARY_OP(Minimum)

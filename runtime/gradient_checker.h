@@ -57,4 +57,25 @@ absl::Status ComputeGradientError(const Scope& scope, const Output& x, const Ten
   return s;
 }
 
+// TensorFlow's single-dtype forms (X, Y and the Jacobian all T, deduced from max_error):
+//   float max_error;
+//   TF_ASSERT_OK(ComputeGradientError(scope, {x}, {x_shape}, {y}, {y_shape}, &max_error));
+template <typename T>
+absl::Status ComputeGradientError(const Scope& scope, const OutputList& xs,
+                                  const std::vector<TensorShape>& x_shapes, const OutputList& ys,
+                                  const std::vector<TensorShape>& y_shapes, T* max_error) {
+  return ComputeGradientError<T, T, T>(scope, xs, x_shapes, ys, y_shapes, max_error);
+}
+template <typename T>
+absl::Status ComputeGradientError(const Scope& scope, const Output& x, const TensorShape& x_shape,
+                                  const Output& y, const TensorShape& y_shape, T* max_error) {
+  return ComputeGradientError<T, T, T>(scope, OutputList{x}, {x_shape}, OutputList{y}, {y_shape},
+                                       max_error);
+}
+template <typename T>
+absl::Status ComputeGradientError(const Scope& scope, const Output& x, const Tensor& x_init_value,
+                                  const Output& y, const TensorShape& y_shape, T* max_error) {
+  return ComputeGradientError<T, T, T>(scope, x, x_init_value, y, y_shape, max_error);
+}
+
 }  // namespace rill

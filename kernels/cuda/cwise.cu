@@ -51,6 +51,9 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
       case BinaryKind::kSub:
         out[i] = static_cast<Out>(x - y);
         break;
+      case BinaryKind::kSquaredDifference:
+        out[i] = static_cast<Out>((x - y) * (x - y));
+        break;
       case BinaryKind::kMul:
         out[i] = static_cast<Out>(x * y);
         break;

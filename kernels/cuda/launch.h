@@ -33,6 +33,7 @@ enum class BinaryKind {
   kGreaterEqual,
   kLogicalAnd,  // bool operands
   kLogicalOr,
+  kSquaredDifference,  // (a - b)^2
 };
 // The comparisons, whose output is bool.
 inline bool IsComparison(BinaryKind op) {

@@ -25,8 +25,9 @@ const bool kRegistered = [] {
     AddRecipe({op, {F({2, 3})}, {}});
     Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});
   }
-  for (const char* op : {"Add", "Sub", "Mul", "Div", "Pow", "Maximum", "Minimum", "Equal", "Less",
-                         "Greater", "NotEqual", "LessEqual", "GreaterEqual"}) {
+  for (const char* op :
+       {"Add", "Sub", "Mul", "Div", "RealDiv", "SquaredDifference", "Pow", "Maximum", "Minimum",
+        "Equal", "Less", "Greater", "NotEqual", "LessEqual", "GreaterEqual"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},

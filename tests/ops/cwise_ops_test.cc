@@ -9,10 +9,19 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
-MarkTested tested({"Add",     "Sub",   "Mul",  "Div",     "Pow",         "Maximum",
-                   "Minimum", "Equal", "Less", "Greater", "Neg",         "Abs",
-                   "Square",  "Sqrt",  "Exp",  "Log",     "Relu",        "Sigmoid",
-                   "Tanh",    "AddN",  "Cast", "Const",   "Placeholder", "Identity"});
+MarkTested tested({"RealDiv",     "SquaredDifference",
+                   "Add",         "Sub",
+                   "Mul",         "Div",
+                   "Pow",         "Maximum",
+                   "Minimum",     "Equal",
+                   "Less",        "Greater",
+                   "Neg",         "Abs",
+                   "Square",      "Sqrt",
+                   "Exp",         "Log",
+                   "Relu",        "Sigmoid",
+                   "Tanh",        "AddN",
+                   "Cast",        "Const",
+                   "Placeholder", "Identity"});
 
 // NumPy broadcasting, computed independently of rill's kernels.
 std::vector<double> RefBinary(const Tensor& a, const Tensor& b, TensorShape* out,
@@ -71,6 +80,13 @@ std::vector<BinaryCase> BinaryCases() {
        [](double a, double b, DataType) { return a * b; }},
       {"Div", num, [](auto s, auto x, auto y) { return ops::Div(s, x, y); },
        [=](double a, double b, DataType t) { return is_int(t) ? std::trunc(a / b) : a / b; }},
+      {"RealDiv",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::RealDiv(s, x, y); },
+       [](double a, double b, DataType) { return a / b; }},
+      {"SquaredDifference", sgn,
+       [](auto s, auto x, auto y) { return ops::SquaredDifference(s, x, y); },
+       [](double a, double b, DataType) { return (a - b) * (a - b); }},
       {"Pow", sgn, [](auto s, auto x, auto y) { return ops::Pow(s, x, y); },
        [](double a, double b, DataType) { return std::pow(a, b); }},
       {"Maximum", num, [](auto s, auto x, auto y) { return ops::Maximum(s, x, y); },
@@ -103,7 +119,7 @@ void Ranges(const std::string& op, DataType dt, double* alo, double* ahi, double
             double* bhi) {
   *alo = -5, *ahi = 5, *blo = -5, *bhi = 5;
   if (dt == DT_UINT8) *alo = 10, *ahi = 15, *blo = 1, *bhi = 9;
-  if (op == "Div") *blo = 1, *bhi = 9;
+  if (op == "Div" || op == "RealDiv") *blo = 1, *bhi = 9;
   if (op == "Pow") {
     if (DataTypeIsFloating(dt))
       *alo = 0.5, *ahi = 2, *blo = -2, *bhi = 2;

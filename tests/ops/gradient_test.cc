@@ -55,6 +55,13 @@ std::vector<Case> Cases() {
       "Div", [](const Scope& s, Output a, Output b) { return Div(s, a, b); }, Vals(s23, -1, 1, 9),
       Vals({3}, 0.5, 1.5, 10));
   binary(
+      "RealDiv", [](const Scope& s, Output a, Output b) { return RealDiv(s, a, b); },
+      Vals(s23, -1, 1, 57), Vals({3}, 0.5, 1.5, 58));
+  binary(
+      "SquaredDifference",
+      [](const Scope& s, Output a, Output b) { return SquaredDifference(s, a, b); },
+      Vals(s23, -1, 1, 59), Vals({2, 1}, -1, 1, 60));
+  binary(
       "Pow", [](const Scope& s, Output a, Output b) { return Pow(s, a, b); },
       Vals(s23, 0.5, 1.5, 11), Vals({3}, 0.5, 2, 12));
   binary(

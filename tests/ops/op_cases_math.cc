@@ -18,6 +18,8 @@ std::vector<OpCase> Elementwise() {
       {"Sub", [](auto s, auto x, auto y) { return ops::Sub(s, x, y); }},
       {"Mul", [](auto s, auto x, auto y) { return ops::Mul(s, x, y); }},
       {"Div", [](auto s, auto x, auto y) { return ops::Div(s, x, y); }},
+      {"RealDiv", [](auto s, auto x, auto y) { return ops::RealDiv(s, x, y); }},
+      {"SquaredDifference", [](auto s, auto x, auto y) { return ops::SquaredDifference(s, x, y); }},
       {"Pow", [](auto s, auto x, auto y) { return ops::Pow(s, x, y); }},
       {"Maximum", [](auto s, auto x, auto y) { return ops::Maximum(s, x, y); }},
       {"Minimum", [](auto s, auto x, auto y) { return ops::Minimum(s, x, y); }},

@@ -1,9 +1,8 @@
 // The cases of TensorFlow's tensorflow/cc/gradients/math_grad_test.cc, rewritten against
 // rill (inputs, formulas and error bounds are TensorFlow's; the code is ours).
-// rill: left out are the ops rill does not have (RealDiv, SquaredDifference, Lgamma) and
-// every complex64 case (no complex dtype): docs/guide.md "Porting from TensorFlow".
-// TensorFlow draws its
-// random inputs from random::New64(); a seeded std::mt19937 draws them here.
+// rill: left out are Lgamma (rill does not have it) and every complex64 case (no complex dtype):
+// docs/guide.md "Porting from TensorFlow". TensorFlow draws its random inputs from random::New64();
+// a seeded std::mt19937 draws them here.
 #include <cmath>
 #include <functional>
 #include <random>
@@ -436,16 +435,14 @@ class NaryGradTest : public ::testing::Test {
                const std::vector<TensorShape>& y_shapes) {
     TF_ASSERT_OK(scope_.status());
     float max_error;
-    TF_ASSERT_OK((
-        ComputeGradientError<float, float, float>(scope_, xs, x_shapes, ys, y_shapes, &max_error)));
+    TF_ASSERT_OK((ComputeGradientError(scope_, xs, x_shapes, ys, y_shapes, &max_error)));
     EXPECT_LT(max_error, 1e-3);
   }
   void RunTest(const Output& x, const Tensor& x_init_value, const Output& y,
                const TensorShape& y_shape) {
     TF_ASSERT_OK(scope_.status());
     float max_error;
-    TF_ASSERT_OK((ComputeGradientError<float, float, float>(scope_, x, x_init_value, y, y_shape,
-                                                            &max_error)));
+    TF_ASSERT_OK((ComputeGradientError(scope_, x, x_init_value, y, y_shape, &max_error)));
     EXPECT_LT(max_error, 1e-3);
   }
   Output In(const TensorShape& shape) {
@@ -521,6 +518,21 @@ TEST_F(NaryGradTest, Div) {
   auto x = In(x_shape);
   auto y = Div(scope_, x, Add(scope_, Const<float>(scope_, 1), Abs(scope_, x)));
   RunTest({x}, {x_shape}, {y}, {x_shape});
+}
+
+TEST_F(NaryGradTest, RealDiv) {
+  TensorShape x_shape({3, 2, 5});
+  auto x = In(x_shape);
+  auto y = RealDiv(scope_, x, Add(scope_, Const<float>(scope_, 1), Abs(scope_, x)));
+  RunTest({x}, {x_shape}, {y}, {x_shape});
+}
+
+TEST_F(NaryGradTest, SquaredDifference) {
+  TensorShape x1_shape({3, 2, 5}), x2_shape({2, 5});
+  auto x1 = In(x1_shape);
+  auto x2 = In(x2_shape);
+  auto y = SquaredDifference(scope_, x1, x2);
+  RunTest({x1, x2}, {x1_shape, x2_shape}, {y}, {x1_shape});
 }
 
 TEST_F(NaryGradTest, Maximum) {
