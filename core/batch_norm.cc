@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "absl/container/inlined_vector.h"
 #include "rill/core/graph.h"
 
 namespace rill {
@@ -61,8 +62,10 @@ BatchNormGeometry GeometryOf(const BatchNormAttrs& a, const TensorShape& x) {
 
 // The first n inputs' shapes, after checking they share input 0's dtype (rill's kernels
 // take U == T; a graph file could say otherwise).
-absl::StatusOr<std::vector<PartialTensorShape>> InputShapes(const OpKernelContext& ctx, int n) {
-  std::vector<PartialTensorShape> v;
+// Inline storage: the kernels call this on every run, which should not allocate.
+using InputShapeList = absl::InlinedVector<PartialTensorShape, 5>;
+absl::StatusOr<InputShapeList> InputShapes(const OpKernelContext& ctx, int n) {
+  InputShapeList v;
   for (int i = 0; i < n; ++i) {
     if (ctx.input(i).dtype() != ctx.input(0).dtype()) {
       return errors::InvalidArgument("input ", i, " is ", DataTypeString(ctx.input(i).dtype()),
