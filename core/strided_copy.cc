@@ -56,6 +56,48 @@ absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx) {
   return job;
 }
 
+absl::StatusOr<std::vector<bool>> ReverseAxes(absl::Span<const int64_t> axis, int rank) {
+  std::vector<bool> flip(static_cast<size_t>(rank), false);
+  for (int64_t a : axis) {
+    if (a < -rank || a >= rank) {
+      return errors::InvalidArgument("axis ", a, " is out of range [", -rank, ", ", rank,
+                                     ") for a tensor of rank ", rank);
+    }
+    const size_t d = static_cast<size_t>(a < 0 ? a + rank : a);
+    if (flip[d]) return errors::InvalidArgument("axis ", d, " is given more than once");
+    flip[d] = true;
+  }
+  return flip;
+}
+
+absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx) {
+  const Tensor& x = ctx.input(0);
+  const Tensor& axis_t = ctx.input(1);
+  if (axis_t.dims() != 1) {
+    return errors::InvalidArgument("axis must be a vector, got shape ",
+                                   axis_t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto axis, IntVectorInput(axis_t, "axis"));
+  RILL_ASSIGN_OR_RETURN(std::vector<bool> flip, ReverseAxes(axis, x.dims()));
+  bool moves = false;  // reversing dims of size 0 or 1 moves nothing
+  for (int d = 0; d < x.dims(); ++d) moves |= flip[d] && x.dim_size(d) > 1;
+  CopyJob job;
+  if (!moves) {
+    job.done = true;
+    RILL_RETURN_IF_ERROR(AliasInputAsOutput(ctx, x.shape()));
+    return job;
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &job.out));
+  job.copy = OverOutput(x.shape());
+  RowMajor(x.dims(), job.copy.dims.data(), job.copy.src_strides.data());
+  for (int d = 0; d < x.dims(); ++d) {
+    if (!flip[d]) continue;
+    job.copy.src_base += (x.dim_size(d) - 1) * job.copy.src_strides[d];
+    job.copy.src_strides[d] = -job.copy.src_strides[d];
+  }
+  return job;
+}
+
 absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   RILL_ASSIGN_OR_RETURN(auto begin, IntVectorInput(ctx.input(1), "begin"));

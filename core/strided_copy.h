@@ -37,6 +37,12 @@ absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx);    // (x, perm)
 absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx);        // (x, begin, size)
 absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx);          // (x, paddings)
 absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx);  // (x, shape)
+// ReverseV2(tensor, axis): the source read with negative strides along the axes.
+absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx);
+
+// The axes ReverseV2 reverses, as flags per dim of a rank-`rank` tensor: each in
+// [-rank, rank) and given once, else InvalidArgument. Shared by the shape function.
+absl::StatusOr<std::vector<bool>> ReverseAxes(absl::Span<const int64_t> axis, int rank);
 
 // ConcatV2(values..., axis): one copy per value, from that input (contiguous) into its
 // columns of the output (allocated here, into *out).

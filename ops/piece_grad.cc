@@ -1,5 +1,5 @@
-// Gradients of Tile, Pack, Unpack, Split, SplitV, Select and SelectV2; Range and Where are
-// not differentiable (their outputs are indices), as in TensorFlow.
+// Gradients of Tile, ReverseV2, Pack, Unpack, Split, SplitV, Select and SelectV2; Range and Where
+// are not differentiable (their outputs are indices), as in TensorFlow.
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/grad_util.h"
@@ -108,9 +108,18 @@ absl::Status SelectGrad(const Scope& s, const Operation& op, const GradOut& g, G
   return s.status();
 }
 
+// Reversing is its own inverse: the gradient is dy reversed along the same axes. No
+// gradient for the axes.
+absl::Status ReverseGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Reverse(s, g[0], In(op, 1)));
+  out->push_back(Output());
+  return s.status();
+}
+
 }  // namespace
 
 RILL_REGISTER_GRADIENT("Tile", TileGrad);
+RILL_REGISTER_GRADIENT("ReverseV2", ReverseGrad);
 RILL_REGISTER_GRADIENT("Pack", PackGrad);
 RILL_REGISTER_GRADIENT("Unpack", UnpackGrad);
 RILL_REGISTER_GRADIENT("Split", SplitGrad);

@@ -1,9 +1,10 @@
-// Tile, Pack, Unpack, Split and SplitV: schemas, shape functions (the rules of
+// Tile, Pack, Unpack, Split, SplitV and ReverseV2: schemas, shape functions (the rules of
 // core/shape_util.h, shared with the kernels) and wrappers.
 #include "rill/ops/piece_ops.h"
 
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
+#include "rill/core/strided_copy.h"
 
 namespace rill {
 namespace {
@@ -128,7 +129,26 @@ absl::Status SplitShape(InferenceContext& c, int value, int axis_input,
   return absl::OkStatus();
 }
 
+absl::Status ReverseShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(VectorInput(c, 1, "axis"));
+  RILL_ASSIGN_OR_RETURN(auto axis, ConstInts(c, 1, "axis"));
+  const PartialTensorShape& in = c.input_shape(0);
+  if (axis && !in.unknown_rank()) RILL_RETURN_IF_ERROR(ReverseAxes(*axis, in.dims()).status());
+  c.set_output(0, in);
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+// TensorFlow's ReverseV2 (the C++ API's ops::Reverse): the elements in reverse order along
+// each dim in `axis`.
+RILL_REGISTER_OP("ReverseV2")
+    .Input("tensor", "T")
+    .Input("axis", "Tidx")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
+    .SetShapeFn(ReverseShape);
 
 RILL_REGISTER_OP("Tile")
     .Input("input", "T")
@@ -188,6 +208,10 @@ using internal::NodeBuilder;
 
 Tile::Tile(const Scope& scope, Input input, Input multiples) {
   NodeBuilder(scope, "Tile").Input(input).Input(multiples).Finalize(this);
+}
+
+Reverse::Reverse(const Scope& scope, Input tensor, Input axis) {
+  NodeBuilder(scope, "ReverseV2").Input(tensor).Input(axis).Finalize(this);
 }
 
 Stack::Stack(const Scope& scope, InputList values, const Attrs& attrs) {

@@ -12,6 +12,14 @@ class Tile : public OpWrapper {
   Tile(const Scope& scope, Input input, Input multiples);
 };
 
+// `tensor` with its elements in reverse order along each dim in `axis` (a vector of
+// int32 or int64, each in [-rank, rank), none twice): TensorFlow's ops::Reverse, which
+// builds a ReverseV2 node.
+class Reverse : public OpWrapper {
+ public:
+  Reverse(const Scope& scope, Input tensor, Input axis);
+};
+
 // The N `values` (one shape) stacked along a new dim at `axis` (default 0; negative counts
 // from the end of the output's dims).
 class Stack : public OpWrapper {

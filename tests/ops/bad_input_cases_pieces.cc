@@ -27,6 +27,17 @@ void Tile() {
        {"[2,3]"});
 }
 
+void Reverse() {
+  AddRecipe({"ReverseV2", {F({2, 3}), I({1}, {1})}, {}});
+  Both("an axis past the rank", {"ReverseV2", {F({2, 3}), I({1}, {2})}, {}}, {"axis 2", "rank 2"});
+  Both("a negative axis past the rank", {"ReverseV2", {F({2, 3}), I({1}, {-3})}, {}}, {"axis -3"});
+  Both("one axis given twice", {"ReverseV2", {F({2, 3}), I({2}, {1, -1})}, {}}, {"more than once"});
+  Both("an axis that is not a vector", {"ReverseV2", {F({2, 3}), I({1, 1}, {0})}, {}}, {"axis"});
+  Both("an axis for a scalar", {"ReverseV2", {F({}), I({1}, {0})}, {}}, {"rank 0"});
+  AddCase("a float axis", {"ReverseV2", {F({2, 3}), F({1}, {1})}, {}}, kConstruction,
+          absl::StatusCode::kInvalidArgument, {"float"});
+}
+
 void PackUnpack() {
   AddRecipe({"Pack", {F({2, 3}), F({2, 3})}, {}});
   Both("inputs of different shapes", {"Pack", {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
@@ -173,6 +184,7 @@ const bool kRegistered = [] {
   Scans();
   Gathers();
   Tile();
+  Reverse();
   PackUnpack();
   Splits();
   RangeCases();

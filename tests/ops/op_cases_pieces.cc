@@ -1,4 +1,4 @@
-// Op cases (support/op_tester.h) of Tile, Pack, Unpack, Split, SplitV, Range, Select,
+// Op cases (support/op_tester.h) of Tile, ReverseV2, Pack, Unpack, Split, SplitV, Range, Select,
 // SelectV2 and Where: data movement and indices, so every device is held to the CPU exactly.
 #include "support/op_tester.h"
 
@@ -23,6 +23,11 @@ std::vector<OpCase> Pieces() {
     c.push_back(Exact("Tile " + t,
                       [](const Scope& s, const auto& in) {
                         return ops::Tile(s, in[0], Ints(s, {2, 3, 1}));
+                      },
+                      {x}));
+    c.push_back(Exact("Reverse " + t,
+                      [](const Scope& s, const auto& in) {
+                        return ops::Reverse(s, in[0], Ints(s, {0, -1}));
                       },
                       {x}));
     c.push_back(Exact("Pack " + t,

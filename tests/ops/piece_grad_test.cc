@@ -1,5 +1,5 @@
-// The gradients of Tile, Pack, Unpack, Split, SplitV, Select and SelectV2 against central
-// differences, with input shapes known at construction and unknown (Tile's two
+// The gradients of Tile, ReverseV2, Pack, Unpack, Split, SplitV, Select and SelectV2 against
+// central differences, with input shapes known at construction and unknown (Tile's two
 // formulations: folding replicas dim by dim, and TensorFlow's [m0, n0, m1, n1, ...] view).
 #include <cmath>
 
@@ -41,6 +41,11 @@ std::vector<Case> Cases() {
          return Output(Tile(s, in[0], Ints(s, {2, 1, 3})));
        },
        {Vals({2, 3, 2}, 1)}},
+      {"ReverseV2",
+       [](const Scope& s, const Xs& in) {
+         return Output(Mul(s, Reverse(s, in[0], Ints(s, {0, -1})), in[0]));
+       },
+       {Vals({2, 3, 2}, 9)}},
       {"Pack",
        [](const Scope& s, const Xs& in) {
          return Output(Stack(s, {in[0], in[1]}, Stack::Axis(1)));

@@ -1,5 +1,5 @@
-// Tile, Stack (Pack), Unstack (Unpack), Split, SplitV, Range, Select, SelectV2 and Where:
-// values by hand and against index arithmetic, every dtype they move.
+// Tile, Reverse (ReverseV2), Stack (Pack), Unstack (Unpack), Split, SplitV, Range, Select, SelectV2
+// and Where: values by hand and against index arithmetic, every dtype they move.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,7 +10,7 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested({"Tile", "Pack", "Unpack", "Split", "SplitV", "Range", "Select", "SelectV2",
-                   "Where"});
+                   "Where", "ReverseV2"});
 
 const std::vector<DataType> kTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL};
 
@@ -34,6 +34,30 @@ std::vector<double> TileReference(const Tensor& x, const std::vector<int64_t>& m
     out[i] = in[src];
   }
   return out;
+}
+
+TEST(PieceOps, ReverseByHandEveryDtypeAndAxisForm) {
+  auto reverse = [](const Scope& s, const auto& in) { return ops::Reverse(s, in[0], in[1]); };
+  for (DataType dt : kTypes) {
+    SCOPED_TRACE(DataTypeString(dt));
+    const Tensor x = FromDoubles(dt, {2, 3}, {0, 1, 1, 1, 0, 0});
+    auto got = RunOp(reverse, {x, FromDoubles(DT_INT32, {1}, {1})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 3}, {1, 1, 0, 0, 0, 1}, 0);
+  }
+  const Tensor x = FromDoubles(DT_FLOAT, {2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  auto got = RunOp(reverse, {x, FromDoubles(DT_INT64, {2}, {0, -1})});  // int64, negative axis
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {2, 3, 2}, {7, 6, 9, 8, 11, 10, 1, 0, 3, 2, 5, 4}, 0);
+  got = RunOp(reverse, {x, FromDoubles(DT_INT32, {3}, {1, 2, 0})});  // every axis: all reversed
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {2, 3, 2}, {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, 0);
+  got = RunOp(reverse, {x, Tensor(DT_INT32, TensorShape({0}))});  // no axis: x itself
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {2, 3, 2}, ToDoubles(x), 0);
+  got = RunOp(reverse, {Tensor(DT_FLOAT, TensorShape({0, 4})), FromDoubles(DT_INT32, {1}, {1})});
+  ASSERT_TRUE(got.ok()) << got.status();  // empty
+  ExpectTensorNear(*got, DT_FLOAT, {0, 4}, {}, 0);
 }
 
 TEST(PieceOps, TileByHandAndAgainstIndexArithmeticUpToRank8) {

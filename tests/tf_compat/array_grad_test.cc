@@ -1,7 +1,7 @@
 // The cases of TensorFlow's tensorflow/cc/gradients/array_grad_test.cc, rewritten against
 // rill (inputs, shapes and the error bound are TensorFlow's; the code is ours).
 // rill: left out are the ops rill does not have (Diag, DiagPart, MatrixDiag,
-// MatrixBandPart, GatherNd, CheckNumerics, ReverseSequence, Reverse): docs/guide.md
+// MatrixBandPart, GatherNd, CheckNumerics, ReverseSequence, MirrorPadGrad): docs/guide.md
 // "Porting from TensorFlow".
 #include <vector>
 
@@ -101,6 +101,13 @@ TEST_F(ArrayGradTest, TransposeGrad) {
   TensorShape x_shape({5, 2});
   auto x = In(x_shape);
   RunTest(x, x_shape, Transpose(scope_, x, {1, 0}), TensorShape({2, 5}));
+}
+
+TEST_F(ArrayGradTest, ReverseGrad) {
+  TensorShape shape({5, 2, 5});
+  auto x = In(shape);
+  auto y = Reverse(scope_, x, {0, 2});
+  RunTest(x, shape, y, shape);
 }
 
 }  // namespace
