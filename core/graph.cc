@@ -55,7 +55,13 @@ absl::Status CheckAllowed(const AttrDef& a, DataType dt) {
     return errors::InvalidArgument("'", a.name, "' is not a valid dtype (", static_cast<int>(dt),
                                    ")");
   }
-  if (a.allowed_types.empty()) return absl::OkStatus();
+  // An attr without a list takes any dtype rill computes with: complex64 tensors exist on
+  // the host only, so no kernel ever sees one.
+  if (a.allowed_types.empty()) {
+    if (dt != DT_COMPLEX64) return absl::OkStatus();
+    return errors::InvalidArgument("'", a.name,
+                                   "' is complex64: rill has no kernels for complex numbers");
+  }
   for (DataType t : a.allowed_types)
     if (t == dt) return absl::OkStatus();
   std::vector<std::string> names;

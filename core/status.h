@@ -130,3 +130,25 @@ inline bool IsUnauthenticated(const absl::Status& s) { return absl::IsUnauthenti
 absl::Status Annotate(const absl::Status& s, absl::string_view prefix);
 
 }  // namespace rill::errors
+
+// TensorFlow's code names (error::INVALID_ARGUMENT), for `status.code() == error::X`.
+namespace rill::error {
+using Code = absl::StatusCode;
+inline constexpr Code OK = absl::StatusCode::kOk;
+inline constexpr Code CANCELLED = absl::StatusCode::kCancelled;
+inline constexpr Code UNKNOWN = absl::StatusCode::kUnknown;
+inline constexpr Code INVALID_ARGUMENT = absl::StatusCode::kInvalidArgument;
+inline constexpr Code DEADLINE_EXCEEDED = absl::StatusCode::kDeadlineExceeded;
+inline constexpr Code NOT_FOUND = absl::StatusCode::kNotFound;
+inline constexpr Code ALREADY_EXISTS = absl::StatusCode::kAlreadyExists;
+inline constexpr Code PERMISSION_DENIED = absl::StatusCode::kPermissionDenied;
+inline constexpr Code RESOURCE_EXHAUSTED = absl::StatusCode::kResourceExhausted;
+inline constexpr Code FAILED_PRECONDITION = absl::StatusCode::kFailedPrecondition;
+inline constexpr Code ABORTED = absl::StatusCode::kAborted;
+inline constexpr Code OUT_OF_RANGE = absl::StatusCode::kOutOfRange;
+inline constexpr Code UNIMPLEMENTED = absl::StatusCode::kUnimplemented;
+inline constexpr Code INTERNAL = absl::StatusCode::kInternal;
+inline constexpr Code UNAVAILABLE = absl::StatusCode::kUnavailable;
+inline constexpr Code DATA_LOSS = absl::StatusCode::kDataLoss;
+inline constexpr Code UNAUTHENTICATED = absl::StatusCode::kUnauthenticated;
+}  // namespace rill::error

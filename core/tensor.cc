@@ -33,6 +33,7 @@ Tensor::Tensor(Allocator* a, DataType dtype, const TensorShape& shape) { Init(a,
     if (buf_) *base<TYPE>() = v;                                       \
   }
 RILL_SCALAR_CTOR(float)
+RILL_SCALAR_CTOR(complex64)
 RILL_SCALAR_CTOR(double)
 RILL_SCALAR_CTOR(int32_t)
 RILL_SCALAR_CTOR(int64_t)
@@ -115,6 +116,12 @@ std::string Tensor::SummarizeValue(int64_t max_entries) const {
   if (!OnHost()) return "<on device>";
   std::string out;
   int64_t n = std::min<int64_t>(NumElements(), max_entries);
+  if (dtype_ == DT_COMPLEX64) {
+    const complex64* p = base<complex64>();
+    for (int64_t i = 0; i < n; ++i) {
+      absl::StrAppend(&out, i ? " " : "", "(", p[i].real(), ",", p[i].imag(), ")");
+    }
+  }
   VisitDataType(dtype_, [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* p = base<T>();

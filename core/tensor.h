@@ -58,6 +58,7 @@ class Tensor {
   explicit Tensor(int64_t v);
   explicit Tensor(uint8_t v);
   explicit Tensor(bool v);
+  explicit Tensor(complex64 v);
 
   // The checked constructor: InvalidArgument for a bad shape or dtype,
   // ResourceExhausted when the memory is not there.

@@ -6,7 +6,7 @@
 namespace rill {
 
 DataType DataTypeFromString(const std::string& name) {
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT64, DT_BOOL}) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT64, DT_BOOL, DT_COMPLEX64}) {
     if (DataTypeString(dt) == name) return dt;
   }
   return DT_INVALID;
@@ -26,6 +26,8 @@ std::string DataTypeString(DataType dt) {
       return "uint8";
     case DT_BOOL:
       return "bool";
+    case DT_COMPLEX64:
+      return "complex64";
     default:
       return absl::StrCat("invalid(", static_cast<int>(dt), ")");
   }
@@ -45,6 +47,8 @@ int DataTypeSize(DataType dt) {
       return 1;
     case DT_BOOL:
       return 1;
+    case DT_COMPLEX64:
+      return 8;
     default:
       return 0;
   }

@@ -1,11 +1,14 @@
 // Element types. Enum values match TensorFlow's so that DT_FLOAT means the same thing.
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 
 namespace rill {
+
+using complex64 = std::complex<float>;
 
 enum DataType : int {
   DT_INVALID = 0,
@@ -13,6 +16,10 @@ enum DataType : int {
   DT_DOUBLE = 2,
   DT_INT32 = 3,
   DT_UINT8 = 4,
+  // Complex tensors hold values on the host (Tensor, flat<complex64>(), test::AsTensor)
+  // but no op takes them: rill has no complex kernels, so an op's type check refuses
+  // complex64 with InvalidArgument, naming the op (docs/guide.md, Porting).
+  DT_COMPLEX64 = 8,
   DT_INT64 = 9,
   DT_BOOL = 10,
 };
@@ -29,10 +36,11 @@ template <typename T>
 struct DataTypeToEnum {
   static_assert(sizeof(T) == 0, "unsupported element type");
 };
-#define RILL_MATCH_TYPE_AND_ENUM(TYPE, ENUM) \
-  template <>                                \
-  struct DataTypeToEnum<TYPE> {              \
-    static constexpr DataType value = ENUM;  \
+#define RILL_MATCH_TYPE_AND_ENUM(TYPE, ENUM)       \
+  template <>                                      \
+  struct DataTypeToEnum<TYPE> {                    \
+    static constexpr DataType value = ENUM;        \
+    static constexpr DataType v() { return ENUM; } \
   }
 RILL_MATCH_TYPE_AND_ENUM(float, DT_FLOAT);
 RILL_MATCH_TYPE_AND_ENUM(double, DT_DOUBLE);
@@ -40,6 +48,7 @@ RILL_MATCH_TYPE_AND_ENUM(int32_t, DT_INT32);
 RILL_MATCH_TYPE_AND_ENUM(int64_t, DT_INT64);
 RILL_MATCH_TYPE_AND_ENUM(uint8_t, DT_UINT8);
 RILL_MATCH_TYPE_AND_ENUM(bool, DT_BOOL);
+RILL_MATCH_TYPE_AND_ENUM(complex64, DT_COMPLEX64);
 #undef RILL_MATCH_TYPE_AND_ENUM
 
 template <typename T>
@@ -47,7 +56,8 @@ struct TypeTag {
   using type = T;
 };
 
-// Calls f(TypeTag<T>{}) for the C++ type of `dt`; returns false for DT_INVALID.
+// Calls f(TypeTag<T>{}) for the C++ type of `dt`, a real (non-complex) type; returns false
+// for DT_INVALID and DT_COMPLEX64 (no computation in rill takes complex numbers).
 template <typename F>
 bool VisitDataType(DataType dt, F&& f) {
   switch (dt) {

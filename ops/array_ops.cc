@@ -291,6 +291,13 @@ using internal::NodeBuilder;
 
 Input::Initializer ConvertInitializer(const Input::Initializer& val, DataType dtype) {
   if (!val.status.ok() || val.tensor.dtype() == dtype) return val;
+  if (val.tensor.dtype() == DT_COMPLEX64 || dtype == DT_COMPLEX64) {
+    Input::Initializer failed = val;
+    failed.status =
+        errors::InvalidArgument("Const: cannot convert a ", DataTypeString(val.tensor.dtype()),
+                                " constant to ", DataTypeString(dtype));
+    return failed;
+  }
   absl::StatusOr<Tensor> out = Tensor::Create(dtype, val.tensor.shape());
   if (!out.ok()) {
     Input::Initializer failed = val;

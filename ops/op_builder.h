@@ -9,18 +9,25 @@
 
 namespace rill::ops {
 
-// Base of the op wrapper classes: converts to Output, Input and Operation as TensorFlow's
-// generated wrappers do. `output` is the (first) output; it is empty when building failed.
+// Base of the op wrapper classes: converts to Output, Input (through Input's constructor)
+// and Operation as TensorFlow's generated wrappers do. `output` is the (first) output; it
+// is empty when building failed.
 class OpWrapper {
  public:
   operator Output() const { return output; }        // NOLINT
-  operator Input() const { return Input(output); }  // NOLINT
   operator Operation() const { return operation; }  // NOLINT
   Node* node() const { return output.node(); }
 
   Operation operation;
   Output output;
 };
+}  // namespace rill::ops
+
+namespace rill {
+inline Input::Input(const ops::OpWrapper& op) : output_(op.output) {}
+}  // namespace rill
+
+namespace rill::ops {
 
 namespace internal {
 

@@ -66,6 +66,11 @@ struct OutputHash {
 };
 using OutputList = std::vector<Output>;
 
+namespace ops {
+class OpWrapper;
+}  // namespace ops
+class GraphDef;
+
 class Input {
  public:
   // A constant: a scalar, a Tensor, or nested initializer lists ({{1.f, 2.f}, {3.f, 4.f}}).
@@ -77,6 +82,9 @@ class Input {
     Initializer(const T& v) {  // NOLINT
       tensor = Tensor(static_cast<typename Canonical<T>::type>(v));
     }
+    // A complex64 scalar: a constant no op takes (rill has no complex kernels), kept so
+    // that a program mentioning one compiles and fails with a Status where it is used.
+    Initializer(const complex64& v) : tensor(v) {}             // NOLINT
     Initializer(const Tensor& t);                              // NOLINT
     Initializer(const std::initializer_list<Initializer>& v);  // NOLINT
     // Values laid out in `shape` (row-major); InvalidArgument if the counts differ.
@@ -103,7 +111,7 @@ class Input {
     template <typename T>
     struct Canonical {
       using type = std::conditional_t<
-          std::is_same_v<T, bool>, bool,
+          std::is_same_v<T, bool> || std::is_same_v<T, complex64>, T,
           std::conditional_t<
               std::is_floating_point_v<T>,
               std::conditional_t<std::is_same_v<T, float>, float, double>,
@@ -124,8 +132,12 @@ class Input {
     void Fill(DataType dt, const TensorShape& shape);
   };
 
-  Input(const Output& o) : output_(o) {}                            // NOLINT
-  Input(const Tensor& t) : Input(Initializer(t)) {}                 // NOLINT
+  Input(const Output& o) : output_(o) {}  // NOLINT
+  // An op wrapper's (first) output. A constructor rather than the wrapper's conversion
+  // operator, so that `{w}` for an Input parameter is not ambiguous between Input(Output)
+  // and Input's copy (TensorFlow's ApplyGradientDescent(scope, {var}, lr, {grad})).
+  Input(const ops::OpWrapper& op);                   // NOLINT; defined in op_builder.h
+  Input(const Tensor& t) : Input(Initializer(t)) {}  // NOLINT
   Input(const Initializer& init) : init_(init), is_const_(true) {}  // NOLINT
   Input(const std::initializer_list<Initializer>& init)             // NOLINT
       : Input(Initializer(init)) {}
@@ -183,6 +195,9 @@ class Scope {
   absl::Status status() const;
   // Keeps the first error; later ones are dropped.
   void UpdateStatus(const absl::Status& s) const;
+  // The graph as rill's graph text (TensorFlow's ToGraphDef; runtime/io/graph_def.h, which
+  // defines it, has GraphDef); the scope's error when it has one.
+  absl::Status ToGraphDef(GraphDef* out) const;
 
   // The name the next op of type `default_name` gets (the WithOpName name if set).
   std::string GetUniqueNameForOp(const std::string& default_name) const;

@@ -28,6 +28,7 @@
 #include "rill/ops/training_ops.h"
 #include "rill/ops/unique_ops.h"
 #include "rill/runtime/gradient_checker.h"
+#include "rill/runtime/io/graph_def.h"
 #include "rill/runtime/io/graph_dot.h"
 #include "rill/runtime/io/graph_io.h"
 #include "rill/runtime/io/trace.h"
@@ -36,3 +37,4 @@
 #include "rill/runtime/keras/model.h"
 #include "rill/runtime/saver.h"
 #include "rill/runtime/session.h"
+#include "rill/runtime/tf_threads.h"

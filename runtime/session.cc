@@ -1,6 +1,7 @@
 #include "rill/runtime/session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -11,7 +12,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "rill/runtime/executor.h"
+#include "rill/runtime/session_request.h"
 #include "rill/runtime/tensor_names.h"
+#include "rill/runtime/tf_threads.h"
 
 namespace rill {
 
@@ -90,9 +93,10 @@ struct Session::Impl {
     return absl::OkStatus();
   }
 
+  // offload false: every kernel runs on the calling thread (a caller's pool runs the run).
   absl::Status Execute(const Executor& executor, const Tensor* const* feeds,
                        std::vector<Tensor>* outputs, StepStatsCollector* stats = nullptr,
-                       bool wait_for_devices = true) const {
+                       bool wait_for_devices = true, bool offload = true) const {
     const ExecutionPlan& plan = executor.plan();
     for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
       RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
@@ -101,7 +105,8 @@ struct Session::Impl {
     std::vector<Tensor> scratch;
     std::vector<Tensor>* dst = outputs != nullptr ? outputs : &scratch;
     dst->clear();
-    absl::Status st = executor.Run(feeds, pool.get(), dst, stats, wait_for_devices || always_wait);
+    absl::Status st = executor.Run(feeds, offload ? pool.get() : nullptr, dst, stats,
+                                   wait_for_devices || always_wait);
     if (!st.ok()) dst->clear();
     return st;
   }
@@ -109,6 +114,18 @@ struct Session::Impl {
   absl::Status Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
                    const std::vector<Operation>& run_outputs, std::vector<Tensor>* outputs,
                    StepStatsCollector* stats, bool wait_for_devices = true);
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
+                           RunMetadata* run_metadata, bool offload);
+
+  // Set by Close; every later call returns Cancelled.
+  std::atomic<bool> closed{false};
+  absl::Status Usable() const {
+    if (closed.load(std::memory_order_acquire)) {
+      return errors::Cancelled("Session has been closed");
+    }
+    return init_status;
+  }
 };
 
 namespace {
@@ -137,52 +154,6 @@ void AppendId(std::string* key, char tag, int32_t a, int32_t b) {
   key->append(reinterpret_cast<const char*>(&b), sizeof(b));
 }
 
-// Every feed, fetch and target must be a node of this Session's graph (node ids key the
-// plan cache, so a node of another graph would alias one of ours) and name an output the
-// node has.
-absl::Status CheckNode(const Node* n, const Graph* graph, absl::string_view what,
-                       absl::string_view name) {
-  if (n == nullptr) {
-    return errors::InvalidArgument("a ", what, " is empty (its op failed to build; ",
-                                   "see the scope's status)");
-  }
-  if (n->graph() != graph) {
-    return errors::InvalidArgument(what, " '", name, "': ", n->DebugName(),
-                                   " belongs to another graph than this Session's");
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckOutput(const Output& o, const Graph* graph, absl::string_view what) {
-  RILL_RETURN_IF_ERROR(CheckNode(o.node(), graph, what, o.name()));
-  if (!o.node()->has_output(o.index())) {
-    return errors::InvalidArgument(what, " '", o.name(), "': ", o.node()->DebugName(), " has ",
-                                   o.node()->num_outputs(), " output(s); index ", o.index(),
-                                   " is out of range");
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckTarget(const Operation& op, const Graph* graph) {
-  return CheckNode(op.node(), graph, "target", op.name());
-}
-
-absl::Status RequestOf(const CallableOptions& options, const Graph* graph, PlanRequest* req) {
-  for (const Output& o : options.feed) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, graph, "feed"));
-    req->feeds.push_back({o.node(), o.index()});
-  }
-  for (const Output& o : options.fetch) {
-    RILL_RETURN_IF_ERROR(CheckOutput(o, graph, "fetch"));
-    req->fetches.push_back({o.node(), o.index()});
-  }
-  for (const Operation& op : options.target) {
-    RILL_RETURN_IF_ERROR(CheckTarget(op, graph));
-    req->targets.push_back(op.node());
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output>& fetch_outputs,
@@ -190,7 +161,7 @@ absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output
                                 std::vector<Tensor>* outputs, StepStatsCollector* stats,
                                 bool wait_for_devices) {
   CallGuard guard(this);
-  RILL_RETURN_IF_ERROR(init_status);
+  RILL_RETURN_IF_ERROR(Usable());
   RILL_RETURN_IF_ERROR(scope.status());
   // The signature: feeds sorted (their map has no order), then fetches and targets.
   absl::InlinedVector<const FeedType::value_type*, 8> feeds;
@@ -253,6 +224,11 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
     impl_->init_status = errors::InvalidArgument("the Session's DeviceSet has no CPU device");
     return;
   }
+  if (!options.target.empty()) {
+    impl_->init_status = errors::InvalidArgument("SessionOptions.target '", options.target,
+                                                 "': rill runs in this process; leave it empty");
+    return;
+  }
   if (options.inter_op_threads < 0 || options.inter_op_threads > kMaxPoolThreads) {
     impl_->init_status =
         errors::InvalidArgument("SessionOptions.inter_op_threads must be 0 (one per core) .. ",
@@ -307,7 +283,7 @@ absl::Status Session::Run(const std::vector<std::pair<std::string, Tensor>>& inp
                           const std::vector<std::string>& output_tensor_names,
                           const std::vector<std::string>& target_node_names,
                           std::vector<Tensor>* outputs) const {
-  RILL_RETURN_IF_ERROR(impl_->init_status);
+  RILL_RETURN_IF_ERROR(impl_->Usable());
   const Graph& graph = *impl_->scope.graph();
   FeedType feeds;
   for (const auto& [name, value] : inputs) {
@@ -345,7 +321,7 @@ absl::Status Session::Run(const RunOptions& run_options, const FeedType& inputs,
 
 absl::Status Session::MakeCallable(const CallableOptions& options, CallableHandle* out_handle) {
   CallGuard guard(impl_.get());
-  RILL_RETURN_IF_ERROR(impl_->init_status);
+  RILL_RETURN_IF_ERROR(impl_->Usable());
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
   RILL_RETURN_IF_ERROR(RequestOf(options, impl_->scope.graph(), &req));
@@ -370,15 +346,46 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
 absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                                   std::vector<Tensor>* fetch_tensors, const RunOptions& run_options,
                                   RunMetadata* run_metadata) const {
-  CallGuard guard(impl_.get());
-  RILL_RETURN_IF_ERROR(impl_->init_status);
+  return impl_->RunCallable(handle, feed_tensors, fetch_tensors, run_options, run_metadata, true);
+}
+
+absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                                  std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata,
+                                  const thread::ThreadPoolOptions& pools) const {
+  if (pools.inter_op_threadpool == nullptr) {
+    return RunCallable(handle, feed_tensors, fetch_tensors, run_metadata);
+  }
+  // The run goes to the caller's pool whole: handing kernels from it to the same pool
+  // could wait on a task queued behind the run itself.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool done = false;
+  absl::Status st;
+  pools.inter_op_threadpool->Schedule([&] {
+    absl::Status s =
+        impl_->RunCallable(handle, feed_tensors, fetch_tensors, RunOptions(), run_metadata, false);
+    std::lock_guard<std::mutex> lock(mu);
+    st = std::move(s);
+    done = true;
+    cv.notify_one();
+  });
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+  return st;
+}
+
+absl::Status Session::Impl::RunCallable(CallableHandle handle,
+                                        const std::vector<Tensor>& feed_tensors,
+                                        std::vector<Tensor>* fetch_tensors,
+                                        const RunOptions& run_options, RunMetadata* run_metadata,
+                                        bool offload) {
+  CallGuard guard(this);
+  RILL_RETURN_IF_ERROR(Usable());
   std::shared_ptr<const Executor> plan;
   {
-    std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
-    auto it = impl_->callables.find(handle);
-    if (it == impl_->callables.end()) {
-      return errors::InvalidArgument("no callable with handle ", handle);
-    }
+    std::shared_lock<std::shared_mutex> lock(cache_mu);
+    auto it = callables.find(handle);
+    if (it == callables.end()) return errors::InvalidArgument("no callable with handle ", handle);
     plan = it->second;
   }
   if (feed_tensors.size() != plan->plan().feed_slots.size()) {
@@ -388,14 +395,24 @@ absl::Status Session::RunCallable(CallableHandle handle, const std::vector<Tenso
   absl::InlinedVector<const Tensor*, 8> feeds;
   for (const Tensor& t : feed_tensors) feeds.push_back(&t);
   if (run_options.trace_level == RunOptions::NO_TRACE || run_metadata == nullptr) {
-    return impl_->Execute(*plan, feeds.data(), fetch_tensors, nullptr,
-                          run_options.wait_for_devices);
+    return Execute(*plan, feeds.data(), fetch_tensors, nullptr, run_options.wait_for_devices,
+                   offload);
   }
   StepStatsCollector stats;
-  absl::Status st = impl_->Execute(*plan, feeds.data(), fetch_tensors, &stats);
+  absl::Status st = Execute(*plan, feeds.data(), fetch_tensors, &stats, true, offload);
   absl::Status traced = stats.Finish(&run_metadata->step_stats);
   return st.ok() ? traced : st;
 }
+
+absl::Status Session::Close() {
+  impl_->closed.store(true, std::memory_order_release);
+  std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
+  impl_->cache.clear();
+  impl_->callables.clear();
+  return absl::OkStatus();
+}
+
+Scope Session::scope() const { return impl_->scope; }
 
 absl::Status Session::ReleaseCallable(CallableHandle handle) {
   std::unique_lock<std::shared_mutex> lock(impl_->cache_mu);
@@ -435,7 +452,7 @@ std::vector<std::string> Session::ListDevices() const {
 
 absl::StatusOr<GraphView> Session::ViewPlan(const CallableOptions& signature) const {
   CallGuard guard(impl_.get());
-  RILL_RETURN_IF_ERROR(impl_->init_status);
+  RILL_RETURN_IF_ERROR(impl_->Usable());
   RILL_RETURN_IF_ERROR(impl_->scope.status());
   PlanRequest req;
   RILL_RETURN_IF_ERROR(RequestOf(signature, impl_->scope.graph(), &req));
@@ -449,7 +466,7 @@ int Session::calls_in_flight() const {
 }
 
 absl::StatusOr<MemoryPlanStats> Session::GetMemoryPlanStats(CallableHandle handle) const {
-  RILL_RETURN_IF_ERROR(impl_->init_status);
+  RILL_RETURN_IF_ERROR(impl_->Usable());
   std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
   auto it = impl_->callables.find(handle);
   if (it == impl_->callables.end()) {

@@ -6,6 +6,7 @@
 // values across runs. Run may be called from several threads at once.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -20,6 +21,11 @@
 #include "rill/runtime/step_stats.h"
 
 namespace rill {
+
+class GraphDef;
+namespace thread {
+struct ThreadPoolOptions;
+}  // namespace thread
 
 struct SessionOptions {
   // Threads for expensive kernels; 0: one per core. At most kMaxPoolThreads (1024).
@@ -39,12 +45,27 @@ struct SessionOptions {
   // each set of feed shapes (docs/design.md, pass 6), so that later runs allocate nothing.
   // Off: every value is allocated when made, as TensorFlow does.
   bool plan_memory = true;
+  // TensorFlow's address of a remote runtime. rill runs in this process: anything but ""
+  // makes a Session that returns InvalidArgument from every call.
+  std::string target;
 };
 
+// What a callable feeds, fetches and runs: as Outputs and Operations, or by name as
+// TensorFlow's CallableOptions proto takes them (add_feed("a"), add_fetch("c:0"),
+// add_target("train")), resolved against the Session's graph by MakeCallable. One list
+// is given one way: Outputs and names together in it are InvalidArgument.
 struct CallableOptions {
   std::vector<Output> feed;
   std::vector<Output> fetch;
   std::vector<Operation> target;
+  // (Initialized here so that CallableOptions{{x}, {y}, {}} still sets every field.)
+  std::vector<std::string> feed_names = {};    // "node" or "node:index"
+  std::vector<std::string> fetch_names = {};   // "node" or "node:index"
+  std::vector<std::string> target_names = {};  // node names
+
+  void add_feed(std::string name) { feed_names.push_back(std::move(name)); }
+  void add_fetch(std::string name) { fetch_names.push_back(std::move(name)); }
+  void add_target(std::string name) { target_names.push_back(std::move(name)); }
 };
 
 class Session {
@@ -80,6 +101,16 @@ class Session {
                    const std::vector<std::string>& output_tensor_names,
                    const std::vector<std::string>& target_node_names,
                    std::vector<Tensor>* outputs) const;
+  // The same for braced lists: Run({}, {"y", "z"}, {}, &out) would otherwise be ambiguous
+  // (two strings also make a vector<Output> by its iterator-pair constructor).
+  absl::Status Run(std::initializer_list<std::pair<std::string, Tensor>> inputs,
+                   std::initializer_list<std::string> output_tensor_names,
+                   std::initializer_list<std::string> target_node_names,
+                   std::vector<Tensor>* outputs) const {
+    return Run(std::vector<std::pair<std::string, Tensor>>(inputs),
+               std::vector<std::string>(output_tensor_names),
+               std::vector<std::string>(target_node_names), outputs);
+  }
   // With run_options.trace_level = FULL_TRACE, fills run_metadata->step_stats (what ran
   // where and when; see runtime/step_stats.h and runtime/io/trace.h).
   absl::Status Run(const RunOptions& run_options, const FeedType& inputs,
@@ -97,7 +128,23 @@ class Session {
   // TensorFlow's form, with default RunOptions (no trace: run_metadata may be null).
   absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
                            std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata) const;
+  // On the caller's pools (TensorFlow's form): the run executes on one thread of
+  // pools.inter_op_threadpool while this thread waits, and hands no kernel elsewhere.
+  // intra_op_threadpool is not used (rill's kernels do not split their work).
+  absl::Status RunCallable(CallableHandle handle, const std::vector<Tensor>& feed_tensors,
+                           std::vector<Tensor>* fetch_tensors, RunMetadata* run_metadata,
+                           const thread::ThreadPoolOptions& pools) const;
   absl::Status ReleaseCallable(CallableHandle handle);
+
+  // TensorFlow's GraphDef calls (runtime/io/graph_def.h): Create loads a graph into a
+  // Session that has none (NewSession's), Extend adds nodes of new names to it.
+  absl::Status Create(const GraphDef& graph);
+  absl::Status Extend(const GraphDef& graph);
+  // Drops the cached plans and callables; every later call returns Cancelled. Calls
+  // already running finish.
+  absl::Status Close();
+  // The scope whose graph this Session runs.
+  Scope scope() const;
 
   // The device a node was placed on ("/job:localhost/replica:0/task:0/device:CPU:0") and
   // why, once a Run has placed it; NotFound before.

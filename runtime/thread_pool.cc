@@ -7,6 +7,12 @@
 
 namespace rill {
 
+namespace {
+// The pool and index of the worker running on this thread (null, -1 elsewhere).
+thread_local const ThreadPool* current_pool = nullptr;
+thread_local int current_index = -1;
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
   if (num_threads < 1 || num_threads > kMaxPoolThreads) {
     return errors::InvalidArgument("a thread pool needs 1..", kMaxPoolThreads, " threads, got ",
@@ -15,7 +21,7 @@ absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) 
   auto pool = std::unique_ptr<ThreadPool>(new ThreadPool(0));
   try {
     for (int i = 0; i < num_threads; ++i) {
-      pool->threads_.emplace_back([p = pool.get()] { p->WorkerLoop(); });
+      pool->threads_.emplace_back([p = pool.get(), i] { p->WorkerLoop(i); });
     }
   } catch (const std::system_error& e) {
     // The destructor stops and joins the threads already started.
@@ -26,7 +32,7 @@ absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) 
 }
 
 ThreadPool::ThreadPool(int num_threads) {
-  for (int i = 0; i < num_threads; ++i) threads_.emplace_back([this] { WorkerLoop(); });
+  for (int i = 0; i < num_threads; ++i) threads_.emplace_back([this, i] { WorkerLoop(i); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -59,7 +65,11 @@ void ThreadPool::Schedule(TaskFn fn, std::shared_ptr<void> obj, int arg) {
   cv_.notify_one();
 }
 
-void ThreadPool::WorkerLoop() {
+int ThreadPool::CurrentThreadId() const { return current_pool == this ? current_index : -1; }
+
+void ThreadPool::WorkerLoop(int index) {
+  current_pool = this;
+  current_index = index;
   for (;;) {
     Task task;
     {

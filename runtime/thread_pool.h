@@ -31,6 +31,9 @@ class ThreadPool {
   using TaskFn = void (*)(const std::shared_ptr<void>& obj, int arg);
   void Schedule(TaskFn fn, std::shared_ptr<void> obj, int arg);
   int num_threads() const { return static_cast<int>(threads_.size()); }
+  // The calling thread's index in this pool (0..num_threads()-1), or -1 when it is not
+  // one of this pool's threads.
+  int CurrentThreadId() const;
 
  private:
   struct Task {
@@ -38,7 +41,7 @@ class ThreadPool {
     std::shared_ptr<void> obj;
     int arg = 0;
   };
-  void WorkerLoop();
+  void WorkerLoop(int index);
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<Task> ring_;  // a circular queue: size_ tasks from head_; grows by doubling

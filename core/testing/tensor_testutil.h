@@ -57,6 +57,11 @@ template <typename T>
 void FillIota(Tensor* t, const T& start) {
   for (int64_t i = 0; i < t->NumElements(); ++i) t->flat<T>()(i) = start + static_cast<T>(i);
 }
+// Element i of `t` set to fn(i).
+template <typename T, typename Fn>
+void FillFn(Tensor* t, Fn fn) {
+  for (int64_t i = 0; i < t->NumElements(); ++i) t->flat<T>()(i) = fn(static_cast<int>(i));
+}
 
 namespace internal {
 // Same dtype and shape, or a failure that says which differs (and no values compared).
@@ -74,7 +79,9 @@ inline ::testing::AssertionResult SameKind(const Tensor& x, const Tensor& y) {
 // Equal values (infinities of one sign included), two NaNs, or |a-b| <= atol + rtol*|b|.
 template <typename T>
 bool IsClose(T a, T b, double atol, double rtol) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_same_v<T, complex64>) {
+    return IsClose(a.real(), b.real(), atol, rtol) && IsClose(a.imag(), b.imag(), atol, rtol);
+  } else if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
     if (a == b) return true;
     return std::abs(static_cast<double>(a) - static_cast<double>(b)) <=
@@ -111,16 +118,29 @@ void ExpectTensorNear(const Tensor& x, const Tensor& y, double atol) {
   ASSERT_EQ(x.dtype(), DataTypeToEnum<T>::value);
   internal::ExpectClose<T>(x, y, atol, 0);
 }
+namespace internal {
+// f(TypeTag<T>{}) for x's element type, complex64 included; a failure for a tensor with
+// no element type, so that comparing it never passes by comparing nothing.
+template <typename F>
+void VisitForCompare(const Tensor& x, F&& f) {
+  if (x.dtype() == DT_COMPLEX64) {
+    f(TypeTag<complex64>{});
+  } else if (!VisitDataType(x.dtype(), f)) {
+    ADD_FAILURE() << "cannot compare tensors of dtype " << DataTypeString(x.dtype());
+  }
+}
+}  // namespace internal
+
 // ExpectTensorEqual for whatever dtype x has.
 inline void ExpectEqual(const Tensor& x, const Tensor& y) {
-  VisitDataType(x.dtype(),
-                [&](auto tag) { internal::ExpectClose<typename decltype(tag)::type>(x, y, 0, 0); });
+  internal::VisitForCompare(
+      x, [&](auto tag) { internal::ExpectClose<typename decltype(tag)::type>(x, y, 0, 0); });
 }
 // |x - y| <= atol + rtol * |y| elementwise; a negative tolerance takes the dtype's default
 // (1e-5 for float, 1e-10 for double; integers and bools compare exactly).
 inline void ExpectClose(const Tensor& x, const Tensor& y, double atol = -1, double rtol = -1) {
-  const double fallback = x.dtype() == DT_FLOAT ? 1e-5 : 1e-10;
-  VisitDataType(x.dtype(), [&](auto tag) {
+  const double fallback = x.dtype() == DT_FLOAT || x.dtype() == DT_COMPLEX64 ? 1e-5 : 1e-10;
+  internal::VisitForCompare(x, [&](auto tag) {
     internal::ExpectClose<typename decltype(tag)::type>(x, y, atol < 0 ? fallback : atol,
                                                         rtol < 0 ? fallback : rtol);
   });

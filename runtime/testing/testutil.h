@@ -5,12 +5,22 @@
 //   test::GetTensors(scope, {assign_w}, {grad}, &out);  // the assigns run first
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/gradients.h"
+#include "rill/runtime/io/graph_def.h"
 #include "rill/runtime/session.h"
+
+// TensorFlow's TF_EXPECT_GRAPH_EQ (core/util/equal_graph_def.h): the same nodes, whatever
+// their order; on failure, the first node that differs and how.
+#define TF_EXPECT_GRAPH_EQ(expected, actual)                                                     \
+  do {                                                                                           \
+    std::string rill_graph_diff_;                                                                \
+    EXPECT_TRUE(::rill::EqualGraphDef(actual, expected, &rill_graph_diff_)) << rill_graph_diff_; \
+  } while (false)
 
 namespace rill::test {
 

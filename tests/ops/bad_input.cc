@@ -163,6 +163,14 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
     add(absl::StrCat("attribute '", a.name, "' of the wrong kind"), wrong, {a.name});
     break;  // the first attribute; op-specific cases cover the others
   }
+  // complex64 exists for host tensors only: no type attribute takes it, listed or not.
+  for (const AttrDef& a : def->attrs) {
+    if (a.kind != AttrKind::kType) continue;
+    Recipe complex = r;
+    complex.attrs[a.name] = DT_COMPLEX64;
+    add(absl::StrCat("type attribute '", a.name, "' set to complex64"), complex, {"complex64"});
+    break;
+  }
   for (const AttrDef& a : def->attrs) {
     if (a.default_value || a.kind == AttrKind::kType || !r.attrs.contains(a.name)) continue;
     Recipe missing = r;

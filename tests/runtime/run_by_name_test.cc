@@ -51,6 +51,54 @@ TEST(RunByName, UnknownOrMalformedNamesAreStatuses) {
   EXPECT_TRUE(errors::IsInvalidArgument(session.Run({{"x", one}, {"x:0", one}}, {"y"}, {}, &out)));
 }
 
+// TensorFlow's CallableOptions proto names tensors and nodes: add_feed, add_fetch,
+// add_target resolve against the Session's graph when the callable is made.
+TEST(RunByName, CallableOptionsByName) {
+  Scope loaded = LoadedGraph();
+  Session session(loaded);
+  std::vector<Tensor> out;
+  TF_ASSERT_OK(session.Run({}, {}, {"init"}, &out));
+  CallableOptions options;
+  options.add_feed("x");
+  options.add_fetch("y:0");
+  options.add_fetch("w");
+  options.add_target("tick");
+  Session::CallableHandle handle;
+  TF_ASSERT_OK(session.MakeCallable(options, &handle));
+  TF_ASSERT_OK(session.RunCallable(handle, {test::AsTensor<float>({1, 2})}, &out));
+  ASSERT_EQ(out.size(), 2u);
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({3, 7}));
+  TF_ASSERT_OK(session.RunCallable(handle, {test::AsTensor<float>({0, 0})}, &out));
+  TF_ASSERT_OK(session.Run({}, {"counter"}, {}, &out));
+  EXPECT_EQ(out[0].scalar<int32_t>()(), 2);  // the target ran with each call
+  TF_EXPECT_OK(session.ReleaseCallable(handle));
+}
+
+TEST(RunByName, CallableOptionsNamesAreChecked) {
+  Scope loaded = LoadedGraph();
+  Session session(loaded);
+  Session::CallableHandle handle;
+  CallableOptions unknown;
+  unknown.add_fetch("nope:0");
+  absl::Status st = session.MakeCallable(unknown, &handle);
+  EXPECT_TRUE(errors::IsNotFound(st)) << st;
+  CallableOptions bad_index;
+  bad_index.add_feed("x:7");
+  EXPECT_TRUE(errors::IsInvalidArgument(session.MakeCallable(bad_index, &handle)));
+  CallableOptions no_target;
+  no_target.add_target("missing");
+  EXPECT_TRUE(errors::IsNotFound(session.MakeCallable(no_target, &handle)));
+  // One list given both ways is refused, naming the list.
+  CallableOptions mixed;
+  absl::StatusOr<Output> y = FindOutput(*loaded.graph(), "y");
+  ASSERT_TRUE(y.ok());
+  mixed.fetch = {*y};
+  mixed.add_fetch("w");
+  st = session.MakeCallable(mixed, &handle);
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+  EXPECT_NE(st.message().find("fetches given both"), std::string::npos) << st;
+}
+
 // TensorFlow's testutil helpers: the assigns run first, then the fetches.
 TEST(TestUtil, GetTensorsRunsAssignsThenFetches) {
   Scope s = Scope::NewRootScope();

@@ -88,10 +88,10 @@ TEST(ClientSessionTest, CallableWithDefaultThreadPool) {
   auto c = Add(root, a, b);
   ClientSession session(root);
   std::vector<Tensor> outputs;
-  // rill: CallableOptions holds Outputs, not the proto's node names (add_feed/add_fetch).
   CallableOptions options;
-  options.feed = {a, b};
-  options.fetch = {c};
+  options.add_feed(a.node()->name());
+  options.add_feed(b.node()->name());
+  options.add_fetch(c.node()->name());
   ClientSession::CallableHandle callable;
   TF_ASSERT_OK(session.MakeCallable(options, &callable));
   TF_EXPECT_OK(session.RunCallable(
@@ -110,8 +110,9 @@ TEST(ClientSessionTest, CallableBatchMatMul) {
   auto c = BatchMatMul(root, a, b);
   ClientSession session(root);
   CallableOptions options;
-  options.feed = {a, b};
-  options.fetch = {c};
+  options.add_feed(a.node()->name());
+  options.add_feed(b.node()->name());
+  options.add_fetch(c.node()->name());
   ClientSession::CallableHandle callable;
   TF_ASSERT_OK(session.MakeCallable(options, &callable));
   std::vector<Tensor> outputs;

@@ -1,0 +1,129 @@
+// TensorFlow's GraphDef flow over rill's graph text: Scope::ToGraphDef, NewSession,
+// Session::Create / Extend / Close, EqualGraphDef and TF_EXPECT_GRAPH_EQ.
+#include "gtest/gtest-spi.h"
+#include "gtest/gtest.h"
+#include "rill/core/testing/status_test_util.h"
+#include "rill/core/testing/tensor_testutil.h"
+#include "rill/rill.h"
+#include "rill/runtime/testing/testutil.h"
+
+namespace rill {
+namespace {
+
+// TensorFlow's example_trainer graph: y = a x and y / |y|.
+GraphDef EigenGraph() {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Const(root, {{3.f, 2.f}, {-1.f, 0.f}});
+  auto x = ops::Const(root.WithOpName("x"), {{1.f}, {1.f}});
+  auto y = ops::MatMul(root.WithOpName("y"), a, x);
+  auto norm = ops::Sqrt(root, ops::Sum(root, ops::Square(root, y), 0));
+  ops::Div(root.WithOpName("y_normalized"), y, norm);
+  GraphDef def;
+  EXPECT_TRUE(root.ToGraphDef(&def).ok());
+  return def;
+}
+
+TEST(GraphDef, NewSessionCreateRunClose) {
+  std::unique_ptr<Session> session = NewSession(SessionOptions());
+  TF_ASSERT_OK(session->Create(EigenGraph()));
+  std::vector<Tensor> out;
+  TF_ASSERT_OK(session->Run({{"x", test::AsTensor<float>({1, 0}, {2, 1})}},
+                            {"y:0", "y_normalized:0"}, {}, &out));
+  ASSERT_EQ(out.size(), 2u);
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({3, -1}, {2, 1}));
+  test::ExpectTensorNear<float>(out[1], test::AsTensor<float>({0.9486833f, -0.3162278f}, {2, 1}),
+                                1e-6);
+  // A second Create is refused; Extend adds nodes under new names.
+  EXPECT_TRUE(errors::IsAlreadyExists(session->Create(EigenGraph())));
+  Scope more = Scope::NewRootScope();
+  ops::Const(more.WithOpName("seven"), 7);
+  GraphDef extra;
+  TF_ASSERT_OK(more.ToGraphDef(&extra));
+  TF_ASSERT_OK(session->Extend(extra));
+  TF_ASSERT_OK(session->Run({}, {"seven"}, {}, &out));
+  EXPECT_EQ(out[0].scalar<int32_t>()(), 7);
+  EXPECT_TRUE(errors::IsAlreadyExists(session->Extend(extra)));  // "seven" is taken
+  TF_ASSERT_OK(session->Close());
+  absl::Status st = session->Run({}, {"seven"}, {}, &out);
+  EXPECT_TRUE(errors::IsCancelled(st)) << st;
+  EXPECT_NE(st.message().find("closed"), std::string::npos) << st;
+}
+
+TEST(GraphDef, SetDefaultDeviceFillsOnlyNodesWithoutOne) {
+  Scope root = Scope::NewRootScope();
+  auto a = ops::Const(root.WithOpName("a"), 2.f);
+  ops::Neg(root.WithOpName("pinned").WithDevice("/device:CPU:0"), a);
+  ops::Square(root.WithOpName("y"), a);
+  GraphDef def;
+  TF_ASSERT_OK(root.ToGraphDef(&def));
+  graph::SetDefaultDevice("/cpu:0", &def);
+  EXPECT_NE(def.text().find("device: \"/cpu:0\""), std::string::npos) << def.text();
+  EXPECT_NE(def.text().find("device: \"/device:CPU:0\""), std::string::npos) << def.text();
+  std::unique_ptr<Session> session = NewSession(SessionOptions());
+  TF_ASSERT_OK(session->Create(def));
+  std::vector<Tensor> out;
+  TF_ASSERT_OK(session->Run({}, {"y", "pinned"}, {}, &out));
+  EXPECT_EQ(out[0].scalar<float>()(), 4.f);
+  EXPECT_EQ(out[1].scalar<float>()(), -2.f);
+  for (const char* name : {"a", "y"}) {
+    absl::StatusOr<Operation> op = FindOperation(*session->scope().graph(), name);
+    ASSERT_TRUE(op.ok());
+    EXPECT_EQ(op->node()->requested_device(), "/cpu:0");
+  }
+  // A device string that does not parse is Create's InvalidArgument, naming it.
+  graph::SetDefaultDevice("/cpu:zero", &def);  // a no-op: every node has a device now
+  GraphDef fresh;
+  TF_ASSERT_OK(root.ToGraphDef(&fresh));
+  graph::SetDefaultDevice("/cpu:zero", &fresh);
+  absl::Status st = NewSession(SessionOptions())->Create(fresh);
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+  EXPECT_NE(st.message().find("cpu:zero"), std::string::npos) << st;
+  GraphDef garbage("not a graph");
+  graph::SetDefaultDevice("/cpu:0", &garbage);
+  EXPECT_EQ(garbage.text(), "not a graph");
+}
+
+TEST(GraphDef, BadInputsAreStatuses) {
+  std::unique_ptr<Session> session;
+  SessionOptions remote;
+  remote.target = "grpc://localhost:2222";
+  absl::Status st = NewSession(remote, &session);
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+  EXPECT_NE(st.message().find("grpc://localhost:2222"), std::string::npos) << st;
+  TF_ASSERT_OK(NewSession(SessionOptions(), &session));
+  st = session->Create(GraphDef("node { name: \"x\" op: \"NoSuchOp\" }"));
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+  Scope failed = Scope::NewRootScope();
+  ops::MatMul(failed, ops::Const(failed, {1.f}), ops::Const(failed, {2.f}));  // rank 1
+  GraphDef def;
+  EXPECT_FALSE(failed.ToGraphDef(&def).ok());
+}
+
+TEST(GraphDef, EqualGraphDefIgnoresOrderAndNamesTheDifference) {
+  Scope one = Scope::NewRootScope();
+  ops::Add(one.WithOpName("sum"), ops::Const(one.WithOpName("a"), 1.f),
+           ops::Const(one.WithOpName("b"), 2.f));
+  Scope two = Scope::NewRootScope();  // the same nodes, added in another order
+  auto b = ops::Const(two.WithOpName("b"), 2.f);
+  auto a = ops::Const(two.WithOpName("a"), 1.f);
+  ops::Add(two.WithOpName("sum"), a, b);
+  GraphDef g1, g2;
+  TF_ASSERT_OK(one.ToGraphDef(&g1));
+  TF_ASSERT_OK(two.ToGraphDef(&g2));
+  std::string diff;
+  EXPECT_TRUE(EqualGraphDef(g1, g2, &diff)) << diff;
+  TF_EXPECT_GRAPH_EQ(g1, g2);
+  Scope three = Scope::NewRootScope();
+  ops::Sub(three.WithOpName("sum"), ops::Const(three.WithOpName("a"), 1.f),
+           ops::Const(three.WithOpName("b"), 2.f));
+  GraphDef g3;
+  TF_ASSERT_OK(three.ToGraphDef(&g3));
+  EXPECT_FALSE(EqualGraphDef(g3, g1, &diff));
+  EXPECT_NE(diff.find("node 'sum' differs"), std::string::npos) << diff;
+  EXPECT_NONFATAL_FAILURE(TF_EXPECT_GRAPH_EQ(g1, g3), "node 'sum' differs");
+  EXPECT_FALSE(EqualGraphDef(GraphDef("not a graph"), g1, &diff));
+  EXPECT_NE(diff.find("does not load"), std::string::npos) << diff;
+}
+
+}  // namespace
+}  // namespace rill
