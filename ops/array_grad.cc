@@ -15,9 +15,10 @@ using grad::In;
 using grad::Out;
 using grad::T;
 
-absl::Status IdentityGrad(const Scope&, const Operation&, const GradOut& g, GradOut* out) {
-  out->push_back(g[0]);
-  return absl::OkStatus();
+// An Identity of dy, as TensorFlow's (the graph optimizer drops it from plans).
+absl::Status IdentityGrad(const Scope& s, const Operation&, const GradOut& g, GradOut* out) {
+  out->push_back(Identity(s, g[0]));
+  return s.status();
 }
 
 // Reshape, ExpandDims, Squeeze: back to the input's shape; none for the shape input.

@@ -1,6 +1,7 @@
 #include "rill/ops/gradients.h"
 
 #include <algorithm>
+#include <deque>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -51,11 +52,10 @@ class Backprop {
     MarkDependingOnInputs();
     for (size_t i = 0; i < ys_.size(); ++i)
       pending_[{ys_[i].node(), ys_[i].index()}].push_back(grad_ys[i]);
-    std::vector<const Node*> order(on_path_.begin(), on_path_.end());
-    std::sort(order.begin(), order.end(),
-              [](const Node* a, const Node* b) { return a->id() > b->id(); });
-    Scope gscope = scope_.NewSubScope("gradients");
-    for (const Node* n : order) RILL_RETURN_IF_ERROR(Visit(gscope, n));
+    // The backward ops go into the caller's scope under their own op names, as TensorFlow's
+    // C++ API puts them (its Python nests them under "gradients/"): a ported program's
+    // graph, and TensorFlow's tests that compare one, name them alike.
+    for (const Node* n : BackpropOrder()) RILL_RETURN_IF_ERROR(Visit(scope_, n));
     for (const Output& x : xs_) {
       auto it = summed_.find({x.node(), x.index()});
       const bool reached = it != summed_.end() && it->second.node() != nullptr;
@@ -101,6 +101,43 @@ class Backprop {
     }
   }
 
+  // TensorFlow's order (its SymbolicGradientBuilder): a node is visited once every
+  // consumer on the path has passed its gradients back, first come first served from the
+  // outputs in the order given, so that the backward ops are built (and named) as
+  // TensorFlow builds them. A node no consumer releases gets no gradient; it is visited
+  // last, for completeness.
+  std::vector<const Node*> BackpropOrder() const {
+    absl::flat_hash_map<const Node*, int> waiting;
+    for (const Node* n : on_path_) waiting[n] = 0;
+    for (const Output& y : ys_)
+      if (on_path_.contains(y.node())) ++waiting[y.node()];
+    for (const Node* c : on_path_) {
+      for (int i = 0; i < c->num_inputs(); ++i)
+        if (on_path_.contains(c->input(i).node)) ++waiting[c->input(i).node];
+    }
+    std::deque<const Node*> ready;
+    auto deliver = [&](const Node* n) {
+      auto it = waiting.find(n);
+      if (it != waiting.end() && --it->second == 0) ready.push_back(n);
+    };
+    for (const Output& y : ys_) deliver(y.node());
+    std::vector<const Node*> order;
+    while (!ready.empty()) {
+      const Node* n = ready.front();
+      ready.pop_front();
+      order.push_back(n);
+      for (int i = 0; i < n->num_inputs(); ++i) deliver(n->input(i).node);
+    }
+    const absl::flat_hash_set<const Node*> visited(order.begin(), order.end());
+    std::vector<const Node*> rest;
+    for (const Node* n : on_path_)
+      if (!visited.contains(n)) rest.push_back(n);
+    std::sort(rest.begin(), rest.end(),
+              [](const Node* a, const Node* b) { return a->id() > b->id(); });
+    order.insert(order.end(), rest.begin(), rest.end());
+    return order;
+  }
+
   // The sum of the gradients that reached output k of n, or an empty Output.
   Output Sum(const Scope& s, const Node* n, int k) {
     auto it = pending_.find({n, k});
@@ -111,11 +148,11 @@ class Backprop {
     return total;
   }
 
-  absl::Status Visit(const Scope& gscope, const Node* n) {
+  absl::Status Visit(const Scope& scope, const Node* n) {
     std::vector<Output> grads(n->num_outputs());
     bool any = false;
     for (int k = 0; k < n->num_outputs(); ++k) {
-      grads[k] = Sum(gscope, n, k);
+      grads[k] = Sum(scope, n, k);
       any |= grads[k].node() != nullptr;
     }
     if (!any || !scope_.ok()) return scope_.status();
@@ -132,7 +169,7 @@ class Backprop {
       return errors::InvalidArgument("No gradient defined for op: ", op, " (node '", n->name(),
                                      "'); it lies between the outputs and the inputs asked for");
     }
-    Scope s = gscope.NewSubScope(n->name() + "_grad");
+    const Scope& s = scope;
     if (n->num_outputs() > 1) {
       for (int k = 0; k < n->num_outputs(); ++k)
         if (grads[k].node() == nullptr) grads[k] = ZerosLike(s, Output(const_cast<Node*>(n), k));
@@ -213,7 +250,7 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
   RILL_RETURN_IF_ERROR(scope.status());
   RILL_RETURN_IF_ERROR(CheckOutputs(outputs, "outputs"));
   std::vector<Output> ones;
-  Scope s = scope.NewSubScope("gradients_seed");
+  const Scope& s = scope;
   for (const Output& y : outputs) {
     // A loss of one element, as usual: a constant (on a GPU, uploaded once) rather than
     // an OnesLike kernel every step.

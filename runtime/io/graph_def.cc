@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "rill/runtime/io/graph_io.h"
 #include "rill/runtime/io/text_format.h"
 
@@ -95,7 +96,9 @@ absl::StatusOr<std::map<std::string, std::string>> NodeBlocks(const GraphDef& de
   for (absl::string_view block : absl::StrSplit(text, "\nnode {\n", absl::SkipEmpty())) {
     if (!absl::StartsWith(block, "  name: \"")) continue;  // the header before the first node
     const size_t end = block.find("\"\n", 9);
-    blocks.emplace(std::string(block.substr(9, end - 9)), std::string(block));
+    // The last block keeps the text's final newline; the others lost theirs to the split.
+    blocks.emplace(std::string(block.substr(9, end - 9)),
+                   std::string(absl::StripSuffix(block, "\n")));
   }
   return blocks;
 }

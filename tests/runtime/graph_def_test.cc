@@ -121,6 +121,16 @@ TEST(GraphDef, EqualGraphDefIgnoresOrderAndNamesTheDifference) {
   EXPECT_FALSE(EqualGraphDef(g3, g1, &diff));
   EXPECT_NE(diff.find("node 'sum' differs"), std::string::npos) << diff;
   EXPECT_NONFATAL_FAILURE(TF_EXPECT_GRAPH_EQ(g1, g3), "node 'sum' differs");
+  // Independent nodes in either order: the last node of one text is not last in the other.
+  Scope p_first = Scope::NewRootScope(), q_first = Scope::NewRootScope();
+  ops::Const(p_first.WithOpName("p"), 1);
+  ops::Const(p_first.WithOpName("q"), 2);
+  ops::Const(q_first.WithOpName("q"), 2);
+  ops::Const(q_first.WithOpName("p"), 1);
+  GraphDef pq, qp;
+  TF_ASSERT_OK(p_first.ToGraphDef(&pq));
+  TF_ASSERT_OK(q_first.ToGraphDef(&qp));
+  EXPECT_TRUE(EqualGraphDef(pq, qp, &diff)) << diff;
   EXPECT_FALSE(EqualGraphDef(GraphDef("not a graph"), g1, &diff));
   EXPECT_NE(diff.find("does not load"), std::string::npos) << diff;
 }
