@@ -64,8 +64,7 @@ void ConcurrentSteps(const Options* opts, int session_index, std::vector<float>*
         auto x_flat = x.flat<float>();
         x_flat.setRandom();
         x_flat = x_flat + 0.1f;  // rill: keeps x off A's second eigenvector's direction
-        Eigen::Tensor<float, 0, Eigen::RowMajor> inv_norm =
-            x_flat.square().sum().sqrt().inverse();
+        Eigen::Tensor<float, 0, Eigen::RowMajor> inv_norm = x_flat.square().sum().sqrt().inverse();
         x_flat = x_flat * inv_norm();
         std::vector<Tensor> outputs;
         float lambda = 0;
