@@ -291,28 +291,28 @@ using internal::NodeBuilder;
 
 Input::Initializer ConvertInitializer(const Input::Initializer& val, DataType dtype) {
   if (!val.status.ok() || val.tensor.dtype() == dtype) return val;
-  if (val.tensor.dtype() == DT_COMPLEX64 || dtype == DT_COMPLEX64) {
-    Input::Initializer failed = val;
-    failed.status =
-        errors::InvalidArgument("Const: cannot convert a ", DataTypeString(val.tensor.dtype()),
-                                " constant to ", DataTypeString(dtype));
-    return failed;
-  }
+  Input::Initializer failed = val;
   absl::StatusOr<Tensor> out = Tensor::Create(dtype, val.tensor.shape());
   if (!out.ok()) {
-    Input::Initializer failed = val;
     failed.status = out.status();
     return failed;
   }
+  bool converted = false;  // false for a dtype VisitDataType does not cover (complex64)
   VisitDataType(val.tensor.dtype(), [&](auto from) {
     using From = typename decltype(from)::type;
-    VisitDataType(dtype, [&](auto to) {
+    converted = VisitDataType(dtype, [&](auto to) {
       using To = typename decltype(to)::type;
       const From* src = val.tensor.base<From>();
       To* dst = out->base<To>();
       for (int64_t i = 0; i < val.tensor.NumElements(); ++i) dst[i] = CastValue<To>(src[i]);
     });
   });
+  if (!converted) {
+    failed.status =
+        errors::InvalidArgument("Const: cannot convert a ", DataTypeString(val.tensor.dtype()),
+                                " constant to ", DataTypeString(dtype));
+    return failed;
+  }
   return Input::Initializer(*out);
 }
 

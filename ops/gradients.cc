@@ -104,8 +104,8 @@ class Backprop {
   // TensorFlow's order (its SymbolicGradientBuilder): a node is visited once every
   // consumer on the path has passed its gradients back, first come first served from the
   // outputs in the order given, so that the backward ops are built (and named) as
-  // TensorFlow builds them. A node no consumer releases gets no gradient; it is visited
-  // last, for completeness.
+  // TensorFlow builds them. A node no consumer releases has no gradient reaching it, so it
+  // is not visited.
   std::vector<const Node*> BackpropOrder() const {
     absl::flat_hash_map<const Node*, int> waiting;
     for (const Node* n : on_path_) waiting[n] = 0;
@@ -128,13 +128,6 @@ class Backprop {
       order.push_back(n);
       for (int i = 0; i < n->num_inputs(); ++i) deliver(n->input(i).node);
     }
-    const absl::flat_hash_set<const Node*> visited(order.begin(), order.end());
-    std::vector<const Node*> rest;
-    for (const Node* n : on_path_)
-      if (!visited.contains(n)) rest.push_back(n);
-    std::sort(rest.begin(), rest.end(),
-              [](const Node* a, const Node* b) { return a->id() > b->id(); });
-    order.insert(order.end(), rest.begin(), rest.end());
     return order;
   }
 
@@ -148,11 +141,11 @@ class Backprop {
     return total;
   }
 
-  absl::Status Visit(const Scope& scope, const Node* n) {
+  absl::Status Visit(const Scope& s, const Node* n) {
     std::vector<Output> grads(n->num_outputs());
     bool any = false;
     for (int k = 0; k < n->num_outputs(); ++k) {
-      grads[k] = Sum(scope, n, k);
+      grads[k] = Sum(s, n, k);
       any |= grads[k].node() != nullptr;
     }
     if (!any || !scope_.ok()) return scope_.status();
@@ -169,7 +162,6 @@ class Backprop {
       return errors::InvalidArgument("No gradient defined for op: ", op, " (node '", n->name(),
                                      "'); it lies between the outputs and the inputs asked for");
     }
-    const Scope& s = scope;
     if (n->num_outputs() > 1) {
       for (int k = 0; k < n->num_outputs(); ++k)
         if (grads[k].node() == nullptr) grads[k] = ZerosLike(s, Output(const_cast<Node*>(n), k));
@@ -250,7 +242,6 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
   RILL_RETURN_IF_ERROR(scope.status());
   RILL_RETURN_IF_ERROR(CheckOutputs(outputs, "outputs"));
   std::vector<Output> ones;
-  const Scope& s = scope;
   for (const Output& y : outputs) {
     // A loss of one element, as usual: a constant (on a GPU, uploaded once) rather than
     // an OnesLike kernel every step.
@@ -263,9 +254,9 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
         using V = typename decltype(tag)::type;
         one.base<V>()[0] = static_cast<V>(1);
       });
-      ones.push_back(Const(s, Input::Initializer(one)));
+      ones.push_back(Const(scope, Input::Initializer(one)));
     } else {
-      ones.push_back(OnesLike(s, y));
+      ones.push_back(OnesLike(scope, y));
     }
   }
   RILL_RETURN_IF_ERROR(scope.status());
