@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <thread>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
+#include "rill/core/async_kernel.h"
 #include "rill/runtime/arena.h"
 #include "rill/runtime/copy.h"
 
@@ -76,8 +78,13 @@ struct Executor::State {
   std::mutex mu;
   absl::Status status;
   StepStatsCollector* stats = nullptr;  // set for a traced step
-  Arena* arena = nullptr;               // one reference; the memory of a planned run
-  bool recording = false;               // this run records a memory layout
+  // Plans with async kernels (runtime/executor.cc: AsyncDone): nodes made ready by a
+  // kernel finishing on another thread, for the calling thread when there is no pool.
+  std::mutex inbox_mu;
+  std::condition_variable inbox_cv;
+  std::vector<int> inbox;
+  Arena* arena = nullptr;  // one reference; the memory of a planned run
+  bool recording = false;  // this run records a memory layout
   MemoryRecord record;
 };
 
@@ -124,7 +131,40 @@ void Record(RunState* s, const PlanNode& pn, const OpKernelContext& ctx,
   }
 }
 
-void RunNode(RunState* s, const PlanNode& pn) {
+void FinishNode(RunState* s, const PlanNode& pn, absl::Status st, int64_t start_ns,
+                std::unique_ptr<DeviceTimer> timer);
+void ReleaseInputs(RunState* s, const PlanNode& pn);
+void StartAsync(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode& pn,
+                OpKernelContext& ctx, int64_t start_ns);
+
+// Points inputs[i] at each input's value: a slot, or a variable's value read now.
+absl::Status GatherInputs(RunState* s, const PlanNode& pn, const Tensor** inputs,
+                          absl::InlinedVector<Tensor, 8>* var_values) {
+  if (pn.reads_variables) {  // stable addresses for `inputs`
+    var_values->reserve(std::count_if(pn.input_vars.begin(), pn.input_vars.end(),
+                                      [](const auto* v) { return v != nullptr; }));
+  }
+  for (size_t i = 0; i < pn.input_slots.size(); ++i) {
+    if (pn.reads_variables && pn.input_vars[i] != nullptr) {
+      var_values->push_back(ReadVariable(pn.input_vars[i]));
+      Device* from = pn.input_var_devices[i];
+      if (from != pn.device && var_values->back().IsInitialized()) {
+        RILL_RETURN_IF_ERROR(
+            CopyBetweenDevices(Tensor(var_values->back()), from, pn.device, &var_values->back()));
+      }
+      inputs[i] = &var_values->back();
+    } else {
+      inputs[i] = &s->slots[pn.input_slots[i]];
+    }
+    if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i]) {
+      return UninitializedInput(pn, static_cast<int>(i));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Runs one node's kernel; false when an async kernel will finish the node later.
+bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode& pn) {
   const int n_in = static_cast<int>(pn.input_slots.size());
   if (!s->failed.load(std::memory_order_acquire)) {
     StepStatsCollector* stats = s->stats;
@@ -133,28 +173,7 @@ void RunNode(RunState* s, const PlanNode& pn) {
         stats != nullptr && !pn.device->IsHost() ? pn.device->StartTimer() : nullptr;
     absl::InlinedVector<const Tensor*, 16> inputs(n_in);  // ApplyAdam reads 10
     absl::InlinedVector<Tensor, 8> var_values;            // no allocation per run up to 8 variables
-    absl::Status st;
-    if (pn.reads_variables) {  // stable addresses for `inputs`
-      var_values.reserve(std::count_if(pn.input_vars.begin(), pn.input_vars.end(),
-                                       [](const auto* v) { return v != nullptr; }));
-    }
-    for (int i = 0; i < n_in; ++i) {
-      if (pn.reads_variables && pn.input_vars[i] != nullptr) {
-        var_values.push_back(ReadVariable(pn.input_vars[i]));
-        Device* from = pn.input_var_devices[i];
-        if (from != pn.device && var_values.back().IsInitialized()) {
-          st = CopyBetweenDevices(Tensor(var_values.back()), from, pn.device, &var_values.back());
-          if (!st.ok()) break;
-        }
-        inputs[i] = &var_values.back();
-      } else {
-        inputs[i] = &s->slots[pn.input_slots[i]];
-      }
-      if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i]) {
-        st = UninitializedInput(pn, i);
-        break;
-      }
-    }
+    absl::Status st = GatherInputs(s, pn, inputs.data(), &var_values);
     if (st.ok()) {
       OpKernelContext ctx(*pn.node, pn.device, inputs.data(),
                           s->slots.data() + pn.first_output_slot, pn.forwardable);
@@ -163,6 +182,10 @@ void RunNode(RunState* s, const PlanNode& pn) {
         ctx.set_output_allocator(s->plan.host->allocator());
       } else if (s->arena != nullptr) {
         ctx.set_output_memory(&planned);
+      }
+      if (pn.async) {
+        StartAsync(owner, s, pn, ctx, start_ns);
+        return false;
       }
       if (pn.expensive) {
         const auto start = std::chrono::steady_clock::now();
@@ -176,21 +199,16 @@ void RunNode(RunState* s, const PlanNode& pn) {
       }
       if (st.ok() && s->recording) Record(s, pn, ctx, inputs.data());
     }
-    if (stats != nullptr) {
-      if (timer != nullptr) timer->Stop();
-      auto fused = s->plan.replaces.find(pn.node);
-      stats->Record(*pn.node, pn.device->name(), s->slots.data() + pn.first_output_slot,
-                    pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer),
-                    fused == s->plan.replaces.end() ? nullptr : &fused->second);
-    }
-    if (!st.ok()) s->Fail(NameNodeAndDevice(st, pn));
-    // An output nobody reads goes at once (the memory plan counts on it).
-    for (uint64_t u = pn.unused_outputs; u != 0; u &= u - 1) {
-      s->slots[pn.first_output_slot + __builtin_ctzll(u)] = Tensor();
-    }
+    FinishNode(s, pn, std::move(st), start_ns, std::move(timer));
+    return true;
   }
-  // Drop inputs after their last consumer so memory is reused within a run.
-  for (int i = 0; i < n_in; ++i) {
+  ReleaseInputs(s, pn);  // a failed run: only the bookkeeping
+  return true;
+}
+
+// Drop inputs after their last consumer so memory is reused within a run.
+void ReleaseInputs(RunState* s, const PlanNode& pn) {
+  for (size_t i = 0; i < pn.input_slots.size(); ++i) {
     int slot = pn.input_slots[i];
     if (!s->plan.slot_pinned[slot] && s->uses[slot].fetch_sub(1, std::memory_order_acq_rel) == 1) {
       s->slots[slot] = Tensor();
@@ -198,7 +216,35 @@ void RunNode(RunState* s, const PlanNode& pn) {
   }
 }
 
+// After a node's kernel: its trace entry, its error, and the values it no longer needs.
+void FinishNode(RunState* s, const PlanNode& pn, absl::Status st, int64_t start_ns,
+                std::unique_ptr<DeviceTimer> timer) {
+  if (StepStatsCollector* stats = s->stats; stats != nullptr) {
+    if (timer != nullptr) timer->Stop();
+    auto fused = s->plan.replaces.find(pn.node);
+    stats->Record(*pn.node, pn.device->name(), s->slots.data() + pn.first_output_slot,
+                  pn.node->num_outputs(), start_ns, stats->Now(), std::move(timer),
+                  fused == s->plan.replaces.end() ? nullptr : &fused->second);
+  }
+  if (!st.ok()) s->Fail(NameNodeAndDevice(st, pn));
+  // An output nobody reads goes at once (the memory plan counts on it).
+  for (uint64_t u = pn.unused_outputs; u != 0; u &= u - 1) {
+    s->slots[pn.first_output_slot + __builtin_ctzll(u)] = Tensor();
+  }
+  ReleaseInputs(s, pn);
+}
+
 void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first);
+
+// One node fewer to go; the last wakes the thread waiting in Run.
+void NodeDone(RunState* s) {
+  if (s->remaining.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  s->remaining.notify_all();
+  if (s->plan.has_async) {
+    std::lock_guard<std::mutex> lock(s->inbox_mu);
+    s->inbox_cv.notify_all();
+  }
+}
 
 // A pool task: the run state stays alive while the task holds it.
 void ProcessTask(const std::shared_ptr<void>& obj, int first) {
@@ -222,7 +268,7 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
     int id = stack.back();
     stack.pop_back();
     const PlanNode& pn = s->plan.nodes[id];
-    RunNode(s, pn);
+    if (!RunNode(owner, s, pn)) continue;  // its kernel's callback goes on from there
     for (int c : pn.consumers) {
       if (s->pending[c].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
       if (s->pool != nullptr && !stack.empty() && Offload(*s, c)) {
@@ -231,7 +277,51 @@ void Process(const std::shared_ptr<RunState>& owner, RunState* s, int first) {
         stack.push_back(c);
       }
     }
-    if (s->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) s->remaining.notify_all();
+    NodeDone(s);
+  }
+}
+
+// An async kernel has finished its node: what it made ready goes to the pool, or to the
+// thread waiting in Run.
+void AsyncDone(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode& pn,
+               absl::Status st, int64_t start_ns) {
+  FinishNode(s, pn, std::move(st), start_ns, nullptr);
+  for (int c : pn.consumers) {
+    if (s->pending[c].fetch_sub(1, std::memory_order_acq_rel) != 1) continue;
+    if (s->pool != nullptr) {
+      s->pool->Schedule(&ProcessTask, owner, c);
+    } else {
+      std::lock_guard<std::mutex> lock(s->inbox_mu);
+      s->inbox.push_back(c);
+      s->inbox_cv.notify_one();
+    }
+  }
+  NodeDone(s);
+}
+
+void StartAsync(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode& pn,
+                OpKernelContext& ctx, int64_t start_ns) {
+  auto* kernel = static_cast<AsyncOpKernel*>(pn.kernel.get());
+  kernel->ComputeAsync(ctx, s->slots.data() + pn.first_output_slot,
+                       [owner, s, &pn, start_ns](absl::Status st) {
+                         AsyncDone(owner, s, pn, std::move(st), start_ns);
+                       });
+}
+
+// Runs what async kernels made ready, on the calling thread, until the run is over.
+void DrainInbox(const std::shared_ptr<RunState>& owner, RunState* s) {
+  for (;;) {
+    int id;
+    {
+      std::unique_lock<std::mutex> lock(s->inbox_mu);
+      s->inbox_cv.wait(lock, [s] {
+        return !s->inbox.empty() || s->remaining.load(std::memory_order_acquire) == 0;
+      });
+      if (s->inbox.empty()) return;
+      id = s->inbox.back();
+      s->inbox.pop_back();
+    }
+    Process(owner, s, id);
   }
 }
 
@@ -296,6 +386,7 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
       }
     }
     Process(state, s, plan.roots.front());
+    if (plan.has_async) DrainInbox(state, s);  // also when a pool runs what they made ready
     for (int left = s->remaining.load(std::memory_order_acquire); left != 0;
          left = s->remaining.load(std::memory_order_acquire)) {
       s->remaining.wait(left, std::memory_order_acquire);

@@ -7,6 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "rill/core/async_kernel.h"
 #include "rill/runtime/copy.h"
 #include "rill/runtime/passes/passes.h"
 
@@ -46,6 +47,7 @@ class Partitioner {
       RILL_RETURN_IF_ERROR(AddNode(static_cast<int>(i), order[i]));
     }
     RILL_RETURN_IF_ERROR(AddFetches());
+    ChainCollectives(plan_);
     Finish();
     return absl::OkStatus();
   }
@@ -137,6 +139,8 @@ class Partitioner {
     // A kernel on a GPU only queues work on the stream: handing it to a pool thread (a
     // wake-up of tens of microseconds) would cost more than it saves, so it runs inline.
     pn.expensive = pn.kernel->IsExpensive() && pn.device->IsHost();
+    pn.async = dynamic_cast<AsyncOpKernel*>(pn.kernel.get()) != nullptr;
+    plan_->has_async |= pn.async;
     pn.outputs_on_host = OutputsOnHost(n);
     return absl::OkStatus();
   }

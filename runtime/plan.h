@@ -28,6 +28,7 @@ struct PlanNode {
   bool expensive = false;
   bool outputs_on_host = false;  // its kernel makes its outputs in host memory (Shape on a GPU)
   bool reads_variables = false;  // some input_vars entry is set
+  bool async = false;            // an AsyncOpKernel (a collective): finishes on another thread
 };
 
 struct PlanRequest {
@@ -56,6 +57,7 @@ struct ExecutionPlan {
   std::vector<Device*> sync_devices;  // non-host devices this plan runs on
   std::vector<int> slot_uses;         // consumers per slot; a slot is released after its last
   std::vector<bool> slot_pinned;      // fetched or fed: never released early
+  bool has_async = false;             // some node is async
 };
 
 struct PlanContext {

@@ -8,6 +8,7 @@
 //   3. optimize    folding, CSE, simplification, fusions          optimize.cc and its passes
 //   4. partition   copies between devices, value slots            runtime/plan.cc
 //   5. order, instantiate kernels (one registry lookup a node)    order.cc, runtime/plan.cc
+//   5c. chain collectives (one sequence on every rank)            collective_order.cc
 //   6. plan memory (after the first run with given feed shapes)    memory.cc, declared in
 //      runtime/memory_plan.h (the executor runs it: it needs the recorded sizes)
 #pragma once
@@ -50,5 +51,10 @@ absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizerOptions& options
 
 // 5a. A topological order, lowest id first among ready nodes.
 std::vector<const Node*> Order(const std::vector<const Node*>& nodes);
+
+// 5c. The plan's async nodes (the collectives) chained by ordering edges in node id order,
+// so every rank enters its collectives in the same sequence (collective_order.cc).
+struct ExecutionPlan;
+void ChainCollectives(ExecutionPlan* plan);
 
 }  // namespace rill
