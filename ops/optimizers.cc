@@ -86,8 +86,9 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
     scope.UpdateStatus(errors::InvalidArgument(
         name(), ": no gradient reaches any variable of var_list from '", loss.name(),
         "' (each is unread by the loss or behind StopGradient or a not-differentiable op)"));
+    return out;
   }
-  return out;
+  return ReduceGradients(scope, std::move(out));
 }
 
 Operation Optimizer::ApplyGradients(const Scope& scope, const std::vector<GradAndVar>& given) {

@@ -12,6 +12,10 @@
 
 #include "rill/ops/scope.h"
 
+namespace rill::dist {
+class DistributedOptimizer;
+}  // namespace rill::dist
+
 namespace rill::ops {
 
 using GradAndVar = std::pair<Output, Output>;  // (gradient, variable)
@@ -29,6 +33,14 @@ class Optimizer {
   virtual std::string name() const = 0;
 
  protected:
+  friend class ::rill::dist::DistributedOptimizer;  // applies through the optimizer it wraps
+  // What ComputeGradients returns made of the gradients of this process (a distributed
+  // optimizer averages them over the ranks); as they are by default.
+  virtual std::vector<GradAndVar> ReduceGradients(const Scope& scope,
+                                                  std::vector<GradAndVar> grads_and_vars) {
+    (void)scope;
+    return grads_and_vars;
+  }
   // The update of one variable; `scope` carries the control dependency on the gradients.
   virtual Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) = 0;
   // Work after all updates (Adam's beta powers); returns the ops to group with them.

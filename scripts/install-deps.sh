@@ -8,7 +8,8 @@ packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev
           ocl-icd-opencl-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev clang-format gnuplot-nox
           dataset-fashion-mnist graphviz
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,53 @@
+// Data-parallel training, as Horovod's DistributedOptimizer: wraps any optimizer so that
+// each gradient is averaged over the ranks before the update. Gradients are packed into
+// buckets of up to `bucket_bytes` (one allreduce each), in the order the backward pass makes
+// them (the last layer's first); every rank builds the same buckets, and each bucket's
+// allreduce starts as soon as its gradients exist, overlapping the rest of the backward pass.
+//   auto opt = std::make_shared<dist::DistributedOptimizer>(
+//       std::make_shared<ops::AdamOptimizer>(0.001));
+//   Operation train = opt->Minimize(scope, loss);
+//   Operation sync = dist::BroadcastVariables(scope);   // run once, after the initializers
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rill/ops/optimizers.h"
+
+namespace rill::dist {
+
+struct DistributedOptimizerOptions {
+  int64_t bucket_bytes = 25 << 20;  // Horovod's fusion buffer; 0: one allreduce a gradient
+  std::string reduction = "mean";   // "mean" (Horovod's average) or "sum"
+};
+
+class DistributedOptimizer : public ops::Optimizer {
+ public:
+  explicit DistributedOptimizer(std::shared_ptr<ops::Optimizer> optimizer,
+                                DistributedOptimizerOptions options = {});
+  // The wrapped optimizer's: its slots and scopes are named as on one process.
+  std::string name() const override { return inner_->name(); }
+
+ protected:
+  std::vector<ops::GradAndVar> ReduceGradients(const Scope& scope,
+                                               std::vector<ops::GradAndVar> grads) override;
+  Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override {
+    return inner_->ApplyOne(scope, var, grad);
+  }
+  std::vector<Operation> Finish(const Scope& scope,
+                                const std::vector<Operation>& updates) override {
+    return inner_->Finish(scope, updates);
+  }
+
+ private:
+  std::shared_ptr<ops::Optimizer> inner_;
+  DistributedOptimizerOptions options_;
+};
+
+// One op that sets each of `vars` (empty: every Variable of the scope's graph) to its value
+// on rank `root_rank`: run it once after the initializers so every rank starts alike.
+Operation BroadcastVariables(const Scope& scope, std::vector<Output> vars = {},
+                             int64_t root_rank = 0);
+
+}  // namespace rill::dist

@@ -1,0 +1,131 @@
+// The collective ops' kernels: each states its collective, hands the data movement to the
+// engine's thread and returns (AsyncOpKernel), so the executor runs other nodes meanwhile.
+// On a GPU they are host-memory kernels: the plan copies their inputs to the host and their
+// outputs back, and MPI moves host memory.
+#include "rill/core/async_kernel.h"
+#include "rill/runtime/dist/collectives.h"
+#include "rill/runtime/dist/world.h"
+
+namespace rill::dist {
+namespace {
+
+class CollectiveKernel : public AsyncOpKernel {
+ public:
+  CollectiveKernel(OpKernelConstruction& c, CollectiveKind kind) : AsyncOpKernel(c), kind_(kind) {
+    const Node& n = c.node();
+    if (kind == CollectiveKind::kAllReduce) mean_ = n.attr<std::string>("reduction") == "mean";
+    if (kind == CollectiveKind::kBroadcast || kind == CollectiveKind::kBroadcastGrad) {
+      root_ = n.attr<int64_t>("root_rank");
+    }
+  }
+
+  void ComputeAsync(OpKernelContext& ctx, Tensor* outputs, DoneCallback done) override {
+    Engine* engine = GetEngine();
+    if (engine == nullptr) {
+      return done(errors::FailedPrecondition(
+          "the collectives need the job's ranks: call dist::Init() before running them"));
+    }
+    const Tensor& in = ctx.input(0);
+    CollectiveSpec spec{kind_, node().name(), in.dtype(), in.shape(), root_, 0};
+    const std::string what =
+        absl::StrCat(KindWord(), " of ", DataTypeString(in.dtype()), " ", in.shape().DebugString());
+    if (kind_ == CollectiveKind::kAllGather || kind_ == CollectiveKind::kAllGatherGrad) {
+      const Tensor& rows_of = kind_ == CollectiveKind::kAllGather ? in : ctx.input(1);
+      bool fits = in.dims() > 0 && rows_of.dims() == in.dims();
+      for (int d = 1; fits && d < in.dims(); ++d) fits = in.dim_size(d) == rows_of.dim_size(d);
+      if (!fits) {
+        return done(errors::InvalidArgument(
+            "needs a tensor of rank >= 1 (and a gradient whose rows are x's rows), got ",
+            in.shape().DebugString(), kind_ == CollectiveKind::kAllGather ? "" : " and x ",
+            kind_ == CollectiveKind::kAllGather ? "" : rows_of.shape().DebugString()));
+      }
+      spec.rows = rows_of.dim_size(0);
+    }
+    if (kind_ == CollectiveKind::kAllGather) {
+      Allocator* host = cpu_allocator();
+      return engine->Submit(
+          what,
+          [spec, in, outputs, host](Comm& c) -> absl::Status {
+            RILL_ASSIGN_OR_RETURN(outputs[0], AllGather(c, spec, in, host));
+            return absl::OkStatus();
+          },
+          std::move(done));
+    }
+    Tensor* out = nullptr;
+    TensorShape shape = in.shape();
+    if (kind_ == CollectiveKind::kAllGatherGrad) shape = ctx.input(1).shape();
+    absl::Status st = kind_ == CollectiveKind::kAllReduce
+                          ? ctx.forward_or_allocate_output(0, 0, shape, &out)
+                          : ctx.allocate_output(0, shape, &out);
+    if (!st.ok()) return done(st);
+    engine->Submit(what, Work(spec, in, *out), std::move(done));
+  }
+
+ private:
+  const char* KindWord() const {
+    switch (kind_) {
+      case CollectiveKind::kAllReduce:
+        return mean_ ? "allreduce (mean)" : "allreduce (sum)";
+      case CollectiveKind::kBroadcast:
+        return "broadcast";
+      case CollectiveKind::kAllGather:
+        return "allgather";
+      case CollectiveKind::kBroadcastGrad:
+        return "broadcast's gradient";
+      case CollectiveKind::kAllGatherGrad:
+        return "allgather's gradient";
+    }
+    return "collective";
+  }
+
+  Engine::Work Work(const CollectiveSpec& spec, const Tensor& in, const Tensor& out) const {
+    const bool mean = mean_;
+    switch (kind_) {
+      case CollectiveKind::kAllReduce:
+        return [spec, in, out, mean](Comm& c) { return AllReduce(c, spec, in, out, mean); };
+      case CollectiveKind::kBroadcast:
+        return [spec, in, out](Comm& c) { return Broadcast(c, spec, in, out); };
+      case CollectiveKind::kBroadcastGrad:
+        return [spec, in, out](Comm& c) { return BroadcastGrad(c, spec, in, out); };
+      default:
+        return [spec, in, out](Comm& c) { return AllGatherGrad(c, spec, in, out); };
+    }
+  }
+
+  CollectiveKind kind_;
+  bool mean_ = false;
+  int64_t root_ = 0;
+};
+
+template <CollectiveKind kKind>
+class Collective : public CollectiveKernel {
+ public:
+  explicit Collective(OpKernelConstruction& c) : CollectiveKernel(c, kKind) {}
+};
+
+using AllReduceKernel = Collective<CollectiveKind::kAllReduce>;
+using BroadcastKernel = Collective<CollectiveKind::kBroadcast>;
+using AllGatherKernel = Collective<CollectiveKind::kAllGather>;
+using BroadcastGradKernel = Collective<CollectiveKind::kBroadcastGrad>;
+using AllGatherGradKernel = Collective<CollectiveKind::kAllGatherGrad>;
+
+// On the CPU; on a GPU the same kernel over host memory (every input read on the host).
+#define RILL_REGISTER_COLLECTIVE_CPU(T, op, K) \
+  RILL_REGISTER_KERNEL(op, DEVICE_CPU, "T", DataTypeToEnum<T>::value, K);
+#define RILL_REGISTER_COLLECTIVE_GPU(T, op, K) \
+  RILL_REGISTER_KERNEL_HOST_OUTPUTS(op, DEVICE_GPU, "T", DataTypeToEnum<T>::value, ({0, 1}), K);
+#if RILL_WITH_CUDA
+#define RILL_REGISTER_COLLECTIVE(T, op, K) \
+  RILL_REGISTER_COLLECTIVE_CPU(T, op, K) RILL_REGISTER_COLLECTIVE_GPU(T, op, K)
+#else
+#define RILL_REGISTER_COLLECTIVE(T, op, K) RILL_REGISTER_COLLECTIVE_CPU(T, op, K)
+#endif
+
+RILL_FOR_NUMBER_TYPES(RILL_REGISTER_COLLECTIVE, "CollectiveAllReduce", AllReduceKernel)
+RILL_FOR_ALL_TYPES(RILL_REGISTER_COLLECTIVE, "CollectiveBroadcast", BroadcastKernel)
+RILL_FOR_ALL_TYPES(RILL_REGISTER_COLLECTIVE, "CollectiveAllGather", AllGatherKernel)
+RILL_FOR_FLOAT_TYPES(RILL_REGISTER_COLLECTIVE, "_CollectiveBroadcastGrad", BroadcastGradKernel)
+RILL_FOR_FLOAT_TYPES(RILL_REGISTER_COLLECTIVE, "_CollectiveAllGatherGrad", AllGatherGradKernel)
+
+}  // namespace
+}  // namespace rill::dist

@@ -1,0 +1,222 @@
+#include "rill/runtime/dist/collectives.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "rill/core/status.h"
+
+namespace rill::dist {
+namespace {
+
+// What each rank states before a collective, exchanged as plain bytes.
+struct Statement {
+  int32_t kind;
+  int32_t dtype;
+  int64_t root;
+  int64_t rows;
+  int32_t ndims;
+  int32_t shown;  // dims recorded in `dims`
+  int64_t dims[8];
+  uint64_t shape_hash;  // every dim
+  uint64_t rest_hash;   // every dim but the first (allgathers agree only on those)
+  char node[64];
+};
+
+// FNV-1a over dims: the same on every rank (absl's hashes are seeded per process).
+uint64_t HashDims(absl::Span<const int64_t> dims) {
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t d : dims) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= static_cast<uint64_t>(d >> (8 * b)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  }
+  return h ^ dims.size();
+}
+
+const char* KindName(int32_t k) {
+  switch (static_cast<CollectiveKind>(k)) {
+    case CollectiveKind::kAllReduce:
+      return "CollectiveAllReduce";
+    case CollectiveKind::kBroadcast:
+      return "CollectiveBroadcast";
+    case CollectiveKind::kAllGather:
+      return "CollectiveAllGather";
+    case CollectiveKind::kBroadcastGrad:
+      return "_CollectiveBroadcastGrad";
+    case CollectiveKind::kAllGatherGrad:
+      return "_CollectiveAllGatherGrad";
+  }
+  return "an unknown collective";
+}
+
+Statement State(const CollectiveSpec& spec) {
+  Statement s;
+  std::memset(&s, 0, sizeof(s));
+  s.kind = static_cast<int32_t>(spec.kind);
+  s.dtype = spec.dtype;
+  s.root = spec.root;
+  s.rows = spec.rows;
+  s.ndims = spec.shape.dims();
+  s.shown = std::min(s.ndims, 8);
+  for (int d = 0; d < s.shown; ++d) s.dims[d] = spec.shape.dim_size(d);
+  absl::Span<const int64_t> dims = spec.shape.dim_sizes();
+  s.shape_hash = HashDims(dims);
+  s.rest_hash = dims.empty() ? 0 : HashDims(dims.subspan(1));
+  std::strncpy(s.node, spec.node.c_str(), sizeof(s.node) - 1);
+  return s;
+}
+
+std::string Describe(const Statement& s, int rank) {
+  std::string dims;
+  for (int d = 0; d < s.shown; ++d) absl::StrAppend(&dims, d ? "," : "", s.dims[d]);
+  if (s.shown < s.ndims) absl::StrAppend(&dims, ",...");
+  return absl::StrCat("rank ", rank, " runs ", KindName(s.kind), " '", s.node, "' on ",
+                      DataTypeString(static_cast<DataType>(s.dtype)), " [", dims, "]");
+}
+
+// Every rank's statement; an error (the same on every rank) when they disagree.
+absl::StatusOr<std::vector<Statement>> Agree(Comm& comm, const CollectiveSpec& spec) {
+  const Statement mine = State(spec);
+  std::vector<Statement> all(comm.size());
+  RILL_RETURN_IF_ERROR(comm.AllGather(&mine, sizeof(mine), all.data()));
+  const bool gather = spec.kind == CollectiveKind::kAllGather;
+  for (int r = 1; r < comm.size(); ++r) {
+    const Statement &a = all[0], &b = all[r];
+    const bool same = a.kind == b.kind && std::strncmp(a.node, b.node, sizeof(a.node)) == 0 &&
+                      a.dtype == b.dtype && a.root == b.root && a.ndims == b.ndims &&
+                      (gather ? a.rest_hash == b.rest_hash : a.shape_hash == b.shape_hash);
+    if (!same) {
+      return errors::InvalidArgument(
+          "the ranks disagree on this collective (every rank must run the same graph; ",
+          gather ? "an allgather's inputs may differ in dim 0 only" : "shapes must be equal",
+          "): ", Describe(a, 0), "; ", Describe(b, r));
+    }
+  }
+  return all;
+}
+
+template <typename T>
+void Scale(void* data, int64_t n, int size) {
+  T* p = static_cast<T*>(data);
+  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(p[i] / static_cast<T>(size));
+}
+
+void DivideBySize(const Tensor& t, int size) {
+  const int64_t n = t.NumElements();
+  switch (t.dtype()) {
+    case DT_FLOAT:
+      return Scale<float>(t.data(), n, size);
+    case DT_DOUBLE:
+      return Scale<double>(t.data(), n, size);
+    case DT_INT32:
+      return Scale<int32_t>(t.data(), n, size);
+    case DT_INT64:
+      return Scale<int64_t>(t.data(), n, size);
+    case DT_UINT8:
+      return Scale<uint8_t>(t.data(), n, size);
+    default:
+      return;
+  }
+}
+
+absl::Status CheckRoot(const Comm& comm, const CollectiveSpec& spec) {
+  if (spec.root < comm.size()) return absl::OkStatus();
+  return errors::InvalidArgument("root_rank ", spec.root, " is not a rank of this job of ",
+                                 comm.size());
+}
+
+}  // namespace
+
+absl::Status AllReduce(Comm& comm, const CollectiveSpec& spec, const Tensor& in, const Tensor& out,
+                       bool mean) {
+  RILL_RETURN_IF_ERROR(Agree(comm, spec).status());
+  RILL_RETURN_IF_ERROR(comm.AllReduceSum(in.data(), out.data(), in.NumElements(), in.dtype()));
+  if (mean && comm.size() > 1) DivideBySize(out, comm.size());
+  return absl::OkStatus();
+}
+
+absl::Status Broadcast(Comm& comm, const CollectiveSpec& spec, const Tensor& in,
+                       const Tensor& out) {
+  RILL_RETURN_IF_ERROR(Agree(comm, spec).status());
+  RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
+  if (comm.rank() == spec.root && in.data() != out.data() && in.TotalBytes() > 0) {
+    std::memcpy(out.data(), in.data(), in.TotalBytes());
+  }
+  return comm.Broadcast(out.data(), static_cast<int64_t>(out.TotalBytes()),
+                        static_cast<int>(spec.root));
+}
+
+absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const Tensor& in,
+                                 Allocator* allocator) {
+  RILL_ASSIGN_OR_RETURN(std::vector<Statement> all, Agree(comm, spec));
+  const int64_t row_bytes = [&] {
+    int64_t e = 1;
+    for (int d = 1; d < spec.shape.dims(); ++d) e *= spec.shape.dim_size(d);
+    return e * DataTypeSize(spec.dtype);
+  }();
+  std::vector<int64_t> bytes(comm.size());
+  int64_t rows = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    if (all[r].rows > (int64_t{1} << 40)) {
+      return errors::InvalidArgument("rank ", r, " brings ", all[r].rows, " rows");
+    }
+    rows += all[r].rows;
+    bytes[r] = all[r].rows * row_bytes;
+  }
+  std::vector<int64_t> dims(spec.shape.dim_sizes().begin(), spec.shape.dim_sizes().end());
+  dims[0] = rows;
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  if (row_bytes > 0 && rows > (int64_t{1} << 31) / row_bytes) {
+    return errors::InvalidArgument("the gathered value, ", shape.DebugString(), " of ",
+                                   DataTypeString(spec.dtype),
+                                   ", is over 2 GiB (MPI's counts "
+                                   "are ints)");
+  }
+  Tensor out(allocator, spec.dtype, shape);
+  RILL_RETURN_IF_ERROR(comm.AllGatherV(in.data(), bytes, out.data()));
+  return out;
+}
+
+absl::Status BroadcastGrad(Comm& comm, const CollectiveSpec& spec, const Tensor& grad,
+                           const Tensor& out) {
+  RILL_RETURN_IF_ERROR(Agree(comm, spec).status());
+  RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
+  RILL_RETURN_IF_ERROR(
+      comm.AllReduceSum(grad.data(), out.data(), grad.NumElements(), grad.dtype()));
+  if (comm.rank() != spec.root && out.TotalBytes() > 0)
+    std::memset(out.data(), 0, out.TotalBytes());
+  return absl::OkStatus();
+}
+
+absl::Status AllGatherGrad(Comm& comm, const CollectiveSpec& spec, const Tensor& grad,
+                           const Tensor& out) {
+  RILL_ASSIGN_OR_RETURN(std::vector<Statement> all, Agree(comm, spec));
+  int64_t before = 0, rows = 0;
+  for (int r = 0; r < comm.size(); ++r) {
+    if (all[r].rows < 0 || all[r].rows > (int64_t{1} << 40)) {
+      return errors::InvalidArgument("rank ", r, " took ", all[r].rows, " rows");
+    }
+    if (r < comm.rank()) before += all[r].rows;
+    rows += all[r].rows;
+  }
+  const int64_t grad_rows = spec.shape.dim_size(0);
+  if (rows != grad_rows) {
+    return errors::InvalidArgument("the gradient has ", grad_rows, " rows (",
+                                   spec.shape.DebugString(), ") but the ranks gathered ", rows);
+  }
+  Tensor sum(cpu_allocator(), grad.dtype(), grad.shape());
+  RILL_RETURN_IF_ERROR(
+      comm.AllReduceSum(grad.data(), sum.data(), grad.NumElements(), grad.dtype()));
+  const int64_t row_bytes = grad_rows > 0 ? static_cast<int64_t>(grad.TotalBytes()) / grad_rows : 0;
+  if (out.TotalBytes() > 0) {
+    std::memcpy(out.data(), static_cast<const char*>(sum.data()) + before * row_bytes,
+                out.TotalBytes());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill::dist

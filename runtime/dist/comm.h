@@ -1,0 +1,49 @@
+// What the collectives need of a communication library: one group of ranks and blocking
+// collectives over raw buffers, called only from the engine's thread (runtime/dist/
+// engine.h). Two implementations: MPI (runtime/dist/mpi/, built when MPI is found) and a
+// job of one process (comm_local.cc).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rill/core/types.h"
+
+namespace rill::dist {
+
+class Comm {
+ public:
+  virtual ~Comm() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual int local_rank() const = 0;
+  virtual int local_size() const = 0;
+  virtual std::string backend() const = 0;
+
+  // recv[r * bytes ...] = rank r's `bytes` bytes, for every rank.
+  virtual absl::Status AllGather(const void* send, int64_t bytes, void* recv) = 0;
+  // recv = the elementwise sum of every rank's send (send == recv: in place).
+  virtual absl::Status AllReduceSum(const void* send, void* recv, int64_t count,
+                                    DataType dtype) = 0;
+  // buf = root's buf on every rank.
+  virtual absl::Status Broadcast(void* buf, int64_t bytes, int root) = 0;
+  // recv = every rank's send, concatenated in rank order; rank r sends bytes[r].
+  virtual absl::Status AllGatherV(const void* send, const std::vector<int64_t>& bytes,
+                                  void* recv) = 0;
+  // Ends the library's use by this process (MPI_Finalize when this process started MPI).
+  virtual absl::Status Finalize() = 0;
+};
+
+// A job of one process: every collective is a copy.
+std::unique_ptr<Comm> MakeLocalComm();
+// Whether a launcher (mpirun, srun) started this process as one rank of a job.
+bool LaunchedAsRank();
+// Whether the program has started MPI itself (then rill uses that MPI: false without MPI).
+bool ProgramStartedMpi();
+// MPI's world (Unimplemented in a build without MPI).
+absl::StatusOr<std::unique_ptr<Comm>> MakeMpiComm();
+
+}  // namespace rill::dist

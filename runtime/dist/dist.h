@@ -1,0 +1,45 @@
+// Data-parallel training over processes, as Horovod users know it. Start the same program
+// on N processes with `mpirun -np N prog`; each calls dist::Init() once, builds the same
+// graph and runs it; the collective ops (rill/ops/collective_ops.h) and DistributedOptimizer
+// (rill/ops/distributed_optimizer.h) meet across the ranks.
+//   RILL_RETURN_IF_ERROR(dist::Init());
+//   if (dist::Rank() == 0) std::printf("training on %d ranks\n", dist::Size());
+// A process not started by mpirun (or a build without MPI) is a job of one rank: the same
+// program runs unchanged, its collectives returning their input.
+#pragma once
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+
+namespace rill::dist {
+
+struct InitOptions {
+  // A collective that has not completed within this time fails with DeadlineExceeded
+  // naming the collective, node and rank (a peer died, stalled or runs another graph);
+  // after that every collective of this process fails at once. The environment variable
+  // RILL_COLLECTIVE_TIMEOUT (seconds) overrides it.
+  absl::Duration timeout = absl::Minutes(3);
+};
+
+// Starts MPI (when launched by mpirun; MPI already started by the program is used as it is)
+// and the communication thread. Later calls return OK and change nothing.
+absl::Status Init(const InitOptions& options = {});
+bool IsInitialized();
+// This process's rank, the number of ranks, and its rank and count among the ranks on this
+// machine (a rank's GPU); 0, 1, 0, 1 before Init.
+int Rank();
+int Size();
+int LocalRank();
+int LocalSize();
+// "MPI" (with the library's version) or "local" for a job of one process without MPI.
+std::string Backend();
+// The collective timeout in effect.
+absl::Duration Timeout();
+// Waits for queued collectives, stops the communication thread and finalizes MPI (when
+// Init started it). Run at exit by itself; returns the error that broke the engine, if
+// one did (then MPI is not finalized: a peer is gone, so finalizing would hang).
+absl::Status Shutdown();
+
+}  // namespace rill::dist

@@ -1,0 +1,161 @@
+// MPI's world as a Comm. rill works on its own duplicate of MPI_COMM_WORLD, with errors
+// returned rather than fatal, so a program's own MPI calls never interleave with rill's and
+// a failed call becomes a Status. MPI counts are ints: longer buffers go in pieces.
+// MPI's C API only (Open MPI and MPICH otherwise pull in their deprecated C++ bindings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "absl/strings/str_cat.h"
+#include "rill/core/status.h"
+#include "rill/runtime/dist/comm.h"
+
+namespace rill::dist {
+namespace {
+
+absl::Status Check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return absl::OkStatus();
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  return errors::Internal(call, " failed: ", std::string(text, std::max(len, 0)));
+}
+
+absl::StatusOr<MPI_Datatype> MpiType(DataType dt) {
+  switch (dt) {
+    case DT_FLOAT:
+      return MPI_FLOAT;
+    case DT_DOUBLE:
+      return MPI_DOUBLE;
+    case DT_INT32:
+      return MPI_INT32_T;
+    case DT_INT64:
+      return MPI_INT64_T;
+    case DT_UINT8:
+      return MPI_UINT8_T;
+    default:
+      return errors::InvalidArgument("no MPI sum for ", DataTypeString(dt));
+  }
+}
+
+class MpiComm : public Comm {
+ public:
+  MpiComm(MPI_Comm world, MPI_Comm node, bool owns_mpi)
+      : world_(world), node_(node), owns_mpi_(owns_mpi) {
+    MPI_Comm_rank(world_, &rank_);
+    MPI_Comm_size(world_, &size_);
+    MPI_Comm_rank(node_, &local_rank_);
+    MPI_Comm_size(node_, &local_size_);
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    std::string v(version, std::max(len, 0));
+    backend_ = "MPI (" + v.substr(0, v.find_first_of(",\n")) + ")";
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int local_rank() const override { return local_rank_; }
+  int local_size() const override { return local_size_; }
+  std::string backend() const override { return backend_; }
+
+  absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
+    if (bytes > INT_MAX) return errors::InvalidArgument("allgather of ", bytes, " bytes a rank");
+    return Check(MPI_Allgather(send, static_cast<int>(bytes), MPI_BYTE, recv,
+                               static_cast<int>(bytes), MPI_BYTE, world_),
+                 "MPI_Allgather");
+  }
+
+  absl::Status AllReduceSum(const void* send, void* recv, int64_t count, DataType dt) override {
+    RILL_ASSIGN_OR_RETURN(MPI_Datatype type, MpiType(dt));
+    const int64_t elem = DataTypeSize(dt);
+    for (int64_t done = 0; done < count;) {
+      const int n = static_cast<int>(std::min<int64_t>(count - done, INT_MAX));
+      char* out = static_cast<char*>(recv) + done * elem;
+      const void* in = send == recv ? MPI_IN_PLACE : static_cast<const char*>(send) + done * elem;
+      RILL_RETURN_IF_ERROR(
+          Check(MPI_Allreduce(in, out, n, type, MPI_SUM, world_), "MPI_Allreduce"));
+      done += n;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status Broadcast(void* buf, int64_t bytes, int root) override {
+    for (int64_t done = 0; done < bytes;) {
+      const int n = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
+      RILL_RETURN_IF_ERROR(
+          Check(MPI_Bcast(static_cast<char*>(buf) + done, n, MPI_BYTE, root, world_), "MPI_Bcast"));
+      done += n;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status AllGatherV(const void* send, const std::vector<int64_t>& bytes,
+                          void* recv) override {
+    std::vector<int> counts(size_), displs(size_);
+    int64_t total = 0;
+    for (int r = 0; r < size_; ++r) {
+      if (total + bytes[r] > INT_MAX) {
+        return errors::InvalidArgument("allgather of more than ", INT_MAX,
+                                       " bytes in all (MPI's counts are ints)");
+      }
+      counts[r] = static_cast<int>(bytes[r]);
+      displs[r] = static_cast<int>(total);
+      total += bytes[r];
+    }
+    return Check(MPI_Allgatherv(send, counts[rank_], MPI_BYTE, recv, counts.data(), displs.data(),
+                                MPI_BYTE, world_),
+                 "MPI_Allgatherv");
+  }
+
+  absl::Status Finalize() override {
+    MPI_Comm_free(&node_);
+    MPI_Comm_free(&world_);
+    if (!owns_mpi_) return absl::OkStatus();
+    return Check(MPI_Finalize(), "MPI_Finalize");
+  }
+
+ private:
+  MPI_Comm world_, node_;
+  bool owns_mpi_;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  std::string backend_;
+};
+
+}  // namespace
+
+bool ProgramStartedMpi() {
+  int started = 0, finished = 0;
+  MPI_Initialized(&started);
+  MPI_Finalized(&finished);
+  return started && !finished;
+}
+
+absl::StatusOr<std::unique_ptr<Comm>> MakeMpiComm() {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (!started) {
+    int provided = 0;
+    // The engine's thread makes rill's calls while the program's main thread may make its
+    // own (a benchmark's raw MPI_Allreduce): ask for full thread support.
+    RILL_RETURN_IF_ERROR(Check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided),
+                               "MPI_Init_thread"));
+    if (provided < MPI_THREAD_SERIALIZED) {
+      return errors::FailedPrecondition("the MPI library gives thread support level ", provided,
+                                        "; rill's communication thread needs "
+                                        "MPI_THREAD_SERIALIZED or more");
+    }
+  }
+  MPI_Comm world, node;
+  RILL_RETURN_IF_ERROR(Check(MPI_Comm_dup(MPI_COMM_WORLD, &world), "MPI_Comm_dup"));
+  RILL_RETURN_IF_ERROR(
+      Check(MPI_Comm_set_errhandler(world, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler"));
+  RILL_RETURN_IF_ERROR(
+      Check(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+            "MPI_Comm_split_type"));
+  return std::unique_ptr<Comm>(std::make_unique<MpiComm>(world, node, !started));
+}
+
+}  // namespace rill::dist

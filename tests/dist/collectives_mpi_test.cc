@@ -1,0 +1,170 @@
+// The collectives on the ranks of `mpirun -np N` (CTest runs N = 2 and 3): every op against
+// a reference computed on each rank, for sizes 0, 1, odd, 1 MiB and 64 MiB and every dtype.
+#include <cmath>
+
+#include "dist_test_util.h"
+
+namespace rill::testing {
+namespace {
+
+// Rank r's element i: small integers, so sums are exact in every dtype (uint8 included:
+// the largest sum over 3 ranks stays below 256).
+double Value(int rank, int64_t i) { return static_cast<double>((i * 7 + rank * 13) % 41); }
+
+Tensor RankTensor(DataType dt, int64_t n, int rank) {
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = Value(rank, i);
+  return FromDoubles(dt, TensorShape({n}), v);
+}
+
+// Element counts of 0, 1 and 37 elements, 1 MiB and 64 MiB (of float32; the same counts
+// for the other dtypes).
+const std::vector<int64_t> kCounts = {0, 1, 37, 1 << 18, 1 << 24};
+const std::vector<DataType> kNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8};
+
+// Compares without building a vector of 16M doubles twice.
+void ExpectValues(const Tensor& got, int64_t n, const std::function<double(int64_t)>& want,
+                  const std::string& what) {
+  ASSERT_EQ(got.NumElements(), n) << what;
+  const std::vector<double> g = ToDoubles(got);
+  int64_t bad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (g[i] != want(i) && ++bad <= 3) ADD_FAILURE() << what << " [" << i << "] " << g[i];
+  }
+  EXPECT_EQ(bad, 0) << what;
+}
+
+TEST(Collectives, AllReduceSumAndMeanEveryDtypeAndSize) {
+  const int size = dist::Size(), rank = dist::Rank();
+  for (DataType dt : kNumberTypes) {
+    for (int64_t n : kCounts) {
+      Scope s = Scope::NewRootScope();
+      auto x = ops::Placeholder(s, dt);
+      auto sum = ops::CollectiveAllReduce(s, x);
+      auto mean = ops::CollectiveAllReduce(s, x, ops::CollectiveAllReduce::Reduction("mean"));
+      Session session(s);
+      std::vector<Tensor> out;
+      RILL_ASSERT_OK(session.Run({{x, RankTensor(dt, n, rank)}}, {sum, mean}, &out));
+      auto total = [&](int64_t i) {
+        double t = 0;
+        for (int r = 0; r < size; ++r) t += Value(r, i);
+        return t;
+      };
+      const std::string what = DataTypeString(dt) + " x " + std::to_string(n);
+      ExpectValues(out[0], n, total, "sum " + what);
+      const bool integer = !DataTypeIsFloating(dt);
+      ExpectValues(
+          out[1], n,
+          [&](int64_t i) {
+            const double m = total(i) / size;
+            if (integer) return std::trunc(m);
+            return dt == DT_FLOAT ? static_cast<double>(
+                                        static_cast<float>(static_cast<float>(total(i)) / size))
+                                  : m;
+          },
+          "mean " + what);
+    }
+  }
+}
+
+TEST(Collectives, BroadcastFromTheFirstAndTheLastRank) {
+  const int size = dist::Size(), rank = dist::Rank();
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL}) {
+    for (int64_t n : kCounts) {
+      for (int root : {0, size - 1}) {
+        Scope s = Scope::NewRootScope();
+        auto x = ops::Placeholder(s, dt);
+        auto b = ops::CollectiveBroadcast(s, x, ops::CollectiveBroadcast::RootRank(root));
+        Session session(s);
+        std::vector<Tensor> out;
+        Tensor mine = dt == DT_BOOL ? Tensor(DT_BOOL, TensorShape({n})) : RankTensor(dt, n, rank);
+        if (dt == DT_BOOL) {
+          for (int64_t i = 0; i < n; ++i) mine.flat<bool>()(i) = (i + rank) % 2 == 0;
+        }
+        RILL_ASSERT_OK(session.Run({{x, mine}}, {b}, &out));
+        ExpectValues(
+            out[0], n,
+            [&](int64_t i) {
+              return dt == DT_BOOL ? static_cast<double>((i + root) % 2 == 0) : Value(root, i);
+            },
+            "broadcast " + DataTypeString(dt) + " x " + std::to_string(n) + " from " +
+                std::to_string(root));
+      }
+    }
+  }
+}
+
+// Rank r brings r + 1 rows (r rows for an empty case) of 3 values.
+TEST(Collectives, AllGatherRowsThatDifferPerRank) {
+  const int size = dist::Size(), rank = dist::Rank();
+  for (DataType dt : {DT_FLOAT, DT_INT64, DT_UINT8}) {
+    for (int extra : {0, 1}) {
+      const int64_t rows = rank + extra;
+      std::vector<double> v;
+      for (int64_t i = 0; i < rows * 3; ++i) v.push_back(Value(rank, i));
+      Scope s = Scope::NewRootScope();
+      auto x = ops::Placeholder(s, dt);
+      auto g = ops::CollectiveAllGather(s, x);
+      Session session(s);
+      std::vector<Tensor> out;
+      RILL_ASSERT_OK(session.Run({{x, FromDoubles(dt, TensorShape({rows, 3}), v)}}, {g}, &out));
+      std::vector<double> want;
+      for (int r = 0; r < size; ++r) {
+        for (int64_t i = 0; i < (r + extra) * 3; ++i) want.push_back(Value(r, i));
+      }
+      ExpectTensorNear(out[0], dt, TensorShape({static_cast<int64_t>(want.size() / 3), 3}), want,
+                       0);
+    }
+  }
+}
+
+// The gradients across ranks: loss = sum over ranks of sum(w_r * f(x)), each rank's x its own.
+TEST(Collectives, GradientsSumOverTheRanks) {
+  const int size = dist::Size(), rank = dist::Rank();
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_DOUBLE, ops::Placeholder::Shape({2}));
+  const double w = rank + 1;
+  Output all = ops::CollectiveAllReduce(s, x);
+  Output from_root = ops::CollectiveBroadcast(s, x, ops::CollectiveBroadcast::RootRank(size - 1));
+  Output gathered = ops::CollectiveAllGather(s, ops::Reshape(s, x, ops::Const(s, {1, 2})));
+  Output loss =
+      ops::AddN(s, {ops::Sum(s, ops::Mul(s, all, ops::Const(s, w)), ops::Const(s, 0)),
+                    ops::Sum(s, ops::Mul(s, from_root, ops::Const(s, w)), ops::Const(s, 0)),
+                    ops::Sum(s, ops::Mul(s, gathered, ops::Const(s, w)), ops::Const(s, {0, 1}))});
+  std::vector<Output> grads;
+  RILL_ASSERT_OK(AddSymbolicGradients(s, {loss}, {x}, &grads));
+  Session session(s);
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(session.Run({{x, {1.0, 2.0}}}, {grads[0]}, &out));
+  // d/dx_r of sum_q w_q * (sum_p x_p) = sum_q w_q; the broadcast adds it on the root only;
+  // the gather gives each rank's row the sum of the w_q too.
+  double wsum = 0;
+  for (int q = 0; q < size; ++q) wsum += q + 1;
+  const double want = wsum + (rank == size - 1 ? wsum : 0) + wsum;
+  ExpectTensorNear(out[0], DT_DOUBLE, TensorShape({2}), {want, want}, 1e-12);
+}
+
+// One rank with another shape: every rank fails with both sides named; the job goes on.
+TEST(Collectives, ShapesThatDifferAcrossRanksAreAnErrorOnEveryRank) {
+  const int rank = dist::Rank();
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_FLOAT);
+  auto sum = ops::CollectiveAllReduce(s.WithOpName("mismatched"), x);
+  Session session(s);
+  std::vector<Tensor> out;
+  absl::Status st =
+      session.Run({{x, Tensor(DT_FLOAT, TensorShape({rank == 1 ? 4 : 3}))}}, {sum}, &out);
+  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
+  EXPECT_TRUE(absl::StrContains(st.message(), "the ranks disagree on this collective"))
+      << st.message();
+  EXPECT_TRUE(absl::StrContains(st.message(),
+                                "rank 0 runs CollectiveAllReduce 'mismatched' "
+                                "on float [3]; rank 1 runs CollectiveAllReduce "
+                                "'mismatched' on float [4]"))
+      << st.message();
+  RILL_ASSERT_OK(session.Run({{x, Tensor(1.f)}}, {sum}, &out));
+  EXPECT_EQ(out[0].scalar<float>()(), static_cast<float>(dist::Size()));
+}
+
+}  // namespace
+}  // namespace rill::testing

@@ -1,0 +1,38 @@
+// A rank that dies must not leave the others hanging: rank 1 kills itself before the job's
+// first allreduce; every other rank's allreduce fails within the collective timeout
+// (RILL_COLLECTIVE_TIMEOUT, set by the CTest test) with a Status naming the collective, the
+// node and the rank, which the program prints before exiting non-zero.
+//   mpirun --enable-recovery -np 2 dist_dead_rank     (recovery: mpirun leaves survivors be)
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+
+#include "rill/rill.h"
+
+int main() {
+  using namespace rill;
+  if (absl::Status st = dist::Init(); !st.ok()) {
+    std::fprintf(stderr, "dist::Init: %s\n", st.ToString().c_str());
+    return 2;
+  }
+  const int rank = dist::Rank();
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Const(s, {1.f, 2.f, 3.f});
+  auto sum = ops::CollectiveAllReduce(s.WithOpName("grad_sum"), x);
+  Session session(s);
+  std::vector<Tensor> out;
+  // Every rank meets once, so all have started before rank 1 dies.
+  if (absl::Status st = session.Run({sum}, &out); !st.ok()) {
+    std::fprintf(stderr, "rank %d: first allreduce: %s\n", rank, st.ToString().c_str());
+    return 2;
+  }
+  if (rank == 1) std::raise(SIGKILL);
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status st = session.Run({sum}, &out);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("rank %d: after %.1f s (timeout %s): %s\n", rank, seconds,
+              absl::FormatDuration(dist::Timeout()).c_str(), st.ToString().c_str());
+  std::fflush(stdout);
+  return st.ok() ? 0 : 3;
+}

@@ -1,0 +1,122 @@
+// Data-parallel training is the same training: N ranks with batch B each, through
+// DistributedOptimizer, end with the weights of one process with batch N*B (1e-5), after 50
+// SGD steps and after 50 Adam steps. Each rank also trains the one-process reference itself.
+#include <cmath>
+#include <random>
+
+#include "dist_test_util.h"
+
+namespace rill::testing {
+namespace {
+
+constexpr int kIn = 6, kHidden = 16, kOut = 3, kBatch = 8, kSteps = 50;
+
+// The global batch of step `step` (every rank makes the same one).
+Tensor Batch(int step, int rows, int cols, uint32_t salt) {
+  std::mt19937 gen(1000 * step + salt);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  Tensor t(DT_FLOAT, TensorShape({rows, cols}));
+  for (int64_t i = 0; i < t.NumElements(); ++i) t.flat<float>()(i) = u(gen);
+  return t;
+}
+
+Tensor Rows(const Tensor& t, int first, int count) {
+  const int cols = static_cast<int>(t.dim_size(1));
+  Tensor r(DT_FLOAT, TensorShape({count, cols}));
+  std::memcpy(r.data(), t.flat<float>().data() + first * cols, sizeof(float) * count * cols);
+  return r;
+}
+
+struct Model {
+  Scope scope = Scope::NewRootScope();
+  Output x, y, w1, b1, w2, b2;
+  Operation step;
+};
+
+// A two-layer network; its starting weights depend on `seed` (ranks start apart, so the
+// broadcast from rank 0 matters).
+void Build(Model* m, std::shared_ptr<ops::Optimizer> opt, uint32_t seed) {
+  Scope& s = m->scope;
+  m->x = ops::Placeholder(s.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({-1, kIn}));
+  m->y = ops::Placeholder(s.WithOpName("y"), DT_FLOAT, ops::Placeholder::Shape({-1, kOut}));
+  auto init = [&](const char* name, std::vector<int64_t> shape, uint32_t salt) {
+    Tensor t = RandomTensor(DT_FLOAT, TensorShape(shape), -0.5, 0.5, seed * 10 + salt);
+    return Output(ops::Variable(s.WithOpName(name), Input::Initializer(t)));
+  };
+  m->w1 = init("w1", {kIn, kHidden}, 1);
+  m->b1 = init("b1", {kHidden}, 2);
+  m->w2 = init("w2", {kHidden, kOut}, 3);
+  m->b2 = init("b2", {kOut}, 4);
+  Output h = ops::Tanh(s, ops::BiasAdd(s, ops::MatMul(s, m->x, m->w1), m->b1));
+  Output p = ops::BiasAdd(s, ops::MatMul(s, h, m->w2), m->b2);
+  Output loss = ops::Mean(s, ops::Square(s, ops::Sub(s, p, m->y)), ops::Const(s, {0, 1}));
+  m->step = opt->Minimize(s, loss);
+  ASSERT_TRUE(s.ok()) << s.status();
+}
+
+std::vector<Tensor> Train(Model* m, bool distributed) {
+  const int size = dist::Size(), rank = dist::Rank();
+  Session session(m->scope);
+  EXPECT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(m->scope)}, nullptr).ok());
+  if (distributed) {
+    EXPECT_TRUE(session.Run({}, {}, {dist::BroadcastVariables(m->scope)}, nullptr).ok());
+  }
+  for (int step = 0; step < kSteps; ++step) {
+    Tensor x = Batch(step, size * kBatch, kIn, 1), y = Batch(step, size * kBatch, kOut, 2);
+    if (distributed) {
+      x = Rows(x, rank * kBatch, kBatch);
+      y = Rows(y, rank * kBatch, kBatch);
+    }
+    absl::Status st = session.Run({{m->x, x}, {m->y, y}}, {}, {m->step}, nullptr);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) return {};
+  }
+  std::vector<Tensor> out;
+  EXPECT_TRUE(session.Run({m->w1, m->b1, m->w2, m->b2}, &out).ok());
+  return out;
+}
+
+void ExpectSameTraining(const std::function<std::shared_ptr<ops::Optimizer>()>& make,
+                        int64_t bucket_bytes) {
+  Model reference, data_parallel;
+  Build(&reference, make(), /*seed=*/1);
+  Build(&data_parallel,
+        std::make_shared<dist::DistributedOptimizer>(
+            make(), dist::DistributedOptimizerOptions{.bucket_bytes = bucket_bytes}),
+        /*seed=*/1 + dist::Rank());
+  const std::vector<Tensor> want = Train(&reference, false);
+  const std::vector<Tensor> got = Train(&data_parallel, true);
+  ASSERT_EQ(got.size(), want.size());
+  double worst = 0, moved = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const std::vector<double> a = ToDoubles(got[i]), b = ToDoubles(want[i]);
+    for (size_t k = 0; k < a.size(); ++k) {
+      worst = std::max(worst, std::abs(a[k] - b[k]));
+      moved += std::abs(b[k]);
+    }
+  }
+  EXPECT_LE(worst, 1e-5) << "rank " << dist::Rank() << " of " << dist::Size();
+  if (dist::Rank() == 0) {
+    std::printf(
+        "%d ranks x batch %d against 1 process x batch %d, %d steps: largest weight "
+        "difference %.3g\n",
+        dist::Size(), kBatch, dist::Size() * kBatch, kSteps, worst);
+  }
+  EXPECT_GT(moved, 0.1);
+}
+
+TEST(DataParallel, SgdOnNRanksEqualsOneProcessWithNTimesTheBatch) {
+  ExpectSameTraining([] { return std::make_shared<ops::GradientDescentOptimizer>(0.1); }, 25 << 20);
+}
+
+TEST(DataParallel, AdamOnNRanksEqualsOneProcessWithNTimesTheBatch) {
+  ExpectSameTraining([] { return std::make_shared<ops::AdamOptimizer>(0.01); }, 25 << 20);
+}
+
+// Buckets of 64 bytes: an allreduce per gradient, each started as its gradient is made.
+TEST(DataParallel, SmallBucketsTrainTheSame) {
+  ExpectSameTraining([] { return std::make_shared<ops::MomentumOptimizer>(0.05, 0.9); }, 64);
+}
+
+}  // namespace
+}  // namespace rill::testing
