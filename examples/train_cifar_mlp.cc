@@ -12,6 +12,7 @@
 
 #include "absl/flags/flag.h"
 #include "example_flags.h"
+#include "ranks.h"
 #include "rill/rill.h"
 #include "rill/runtime/data/cifar.h"
 #include "rill/runtime/file_util.h"
@@ -55,14 +56,14 @@ Tensor Rows(const Tensor& t, int64_t n) {  // the first n rows, sharing the buff
 }
 
 struct Result {
-  double seconds = 0, ms_per_step = 0, test_accuracy = 0;
+  double seconds = 0, ms_per_step = 0, test_accuracy = 0, examples_per_second = 0;
 };
 
 // Traces one more training step and writes it to --trace (with the device's name when both
 // devices run) and prints the top ops.
 absl::Status TraceOneStep(keras::Sequential& model, const Tensor& x, const Tensor& y,
                           const std::string& device_name, bool both) {
-  std::string path = absl::GetFlag(FLAGS_trace);
+  std::string path = examples::RankPath(absl::GetFlag(FLAGS_trace));
   if (both) {
     const size_t dot = path.rfind(".json");
     path.insert(dot == std::string::npos ? path.size() : dot, "." + device_name);
@@ -99,7 +100,8 @@ absl::StatusOr<Result> Train(const std::string& device, const std::string& devic
   RILL_ASSIGN_OR_RETURN(keras::History h, model.Fit(x, y, fit));
   Result r;
   for (double s : h.epoch_seconds) r.seconds += s;
-  const int64_t steps_per_epoch = (n + fit.batch_size - 1) / fit.batch_size;
+  const int64_t steps_per_epoch = examples::StepsPerEpoch(n, fit.batch_size);
+  r.examples_per_second = static_cast<double>(n * fit.epochs) / r.seconds;
   r.ms_per_step = 1e3 * r.seconds / static_cast<double>(steps_per_epoch * fit.epochs);
   RILL_ASSIGN_OR_RETURN(auto eval, model.Evaluate(Rows(d.test.images, nt),
                                                   OneHot(d.test.labels, nt), fit.batch_size));
@@ -165,6 +167,7 @@ int main(int argc, char** argv) {
              std::string(loaded.status().message()) +
              "); timings are real, accuracies say nothing about CIFAR-10";
   }
+  if (!rill::examples::JoinRanks("train_cifar_mlp")) return 1;
   std::printf("%s\n", banner.c_str());
   bool have_gpu = false;
   for (const auto& dev : DeviceSet::Local().devices()) have_gpu |= dev->device_type() == DEVICE_GPU;
@@ -190,10 +193,11 @@ int main(int argc, char** argv) {
     }
     results.push_back(*r);
   }
-  std::printf("\n%-6s %12s %12s %14s\n", "device", "total (s)", "ms/step", "test accuracy");
+  std::printf("\n%-6s %12s %12s %12s %14s\n", "device", "total (s)", "ms/step", "examples/s",
+              "test accuracy");
   for (size_t i = 0; i < runs.size(); ++i) {
-    std::printf("%-6s %12.1f %12.2f %14.4f\n", runs[i].first.c_str(), results[i].seconds,
-                results[i].ms_per_step, results[i].test_accuracy);
+    std::printf("%-6s %12.1f %12.2f %12.0f %14.4f\n", runs[i].first.c_str(), results[i].seconds,
+                results[i].ms_per_step, results[i].examples_per_second, results[i].test_accuracy);
   }
   if (results.size() == 2) {
     std::printf("GPU is %.1fx faster than CPU per step\n",

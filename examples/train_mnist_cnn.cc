@@ -12,6 +12,7 @@
 #include "absl/flags/flag.h"
 #include "absl/strings/str_cat.h"
 #include "example_flags.h"
+#include "ranks.h"
 #include "rill/rill.h"
 #include "rill/runtime/data/idx.h"
 #include "rill/runtime/file_util.h"
@@ -60,7 +61,7 @@ bool Report(const absl::Status& st, const std::string& what) {
 // The picture, the graph file and the traced step that the flags ask for.
 bool WriteGraphOutputs(keras::Sequential& model, const Tensor& images, const Tensor& labels,
                        const std::string& model_name, const std::string& data) {
-  if (const std::string path = absl::GetFlag(FLAGS_graph_dot); !path.empty()) {
+  if (const std::string path = examples::RankPath(absl::GetFlag(FLAGS_graph_dot)); !path.empty()) {
     CallableOptions forward;
     forward.feed = {model.input()};
     forward.fetch = {model.output()};
@@ -72,7 +73,7 @@ bool WriteGraphOutputs(keras::Sequential& model, const Tensor& images, const Ten
     }
     std::printf("graph picture: %s (%zu nodes)\n", path.c_str(), view->nodes.size());
   }
-  if (const std::string path = absl::GetFlag(FLAGS_graph_file); !path.empty()) {
+  if (const std::string path = examples::RankPath(absl::GetFlag(FLAGS_graph_file)); !path.empty()) {
     GraphExportOptions opts;
     opts.session = model.session();
     if (!Report(SaveGraph(*model.scope().graph(), path, opts), "--graph_file")) return false;
@@ -81,12 +82,13 @@ bool WriteGraphOutputs(keras::Sequential& model, const Tensor& images, const Ten
   if (const std::string path = absl::GetFlag(FLAGS_trace); !path.empty()) {
     const int64_t batch = absl::GetFlag(FLAGS_batch_size);
     RunMetadata meta;
+    const std::string mine = examples::RankPath(path);
     if (!Report(model.TraceTrainStep(FirstRows(images, batch), FirstRows(labels, batch), &meta),
                 "--trace") ||
-        !Report(WriteChromeTrace(meta.step_stats, path), "--trace")) {
+        !Report(WriteChromeTrace(meta.step_stats, mine), "--trace")) {
       return false;
     }
-    std::printf("trace of one training step: %s\n%s", path.c_str(),
+    std::printf("trace of one training step: %s\n%s", mine.c_str(),
                 SummarizeStepStats(meta.step_stats, 8).c_str());
   }
   return true;
@@ -135,6 +137,7 @@ int main(int argc, char** argv) {
                  std::string((train.ok() ? test.status() : train.status()).message()).c_str());
     return 1;
   }
+  if (!rill::examples::JoinRanks("train_mnist_cnn")) return 1;
   keras::ModelOptions mo;
   mo.device = dev.empty() ? "" : (dev == "gpu" ? "/GPU:0" : "/CPU:0");
   mo.session.allow_tf32 = absl::GetFlag(FLAGS_tf32);
@@ -171,7 +174,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   const int64_t rows = n > 0 ? std::min(n, train->images.dim_size(0)) : train->images.dim_size(0);
-  const int64_t steps = (rows + fit.batch_size - 1) / fit.batch_size;
+  const int64_t steps = examples::StepsPerEpoch(rows, fit.batch_size);
   std::printf("\n%s on %s (%s): test accuracy %.4f\n", model_name.c_str(), data.c_str(),
               model.Placements().empty() ? "?" : model.Placements()[0].second.c_str(),
               (*eval)[1].second);

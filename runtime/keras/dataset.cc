@@ -1,11 +1,11 @@
 #include "rill/runtime/keras/dataset.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <random>
 
-#include "rill/core/checked_math.h"
 #include "rill/core/status.h"
 
 namespace rill::keras {
@@ -50,15 +50,19 @@ Batch Dataset::Gather(const std::vector<int64_t>& idx, Allocator* allocator) con
 }
 
 BatchIterator::BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed,
-                             Allocator* allocator, DeviceBase* upload_to)
+                             Allocator* allocator, DeviceBase* upload_to, Shard shard)
     : data_(data),
       allocator_(allocator),
       upload_to_(upload_to),
-      batch_size_(std::max<int64_t>(batch_size, 1)) {
+      shard_(shard.count >= 1 && shard.index >= 0 && shard.index < shard.count ? shard : Shard{}) {
+  const int64_t per_rank = std::max<int64_t>(batch_size, 1);
+  // The batch of all ranks together (per rank when it would overflow: one rank's data).
+  batch_size_ = per_rank > INT64_MAX / shard_.count ? per_rank : per_rank * shard_.count;
   order_.resize(data.size());
   std::iota(order_.begin(), order_.end(), 0);
   if (shuffle) std::shuffle(order_.begin(), order_.end(), std::mt19937_64(seed));
-  num_batches_ = checked::CeilDiv(data.size(), batch_size_);  // no wrap near INT64_MAX
+  num_batches_ = data.size() / batch_size_;
+  if (data.size() % batch_size_ >= shard_.count) ++num_batches_;  // a last, smaller batch
   worker_ = std::thread([this] { Work(); });
 }
 
@@ -75,7 +79,9 @@ std::vector<int64_t> BatchIterator::Indices(int64_t b) const {
   const int64_t begin = b * batch_size_;
   const int64_t size = static_cast<int64_t>(order_.size());
   const int64_t end = batch_size_ >= size - begin ? size : begin + batch_size_;
-  return std::vector<int64_t>(order_.begin() + begin, order_.begin() + end);
+  const int64_t per = (end - begin) / shard_.count;  // this rank's rows of the batch
+  const int64_t first = begin + shard_.index * per;
+  return std::vector<int64_t>(order_.begin() + first, order_.begin() + first + per);
 }
 
 void BatchIterator::Work() {

@@ -43,12 +43,20 @@ class Dataset {
 // The worker is woken only when the queue has drained to half (not at every batch), and
 // the consumer only when it waits for a batch: a step shorter than a thread's wake-up
 // (a small model, tens of microseconds) no longer waits for the worker each time.
+// A rank's part of each batch in data-parallel training: the epoch is cut into batches of
+// batch_size * count (shuffled alike on every rank), and rank `index` takes the index-th
+// count-th of each, so N ranks see what one process with N times the batch sees. A last
+// batch that does not divide evenly leaves its remainder rows out on every rank.
+struct Shard {
+  int64_t index = 0, count = 1;
+};
+
 class BatchIterator {
  public:
   // Batches are allocated from `allocator` (host-addressable) when given, and, with
   // `upload_to`, their upload to that device is started as soon as they are ready.
   BatchIterator(const Dataset& data, int64_t batch_size, bool shuffle, uint64_t seed,
-                Allocator* allocator = nullptr, DeviceBase* upload_to = nullptr);
+                Allocator* allocator = nullptr, DeviceBase* upload_to = nullptr, Shard shard = {});
   ~BatchIterator();
   BatchIterator(const BatchIterator&) = delete;
   BatchIterator& operator=(const BatchIterator&) = delete;
@@ -64,6 +72,7 @@ class BatchIterator {
   Allocator* allocator_;
   DeviceBase* upload_to_;
   int64_t batch_size_, num_batches_;
+  Shard shard_;
   std::vector<int64_t> order_;
   // Batches made ahead. With the one being made, at most kAhead + 1 are uploaded ahead
   // at once (two tensors each), within what a GPU device keeps (GpuDevice::PrefetchFromHost).

@@ -9,6 +9,7 @@
 #include "rill/ops/state_ops.h"
 #include "rill/runtime/file_util.h"
 #include "rill/runtime/keras/dataset.h"
+#include "rill/runtime/keras/distributed.h"
 #include "rill/runtime/keras/losses.h"
 #include "rill/runtime/saver.h"
 
@@ -29,11 +30,11 @@ Device* ModelDevice(const Session& session, const Output& prediction) {
 // host memory) and starts their upload there; plain host batches for the CPU.
 std::unique_ptr<BatchIterator> Batches(const Session& session, const Output& prediction,
                                        const Dataset& data, int64_t batch_size, bool shuffle,
-                                       uint64_t seed) {
+                                       uint64_t seed, Shard shard = {}) {
   Device* d = ModelDevice(session, prediction);
   Allocator* staging = d != nullptr ? d->host_staging_allocator() : nullptr;
   return std::make_unique<BatchIterator>(data, batch_size, shuffle, seed, staging,
-                                         staging != nullptr ? d : nullptr);
+                                         staging != nullptr ? d : nullptr, shard);
 }
 
 }  // namespace
@@ -70,7 +71,8 @@ struct Sequential::Impl {
     return options.device.empty() ? root : root.WithDevice(options.device);
   }
   ModelOutputs train_outputs, eval_outputs;
-  size_t initialized = 0;  // graph initializers already run
+  size_t initialized = 0;          // graph initializers already run
+  internal::RankMeans rank_means;  // epoch metrics averaged over the ranks
 
   absl::Status Build(const Tensor& x_data, const Tensor* y_data);
   absl::Status BuildTraining(const Tensor& y_data);
@@ -221,7 +223,7 @@ absl::Status Sequential::Impl::BuildTraining(const Tensor& yd) {
     eval_metrics.push_back(em);
     metric_display.push_back(display);
   }
-  train_op = optimizer->Minimize(s, train_loss);
+  train_op = internal::ForRanks(optimizer)->Minimize(s, train_loss);
   CallableOptions q, r;
   q.feed = {x, y};
   q.target = {train_op};
@@ -239,7 +241,8 @@ absl::Status Sequential::Impl::BuildTraining(const Tensor& yd) {
   reset_running = ops::NoOp(rs.WithControlDependencies(resets).WithOpName("reset"));
   r.fetch = running_sums;
   RILL_RETURN_IF_ERROR(root.status());
-  RILL_RETURN_IF_ERROR(InitializeNewVariables());  // the optimizer's slots
+  RILL_RETURN_IF_ERROR(InitializeNewVariables());                 // the optimizer's slots
+  RILL_RETURN_IF_ERROR(internal::SyncVariables(root, *session));  // rank 0's weights
   RILL_RETURN_IF_ERROR(session->MakeCallable(q, &queued_train_call));
   RILL_RETURN_IF_ERROR(session->MakeCallable(r, &read_running_call));
   CallableOptions t, e;
@@ -328,15 +331,17 @@ absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
   std::vector<std::string> names = {"loss"};
   names.insert(names.end(), impl_->metric_display.begin(), impl_->metric_display.end());
   const bool live = options.verbose == 1 && options.out == &std::cout && isatty(STDOUT_FILENO);
-  std::ostream* out = options.verbose == 0 ? nullptr : options.out;
+  // On several ranks, rank 0 alone prints and writes checkpoints.
+  const bool lead = internal::LeadRank();
+  std::ostream* out = options.verbose == 0 || !lead ? nullptr : options.out;
   std::unique_ptr<Saver> saver;
-  if (options.checkpoint_every > 0) saver = std::make_unique<Saver>(impl_->root);
+  if (options.checkpoint_every > 0 && lead) saver = std::make_unique<Saver>(impl_->root);
   History history;
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     if (out) *out << "Epoch " << epoch + 1 << "/" << options.epochs << "\n";
     std::unique_ptr<BatchIterator> it =
         Batches(*impl_->session, impl_->prediction, data, options.batch_size, options.shuffle,
-                options.shuffle_seed + epoch);
+                options.shuffle_seed + epoch, internal::RankShard());
     ProgressBar bar(out, it->num_batches(), live);
     RILL_RETURN_IF_ERROR(impl_->session->Run({}, {}, {impl_->reset_running}, nullptr));
     // Full batches add to the running sums on the device and do not wait for it; a
@@ -370,6 +375,7 @@ absl::StatusOr<History> Sequential::Fit(const Tensor& x, const Tensor& y,
       }
     }
     RILL_ASSIGN_OR_RETURN(Metrics values, means());
+    RILL_RETURN_IF_ERROR(impl_->rank_means.Average(&values));  // over the ranks' shards
     if (options.validation_data) {
       RILL_ASSIGN_OR_RETURN(
           Metrics val, Evaluate(options.validation_data->first, options.validation_data->second,
