@@ -4,6 +4,7 @@
 set -euo pipefail
 # Debian's oneDNN is built with an OpenCL GPU runtime: its CMake config asks for OpenCL, which
 # libdnnl-dev only recommends, so ocl-icd-opencl-dev is named here (--no-install-recommends).
+# Open MPI runs multi-process training (runtime/dist/) and its tests (mpirun from CTest).
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev libdnnl-dev
           ocl-icd-opencl-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev clang-format gnuplot-nox

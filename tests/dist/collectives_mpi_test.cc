@@ -11,10 +11,36 @@ namespace {
 // the largest sum over 3 ranks stays below 256).
 double Value(int rank, int64_t i) { return static_cast<double>((i * 7 + rank * 13) % 41); }
 
+template <typename T>
+void Fill(Tensor* t, int rank) {
+  T* p = t->flat<T>().data();
+  for (int64_t i = 0; i < t->NumElements(); ++i) p[i] = static_cast<T>(Value(rank, i));
+}
+
+// Rank `rank`'s values, written in place (no vector of doubles the size of 64 MiB); bool
+// tensors hold the values' parity.
 Tensor RankTensor(DataType dt, int64_t n, int rank) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = Value(rank, i);
-  return FromDoubles(dt, TensorShape({n}), v);
+  Tensor t(dt, TensorShape({n}));
+  switch (dt) {
+    case DT_FLOAT:
+      Fill<float>(&t, rank);
+      break;
+    case DT_DOUBLE:
+      Fill<double>(&t, rank);
+      break;
+    case DT_INT32:
+      Fill<int32_t>(&t, rank);
+      break;
+    case DT_INT64:
+      Fill<int64_t>(&t, rank);
+      break;
+    case DT_UINT8:
+      Fill<uint8_t>(&t, rank);
+      break;
+    default:
+      for (int64_t i = 0; i < n; ++i) t.flat<bool>()(i) = static_cast<int>(Value(rank, i)) % 2;
+  }
+  return t;
 }
 
 // Element counts of 0, 1 and 37 elements, 1 MiB and 64 MiB (of float32; the same counts
@@ -22,14 +48,33 @@ Tensor RankTensor(DataType dt, int64_t n, int rank) {
 const std::vector<int64_t> kCounts = {0, 1, 37, 1 << 18, 1 << 24};
 const std::vector<DataType> kNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8};
 
-// Compares without building a vector of 16M doubles twice.
+// Element i as a double, read in place (64 MiB gathered from 3 ranks is 48M elements).
+double At(const Tensor& t, int64_t i) {
+  switch (t.dtype()) {
+    case DT_FLOAT:
+      return t.flat<float>()(i);
+    case DT_DOUBLE:
+      return t.flat<double>()(i);
+    case DT_INT32:
+      return t.flat<int32_t>()(i);
+    case DT_INT64:
+      return static_cast<double>(t.flat<int64_t>()(i));
+    case DT_UINT8:
+      return t.flat<uint8_t>()(i);
+    case DT_BOOL:
+      return t.flat<bool>()(i);
+    default:
+      return std::nan("");
+  }
+}
+
 void ExpectValues(const Tensor& got, int64_t n, const std::function<double(int64_t)>& want,
                   const std::string& what) {
   ASSERT_EQ(got.NumElements(), n) << what;
-  const std::vector<double> g = ToDoubles(got);
   int64_t bad = 0;
   for (int64_t i = 0; i < n; ++i) {
-    if (g[i] != want(i) && ++bad <= 3) ADD_FAILURE() << what << " [" << i << "] " << g[i];
+    const double g = At(got, i);
+    if (g != want(i) && ++bad <= 3) ADD_FAILURE() << what << " [" << i << "] " << g;
   }
   EXPECT_EQ(bad, 0) << what;
 }
@@ -77,15 +122,12 @@ TEST(Collectives, BroadcastFromTheFirstAndTheLastRank) {
         auto b = ops::CollectiveBroadcast(s, x, ops::CollectiveBroadcast::RootRank(root));
         Session session(s);
         std::vector<Tensor> out;
-        Tensor mine = dt == DT_BOOL ? Tensor(DT_BOOL, TensorShape({n})) : RankTensor(dt, n, rank);
-        if (dt == DT_BOOL) {
-          for (int64_t i = 0; i < n; ++i) mine.flat<bool>()(i) = (i + rank) % 2 == 0;
-        }
-        RILL_ASSERT_OK(session.Run({{x, mine}}, {b}, &out));
+        RILL_ASSERT_OK(session.Run({{x, RankTensor(dt, n, rank)}}, {b}, &out));
         ExpectValues(
             out[0], n,
             [&](int64_t i) {
-              return dt == DT_BOOL ? static_cast<double>((i + root) % 2 == 0) : Value(root, i);
+              const double v = Value(root, i);
+              return dt == DT_BOOL ? static_cast<double>(static_cast<int>(v) % 2) : v;
             },
             "broadcast " + DataTypeString(dt) + " x " + std::to_string(n) + " from " +
                 std::to_string(root));
@@ -94,7 +136,31 @@ TEST(Collectives, BroadcastFromTheFirstAndTheLastRank) {
   }
 }
 
-// Rank r brings r + 1 rows (r rows for an empty case) of 3 values.
+// Rank r brings its rows: every dtype, 0, 1, 37, 1 MiB and 64 MiB of them per rank (one
+// column), and rows of 3 whose count differs per rank.
+TEST(Collectives, AllGatherEveryDtypeAndSize) {
+  const int size = dist::Size(), rank = dist::Rank();
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL}) {
+    for (int64_t n : kCounts) {
+      // 0, 1 and 37 rows; 1 MiB and 64 MiB a rank in this dtype.
+      const int64_t rows = n <= 37 ? n : n * 4 / DataTypeSize(dt);
+      Scope s = Scope::NewRootScope();
+      auto x = ops::Placeholder(s, dt);
+      auto g = ops::CollectiveAllGather(s, x);
+      Session session(s);
+      std::vector<Tensor> out;
+      RILL_ASSERT_OK(session.Run({{x, RankTensor(dt, rows, rank)}}, {g}, &out));
+      ExpectValues(
+          out[0], rows * size,
+          [&](int64_t i) {
+            const double v = Value(static_cast<int>(i / rows), i % rows);
+            return dt == DT_BOOL ? static_cast<double>(static_cast<int>(v) % 2) : v;
+          },
+          "allgather " + DataTypeString(dt) + " x " + std::to_string(rows));
+    }
+  }
+}
+
 TEST(Collectives, AllGatherRowsThatDifferPerRank) {
   const int size = dist::Size(), rank = dist::Rank();
   for (DataType dt : {DT_FLOAT, DT_INT64, DT_UINT8}) {
