@@ -1,13 +1,21 @@
 #include "rill/runtime/dist/engine.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "rill/core/status.h"
 
 namespace rill::dist {
 
-struct Engine::Request {
+namespace {
+
+struct Request {
+  using Done = Engine::Done;
+  using Work = Engine::Work;
   std::string what;
   Work work;
   Done done;
@@ -22,15 +30,60 @@ struct Engine::Request {
   }
 };
 
+}  // namespace
+
+class Engine::Core {
+ public:
+  Core(std::unique_ptr<Comm> comm, absl::Duration timeout)
+      : comm_(std::move(comm)), timeout_(timeout) {}
+  static void Start(const std::shared_ptr<Core>& core) {
+    core->thread_ = std::thread([core] { core->Loop(); });
+    core->watchdog_ = std::thread([core] { core->Watch(); });
+  }
+  void Submit(std::string what, Work work, Done done);
+  absl::Status broken() const;
+  absl::Status Stop();
+  Comm& comm() { return *comm_; }
+  absl::Duration timeout() const { return timeout_; }
+
+ private:
+  void Loop();
+  void Watch();
+  void Break(absl::Status why);
+
+  std::unique_ptr<Comm> comm_;
+  const absl::Duration timeout_;
+  mutable std::mutex mu_;
+  std::condition_variable work_cv_, watch_cv_;
+  std::deque<std::shared_ptr<Request>> queue_;
+  std::shared_ptr<Request> in_flight_;
+  absl::Time started_;
+  absl::Status broken_;
+  bool stopping_ = false, stopped_ = false;
+  std::thread thread_, watchdog_;
+};
+
 Engine::Engine(std::unique_ptr<Comm> comm, absl::Duration timeout)
-    : comm_(std::move(comm)), timeout_(timeout) {
-  thread_ = std::thread([this] { Loop(); });
-  watchdog_ = std::thread([this] { Watch(); });
+    : core_(std::make_shared<Core>(std::move(comm), timeout)) {
+  Core::Start(core_);
 }
 
 Engine::~Engine() { Stop().IgnoreError(); }
 
 void Engine::Submit(std::string what, Work work, Done done) {
+  core_->Submit(std::move(what), std::move(work), std::move(done));
+}
+const Comm& Engine::comm() const { return core_->comm(); }
+absl::Duration Engine::timeout() const { return core_->timeout(); }
+absl::Status Engine::broken() const { return core_->broken(); }
+absl::Status Engine::Stop() { return core_->Stop(); }
+
+absl::Status Engine::Finalize() {
+  RILL_RETURN_IF_ERROR(Stop());
+  return core_->comm().Finalize();
+}
+
+void Engine::Core::Submit(std::string what, Work work, Done done) {
   auto r = std::make_shared<Request>();
   r->what = std::move(what);
   r->work = std::move(work);
@@ -53,7 +106,7 @@ void Engine::Submit(std::string what, Work work, Done done) {
   work_cv_.notify_one();
 }
 
-void Engine::Loop() {
+void Engine::Core::Loop() {
   for (;;) {
     std::shared_ptr<Request> r;
     {
@@ -76,7 +129,7 @@ void Engine::Loop() {
   }
 }
 
-void Engine::Watch() {
+void Engine::Core::Watch() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     if (stopping_ && in_flight_ == nullptr && queue_.empty()) return;
@@ -101,7 +154,7 @@ void Engine::Watch() {
   }
 }
 
-void Engine::Break(absl::Status why) {
+void Engine::Core::Break(absl::Status why) {
   std::deque<std::shared_ptr<Request>> failed;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -115,12 +168,12 @@ void Engine::Break(absl::Status why) {
   for (auto& r : failed) r->Finish(why);
 }
 
-absl::Status Engine::broken() const {
+absl::Status Engine::Core::broken() const {
   std::lock_guard<std::mutex> lock(mu_);
   return broken_;
 }
 
-absl::Status Engine::Stop() {
+absl::Status Engine::Core::Stop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (stopped_) return broken_;
@@ -138,11 +191,6 @@ absl::Status Engine::Stop() {
     thread_.detach();
   }
   return st;
-}
-
-absl::Status Engine::Finalize() {
-  RILL_RETURN_IF_ERROR(Stop());
-  return comm_->Finalize();
 }
 
 }  // namespace rill::dist

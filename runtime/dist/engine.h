@@ -6,13 +6,9 @@
 // pass).
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/time/time.h"
@@ -33,8 +29,8 @@ class Engine {
   // the timeout. After a timeout the engine is broken: queued and later work fails at once.
   void Submit(std::string what, Work work, Done done);
 
-  const Comm& comm() const { return *comm_; }
-  absl::Duration timeout() const { return timeout_; }
+  const Comm& comm() const;
+  absl::Duration timeout() const;
   // OK, or the error that broke the engine.
   absl::Status broken() const;
   // Finishes the queued work and stops the threads (a thread stuck in a broken collective
@@ -44,21 +40,10 @@ class Engine {
   absl::Status Finalize();
 
  private:
-  struct Request;
-  void Loop();
-  void Watch();
-  void Break(absl::Status why);
-
-  std::unique_ptr<Comm> comm_;
-  const absl::Duration timeout_;
-  mutable std::mutex mu_;
-  std::condition_variable work_cv_, watch_cv_;
-  std::deque<std::shared_ptr<Request>> queue_;
-  std::shared_ptr<Request> in_flight_;
-  absl::Time started_;
-  absl::Status broken_;
-  bool stopping_ = false, stopped_ = false;
-  std::thread thread_, watchdog_;
+  // Everything the engine's threads use, shared with them: a thread stuck in a broken
+  // collective keeps it alive after the Engine is gone.
+  class Core;
+  std::shared_ptr<Core> core_;
 };
 
 }  // namespace rill::dist

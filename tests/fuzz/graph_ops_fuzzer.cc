@@ -12,6 +12,15 @@
 #include "rill/rill.h"
 #include "support/random_program.h"
 
+// The collectives run too: a job of one rank (the sanitizer builds have no MPI).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (absl::Status st = rill::dist::Init(); !st.ok()) {
+    std::fprintf(stderr, "graph_ops_fuzzer: %s\n", st.ToString().c_str());
+    __builtin_trap();
+  }
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rill;
   testing::ByteChoices choices(absl::MakeConstSpan(data, size));
