@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The CIFAR MLP's training throughput on 1 rank and on 2 ranks (mpirun), one OpenMP thread
+# per rank, alternated PAIRS times. Prints per pair: per-rank batch, then ms/step and
+# examples/s of 1 rank, then of 2 ranks. Scaling efficiency = examples/s(2) / (2 x (1)).
+#   scripts/dist-scaling.sh BATCH_PER_RANK EXAMPLES PAIRS [BUILD_DIR]
+set -euo pipefail
+batch=${1:?batch per rank} examples=${2:?examples} pairs=${3:?pairs}
+bin=${4:-build/release}/examples/train_cifar_mlp
+flags=(--device=cpu --epochs=1 --train_examples="$examples" --batch_size="$batch" --test_examples=32)
+figures() { grep -A1 "examples/s" | tail -1 | awk '{print $3, $4}'; }
+for _ in $(seq 1 "$pairs"); do
+  one=$(OMP_NUM_THREADS=1 "$bin" "${flags[@]}" 2>&1 | figures)
+  two=$(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 -np 2 "$bin" "${flags[@]}" 2>&1 | figures)
+  echo "$batch $one $two"
+done
