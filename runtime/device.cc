@@ -3,6 +3,8 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "rill/runtime/dist/devices.h"
+#include "rill/runtime/dist/dist.h"
 
 namespace rill {
 namespace {
@@ -19,6 +21,8 @@ DeviceSet DeviceSet::Local() {
   DeviceSet set;
   for (DeviceFactory f : Factories()) f(&set);  // accelerators first: higher priority
   set.Add(cpu);
+  // Several ranks on one machine: each its own GPU by default (dist::Init comes first).
+  if (dist::IsInitialized()) dist::PreferGpuOfLocalRank(&set, dist::LocalRank());
   for (const auto& d : set.devices()) RunKernelWarmups(d->device_type());
   return set;
 }

@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "gradient_checker.h"
 #include "rill/runtime/dist/collectives.h"
+#include "rill/runtime/dist/devices.h"
 #include "rill/runtime/dist/engine.h"
 #include "rill/runtime/passes/passes.h"
 #include "rill/runtime/plan.h"
@@ -144,6 +145,26 @@ TEST(Dist, ManyAsyncNodesPerRunAndManyRuns) {
       EXPECT_FLOAT_EQ(out[0].scalar<float>()(), 64 * (33.f + 12.f));
     }
   }
+}
+
+// Rank r's default GPU is GPU r mod the count: it goes first among the GPUs.
+TEST(Dist, EachLocalRankPrefersItsOwnGpu) {
+  auto names = [](int local_rank, int gpus) {
+    DeviceSet set;
+    for (int i = 0; i < gpus; ++i)
+      set.Add(std::make_shared<Device>(DEVICE_GPU, i, cpu_allocator()));
+    set.Add(std::make_shared<Device>(DEVICE_CPU, 0, cpu_allocator()));
+    dist::PreferGpuOfLocalRank(&set, local_rank);
+    std::string out;
+    for (const auto& d : set.devices())
+      out += d->parsed_name().type + std::to_string(d->id()) + " ";
+    return out;
+  };
+  EXPECT_EQ(names(0, 3), "GPU0 GPU1 GPU2 CPU0 ");
+  EXPECT_EQ(names(1, 3), "GPU1 GPU0 GPU2 CPU0 ");
+  EXPECT_EQ(names(5, 3), "GPU2 GPU0 GPU1 CPU0 ");
+  EXPECT_EQ(names(1, 1), "GPU0 CPU0 ");  // ranks sharing the one GPU
+  EXPECT_EQ(names(1, 0), "CPU0 ");
 }
 
 // The chain follows node ids (creation order), not plan order.
