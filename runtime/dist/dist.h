@@ -4,8 +4,9 @@
 // (rill/ops/distributed_optimizer.h) meet across the ranks.
 //   RILL_RETURN_IF_ERROR(dist::Init());
 //   if (dist::Rank() == 0) std::printf("training on %d ranks\n", dist::Size());
-// A process not started by mpirun (or a build without MPI) is a job of one rank: the same
-// program runs unchanged, its collectives returning their input.
+// A process not started by mpirun is a job of one rank: the same program runs unchanged,
+// its collectives returning their input. (Started by mpirun, a build without MPI fails
+// Init with Unimplemented rather than train N unconnected copies.)
 #pragma once
 
 #include <string>
