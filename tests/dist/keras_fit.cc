@@ -1,7 +1,7 @@
 // Keras's Fit on N ranks is Fit on one process with N times the batch: the program trains
 // a small classifier with a global batch of 24 (24 / N per rank) and writes (one process)
 // or checks against that file (N ranks) the epochs' losses and accuracies and the trained
-// model's predictions, within 1e-5.
+// model's predictions, within 1e-5; and only rank 0 writes Fit's checkpoint.
 //   dist_keras_fit write FILE               (one process)
 //   mpirun -np N dist_keras_fit check FILE  (N ranks; rank 0 checks)
 #include <cmath>
@@ -39,7 +39,18 @@ Tensor Labels(const Tensor& x) {
   return y;
 }
 
-absl::StatusOr<std::vector<double>> Train() {
+// Fit's checkpoint goes to a path of this rank's own: only rank 0 may have written it.
+absl::Status CheckOnlyRankZeroWroteItsCheckpoint(const std::string& path) {
+  const bool exists = std::ifstream(path).good();
+  if (exists != (dist::Rank() == 0)) {
+    return errors::Internal("rank ", dist::Rank(), (exists ? " wrote" : " did not write"),
+                            " its checkpoint ", path);
+  }
+  std::remove(path.c_str());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<double>> Train(const std::string& checkpoint) {
   constexpr int64_t kGlobalBatch = 24;
   if (kGlobalBatch % dist::Size() != 0) {
     return errors::InvalidArgument("run on 1, 2, 3, 4, 6, 8, 12 or 24 ranks");
@@ -56,7 +67,11 @@ absl::StatusOr<std::vector<double>> Train() {
   fit.epochs = 4;
   fit.batch_size = kGlobalBatch / dist::Size();
   fit.verbose = 0;
+  fit.checkpoint_every = fit.epochs;
+  fit.checkpoint_path = checkpoint;
+  std::remove(checkpoint.c_str());
   RILL_ASSIGN_OR_RETURN(keras::History h, model.Fit(x, y, fit));
+  RILL_RETURN_IF_ERROR(CheckOnlyRankZeroWroteItsCheckpoint(checkpoint));
   std::vector<double> values = h.history["loss"];
   for (double a : h.history["accuracy"]) values.push_back(a);
   RILL_ASSIGN_OR_RETURN(Tensor p, model.Predict(probe));
@@ -75,7 +90,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", st.ToString().c_str());
     return 1;
   }
-  absl::StatusOr<std::vector<double>> got = Train();
+  const std::string checkpoint =
+      std::string(argv[2]) + ".rank" + std::to_string(rill::dist::Rank()) + ".ckpt";
+  absl::StatusOr<std::vector<double>> got = Train(checkpoint);
   if (!got.ok()) {
     std::fprintf(stderr, "rank %d: %s\n", rill::dist::Rank(), got.status().ToString().c_str());
     return 1;
