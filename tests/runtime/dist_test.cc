@@ -147,6 +147,33 @@ TEST(Dist, ManyAsyncNodesPerRunAndManyRuns) {
   }
 }
 
+// On the caller's own pool a run offloads nothing: what a collective makes ready is run by
+// the thread waiting in the executor (its inbox), not by a pool.
+TEST(Dist, AsyncNodesOnTheCallersPool) {
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_DOUBLE, ops::Placeholder::Shape({3}));
+  Output y = x;
+  for (int i = 0; i < 6; ++i) {
+    y = ops::Add(s, ops::CollectiveAllReduce(s, y), ops::CollectiveBroadcast(s, y));
+  }
+  Session session(s);
+  CallableOptions options;
+  options.feed = {x};
+  options.fetch = {y};
+  Session::CallableHandle handle;
+  ASSERT_TRUE(session.MakeCallable(options, &handle).ok());
+  thread::ThreadPool pool(Env::Default(), "callers", 2);
+  thread::ThreadPoolOptions pools;
+  pools.inter_op_threadpool = &pool;
+  for (int run = 0; run < 20; ++run) {
+    std::vector<Tensor> out;
+    Tensor in(DT_DOUBLE, TensorShape({3}));
+    for (int i = 0; i < 3; ++i) in.flat<double>()(i) = i + run;
+    ASSERT_TRUE(session.RunCallable(handle, {in}, &out, nullptr, pools).ok());
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(out[0].flat<double>()(i), 64.0 * (i + run));
+  }
+}
+
 // Rank r's default GPU is GPU r mod the count: it goes first among the GPUs.
 TEST(Dist, EachLocalRankPrefersItsOwnGpu) {
   auto names = [](int local_rank, int gpus) {
