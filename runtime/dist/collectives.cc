@@ -158,14 +158,12 @@ absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const T
     for (int d = 1; d < spec.shape.dims(); ++d) e *= spec.shape.dim_size(d);
     return e * DataTypeSize(spec.dtype);
   }();
-  std::vector<int64_t> bytes(comm.size());
   int64_t rows = 0;
   for (int r = 0; r < comm.size(); ++r) {
-    if (all[r].rows > (int64_t{1} << 40)) {
+    if (all[r].rows < 0 || all[r].rows > (int64_t{1} << 40)) {
       return errors::InvalidArgument("rank ", r, " brings ", all[r].rows, " rows");
     }
     rows += all[r].rows;
-    bytes[r] = all[r].rows * row_bytes;
   }
   std::vector<int64_t> dims(spec.shape.dim_sizes().begin(), spec.shape.dim_sizes().end());
   dims[0] = rows;
@@ -173,10 +171,15 @@ absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const T
   if (row_bytes > 0 && rows > (int64_t{1} << 31) / row_bytes) {
     return errors::InvalidArgument("the gathered value, ", shape.DebugString(), " of ",
                                    DataTypeString(spec.dtype),
-                                   ", is over 2 GiB (MPI's counts "
-                                   "are ints)");
+                                   ", is over 2 GiB (MPI's counts are ints)");
   }
+  std::vector<int64_t> bytes(comm.size());
+  for (int r = 0; r < comm.size(); ++r) bytes[r] = all[r].rows * row_bytes;
   Tensor out(allocator, spec.dtype, shape);
+  if (out.data() == nullptr && out.TotalBytes() > 0) {
+    return errors::ResourceExhausted("cannot allocate the gathered value, ", shape.DebugString(),
+                                     " of ", DataTypeString(spec.dtype));
+  }
   RILL_RETURN_IF_ERROR(comm.AllGatherV(in.data(), bytes, out.data()));
   return out;
 }
@@ -209,6 +212,10 @@ absl::Status AllGatherGrad(Comm& comm, const CollectiveSpec& spec, const Tensor&
                                    spec.shape.DebugString(), ") but the ranks gathered ", rows);
   }
   Tensor sum(cpu_allocator(), grad.dtype(), grad.shape());
+  if (sum.data() == nullptr && sum.TotalBytes() > 0) {
+    return errors::ResourceExhausted("cannot allocate the summed gradient, ",
+                                     grad.shape().DebugString());
+  }
   RILL_RETURN_IF_ERROR(
       comm.AllReduceSum(grad.data(), sum.data(), grad.NumElements(), grad.dtype()));
   const int64_t row_bytes = grad_rows > 0 ? static_cast<int64_t>(grad.TotalBytes()) / grad_rows : 0;
