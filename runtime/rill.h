@@ -38,6 +38,7 @@
 #include "rill/runtime/keras/backend.h"
 #include "rill/runtime/keras/layers.h"
 #include "rill/runtime/keras/model.h"
+#include "rill/runtime/onnx/onnx.h"
 #include "rill/runtime/saver.h"
 #include "rill/runtime/session.h"
 #include "rill/runtime/tf_threads.h"

@@ -1,0 +1,269 @@
+// ONNX ops that select parts of tensors: Slice, Split, Gather, OneHot, TopK, ArgMax and
+// ArgMin, plus CumSum and Einsum. ONNX counts negative indices from the end where
+// TensorFlow's kernels refuse them; the converters shift them first.
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "rill/runtime/onnx/converter.h"
+
+namespace rill::onnx::internal {
+namespace {
+
+// Slice as one StridedSlice over every dim: the dims ONNX's axes do not name take the
+// whole range (begin and end masks).
+// Slice's starts or ends over every dim: values[i] at dim axes[i], 0 elsewhere (masked).
+// Folded when the values are constants, else gathered from the input at run time.
+Output PerDim(const NodeContext& c, int input, const std::vector<int64_t>& values,
+              const std::vector<int64_t>& dims, int64_t rank) {
+  if (input < 0 || c.constant_input(input) != nullptr) {
+    std::vector<int64_t> full(rank, 0);
+    for (size_t i = 0; i < dims.size(); ++i) full[dims[i]] = values[i];
+    return c.Int64s(full);
+  }
+  Output v = c.input(input);
+  if (v.type() != DT_INT64) v = c.Op("Cast", {v}, {{"DstT", DT_INT64}});
+  std::vector<Output> pieces(rank);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t k = static_cast<int64_t>(i);
+    pieces[dims[i]] = c.Op("Slice", {v, c.Int64s({k}), c.Int64s({1})});
+  }
+  for (Output& p : pieces) {
+    if (p.node() == nullptr) p = c.Int64s({0});
+  }
+  pieces.push_back(ScalarI32(c, 0));
+  return c.Op("ConcatV2", pieces);
+}
+
+absl::Status ConvertSlice(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 0) return c.Error("the input's rank is not known");
+  std::vector<int64_t> starts, ends, axes, steps;
+  int64_t count = 0;  // sliced axes
+  if (c.opset() < 10) {
+    starts = c.attrs().ints("starts");
+    ends = c.attrs().ints("ends");
+    axes = c.attrs().ints("axes");
+    count = static_cast<int64_t>(starts.size());
+  } else {
+    if (c.constant_input(1) != nullptr) {
+      RILL_ASSIGN_OR_RETURN(starts, c.ConstInts(1, "starts"));
+    }
+    if (c.constant_input(2) != nullptr) {
+      RILL_ASSIGN_OR_RETURN(ends, c.ConstInts(2, "ends"));
+    }
+    if (c.has_input(3)) {
+      RILL_ASSIGN_OR_RETURN(axes, c.ConstInts(3, "axes"));
+    }
+    if (c.has_input(4)) {
+      RILL_ASSIGN_OR_RETURN(steps, c.ConstInts(4, "steps"));
+    }
+    const PartialTensorShape& s = c.input(1).shape();
+    count = !axes.empty() ? static_cast<int64_t>(axes.size())
+            : !starts.empty() || c.constant_input(1) != nullptr
+                ? static_cast<int64_t>(starts.size())
+                : (s.dims() == 1 ? s.dim_size(0) : -1);
+    if (count < 0) return c.Error("the number of sliced axes is not known");
+  }
+  if (axes.empty()) {
+    for (int64_t i = 0; i < count; ++i) axes.push_back(i);
+  }
+  if (steps.empty()) steps.assign(count, 1);
+  if (static_cast<int64_t>(axes.size()) != count || static_cast<int64_t>(steps.size()) != count ||
+      (!starts.empty() && static_cast<int64_t>(starts.size()) != count) ||
+      (!ends.empty() && static_cast<int64_t>(ends.size()) != count)) {
+    return c.Error("starts, ends, axes and steps must have one element per sliced axis");
+  }
+  std::vector<int64_t> dims, stride(rank, 1);
+  int64_t untouched = (int64_t{1} << rank) - 1;
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t a = NormalizeAxis(axes[i], rank);
+    if (a < 0 || !(untouched & (int64_t{1} << a)))
+      return c.Error("axis ", axes[i], " is out of range or repeated");
+    if (steps[i] == 0) return c.Error("a step is 0");
+    untouched &= ~(int64_t{1} << a);
+    dims.push_back(a);
+    stride[a] = steps[i];
+  }
+  const bool inputs = c.opset() >= 10;
+  Output begin = PerDim(c, inputs ? 1 : -1, starts, dims, rank);
+  Output end = PerDim(c, inputs ? 2 : -1, ends, dims, rank);
+  c.set_output(0, c.Op("StridedSlice", {x, begin, end, c.Int64s(stride)},
+                       {{"begin_mask", untouched}, {"end_mask", untouched}}));
+  return absl::OkStatus();
+}
+
+absl::Status ConvertSplit(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t axis = c.attrs().i("axis", 0);
+  std::vector<int64_t> split;
+  Output sizes;  // the sizes as a tensor: an attribute, or input 1 (opset 13), maybe computed
+  if (c.opset() < 13) {
+    split = c.attrs().ints("split");
+    if (!split.empty()) sizes = c.Int64s(split);
+  } else if (c.has_input(1)) {
+    sizes = c.input(1);
+  }
+  const int n = c.node().output_size();
+  Operation op;
+  if (sizes.node() == nullptr) {
+    op = c.OpNode("Split", {ScalarI32(c, axis), x}, {{"num_split", int64_t{n}}});
+  } else {
+    op = c.OpNode("SplitV", {x, sizes, ScalarI32(c, axis)}, {{"num_split", int64_t{n}}});
+  }
+  if (op.node() == nullptr) return absl::OkStatus();  // the scope holds the error
+  for (int i = 0; i < n; ++i) c.set_output(i, Output(op.node(), i));
+  return absl::OkStatus();
+}
+
+// Indices below 0 count from the end of a dim of size `dim` (a scalar of the indices' dtype).
+Output WrapNegative(const NodeContext& c, const Output& indices, const Output& dim) {
+  Output neg = c.Op("Less", {indices, ScalarLike(c, indices, 0)});
+  return c.Op("SelectV2", {neg, c.Op("Add", {indices, dim}), indices});
+}
+
+absl::Status ConvertGather(NodeContext& c) {
+  Output x = c.input(0), indices = c.input(1);
+  const int64_t rank = RankOf(x);
+  if (rank < 0) return c.Error("the input's rank is not known");
+  const int64_t axis = NormalizeAxis(c.attrs().i("axis", 0), rank);
+  if (axis < 0) return c.Error("axis ", c.attrs().i("axis", 0), " is out of range for rank ", rank);
+  indices = WrapNegative(c, indices, DimOf(c, x, axis, indices.type()));
+  c.set_output(0, c.Op("GatherV2", {x, indices, c.Const(Tensor(axis))}));
+  return absl::OkStatus();
+}
+
+// OneHot(indices, depth, [off, on]) with negative indices counted from depth.
+absl::Status ConvertOneHot(NodeContext& c) {
+  Output depth = ScalarInput(c, 1, DT_INT32);
+  Output indices = c.input(0);
+  if (indices.type() != DT_INT64 && indices.type() != DT_INT32) {
+    indices = c.Op("Cast", {indices}, {{"DstT", DT_INT64}});
+  }
+  Output d = indices.type() == DT_INT32 ? depth : c.Op("Cast", {depth}, {{"DstT", indices.type()}});
+  indices = WrapNegative(c, indices, d);
+  Output values = c.input(2);
+  Output off =
+      c.Op("Reshape", {c.Op("Slice", {values, c.Int64s({0}), c.Int64s({1})}), c.Int64s({})});
+  Output on =
+      c.Op("Reshape", {c.Op("Slice", {values, c.Int64s({1}), c.Int64s({1})}), c.Int64s({})});
+  int64_t axis = c.attrs().i("axis", -1);
+  if (axis < -1) {  // ONNX counts from the end of the output's rank, TensorFlow takes -1 only
+    const int64_t rank = RankOf(c.input(0));
+    if (rank < 0) return c.Error("a negative axis needs the indices' rank");
+    axis += rank + 1;
+  }
+  c.set_output(0, c.Op("OneHot", {indices, depth, on, off}, {{"axis", axis}}));
+  return absl::OkStatus();
+}
+
+// Moves `axis` of x to the end (or back): the ops that work on the last dim only.
+std::vector<int64_t> SwapToLast(int64_t axis, int64_t rank) {
+  std::vector<int64_t> perm(rank);
+  for (int64_t i = 0; i < rank; ++i) perm[i] = i;
+  std::swap(perm[axis], perm[rank - 1]);
+  return perm;
+}
+
+absl::Status ConvertTopK(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 0) return c.Error("the input's rank is not known");
+  const int64_t axis = NormalizeAxis(c.attrs().i("axis", -1), rank);
+  if (axis < 0) return c.Error("axis is out of range for rank ", rank);
+  Output k = c.opset() < 10 ? ScalarI32(c, c.attrs().i("k", 1)) : ScalarInput(c, 1, DT_INT32);
+  const bool largest = c.attrs().i("largest", 1) != 0;
+  const bool last = axis == rank - 1;
+  std::vector<int64_t> perm = SwapToLast(axis, rank);
+  if (!last) x = c.Op("Transpose", {x, c.Int64s(perm)});
+  if (!largest) x = c.Op("Neg", {x});
+  Operation top = c.OpNode("TopKV2", {x, k}, {{"sorted", true}});
+  if (top.node() == nullptr) return absl::OkStatus();
+  Output values(top.node(), 0);
+  Output indices = c.Op("Cast", {Output(top.node(), 1)}, {{"DstT", DT_INT64}});
+  if (!largest) values = c.Op("Neg", {values});
+  if (!last) {
+    values = c.Op("Transpose", {values, c.Int64s(perm)});
+    indices = c.Op("Transpose", {indices, c.Int64s(perm)});
+  }
+  c.set_output(0, c.Op("Identity", {values}));
+  c.set_output(1, c.Op("Identity", {indices}));
+  return absl::OkStatus();
+}
+
+// ArgMax/ArgMin; select_last_index picks the last of equal extremes (on the reversed axis).
+ConvertFn Arg(std::string op) {
+  return [op](NodeContext& c) {
+    Output x = c.input(0);
+    const int64_t rank = RankOf(x);
+    if (rank < 0) return c.Error("the input's rank is not known");
+    const int64_t axis = NormalizeAxis(c.attrs().i("axis", 0), rank);
+    if (axis < 0) return c.Error("axis is out of range for rank ", rank);
+    const bool last = c.attrs().i("select_last_index", 0) != 0;
+    if (last) x = c.Op("ReverseV2", {x, c.Int64s({axis})});
+    Output idx = c.Op(op, {x, c.Const(Tensor(axis))}, {{"output_type", DT_INT64}});
+    if (last)
+      idx = c.Op("Sub",
+                 {c.Op("Sub", {DimOf(c, x, axis, DT_INT64), c.Const(Tensor(int64_t{1}))}), idx});
+    if (c.attrs().i("keepdims", 1) != 0) idx = c.Op("ExpandDims", {idx, c.Const(Tensor(axis))});
+    c.set_output(0, idx);
+    return absl::OkStatus();
+  };
+}
+
+absl::Status ConvertCumSum(NodeContext& c) {
+  c.set_output(0, c.Op("Cumsum", {c.input(0), ScalarInput(c, 1, c.input(1).type())},
+                       {{"exclusive", c.attrs().i("exclusive", 0) != 0},
+                        {"reverse", c.attrs().i("reverse", 0) != 0}}));
+  return absl::OkStatus();
+}
+
+std::string EinsumEquation(const NodeAttrs& a) {
+  std::string eq = a.s("equation", "");
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  if (eq.find("->") != std::string::npos || eq.find("...") != std::string::npos) return eq;
+  // Implicit output: the letters that appear once, in alphabetical order (numpy's rule).
+  std::map<char, int> count;
+  for (char ch : eq) {
+    if (std::isalpha(static_cast<unsigned char>(ch))) ++count[ch];
+  }
+  std::string out;
+  for (const auto& [ch, n] : count) {
+    if (n == 1) out += ch;
+  }
+  return eq + "->" + out;
+}
+
+// rill's Einsum contracts two operands with an explicit output.
+std::string EinsumSupport(const SupportView& v) {
+  if (v.node.input_size() != 2) return absl::StrCat("einsum of ", v.node.input_size(), " operands");
+  if (EinsumEquation(v.attrs).find("...") != std::string::npos)
+    return "an ellipsis in the equation";
+  return "";
+}
+
+absl::Status ConvertEinsum(NodeContext& c) {
+  std::vector<Output> in;
+  for (int i = 0; i < c.num_inputs(); ++i) in.push_back(c.input(i));
+  const std::string eq = EinsumEquation(c.attrs());
+  c.set_output(0, c.Op("Einsum", in, {{"equation", eq}}));
+  return absl::OkStatus();
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  auto* r = ConverterRegistry::Global();
+  r->Register({"Slice", 1, nullptr, ConvertSlice, {3, 4}});
+  r->Register({"Split", 2, nullptr, ConvertSplit});
+  r->Register({"Gather", 1, nullptr, ConvertGather});
+  r->Register({"OneHot", 9, nullptr, ConvertOneHot});
+  r->Register({"TopK", 1, nullptr, ConvertTopK});
+  r->Register({"ArgMax", 1, nullptr, Arg("ArgMax")});
+  r->Register({"ArgMin", 1, nullptr, Arg("ArgMin")});
+  r->Register({"CumSum", 11, nullptr, ConvertCumSum});
+  r->Register({"Einsum", 12, EinsumSupport, ConvertEinsum});
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::onnx::internal

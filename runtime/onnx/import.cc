@@ -1,0 +1,215 @@
+// ImportModel: parse and check the model, list what cannot be converted, then build. The
+// graph is built twice: first into a scratch graph, where any error stops the import with
+// nothing added to the caller's graph, then into the caller's scope (names are made unique
+// by the scope, so the second build meets no error the first did not).
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "onnx/checker.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/state_ops.h"
+#include "rill/runtime/file_util.h"
+#include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/model_view.h"
+#include "rill/runtime/onnx/onnx.h"
+#include "rill/runtime/onnx/tensor_proto.h"
+
+namespace rill::onnx {
+namespace {
+
+using internal::ModelView;
+
+// A name a rill node can carry: characters other than letters, digits and _ . - / become
+// '_', and slashes at either end are dropped.
+std::string NodeName(const std::string& onnx_name, const std::string& fallback) {
+  std::string s = onnx_name.empty() ? fallback : onnx_name;
+  for (char& c : s) {
+    const bool ok =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-' || c == '/';
+    if (!ok) c = '_';
+  }
+  while (!s.empty() && s.front() == '/') s.erase(s.begin());
+  while (!s.empty() && s.back() == '/') s.pop_back();
+  return s.empty() ? fallback : s;
+}
+
+absl::Status AddPlaceholders(const Scope& scope, const ModelView& m, ImportedModel* out,
+                             std::map<std::string, Output>* values) {
+  for (const auto& in : m.graph().input()) {
+    if (m.IsInitializer(in.name())) continue;
+    RILL_ASSIGN_OR_RETURN(auto type, m.InputType(in));
+    auto p = ops::Placeholder(scope.WithOpName(NodeName(in.name(), "input")), type.first,
+                              ops::Placeholder::Shape(type.second));
+    RILL_RETURN_IF_ERROR(scope.status());
+    (*values)[in.name()] = p;
+    out->input_names.push_back(in.name());
+    out->inputs.push_back(p);
+  }
+  return absl::OkStatus();
+}
+
+void AddInitializers(const Scope& scope, const ModelView& m, const ImportOptions& options,
+                     ImportedModel* out, std::map<std::string, Output>* values) {
+  for (const auto& [name, tensor] : m.initializers()) {
+    const Scope s = scope.WithOpName(NodeName(name, "initializer"));
+    const bool variable =
+        options.trainable && DataTypeIsFloating(tensor.dtype()) && !m.MustStayConstant(name);
+    if (variable) {
+      ops::Variable v(s, tensor);
+      (*values)[name] = v;
+      out->variables.push_back(v);
+    } else {
+      (*values)[name] = ops::Const(s, tensor);
+    }
+  }
+}
+
+absl::Status ConvertNode(const Scope& scope, const ModelView& m, const ::onnx::NodeProto& node,
+                         std::map<std::string, Output>* values) {
+  const internal::Converter* conv = m.ConverterFor(node);
+  std::vector<Output> inputs;
+  for (const std::string& name : node.input()) {
+    if (name.empty()) {
+      inputs.emplace_back();
+      continue;
+    }
+    auto it = values->find(name);
+    if (it == values->end()) {
+      return errors::InvalidArgument("ONNX node '", node.name(), "' (", node.op_type(),
+                                     "): input '", name, "' is not produced by an earlier node");
+    }
+    inputs.push_back(it->second);
+  }
+  const internal::NodeAttrs attrs(node);
+  const std::string name = NodeName(node.name(), NodeName(node.output(0), node.op_type()));
+  internal::NodeContext ctx(node, attrs, m.opset(), scope.NewSubScope(name), std::move(inputs));
+  absl::Status s = conv->convert(ctx);
+  if (s.ok() && !scope.ok()) s = scope.status();
+  if (!s.ok()) {
+    if (absl::StrContains(s.message(), "ONNX node '")) return s;
+    return absl::Status(s.code(), absl::StrCat("ONNX node '", node.name(), "' (", node.op_type(),
+                                               ", opset ", m.opset(), "): ", s.message()));
+  }
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty()) continue;
+    if (i >= static_cast<int>(ctx.outputs().size()) || ctx.outputs()[i].node() == nullptr) {
+      return ctx.Error("output ", i, " ('", node.output(i), "') is not computed by rill");
+    }
+    (*values)[node.output(i)] = ctx.outputs()[i];
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ImportedModel> Build(const Scope& scope, const ModelView& m,
+                                    const ImportOptions& options) {
+  ImportedModel out;
+  out.opset = m.opset();
+  out.producer = m.model().producer_name();
+  std::map<std::string, Output> values;
+  RILL_RETURN_IF_ERROR(AddPlaceholders(scope, m, &out, &values));
+  AddInitializers(scope, m, options, &out, &values);
+  RILL_RETURN_IF_ERROR(scope.status());
+  for (const auto& node : m.graph().node()) {
+    RILL_RETURN_IF_ERROR(ConvertNode(scope, m, node, &values));
+  }
+  for (const auto& o : m.graph().output()) {
+    auto it = values.find(o.name());
+    if (it == values.end()) {
+      return errors::InvalidArgument("the model's output '", o.name(), "' is computed by no node");
+    }
+    out.output_names.push_back(o.name());
+    out.outputs.push_back(it->second);
+  }
+  return out;
+}
+
+std::string DescribeUnsupported(const std::vector<UnsupportedNode>& nodes) {
+  std::vector<std::string> lines;
+  std::set<std::string> types;
+  for (const UnsupportedNode& n : nodes) {
+    types.insert(n.op_type);
+    lines.push_back(absl::StrCat("  node '", n.node_name, "' (", n.op_type, ", domain '",
+                                 n.domain.empty() ? "ai.onnx" : n.domain, "', opset ", n.opset,
+                                 "): ", n.reason));
+  }
+  return absl::StrCat("the ONNX model has ", nodes.size(), " node(s) rill cannot import (",
+                      absl::StrJoin(types, ", "), "):\n", absl::StrJoin(lines, "\n"));
+}
+
+}  // namespace
+
+Output ImportedModel::input(absl::string_view onnx_name) const {
+  for (size_t i = 0; i < input_names.size(); ++i) {
+    if (input_names[i] == onnx_name) return inputs[i];
+  }
+  return Output();
+}
+
+Output ImportedModel::output(absl::string_view onnx_name) const {
+  for (size_t i = 0; i < output_names.size(); ++i) {
+    if (output_names[i] == onnx_name) return outputs[i];
+  }
+  return Output();
+}
+
+absl::StatusOr<ImportedModel> ImportModel(const Scope& scope, absl::string_view bytes,
+                                          const ImportOptions& options) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  RILL_ASSIGN_OR_RETURN(auto m, ModelView::Parse(bytes, options.check_model));
+  std::vector<UnsupportedNode> unsupported = m->Unsupported();
+  if (!unsupported.empty()) return errors::InvalidArgument(DescribeUnsupported(unsupported));
+  RILL_RETURN_IF_ERROR(m->DecodeInitializers());
+  {
+    Scope scratch = Scope::NewRootScope();
+    if (!scope.name_prefix().empty()) scratch = scratch.NewSubScope(scope.name_prefix());
+    RILL_RETURN_IF_ERROR(Build(scratch, *m, options).status());
+  }
+  return Build(scope, *m, options);
+}
+
+absl::StatusOr<ImportedModel> ImportModelFile(const Scope& scope, const std::string& path,
+                                              const ImportOptions& options) {
+  RILL_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path, "ONNX model", kMaxModelBytes));
+  absl::StatusOr<ImportedModel> m = ImportModel(scope, bytes, options);
+  if (!m.ok())
+    return absl::Status(m.status().code(), absl::StrCat(path, ": ", m.status().message()));
+  return m;
+}
+
+absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(absl::string_view bytes) {
+  RILL_ASSIGN_OR_RETURN(auto m, ModelView::Parse(bytes, /*check=*/true));
+  return m->Unsupported();
+}
+
+absl::StatusOr<Tensor> ParseTensorProto(absl::string_view bytes, std::string* name) {
+  ::onnx::TensorProto p;
+  if (bytes.size() > static_cast<size_t>(kMaxModelBytes) ||
+      !p.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    return errors::InvalidArgument("not an ONNX TensorProto (", bytes.size(), " bytes)");
+  }
+  if (name != nullptr) *name = p.name();
+  return internal::TensorFromProto(p, absl::StrCat("tensor '", p.name(), "'"));
+}
+
+absl::StatusOr<Tensor> ReadTensorProtoFile(const std::string& path, std::string* name) {
+  RILL_ASSIGN_OR_RETURN(std::string bytes, ReadFileToString(path, "ONNX tensor", kMaxModelBytes));
+  absl::StatusOr<Tensor> t = ParseTensorProto(bytes, name);
+  if (!t.ok())
+    return absl::Status(t.status().code(), absl::StrCat(path, ": ", t.status().message()));
+  return t;
+}
+
+std::vector<ConverterInfo> SupportedOps() {
+  std::map<std::string, int64_t> first;
+  for (const auto& [op, c] : internal::ConverterRegistry::Global()->all()) {
+    auto [it, fresh] = first.try_emplace(op, c.since);
+    if (!fresh) it->second = std::min(it->second, c.since);
+  }
+  std::vector<ConverterInfo> out;
+  for (const auto& [op, since] : first) out.push_back({op, since});
+  return out;
+}
+
+}  // namespace rill::onnx

@@ -1,0 +1,58 @@
+// Internal: a parsed, checked ONNX model and what the importer asks of it before building:
+// the default-domain opset, which values are initializers or constants, the converter of
+// each node, and every node that cannot be converted.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "onnx/onnx_pb.h"
+#include "rill/core/tensor.h"
+#include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/onnx.h"
+
+namespace rill::onnx::internal {
+
+// The newest default-domain opset the converters are written for.
+inline constexpr int64_t kMaxOpset = 17;
+
+class ModelView {
+ public:
+  // InvalidArgument for bytes that are not a model, or (when `check`) one ONNX's checker
+  // refuses.
+  static absl::StatusOr<std::unique_ptr<ModelView>> Parse(absl::string_view bytes, bool check);
+
+  const ::onnx::ModelProto& model() const { return model_; }
+  const ::onnx::GraphProto& graph() const { return model_.graph(); }
+  int64_t opset() const { return opset_; }
+  bool IsInitializer(const std::string& name) const { return init_names_.count(name) != 0; }
+  // An initializer that feeds an input a converter needs as a constant.
+  bool MustStayConstant(const std::string& name) const { return keep_const_.count(name) != 0; }
+  const Converter* ConverterFor(const ::onnx::NodeProto& node) const;
+  std::vector<UnsupportedNode> Unsupported() const;
+
+  // A graph input's dtype and shape (unknown dims as -1).
+  absl::StatusOr<std::pair<DataType, PartialTensorShape>> InputType(
+      const ::onnx::ValueInfoProto& in) const;
+  absl::Status DecodeInitializers();
+  const std::vector<std::pair<std::string, Tensor>>& initializers() const { return inits_; }
+
+ private:
+  ModelView() = default;
+  void FindConstants();
+  std::string NodeProblem(const ::onnx::NodeProto& node) const;
+
+  ::onnx::ModelProto model_;
+  int64_t opset_ = 0;
+  std::set<std::string> init_names_;
+  std::set<std::string> constants_;     // initializers and Constant nodes' outputs
+  std::set<std::string> graph_inputs_;  // Placeholders
+  std::set<std::string> keep_const_;
+  std::vector<std::pair<std::string, Tensor>> inits_;
+};
+
+}  // namespace rill::onnx::internal
