@@ -1,0 +1,280 @@
+// ONNX's backend test cases run on rill: each case folder holds model.onnx and
+// test_data_set_*/{input,output}_*.pb. A case passes when every data set's outputs match
+// with ONNX's tolerances (|got - want| <= 1e-7 + 1e-3 |want|, NaN equal to NaN, integers
+// and bools exact); it is unsupported when the importer names ops or attributes rill lacks;
+// wrong when a supported model computes other values (a defect); an error otherwise.
+//
+//   onnx_conformance --data=/usr/share/libonnx-testdata/data/node [--expected=FILE]
+//                    [--write_passing=FILE] [--device=/CPU:0] [--filter=SUBSTRING] [--quiet]
+//                    [--op_table=FILE]
+//
+// With --expected (a list of case names that passed before), a listed case that does not
+// pass now fails the run, and so does any wrong value. Ends with "N passed, N failed".
+// --op_table writes a Markdown table: per op type, the cases that use it and their verdicts.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "onnx/onnx_pb.h"
+#include "rill/rill.h"
+
+namespace fs = std::filesystem;
+using namespace rill;
+
+namespace {
+
+enum class Verdict { kPass, kWrong, kError, kUnsupported };
+
+struct Result {
+  Verdict verdict;
+  std::string detail;
+};
+
+struct Args {
+  std::string data, expected, write_passing, device, filter, op_table;
+  bool quiet = false;
+};
+
+std::vector<fs::path> Sorted(const fs::path& dir, const std::string& prefix) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (absl::StartsWith(e.path().filename().string(), prefix)) out.push_back(e.path());
+  }
+  // input_10.pb after input_9.pb: by the number after the last '_'.
+  auto number = [](const fs::path& p) {
+    std::string s = p.stem().string();
+    return std::atoi(s.substr(s.rfind('_') + 1).c_str());
+  };
+  std::sort(out.begin(), out.end(), [&](const fs::path& a, const fs::path& b) {
+    return number(a) != number(b) ? number(a) < number(b) : a < b;
+  });
+  return out;
+}
+
+template <typename T>
+std::string CompareValues(const Tensor& got, const Tensor& want) {
+  auto g = got.flat<T>();
+  auto w = want.flat<T>();
+  for (int64_t i = 0; i < want.NumElements(); ++i) {
+    const double a = static_cast<double>(g(i)), b = static_cast<double>(w(i));
+    bool ok;
+    if constexpr (std::is_floating_point_v<T>) {
+      ok = (std::isnan(a) && std::isnan(b)) || a == b ||
+           std::abs(a - b) <= 1e-7 + 1e-3 * std::abs(b);
+    } else {
+      ok = a == b;
+    }
+    if (!ok) return absl::StrCat("element ", i, " is ", a, ", expected ", b);
+  }
+  return "";
+}
+
+std::string Compare(const Tensor& got, const Tensor& want) {
+  if (got.dtype() != want.dtype()) {
+    return absl::StrCat("dtype ", DataTypeString(got.dtype()), ", expected ",
+                        DataTypeString(want.dtype()));
+  }
+  if (got.shape() != want.shape()) {
+    return absl::StrCat("shape ", got.shape().DebugString(), ", expected ",
+                        want.shape().DebugString());
+  }
+  switch (want.dtype()) {
+    case DT_FLOAT:
+      return CompareValues<float>(got, want);
+    case DT_DOUBLE:
+      return CompareValues<double>(got, want);
+    case DT_INT32:
+      return CompareValues<int32_t>(got, want);
+    case DT_INT64:
+      return CompareValues<int64_t>(got, want);
+    case DT_UINT8:
+      return CompareValues<uint8_t>(got, want);
+    case DT_BOOL:
+      return CompareValues<bool>(got, want);
+    default:
+      return absl::StrCat("cannot compare dtype ", DataTypeString(want.dtype()));
+  }
+}
+
+// One data set: feed the inputs, compare the outputs. Errors are kError, mismatches kWrong.
+Result RunDataSet(const Session& session, const rill::onnx::ImportedModel& m, const fs::path& dir) {
+  Session::FeedType feeds;
+  std::vector<fs::path> ins = Sorted(dir, "input_");
+  for (size_t i = 0; i < ins.size(); ++i) {
+    std::string name;
+    absl::StatusOr<Tensor> t = rill::onnx::ReadTensorProtoFile(ins[i].string(), &name);
+    if (!t.ok()) return {Verdict::kUnsupported, std::string(t.status().message())};
+    Output in = name.empty() ? Output() : m.input(name);
+    if (in.node() == nullptr && i < m.inputs.size()) in = m.inputs[i];
+    if (in.node() == nullptr)
+      return {Verdict::kError, absl::StrCat("no model input for ", ins[i].string())};
+    feeds.emplace(in, *t);
+  }
+  std::vector<Tensor> got;
+  absl::Status s = session.Run(feeds, m.outputs, &got);
+  if (!s.ok()) return {Verdict::kError, std::string(s.message())};
+  std::vector<fs::path> outs = Sorted(dir, "output_");
+  if (outs.size() != got.size()) {
+    return {Verdict::kError, absl::StrCat(got.size(), " outputs, ", outs.size(), " expected")};
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    absl::StatusOr<Tensor> want = rill::onnx::ReadTensorProtoFile(outs[i].string());
+    if (!want.ok()) return {Verdict::kUnsupported, std::string(want.status().message())};
+    std::string diff = Compare(got[i], *want);
+    if (!diff.empty()) {
+      return {Verdict::kWrong, absl::StrCat(dir.filename().string(), " output ", i, " ('",
+                                            m.output_names[i], "'): ", diff)};
+    }
+  }
+  return {Verdict::kPass, ""};
+}
+
+Result RunCase(const fs::path& dir, const Args& args) {
+  std::ifstream f(dir / "model.onnx", std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  absl::StatusOr<std::vector<rill::onnx::UnsupportedNode>> unsupported =
+      rill::onnx::FindUnsupportedNodes(bytes);
+  if (!unsupported.ok()) return {Verdict::kError, std::string(unsupported.status().message())};
+  if (!unsupported->empty()) {
+    std::set<std::string> why;
+    for (const auto& n : *unsupported) why.insert(absl::StrCat(n.op_type, ": ", n.reason));
+    return {Verdict::kUnsupported, absl::StrJoin(why, "; ")};
+  }
+  Scope root = Scope::NewRootScope();
+  if (!args.device.empty()) root = root.WithDevice(args.device);
+  absl::StatusOr<rill::onnx::ImportedModel> m = rill::onnx::ImportModel(root, bytes);
+  if (!m.ok()) return {Verdict::kError, std::string(m.status().message())};
+  ClientSession session(root);
+  if (!session.status().ok()) return {Verdict::kError, std::string(session.status().message())};
+  std::vector<fs::path> sets = Sorted(dir, "test_data_set_");
+  if (sets.empty()) return {Verdict::kError, "no test_data_set_* folder"};
+  for (const fs::path& set : sets) {
+    Result r = RunDataSet(session, *m, set);
+    if (r.verdict != Verdict::kPass) return r;
+  }
+  return {Verdict::kPass, ""};
+}
+
+bool ParseArgs(int argc, char** argv, Args* a) {
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    auto value = [&](const char* flag, std::string* out) {
+      std::string p = absl::StrCat("--", flag, "=");
+      if (!absl::StartsWith(s, p)) return false;
+      *out = s.substr(p.size());
+      return true;
+    };
+    if (value("data", &a->data) || value("expected", &a->expected) ||
+        value("write_passing", &a->write_passing) || value("device", &a->device) ||
+        value("filter", &a->filter) || value("op_table", &a->op_table)) {
+      continue;
+    }
+    if (s == "--quiet") {
+      a->quiet = true;
+      continue;
+    }
+    std::fprintf(stderr, "onnx_conformance: unknown argument '%s'\n", s.c_str());
+    return false;
+  }
+  if (a->data.empty()) {
+    std::fprintf(stderr, "onnx_conformance: --data=FOLDER (of test_* case folders) is required\n");
+    return false;
+  }
+  return true;
+}
+
+// The op types a case's model uses (domain-qualified outside ONNX's default domain).
+std::set<std::string> OpTypes(const fs::path& dir) {
+  std::ifstream f(dir / "model.onnx", std::ios::binary);
+  ::onnx::ModelProto m;
+  std::set<std::string> ops;
+  if (!m.ParseFromIstream(&f)) return ops;
+  for (const auto& n : m.graph().node()) {
+    ops.insert(n.domain().empty() || n.domain() == "ai.onnx" ? n.op_type()
+                                                             : n.domain() + ":" + n.op_type());
+  }
+  return ops;
+}
+
+// Per op type: cases using it, by verdict.
+using OpTable = std::map<std::string, std::map<Verdict, int>>;
+
+void WriteOpTable(const std::string& path, const OpTable& table) {
+  std::ofstream out(path);
+  out << "| op type | cases | pass | wrong | error | unsupported |\n|---|---|---|---|---|---|\n";
+  for (const auto& [op, v] : table) {
+    auto get = [&](Verdict k) { return v.count(k) ? v.at(k) : 0; };
+    const int total = get(Verdict::kPass) + get(Verdict::kWrong) + get(Verdict::kError) +
+                      get(Verdict::kUnsupported);
+    out << "| " << op << " | " << total << " | " << get(Verdict::kPass) << " | "
+        << get(Verdict::kWrong) << " | " << get(Verdict::kError) << " | "
+        << get(Verdict::kUnsupported) << " |\n";
+  }
+}
+
+std::set<std::string> ReadList(const std::string& path) {
+  std::set<std::string> out;
+  std::ifstream f(path);
+  for (std::string line; std::getline(f, line);) {
+    if (!line.empty() && line[0] != '#') out.insert(line);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!ParseArgs(argc, argv, &args)) return 2;
+  if (!fs::is_directory(args.data)) {
+    std::printf("onnx_conformance: %s is not there (Debian's libonnx-testdata); skipped\n",
+                args.data.c_str());
+    return 77;  // CTest's SKIP_RETURN_CODE
+  }
+  const std::set<std::string> expected =
+      args.expected.empty() ? std::set<std::string>{} : ReadList(args.expected);
+  std::map<Verdict, int> count;
+  std::vector<std::string> passing, regressions;
+  OpTable table;
+  for (const fs::path& dir : Sorted(args.data, "test_")) {
+    const std::string name = dir.filename().string();
+    if (!args.filter.empty() && !absl::StrContains(name, args.filter)) continue;
+    const Result r = RunCase(dir, args);
+    ++count[r.verdict];
+    if (!args.op_table.empty()) {
+      for (const std::string& op : OpTypes(dir)) ++table[op][r.verdict];
+    }
+    static const char* kWords[] = {"PASS", "WRONG", "ERROR", "UNSUPPORTED"};
+    if (!args.quiet || r.verdict == Verdict::kWrong || r.verdict == Verdict::kError) {
+      std::printf("%-11s %s%s%s\n", kWords[static_cast<int>(r.verdict)], name.c_str(),
+                  r.detail.empty() ? "" : ": ", r.detail.substr(0, 300).c_str());
+    }
+    if (r.verdict == Verdict::kPass) passing.push_back(name);
+    if (r.verdict != Verdict::kPass && expected.count(name)) regressions.push_back(name);
+  }
+  if (!args.write_passing.empty()) {
+    std::ofstream out(args.write_passing);
+    out << "# ONNX backend cases that pass on rill (tests/onnx/conformance.cc)\n";
+    for (const auto& n : passing) out << n << "\n";
+  }
+  if (!args.op_table.empty()) WriteOpTable(args.op_table, table);
+  const int total = count[Verdict::kPass] + count[Verdict::kWrong] + count[Verdict::kError] +
+                    count[Verdict::kUnsupported];
+  std::printf("%s: %d cases: %d pass, %d wrong values, %d errors, %d unsupported\n",
+              args.data.c_str(), total, count[Verdict::kPass], count[Verdict::kWrong],
+              count[Verdict::kError], count[Verdict::kUnsupported]);
+  for (const auto& n : regressions) std::printf("REGRESSION  %s passed before\n", n.c_str());
+  std::printf("%d passed, %d failed\n", count[Verdict::kPass],
+              count[Verdict::kWrong] + count[Verdict::kError]);
+  return count[Verdict::kWrong] > 0 || !regressions.empty() ? 1 : 0;
+}

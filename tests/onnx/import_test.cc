@@ -1,0 +1,291 @@
+// The ONNX importer on models built here with ONNX's own protobuf classes: values, names,
+// shapes, unsupported ops listed at once, hostile files, a trainable import fine-tuned.
+#include <cmath>
+
+#include "gtest/gtest.h"
+#include "onnx/onnx_pb.h"
+#include "rill/rill.h"
+
+namespace rill {
+namespace {
+
+using ::onnx::ModelProto;
+using ::onnx::NodeProto;
+using ::onnx::TensorProto;
+
+ModelProto NewModel(int64_t opset = 13) {
+  ModelProto m;
+  m.set_ir_version(8);
+  m.set_producer_name("rill-test");
+  auto* op = m.add_opset_import();
+  op->set_domain("");
+  op->set_version(opset);
+  m.mutable_graph()->set_name("g");
+  return m;
+}
+
+// A float graph input of `dims` (-1: a symbolic dim "N").
+void AddInput(ModelProto* m, const std::string& name, std::vector<int64_t> dims,
+              int32_t type = TensorProto::FLOAT) {
+  auto* in = m->mutable_graph()->add_input();
+  in->set_name(name);
+  auto* t = in->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(type);
+  auto* shape = t->mutable_shape();
+  for (int64_t d : dims) {
+    auto* dim = shape->add_dim();
+    if (d < 0) {
+      dim->set_dim_param("N");
+    } else {
+      dim->set_dim_value(d);
+    }
+  }
+}
+
+void AddOutput(ModelProto* m, const std::string& name) {
+  auto* out = m->mutable_graph()->add_output();
+  out->set_name(name);
+  auto* t = out->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(TensorProto::FLOAT);
+  t->mutable_shape();  // ONNX's checker wants a shape, even one of unknown dims
+}
+
+NodeProto* AddNode(ModelProto* m, const std::string& op, std::vector<std::string> in,
+                   std::vector<std::string> out, const std::string& name = "") {
+  NodeProto* n = m->mutable_graph()->add_node();
+  n->set_op_type(op);
+  n->set_name(name.empty() ? out[0] + "_node" : name);
+  for (auto& s : in) n->add_input(s);
+  for (auto& s : out) n->add_output(s);
+  return n;
+}
+
+void AddFloatInit(ModelProto* m, const std::string& name, std::vector<int64_t> dims,
+                  std::vector<float> v) {
+  TensorProto* t = m->mutable_graph()->add_initializer();
+  t->set_name(name);
+  t->set_data_type(TensorProto::FLOAT);
+  for (int64_t d : dims) t->add_dims(d);
+  for (float f : v) t->add_float_data(f);
+}
+
+std::string Bytes(const ModelProto& m) { return m.SerializeAsString(); }
+
+// y = Relu(x + b) * 2 with x [N, 3].
+ModelProto AddReluModel() {
+  ModelProto m = NewModel();
+  AddInput(&m, "x:0", {-1, 3});
+  AddFloatInit(&m, "b", {3}, {1.f, -2.f, 0.5f});
+  AddFloatInit(&m, "two", {}, {2.f});
+  AddNode(&m, "Add", {"x:0", "b"}, {"s"});
+  AddNode(&m, "Relu", {"s"}, {"r"});
+  AddNode(&m, "Mul", {"r", "two"}, {"y"});
+  AddOutput(&m, "y");
+  return m;
+}
+
+TEST(OnnxImport, RunsAModelWithItsNamesAndShapes) {
+  Scope root = Scope::NewRootScope();
+  auto m = onnx::ImportModel(root, Bytes(AddReluModel()));
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(m->input_names, std::vector<std::string>{"x:0"});
+  Output x = m->input("x:0");
+  ASSERT_NE(x.node(), nullptr);
+  EXPECT_EQ(x.node()->name(), "x_0");  // ':' cannot be in a node name
+  EXPECT_EQ(x.type(), DT_FLOAT);
+  EXPECT_EQ(x.shape(), PartialTensorShape({-1, 3}));
+  EXPECT_EQ(m->opset, 13);
+  EXPECT_EQ(m->producer, "rill-test");
+  ClientSession session(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({{x, {{1.f, 1.f, 1.f}, {-5.f, 3.f, 0.f}}}}, {m->output("y")}, &out).ok());
+  auto y = out[0].matrix<float>();
+  EXPECT_EQ(out[0].shape(), TensorShape({2, 3}));
+  const float want[2][3] = {{4.f, 0.f, 3.f}, {0.f, 2.f, 1.f}};
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 3; ++j) EXPECT_FLOAT_EQ(y(i, j), want[i][j]) << i << "," << j;
+  }
+  // TensorFlow-style feeds and fetches by name work on the imported graph.
+  std::vector<Tensor> by_name;
+  Tensor xv(DT_FLOAT, TensorShape({1, 3}));
+  xv.flat<float>().setConstant(1.f);
+  ASSERT_TRUE(session.Run({{"x_0", xv}}, {m->outputs[0].name()}, {}, &by_name).ok());
+  EXPECT_FLOAT_EQ(by_name[0].matrix<float>()(0, 0), 4.f);
+  EXPECT_EQ(m->output("nope").node(), nullptr);
+}
+
+TEST(OnnxImport, ListsEveryUnsupportedNodeAtOnceAndAddsNothing) {
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {2});
+  AddNode(&m, "Relu", {"x"}, {"a"});
+  AddNode(&m, "Det", {"a"}, {"b"}, "my_det");
+  NodeProto* custom = AddNode(&m, "Frobnicate", {"b"}, {"c"}, "custom");
+  custom->set_domain("com.example");
+  auto* op = m.add_opset_import();
+  op->set_domain("com.example");
+  op->set_version(1);
+  AddOutput(&m, "c");
+  Scope root = Scope::NewRootScope();
+  const int before = root.graph()->num_nodes();
+  auto r = onnx::ImportModel(root, Bytes(m));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  const std::string msg(r.status().message());
+  EXPECT_NE(msg.find("2 node(s)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("node 'my_det' (Det, domain 'ai.onnx', opset 13)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("node 'custom' (Frobnicate, domain 'com.example', opset 13)"),
+            std::string::npos)
+      << msg;
+  EXPECT_EQ(root.graph()->num_nodes(), before);
+  EXPECT_TRUE(root.ok());
+  auto list = onnx::FindUnsupportedNodes(Bytes(m));
+  ASSERT_TRUE(list.ok());
+  ASSERT_EQ(list->size(), 2u);
+  EXPECT_EQ((*list)[0].op_type, "Det");
+  EXPECT_EQ((*list)[1].domain, "com.example");
+}
+
+TEST(OnnxImport, AConversionErrorLeavesTheGraphAsItWas) {
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {2, 3});
+  TensorProto* shape = m.mutable_graph()->add_initializer();
+  shape->set_name("shape");
+  shape->set_data_type(TensorProto::INT64);
+  shape->add_dims(1);
+  shape->add_int64_data(7);  // 6 elements cannot become 7
+  AddNode(&m, "Reshape", {"x", "shape"}, {"y"}, "bad_reshape");
+  AddOutput(&m, "y");
+  Scope root = Scope::NewRootScope();
+  auto r = onnx::ImportModel(root, Bytes(m));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("ONNX node 'bad_reshape' (Reshape"), std::string::npos)
+      << r.status();
+  EXPECT_EQ(root.graph()->num_nodes(), 0);
+  EXPECT_TRUE(root.ok());
+}
+
+TEST(OnnxImport, RefusesMalformedFilesWithAStatus) {
+  Scope root = Scope::NewRootScope();
+  for (std::string bytes : {std::string("not a model"), std::string("\x08\x07\x12\xff", 4),
+                            Bytes(AddReluModel()).substr(0, 40), std::string()}) {
+    auto r = onnx::ImportModel(root, bytes);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+  }
+  // A node reading a value nothing produces: ONNX's checker names it.
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {2});
+  AddNode(&m, "Relu", {"ghost"}, {"y"});
+  AddOutput(&m, "y");
+  auto r = onnx::ImportModel(root, Bytes(m));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("checker"), std::string::npos) << r.status();
+  EXPECT_EQ(root.graph()->num_nodes(), 0);
+  auto missing = onnx::ImportModelFile(root, "/nonexistent/model.onnx");
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(OnnxImport, RefusesAnOpsetNewerThanItKnows) {
+  ModelProto m = AddReluModel();
+  m.mutable_opset_import(0)->set_version(18);
+  auto r = onnx::ImportModel(Scope::NewRootScope(), Bytes(m), {.check_model = false});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("opset 18 is newer than 17"), std::string::npos)
+      << r.status();
+}
+
+TEST(OnnxTensorProto, ChecksSizesAgainstTheData) {
+  TensorProto t;
+  t.set_data_type(TensorProto::FLOAT);
+  t.add_dims(2);
+  t.add_dims(2);
+  t.set_raw_data(std::string(12, '\0'));  // 3 floats for 4 elements
+  auto r = onnx::ParseTensorProto(t.SerializeAsString());
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("holds 12 bytes of raw data, not 4 float"), std::string::npos)
+      << r.status();
+  // Dims whose product is huge with no data behind them: refused before any allocation.
+  TensorProto huge;
+  huge.set_data_type(TensorProto::DOUBLE);
+  for (int i = 0; i < 4; ++i) huge.add_dims(int64_t{1} << 20);
+  huge.set_raw_data("12345678");
+  EXPECT_FALSE(onnx::ParseTensorProto(huge.SerializeAsString()).ok());
+  TensorProto neg;
+  neg.set_data_type(TensorProto::INT64);
+  neg.add_dims(-1);
+  EXPECT_FALSE(onnx::ParseTensorProto(neg.SerializeAsString()).ok());
+  TensorProto ext;
+  ext.set_data_type(TensorProto::FLOAT);
+  ext.set_data_location(TensorProto::EXTERNAL);
+  EXPECT_NE(onnx::ParseTensorProto(ext.SerializeAsString()).status().message().find("external"),
+            std::string::npos);
+  TensorProto half;
+  half.set_data_type(TensorProto::FLOAT16);
+  EXPECT_NE(onnx::ParseTensorProto(half.SerializeAsString()).status().message().find("FLOAT16"),
+            std::string::npos);
+  // Typed fields: bools travel as int32 values.
+  TensorProto b;
+  b.set_name("flags");
+  b.set_data_type(TensorProto::BOOL);
+  b.add_dims(3);
+  for (int v : {1, 0, 5}) b.add_int32_data(v);
+  std::string name;
+  auto flags = onnx::ParseTensorProto(b.SerializeAsString(), &name);
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(name, "flags");
+  EXPECT_TRUE(flags->flat<bool>()(0));
+  EXPECT_FALSE(flags->flat<bool>()(1));
+  EXPECT_TRUE(flags->flat<bool>()(2));
+}
+
+// y = x W + b, trained toward targets: the initializers become variables a GradientDescent
+// step moves, and a Reshape's shape stays a constant.
+TEST(OnnxImport, TrainableImportFineTunes) {
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {-1, 2});
+  AddFloatInit(&m, "W", {2, 1}, {0.f, 0.f});
+  AddFloatInit(&m, "b", {1}, {0.f});
+  TensorProto* shape = m.mutable_graph()->add_initializer();
+  shape->set_name("flat");
+  shape->set_data_type(TensorProto::INT64);
+  shape->add_dims(1);
+  shape->add_int64_data(-1);
+  AddNode(&m, "Gemm", {"x", "W", "b"}, {"g"});
+  AddNode(&m, "Reshape", {"g", "flat"}, {"y"});
+  AddOutput(&m, "y");
+  Scope root = Scope::NewRootScope();
+  auto r = onnx::ImportModel(root, Bytes(m), {.trainable = true});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->variables.size(), 2u);  // W and b; "flat" feeds Reshape's shape
+  auto target = ops::Placeholder(root, DT_FLOAT);
+  auto loss = ops::Mean(root, ops::Square(root, ops::Sub(root, r->output("y"), target)), {0});
+  ops::GradientDescentOptimizer opt(0.1f);
+  Operation train = opt.Minimize(root, loss);
+  ASSERT_TRUE(root.ok()) << root.status();
+  ClientSession session(root);
+  ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  Session::FeedType feeds{{r->input("x"), {{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}}},
+                          {target, {1.f, 2.f, 3.f}}};  // y = x1 + 2 x2
+  std::vector<Tensor> first, last;
+  ASSERT_TRUE(session.Run(feeds, {loss}, &first).ok());
+  for (int i = 0; i < 300; ++i) ASSERT_TRUE(session.Run(feeds, {}, {train}, nullptr).ok());
+  ASSERT_TRUE(session.Run(feeds, {loss}, &last).ok());
+  EXPECT_NEAR(first[0].scalar<float>()(), (1.f + 4.f + 9.f) / 3.f, 1e-6);
+  EXPECT_LT(last[0].scalar<float>()(), 1e-3f);
+}
+
+TEST(OnnxImport, SupportedOpsAreRegistered) {
+  std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
+  auto has = [&](const std::string& op) {
+    for (const auto& c : ops) {
+      if (c.op_type == op) return true;
+    }
+    return false;
+  };
+  for (const char* op : {"Conv", "Gemm", "Relu", "Reshape", "Softmax", "ReduceSum", "Slice"}) {
+    EXPECT_TRUE(has(op)) << op;
+  }
+}
+
+}  // namespace
+}  // namespace rill
