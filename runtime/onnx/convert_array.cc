@@ -274,6 +274,40 @@ absl::Status ConvertDropout(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// cols - rows over the last two dims of x (rows x cols): the diagonal index of each element.
+Output DiagonalIndex(const NodeContext& c, const Output& x, int64_t rank) {
+  Output zero = c.Const(Tensor(int64_t{0})), one = c.Const(Tensor(int64_t{1}));
+  Output rows = c.Op("Range", {zero, DimOf(c, x, rank - 2, DT_INT64), one});
+  Output cols = c.Op("Range", {zero, DimOf(c, x, rank - 1, DT_INT64), one});
+  return c.Op("Sub", {c.Op("ExpandDims", {cols, c.Const(Tensor(int64_t{0}))}),
+                      c.Op("ExpandDims", {rows, c.Const(Tensor(int64_t{1}))})});
+}
+
+// Trilu keeps the elements on or above (upper) / below (lower) the k-th diagonal.
+absl::Status ConvertTrilu(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 2) return c.Error("the input must have rank 2 or more, and a known rank");
+  Output k = c.has_input(1) ? ScalarInput(c, 1, DT_INT64) : c.Const(Tensor(int64_t{0}));
+  Output diag = DiagonalIndex(c, x, rank);
+  const bool upper = c.attrs().i("upper", 1) != 0;
+  Output keep = c.Op(upper ? "GreaterEqual" : "LessEqual", {diag, k});
+  c.set_output(0, c.Op("SelectV2", {keep, x, c.Op("ZerosLike", {x})}));
+  return absl::OkStatus();
+}
+
+// EyeLike: ones on the k-th diagonal of a matrix shaped like the input.
+absl::Status ConvertEyeLike(NodeContext& c) {
+  Output x = c.input(0);
+  if (RankOf(x) != 2) return c.Error("the input must be a matrix");
+  DataType dt = x.type();
+  if (c.attrs().has("dtype")) dt = FromOnnxType(static_cast<int32_t>(c.attrs().i("dtype", 0)));
+  if (dt == DT_INVALID) return c.Error("dtype is not supported");
+  Output on = c.Op("Equal", {DiagonalIndex(c, x, 2), c.Const(Tensor(c.attrs().i("k", 0)))});
+  c.set_output(0, c.Op("Cast", {on}, {{"DstT", dt}}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Constant", 1, ConstantSupport, ConvertConstant});
@@ -293,6 +327,8 @@ absl::Status ConvertDropout(NodeContext& c) {
   r->Register({"Range", 11, nullptr, ConvertRange});
   r->Register({"Tile", 6, nullptr, ConvertTile});
   r->Register({"Dropout", 1, DropoutSupport, ConvertDropout});
+  r->Register({"Trilu", 14, nullptr, ConvertTrilu});
+  r->Register({"EyeLike", 9, nullptr, ConvertEyeLike});
   return true;
 }();
 

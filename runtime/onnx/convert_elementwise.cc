@@ -195,6 +195,18 @@ absl::Status ConvertClip(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// Shrink: x + bias below -lambd, x - bias above lambd, 0 between.
+absl::Status ConvertShrink(NodeContext& c) {
+  Output x = c.input(0);
+  const float bias = c.attrs().f("bias", 0.f), lambd = c.attrs().f("lambd", 0.5f);
+  Output zero = c.Op("ZerosLike", {x});
+  Output low = c.Op("Less", {x, ScalarLike(c, x, -lambd)});
+  Output high = c.Op("Greater", {x, ScalarLike(c, x, lambd)});
+  Output y = c.Op("SelectV2", {high, c.Op("Sub", {x, ScalarLike(c, x, bias)}), zero});
+  c.set_output(0, c.Op("SelectV2", {low, c.Op("Add", {x, ScalarLike(c, x, bias)}), y}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
   for (const char* op : {"Abs",  "Neg",     "Sqrt", "Exp",      "Log",   "Reciprocal", "Floor",
@@ -234,6 +246,7 @@ absl::Status ConvertClip(NodeContext& c) {
   r->Register({"IsNaN", 9, nullptr, ConvertIsNaN});
   r->Register({"IsInf", 10, nullptr, ConvertIsInf});
   r->Register({"Clip", 1, nullptr, ConvertClip});
+  r->Register({"Shrink", 9, nullptr, ConvertShrink});
   return true;
 }();
 

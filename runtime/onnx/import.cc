@@ -157,7 +157,7 @@ Output ImportedModel::output(absl::string_view onnx_name) const {
 absl::StatusOr<ImportedModel> ImportModel(const Scope& scope, absl::string_view bytes,
                                           const ImportOptions& options) {
   RILL_RETURN_IF_ERROR(scope.status());
-  RILL_ASSIGN_OR_RETURN(auto m, ModelView::Parse(bytes, options.check_model));
+  RILL_ASSIGN_OR_RETURN(auto m, ModelView::Parse(bytes, options));
   std::vector<UnsupportedNode> unsupported = m->Unsupported();
   if (!unsupported.empty()) return errors::InvalidArgument(DescribeUnsupported(unsupported));
   RILL_RETURN_IF_ERROR(m->DecodeInitializers());
@@ -178,8 +178,9 @@ absl::StatusOr<ImportedModel> ImportModelFile(const Scope& scope, const std::str
   return m;
 }
 
-absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(absl::string_view bytes) {
-  RILL_ASSIGN_OR_RETURN(auto m, ModelView::Parse(bytes, /*check=*/true));
+absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(absl::string_view bytes,
+                                                                  const ImportOptions& options) {
+  RILL_ASSIGN_OR_RETURN(auto m, ModelView::Parse(bytes, options));
   return m->Unsupported();
 }
 

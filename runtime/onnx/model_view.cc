@@ -1,5 +1,6 @@
 #include "rill/runtime/onnx/model_view.h"
 
+#include "absl/strings/str_join.h"
 #include "onnx/checker.h"
 #include "rill/core/limits.h"
 #include "rill/core/status.h"
@@ -23,19 +24,30 @@ std::string TypeProblem(const ::onnx::TypeProto& t) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<ModelView>> ModelView::Parse(absl::string_view bytes, bool check) {
+absl::StatusOr<std::unique_ptr<ModelView>> ModelView::Parse(absl::string_view bytes,
+                                                            const ImportOptions& options) {
   std::unique_ptr<ModelView> m(new ModelView);
   if (bytes.size() > static_cast<size_t>(kMaxModelBytes) ||
       !m->model_.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return errors::InvalidArgument("not an ONNX model: the ", bytes.size(),
                                    " bytes do not parse as a ModelProto");
   }
-  if (check) {
+  if (options.check_model) {
     try {
       ::onnx::checker::check_model(m->model_);
     } catch (const std::exception& e) {
       return errors::InvalidArgument("not a valid ONNX model (ONNX's checker): ", e.what());
     }
+  }
+  for (const auto& [name, value] : options.constant_inputs) {
+    bool found = false;
+    for (const auto& in : m->model_.graph().input()) found = found || in.name() == name;
+    if (!found)
+      return errors::InvalidArgument("constant_inputs names '", name,
+                                     "', which is not a graph input");
+    ::onnx::TensorProto* t = m->model_.mutable_graph()->add_initializer();
+    RILL_RETURN_IF_ERROR(TensorToProto(value, t));
+    t->set_name(name);
   }
   for (const auto& o : m->model_.opset_import()) {
     if (DefaultDomain(o.domain())) m->opset_ = o.version();
@@ -69,7 +81,8 @@ const Converter* ModelView::ConverterFor(const ::onnx::NodeProto& node) const {
   return ConverterRegistry::Global()->Find(node.op_type(), opset_);
 }
 
-std::string ModelView::NodeProblem(const ::onnx::NodeProto& node) const {
+std::string ModelView::NodeProblem(const ::onnx::NodeProto& node,
+                                   std::vector<std::string>* inputs) const {
   if (!DefaultDomain(node.domain())) return "ops of this domain are not supported";
   const Converter* c = ConverterFor(node);
   if (c == nullptr) {
@@ -81,11 +94,16 @@ std::string ModelView::NodeProblem(const ::onnx::NodeProto& node) const {
   NodeAttrs attrs(node);
   SupportView view{node, attrs, opset_, {}};
   for (const auto& in : node.input()) view.input_is_constant.push_back(constants_.count(in) != 0);
+  std::vector<std::string> why;
   for (int i : c->const_inputs) {
     if (i < node.input_size() && graph_inputs_.count(node.input(i)) != 0) {
-      return absl::StrCat("input ", i, " ('", node.input(i),
-                          "') must be known when the model is imported, and is a graph input");
+      inputs->push_back(node.input(i));
+      why.push_back(absl::StrCat("input ", i, " ('", node.input(i), "')"));
     }
+  }
+  if (!why.empty()) {
+    return absl::StrCat(absl::StrJoin(why, " and "),
+                        " must be known when the model is imported, and is a graph input");
   }
   return c->support != nullptr ? c->support(view) : "";
 }
@@ -93,25 +111,35 @@ std::string ModelView::NodeProblem(const ::onnx::NodeProto& node) const {
 std::vector<UnsupportedNode> ModelView::Unsupported() const {
   std::vector<UnsupportedNode> out;
   if (opset_ > kMaxOpset) {
-    out.push_back({"", "(model)", "", opset_,
-                   absl::StrCat("opset ", opset_, " is newer than ", kMaxOpset,
-                                ", the newest rill imports")});
+    out.push_back(
+        {"",
+         "(model)",
+         "",
+         opset_,
+         absl::StrCat("opset ", opset_, " is newer than ", kMaxOpset, ", the newest rill imports"),
+         {}});
     return out;
   }
   for (const auto& in : graph().input()) {
     if (IsInitializer(in.name())) continue;
     std::string why = TypeProblem(in.type());
-    if (!why.empty()) out.push_back({in.name(), "(graph input)", "", opset_, why});
+    if (!why.empty()) out.push_back({in.name(), "(graph input)", "", opset_, why, {}});
   }
   for (const auto& t : graph().initializer()) {
     if (FromOnnxType(t.data_type()) == DT_INVALID) {
-      out.push_back({t.name(), "(initializer)", "", opset_,
-                     absl::StrCat("dtype ", OnnxTypeName(t.data_type()), " is not supported")});
+      out.push_back({t.name(),
+                     "(initializer)",
+                     "",
+                     opset_,
+                     absl::StrCat("dtype ", OnnxTypeName(t.data_type()), " is not supported"),
+                     {}});
     }
   }
   for (const auto& node : graph().node()) {
-    std::string why = NodeProblem(node);
-    if (!why.empty()) out.push_back({node.name(), node.op_type(), node.domain(), opset_, why});
+    std::vector<std::string> needs;
+    std::string why = NodeProblem(node, &needs);
+    if (!why.empty())
+      out.push_back({node.name(), node.op_type(), node.domain(), opset_, why, needs});
   }
   return out;
 }

@@ -24,7 +24,9 @@ class ModelView {
  public:
   // InvalidArgument for bytes that are not a model, or (when `check`) one ONNX's checker
   // refuses.
-  static absl::StatusOr<std::unique_ptr<ModelView>> Parse(absl::string_view bytes, bool check);
+  // `options.constant_inputs` become initializers (checked after ONNX's checker).
+  static absl::StatusOr<std::unique_ptr<ModelView>> Parse(absl::string_view bytes,
+                                                          const ImportOptions& options);
 
   const ::onnx::ModelProto& model() const { return model_; }
   const ::onnx::GraphProto& graph() const { return model_.graph(); }
@@ -44,7 +46,8 @@ class ModelView {
  private:
   ModelView() = default;
   void FindConstants();
-  std::string NodeProblem(const ::onnx::NodeProto& node) const;
+  // Why the node cannot be converted ("" when it can); *inputs: the graph inputs it needs.
+  std::string NodeProblem(const ::onnx::NodeProto& node, std::vector<std::string>* inputs) const;
 
   ::onnx::ModelProto model_;
   int64_t opset_ = 0;

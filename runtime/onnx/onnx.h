@@ -38,6 +38,10 @@ struct ImportOptions {
   bool trainable = false;
   // Run ONNX's checker first (on by default; the conformance suite keeps it on).
   bool check_model = true;
+  // Graph inputs given values while importing, by ONNX name: they become constants, as in
+  // a frozen graph. For inputs that set shapes (Resize's sizes, Unsqueeze's axes), which
+  // rill needs to know when it builds the graph; UnsupportedNode::needs_input names them.
+  std::map<std::string, Tensor> constant_inputs = {};
 };
 
 struct ImportedModel {
@@ -69,10 +73,14 @@ struct UnsupportedNode {
   std::string domain;  // "" is ONNX's default domain ai.onnx
   int64_t opset = 0;
   std::string reason;  // "no converter", or the attribute, input or dtype refused
+  // Set when the only trouble is that these graph inputs must be known while importing:
+  // ImportOptions::constant_inputs with values for them makes the node importable.
+  std::vector<std::string> needs_inputs;
 };
 // Every unsupported node of the model (empty when all convert); InvalidArgument for a file
 // that is not a valid model.
-absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(absl::string_view model_bytes);
+absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(
+    absl::string_view model_bytes, const ImportOptions& options = {});
 
 // An ONNX TensorProto (as in the backend tests' input_0.pb) as a Tensor; its name if set.
 absl::StatusOr<Tensor> ParseTensorProto(absl::string_view bytes, std::string* name = nullptr);

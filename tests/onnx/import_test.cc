@@ -274,6 +274,76 @@ TEST(OnnxImport, TrainableImportFineTunes) {
   EXPECT_LT(last[0].scalar<float>()(), 1e-3f);
 }
 
+// Resize's sizes as a graph input: unsupported, naming the input to bind; bound, it imports
+// and the nearest resize reads, for output x, input floor((x + 0.5) / 2 - 0.5) (half_pixel).
+TEST(OnnxImport, ShapeInputsCanBeBoundAsConstants) {
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {1, 1, 2});
+  AddInput(&m, "sizes", {3}, TensorProto::INT64);
+  AddNode(&m, "Resize", {"x", "", "", "sizes"}, {"y"})->add_attribute()->CopyFrom([] {
+    ::onnx::AttributeProto a;
+    a.set_name("nearest_mode");
+    a.set_type(::onnx::AttributeProto::STRING);
+    a.set_s("floor");
+    return a;
+  }());
+  AddOutput(&m, "y");
+  auto list = onnx::FindUnsupportedNodes(Bytes(m));
+  ASSERT_TRUE(list.ok()) << list.status();
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_EQ((*list)[0].needs_inputs, std::vector<std::string>{"sizes"});
+  Tensor sizes(DT_INT64, TensorShape({3}));
+  sizes.flat<int64_t>()(0) = 1;
+  sizes.flat<int64_t>()(1) = 1;
+  sizes.flat<int64_t>()(2) = 4;
+  Scope root = Scope::NewRootScope();
+  auto r = onnx::ImportModel(root, Bytes(m), {.constant_inputs = {{"sizes", sizes}}});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->input_names, std::vector<std::string>{"x"});
+  ClientSession session(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session
+                  .Run({{r->input("x"), Input::Initializer({3.f, 5.f}, TensorShape({1, 1, 2}))}},
+                       {r->output("y")}, &out)
+                  .ok());
+  ASSERT_EQ(out[0].shape(), TensorShape({1, 1, 4}));
+  const float want[] = {3.f, 3.f, 3.f, 5.f};  // from -0.25, 0.25, 0.75, 1.25
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), want[i]) << i;
+  auto bad = onnx::ImportModel(root, Bytes(m), {.constant_inputs = {{"nope", sizes}}});
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// An index outside [-dim, dim) is an error at run time, never another element's value.
+TEST(OnnxImport, GatherElementsRefusesIndicesOutOfRange) {
+  ModelProto m = NewModel();
+  AddInput(&m, "data", {2, 2});
+  AddInput(&m, "idx", {2, 2}, TensorProto::INT64);
+  AddNode(&m, "GatherElements", {"data", "idx"}, {"y"});
+  AddOutput(&m, "y");
+  Scope root = Scope::NewRootScope();
+  auto r = onnx::ImportModel(root, Bytes(m));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ClientSession session(root);
+  Tensor data(DT_FLOAT, TensorShape({2, 2}));
+  for (int i = 0; i < 4; ++i) data.flat<float>()(i) = static_cast<float>(i + 1);
+  Tensor idx(DT_INT64, TensorShape({2, 2}));
+  auto set = [&](std::vector<int64_t> v) {
+    for (int i = 0; i < 4; ++i) idx.flat<int64_t>()(i) = v[i];
+  };
+  std::vector<Tensor> out;
+  set({0, -1, 1, 0});  // axis 0: rows 0 and 1 (counted from the end) of column 1, ...
+  ASSERT_TRUE(
+      session.Run({{r->input("data"), data}, {r->input("idx"), idx}}, {r->output("y")}, &out).ok());
+  const float want[] = {1.f, 4.f, 3.f, 2.f};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[0].flat<float>()(i), want[i]) << i;
+  for (int64_t bad : {2, -3}) {  // row 2 would be the next column's element in a flat buffer
+    set({0, 0, bad, 0});
+    absl::Status s =
+        session.Run({{r->input("data"), data}, {r->input("idx"), idx}}, {r->output("y")}, &out);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << bad << ": " << s;
+  }
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {

@@ -24,7 +24,8 @@ absl::StatusOr<ImportedModel> ImportModelFile(const Scope&, const std::string&,
                                               const ImportOptions&) {
   return Unavailable();
 }
-absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(absl::string_view) {
+absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(absl::string_view,
+                                                                  const ImportOptions&) {
   return Unavailable();
 }
 absl::StatusOr<Tensor> ParseTensorProto(absl::string_view, std::string*) { return Unavailable(); }

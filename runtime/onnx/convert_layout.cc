@@ -1,0 +1,143 @@
+// ONNX ops that move elements without computing: Pad (constant, edge and reflect modes;
+// negative pads crop) and DepthToSpace / SpaceToDepth (a reshape-transpose-reshape).
+// Edge and reflect padding gather each padded axis with indices computed while importing.
+#include <algorithm>
+
+#include "rill/runtime/onnx/converter.h"
+
+namespace rill::onnx::internal {
+namespace {
+
+std::string PadSupport(const SupportView& v) {
+  const std::string mode = v.attrs.s("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return absl::StrCat("mode '", mode, "'");
+  if (v.opset >= 11 && !v.constant(1)) return "pads must be known when the model is imported";
+  return "";
+}
+
+// Gathers positions -before .. n + after - 1 of `axis`, mapped into [0, n) by the mode.
+absl::StatusOr<Output> PadByGather(const NodeContext& c, const Output& x, int64_t axis,
+                                   int64_t before, int64_t after, bool reflect) {
+  const PartialTensorShape& s = x.shape();
+  if (s.unknown_rank() || s.dim_size(axis) < 0)
+    return c.Error("edge and reflect pads need the input's dims");
+  const int64_t n = s.dim_size(axis);
+  if (n == 0) return c.Error("cannot pad an empty dim by its edge");
+  if (reflect && (before >= n || after >= n))
+    return c.Error("reflect pads must be smaller than the dim");
+  std::vector<int64_t> idx;
+  for (int64_t i = -before; i < n + after; ++i) {
+    int64_t j = i;
+    if (reflect) {
+      j = i < 0 ? -i : (i >= n ? 2 * (n - 1) - i : i);
+    } else {
+      j = std::clamp<int64_t>(i, 0, n - 1);
+    }
+    idx.push_back(j);
+  }
+  return c.Op("GatherV2", {x, c.Int64s(idx), c.Const(Tensor(axis))});
+}
+
+absl::Status ConvertPad(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 0) return c.Error("the input's rank is not known");
+  std::vector<int64_t> pads = c.attrs().ints("pads");  // opset 1 named it "paddings"
+  if (pads.empty()) pads = c.attrs().ints("paddings");
+  if (c.opset() >= 11) {
+    RILL_ASSIGN_OR_RETURN(pads, c.ConstInts(1, "pads"));
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return c.Error(pads.size(), " pads for rank ", rank);
+  const std::string mode = c.attrs().s("mode", "constant");
+  // Negative pads crop: pad by the positive parts, then slice the negative ones off.
+  Tensor grow(DT_INT64, TensorShape({rank, 2}));
+  std::vector<int64_t> begin(rank), end(rank);
+  int64_t end_mask = 0;
+  bool crop = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t b = pads[d], e = pads[rank + d];
+    grow.matrix<int64_t>()(d, 0) = std::max<int64_t>(b, 0);
+    grow.matrix<int64_t>()(d, 1) = std::max<int64_t>(e, 0);
+    begin[d] = std::max<int64_t>(-b, 0);
+    end[d] = -std::max<int64_t>(-e, 0);
+    if (end[d] == 0) end_mask |= int64_t{1} << d;
+    crop = crop || b < 0 || e < 0;
+  }
+  Output y = x;
+  if (mode == "constant") {
+    y = c.Op("Pad", {x, c.Const(grow)});
+    Output value;
+    if (c.opset() < 11 && c.attrs().f("value", 0.f) != 0.f)
+      value = ScalarLike(c, x, c.attrs().f("value", 0.f));
+    if (c.opset() >= 11 && c.has_input(2)) value = c.Op("Reshape", {c.input(2), c.Int64s({})});
+    if (value.node() != nullptr) {  // the padded region (false in a padded mask) gets `value`
+      Output inside =
+          c.Op("Pad", {c.Op("Fill", {ShapeOf(c, x), c.Const(Tensor(true))}), c.Const(grow)});
+      y = c.Op("SelectV2", {inside, y, value});
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d) {
+      const int64_t b = grow.matrix<int64_t>()(d, 0), e = grow.matrix<int64_t>()(d, 1);
+      if (b == 0 && e == 0) continue;
+      RILL_ASSIGN_OR_RETURN(y, PadByGather(c, y, d, b, e, mode == "reflect"));
+    }
+  }
+  if (crop) {
+    y = c.Op("StridedSlice",
+             {y, c.Int64s(begin), c.Int64s(end), c.Int64s(std::vector<int64_t>(rank, 1))},
+             {{"end_mask", end_mask}});
+  }
+  c.set_output(0, c.Op("Identity", {y}));
+  return absl::OkStatus();
+}
+
+// [N, C, H, W] with C, H, W known, or an error.
+absl::StatusOr<std::vector<int64_t>> Nchw(const NodeContext& c, const Output& x) {
+  const PartialTensorShape& s = x.shape();
+  if (s.unknown_rank() || s.dims() != 4) return c.Error("the input must be 4-D [N, C, H, W]");
+  for (int d = 1; d < 4; ++d) {
+    if (s.dim_size(d) < 0) return c.Error("the input's C, H and W must be known");
+  }
+  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
+}
+
+absl::Status ConvertDepthToSpace(NodeContext& c) {
+  Output x = c.input(0);
+  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> s, Nchw(c, x));
+  const int64_t b = c.attrs().i("blocksize", 0);
+  if (b <= 0 || s[1] % (b * b) != 0)
+    return c.Error("C ", s[1], " is not a multiple of blocksize^2");
+  const int64_t cc = s[1] / (b * b);
+  const bool crd = c.attrs().s("mode", "DCR") == "CRD";
+  Output t = c.Op("Reshape", {x, c.Int64s(crd ? std::vector<int64_t>{-1, cc, b, b, s[2], s[3]}
+                                              : std::vector<int64_t>{-1, b, b, cc, s[2], s[3]})});
+  t = c.Op("Transpose", {t, c.Int64s(crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3}
+                                         : std::vector<int64_t>{0, 3, 4, 1, 5, 2})});
+  c.set_output(0, c.Op("Reshape", {t, c.Int64s({-1, cc, s[2] * b, s[3] * b})}));
+  return absl::OkStatus();
+}
+
+absl::Status ConvertSpaceToDepth(NodeContext& c) {
+  Output x = c.input(0);
+  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> s, Nchw(c, x));
+  const int64_t b = c.attrs().i("blocksize", 0);
+  if (b <= 0 || s[2] % b != 0 || s[3] % b != 0)
+    return c.Error("H and W must be multiples of blocksize");
+  Output t = c.Op("Reshape", {x, c.Int64s({-1, s[1], s[2] / b, b, s[3] / b, b})});
+  t = c.Op("Transpose", {t, c.Int64s({0, 3, 5, 1, 2, 4})});
+  c.set_output(0, c.Op("Reshape", {t, c.Int64s({-1, s[1] * b * b, s[2] / b, s[3] / b})}));
+  return absl::OkStatus();
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  auto* r = ConverterRegistry::Global();
+  r->Register({"Pad", 2, PadSupport, ConvertPad, {1}});
+  r->Register({"DepthToSpace", 1, nullptr, ConvertDepthToSpace});
+  r->Register({"SpaceToDepth", 1, nullptr, ConvertSpaceToDepth});
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::onnx::internal
