@@ -1,4 +1,4 @@
-// ONNX's neural-network ops: MatMul, Gemm, Conv, pooling and normalizations. ONNX is
+// ONNX's neural-network ops: MatMul, Gemm, Conv, ConvTranspose and pooling. ONNX is
 // channels-first (NCHW); rill's Conv2D and pools are TensorFlow's channels-last kernels,
 // so a convolution is Transpose -> Conv2D -> BiasAdd -> Transpose (the graph optimizer
 // folds the filter's transpose into a constant once per plan). Padding ONNX gives as
@@ -61,10 +61,10 @@ struct Window {
 
 std::string WindowSupport(const SupportView& v, bool is_conv) {
   for (int64_t d : v.attrs.ints("dilations")) {
-    if (d != 1) return "dilations other than 1";
+    if (d < 1 || (d != 1 && !is_conv)) return "dilations other than 1";
   }
   const size_t k = v.attrs.ints("kernel_shape").size();
-  if (k > 2) return "windows of more than 2 dims";
+  if (k > 2 || v.rank(0) > 4 || v.rank(1) > 4) return "windows of more than 2 dims";
   if (!is_conv && k == 0) return "a pool needs kernel_shape";
   const std::string pad = v.attrs.s("auto_pad", "NOTSET");
   if (pad != "NOTSET" && pad != "VALID" && pad != "SAME_UPPER" && pad != "SAME_LOWER") {
@@ -183,19 +183,50 @@ absl::StatusOr<std::string> PrepareWindow(const NodeContext& c, Output* x, Windo
 std::vector<int64_t> Strides4(const Window& w) { return {1, w.strides[0], w.strides[1], 1}; }
 std::vector<int64_t> Ksize4(const Window& w) { return {1, w.kernel[0], w.kernel[1], 1}; }
 
+// A filter [kH, kW, C, M] dilated along spatial `axis` (0 or 1) by d: d - 1 zeros between
+// taps, so that a plain convolution with it is the dilated one.
+absl::StatusOr<Output> Dilate(const NodeContext& c, const Output& filter, int axis, int64_t d,
+                              int64_t k) {
+  const PartialTensorShape& s = filter.shape();
+  if (s.unknown_rank() || !s.IsFullyDefined()) return c.Error("dilations need the filter's shape");
+  Output f = c.Op("ExpandDims", {filter, c.Const(Tensor(int64_t{axis + 1}))});
+  Tensor pad(DT_INT64, TensorShape({5, 2}));
+  pad.matrix<int64_t>().setZero();
+  pad.matrix<int64_t>()(axis + 1, 1) = d - 1;
+  f = c.Op("Pad", {f, c.Const(pad)});  // each tap followed by d - 1 zeros
+  // The filter's dims with `axis` now k * d long.
+  std::vector<int64_t> merged(s.dim_sizes().begin(), s.dim_sizes().end());
+  merged[axis] = k * d;
+  f = c.Op("Reshape", {f, c.Int64s(merged)});
+  std::vector<int64_t> size = {-1, -1, -1, -1};
+  size[axis] = (k - 1) * d + 1;  // the trailing zeros dropped
+  return c.Op("Slice", {f, c.Int64s({0, 0, 0, 0}), c.Int64s(size)});
+}
+
 absl::Status ConvertConv(NodeContext& c) {
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
   Output w = c.input(1);
   RILL_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, KernelOf(c, w, spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, kernel));
-  if (spatial == 1) w = c.Op("ExpandDims", {w, c.Const(Tensor(int64_t{2}))});
+  std::vector<int64_t> dil = c.attrs().ints("dilations");
+  if (dil.empty()) dil.assign(spatial, 1);
+  if (static_cast<int>(dil.size()) != spatial) return c.Error("one dilation per spatial dim");
+  if (spatial == 1) {
+    w = c.Op("ExpandDims", {w, c.Const(Tensor(int64_t{2}))});
+    dil.insert(dil.begin(), 1);
+  }
+  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, C/g, M]
+  for (int d = 0; d < 2; ++d) {
+    if (dil[d] == 1) continue;
+    RILL_ASSIGN_OR_RETURN(filter, Dilate(c, filter, d, dil[d], win.kernel[d]));
+    win.kernel[d] = (win.kernel[d] - 1) * dil[d] + 1;  // the window the padding sees
+  }
   RILL_ASSIGN_OR_RETURN(std::string padding, PrepareWindow(c, &x, &win));
   if (padding == "EXPLICIT") {
     x = PadNhwc(c, x, win);
     padding = "VALID";
   }
-  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, C/g, M]
   const int64_t group = c.attrs().i("group", 1);
   const std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
                                                                 {"padding", padding}};
@@ -275,15 +306,6 @@ absl::Status ConvertAveragePool(NodeContext& c) {
   return absl::OkStatus();
 }
 
-// The axes from 2 to the rank: the spatial dims of NC... tensors.
-absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Output& x) {
-  const int64_t rank = RankOf(x);
-  if (rank < 2) return c.Error("the input's rank is not known or below 2");
-  std::vector<int64_t> axes;
-  for (int64_t d = 2; d < rank; ++d) axes.push_back(d);
-  return axes;
-}
-
 ConvertFn GlobalPool(std::string reduce) {
   return [reduce](NodeContext& c) {
     RILL_ASSIGN_OR_RETURN(std::vector<int64_t> axes, SpatialAxes(c, c.input(0)));
@@ -292,74 +314,114 @@ ConvertFn GlobalPool(std::string reduce) {
   };
 }
 
-// A per-channel vector [C] shaped [C, 1, ...] to broadcast against N, C, spatial... .
-Output PerChannel(const NodeContext& c, const Output& v, int64_t rank) {
-  std::vector<int64_t> shape(std::max<int64_t>(rank - 1, 1), 1);
-  shape[0] = -1;
-  return c.Op("Reshape", {v, c.Int64s(shape)});
-}
-
-std::string BatchNormSupport(const SupportView& v) {
-  if (v.attrs.i("training_mode", 0) != 0) return "training_mode 1";
-  for (int i = 1; i < v.node.output_size(); ++i) {
-    if (!v.node.output(i).empty()) return "the running mean and variance outputs (training)";
+std::string ConvTransposeSupport(const SupportView& v) {
+  for (int64_t d : v.attrs.ints("dilations")) {
+    if (d != 1) return "dilations other than 1";
   }
-  if (v.opset < 7 && v.attrs.i("is_test", 0) == 0) return "training (is_test 0)";
+  if (v.attrs.ints("kernel_shape").size() > 2 || v.rank(0) > 4 || v.rank(1) > 4) {
+    return "windows of more than 2 dims";
+  }
+  const std::string pad = v.attrs.s("auto_pad", "NOTSET");
+  if (pad != "NOTSET" && pad != "VALID" && pad != "SAME_UPPER" && pad != "SAME_LOWER") {
+    return absl::StrCat("auto_pad ", pad);
+  }
   return "";
 }
 
-// Inference: (x - mean) * scale / sqrt(var + epsilon) + B, per channel.
-absl::Status ConvertBatchNorm(NodeContext& c) {
-  Output x = c.input(0);
-  const int64_t rank = RankOf(x);
-  if (rank < 2) return c.Error("the input's rank is not known or below 2");
-  const float eps = c.attrs().f("epsilon", 1e-5f);
-  Output inv = c.Op("Rsqrt", {c.Op("Add", {c.input(4), ScalarLike(c, x, eps)})});
-  Output mul = c.Op("Mul", {c.input(1), inv});
-  Output add = c.Op("Sub", {c.input(2), c.Op("Mul", {c.input(3), mul})});
-  c.set_output(0,
-               c.Op("Add", {c.Op("Mul", {x, PerChannel(c, mul, rank)}), PerChannel(c, add, rank)}));
-  return absl::OkStatus();
-}
-
-// (x - mean) / sqrt(var + eps) over `axes`, with mean and 1/sqrt(var + eps) kept.
-struct Normalized {
-  Output y, mean, inv_std;
+// Per spatial dim of a transposed convolution: the full output (every input position's
+// window written), and how much of it to drop at each end (negative: zeros to add).
+struct TransposedDim {
+  int64_t full = 0, begin = 0, end = 0;
 };
-Normalized Normalize(const NodeContext& c, const Output& x, const std::vector<int64_t>& axes,
-                     float eps) {
-  Output ax = c.Int64s(axes);
-  Output mean = c.Op("Mean", {x, ax}, {{"keep_dims", true}});
-  Output centered = c.Op("Sub", {x, mean});
-  Output var = c.Op("Mean", {c.Op("Square", {centered}), ax}, {{"keep_dims", true}});
-  Output inv = c.Op("Rsqrt", {c.Op("Add", {var, ScalarLike(c, x, eps)})});
-  return {c.Op("Mul", {centered, inv}), mean, inv};
+
+absl::StatusOr<std::vector<TransposedDim>> TransposedDims(const NodeContext& c, const Output& nhwc,
+                                                          const Window& w, int spatial) {
+  std::vector<int64_t> out_pad = c.attrs().ints("output_padding");
+  std::vector<int64_t> out_shape = c.attrs().ints("output_shape");
+  if (out_pad.empty()) out_pad.assign(spatial, 0);
+  if (static_cast<int>(out_pad.size()) != spatial) return c.Error("output_padding per spatial dim");
+  if (spatial == 1) out_pad.insert(out_pad.begin(), 0);
+  if (!out_shape.empty() && spatial == 1) out_shape.insert(out_shape.begin(), 1);
+  if (!out_shape.empty() && out_shape.size() != 2) return c.Error("output_shape per spatial dim");
+  std::vector<TransposedDim> dims(2);
+  for (int d = 0; d < 2; ++d) {
+    const int64_t in = nhwc.shape().unknown_rank() ? -1 : nhwc.shape().dim_size(1 + d);
+    if (in < 0) return c.Error("the input's spatial dims must be known");
+    const int64_t s = w.strides[d], k = w.kernel[d];
+    if (out_pad[d] < 0 || out_pad[d] >= s) return c.Error("output_padding must be in [0, stride)");
+    TransposedDim& t = dims[d];
+    t.full = s * (in - 1) + k + out_pad[d];
+    int64_t pb = w.pads[d], pe = w.pads[2 + d];
+    if (!out_shape.empty() || w.auto_pad == "SAME_UPPER" || w.auto_pad == "SAME_LOWER") {
+      const int64_t want = out_shape.empty() ? in * s : out_shape[d];
+      const int64_t total = t.full - want;
+      const bool upper = w.auto_pad != "SAME_LOWER";
+      pb = upper ? total / 2 : total - total / 2;
+      pe = total - pb;
+    } else if (w.auto_pad == "VALID") {
+      pb = pe = 0;
+    }
+    t.begin = pb;
+    t.end = pe;
+  }
+  return dims;
 }
 
-absl::Status ConvertInstanceNorm(NodeContext& c) {
-  Output x = c.input(0);
-  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> axes, SpatialAxes(c, x));
-  Normalized n = Normalize(c, x, axes, c.attrs().f("epsilon", 1e-5f));
-  const int64_t rank = RankOf(x);
-  c.set_output(0, c.Op("Add", {c.Op("Mul", {n.y, PerChannel(c, c.input(1), rank)}),
-                               PerChannel(c, c.input(2), rank)}));
-  return absl::OkStatus();
-}
-
-absl::Status ConvertLayerNorm(NodeContext& c) {
-  Output x = c.input(0);
-  const int64_t rank = RankOf(x);
-  if (rank < 0) return c.Error("the input's rank is not known");
-  const int64_t axis = NormalizeAxis(c.attrs().i("axis", -1), rank);
-  if (axis < 0) return c.Error("axis is out of range for rank ", rank);
-  std::vector<int64_t> axes;
-  for (int64_t d = axis; d < rank; ++d) axes.push_back(d);
-  Normalized n = Normalize(c, x, axes, c.attrs().f("epsilon", 1e-5f));
-  Output y = c.Op("Mul", {n.y, c.input(1)});
-  if (c.has_input(2)) y = c.Op("Add", {y, c.input(2)});
-  c.set_output(0, y);
-  c.set_output(1, n.mean);
-  c.set_output(2, n.inv_std);
+// The transposed convolution is the input gradient of a convolution: rill's
+// Conv2DBackpropInput over the full output, then the pads cropped (or zeros added).
+absl::Status ConvertConvTranspose(NodeContext& c) {
+  int spatial = 0;
+  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
+  Output w = c.input(1);  // [C, M / group, k...]
+  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, KernelOf(c, w, spatial));
+  RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, kernel));
+  const PartialTensorShape& ws = w.shape();
+  if (ws.unknown_rank() || ws.dim_size(1) < 0) return c.Error("the filter's shape must be known");
+  const int64_t group = c.attrs().i("group", 1);
+  if (group < 1) return c.Error("group ", group);
+  const int64_t m_per_group = ws.dim_size(1);
+  if (spatial == 1) w = c.Op("ExpandDims", {w, c.Const(Tensor(int64_t{2}))});
+  RILL_ASSIGN_OR_RETURN(std::vector<TransposedDim> dims, TransposedDims(c, x, win, spatial));
+  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, M/g, C]
+  Output n = c.Op("Slice", {ShapeOf(c, x, DT_INT32), c.Int64s({0}), c.Int64s({1})});
+  Output sizes =
+      c.Op("ConcatV2", {n, c.Int32s({dims[0].full, dims[1].full, m_per_group}), ScalarI32(c, 0)});
+  const std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
+                                                                {"padding", std::string("VALID")}};
+  std::vector<Output> xs = {x}, fs = {filter};
+  if (group > 1) {
+    Operation xg = c.OpNode("Split", {ScalarI32(c, 3), x}, {{"num_split", group}});
+    Operation fg = c.OpNode("Split", {ScalarI32(c, 3), filter}, {{"num_split", group}});
+    if (xg.node() == nullptr || fg.node() == nullptr) return absl::OkStatus();
+    xs.clear();
+    fs.clear();
+    for (int64_t g = 0; g < group; ++g) {
+      xs.emplace_back(xg.node(), g);
+      fs.emplace_back(fg.node(), g);
+    }
+  }
+  std::vector<Output> ys;
+  for (size_t g = 0; g < xs.size(); ++g)
+    ys.push_back(c.Op("Conv2DBackpropInput", {sizes, fs[g], xs[g]}, attrs));
+  ys.push_back(ScalarI32(c, 3));
+  Output y = ys.size() == 2 ? ys[0] : c.Op("ConcatV2", ys);
+  // Crop positive pads, add zeros for negative ones (an output_shape past the full output).
+  Tensor grow(DT_INT64, TensorShape({4, 2}));
+  grow.matrix<int64_t>().setZero();
+  std::vector<int64_t> begin(4, 0), end(4, 0);
+  int64_t end_mask = 0b1001;
+  for (int d = 0; d < 2; ++d) {
+    grow.matrix<int64_t>()(1 + d, 0) = std::max<int64_t>(-dims[d].begin, 0);
+    grow.matrix<int64_t>()(1 + d, 1) = std::max<int64_t>(-dims[d].end, 0);
+    begin[1 + d] = std::max<int64_t>(dims[d].begin, 0);
+    end[1 + d] = -std::max<int64_t>(dims[d].end, 0);
+    if (end[1 + d] == 0) end_mask |= int64_t{1} << (1 + d);
+  }
+  y = c.Op("StridedSlice", {y, c.Int64s(begin), c.Int64s(end), c.Int64s({1, 1, 1, 1})},
+           {{"begin_mask", int64_t{0b1001}}, {"end_mask", end_mask}});
+  y = c.Op("Pad", {y, c.Const(grow)});
+  if (c.has_input(2)) y = c.Op("BiasAdd", {y, c.input(2)});
+  c.set_output(0, FromNhwc(c, y, spatial));
   return absl::OkStatus();
 }
 
@@ -368,13 +430,11 @@ absl::Status ConvertLayerNorm(NodeContext& c) {
   r->Register({"MatMul", 1, nullptr, ConvertMatMul});
   r->Register({"Gemm", 1, nullptr, ConvertGemm});
   r->Register({"Conv", 1, ConvSupport, ConvertConv});
+  r->Register({"ConvTranspose", 1, ConvTransposeSupport, ConvertConvTranspose});
   r->Register({"MaxPool", 1, PoolSupport, ConvertMaxPool});
   r->Register({"AveragePool", 1, PoolSupport, ConvertAveragePool});
   r->Register({"GlobalAveragePool", 1, nullptr, GlobalPool("Mean")});
   r->Register({"GlobalMaxPool", 1, nullptr, GlobalPool("Max")});
-  r->Register({"BatchNormalization", 1, BatchNormSupport, ConvertBatchNorm});
-  r->Register({"InstanceNormalization", 1, nullptr, ConvertInstanceNorm});
-  r->Register({"LayerNormalization", 17, nullptr, ConvertLayerNorm});
   return true;
 }();
 

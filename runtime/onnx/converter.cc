@@ -229,6 +229,15 @@ Output ScalarInput(const NodeContext& c, int i, DataType dt) {
   return v.type() == dt ? v : c.Op("Cast", {v}, {{"DstT", dt}});
 }
 
+// The axes from 2 to the rank: the spatial dims of NC... tensors.
+absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Output& x) {
+  const int64_t rank = RankOf(x);
+  if (rank < 2) return c.Error("the input's rank is not known or below 2");
+  std::vector<int64_t> axes;
+  for (int64_t d = 2; d < rank; ++d) axes.push_back(d);
+  return axes;
+}
+
 int64_t NormalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank) return -1;
   return axis < 0 ? axis + rank : axis;

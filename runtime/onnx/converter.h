@@ -50,6 +50,12 @@ struct SupportView {
   const NodeAttrs& attrs;
   int64_t opset;
   std::vector<bool> input_is_constant;  // per input; false for an absent optional input
+  // Per input, the rank when the model states it (a graph input's type, an initializer's
+  // dims), else -1.
+  std::vector<int64_t> input_ranks = {};
+  int64_t rank(int i) const {
+    return i < static_cast<int>(input_ranks.size()) ? input_ranks[i] : -1;
+  }
   bool has_input(int i) const { return i < node.input_size() && !node.input(i).empty(); }
   bool constant(int i) const {
     return i < static_cast<int>(input_is_constant.size()) && input_is_constant[i];
@@ -147,6 +153,8 @@ Output ShapeOf(const NodeContext& c, const Output& x, DataType dt = DT_INT64);
 Output DimOf(const NodeContext& c, const Output& x, int64_t axis, DataType dt);
 // Input i's value as a scalar of `dt` (ONNX passes some scalars as 1-element tensors).
 Output ScalarInput(const NodeContext& c, int i, DataType dt);
+// The axes from 2 to x's rank: the spatial dims of [N, C, ...] tensors.
+absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Output& x);
 // An axis in [-rank, rank) made non-negative; -1 when out of range.
 int64_t NormalizeAxis(int64_t axis, int64_t rank);
 // The rank of a value when its shape knows it, else -1.

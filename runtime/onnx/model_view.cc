@@ -63,7 +63,11 @@ void ModelView::FindConstants() {
   }
   for (const auto& in : graph().input()) {
     if (!IsInitializer(in.name())) graph_inputs_.insert(in.name());
+    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
+      ranks_[in.name()] = in.type().tensor_type().shape().dim_size();
+    }
   }
+  for (const auto& t : graph().initializer()) ranks_[t.name()] = t.dims_size();
   for (const auto& n : graph().node()) {
     if (n.op_type() == "Constant" && DefaultDomain(n.domain())) {
       for (const auto& o : n.output()) constants_.insert(o);
@@ -93,7 +97,11 @@ std::string ModelView::NodeProblem(const ::onnx::NodeProto& node,
   }
   NodeAttrs attrs(node);
   SupportView view{node, attrs, opset_, {}};
-  for (const auto& in : node.input()) view.input_is_constant.push_back(constants_.count(in) != 0);
+  for (const auto& in : node.input()) {
+    view.input_is_constant.push_back(constants_.count(in) != 0);
+    auto r = ranks_.find(in);
+    view.input_ranks.push_back(r == ranks_.end() ? -1 : r->second);
+  }
   std::vector<std::string> why;
   for (int i : c->const_inputs) {
     if (i < node.input_size() && graph_inputs_.count(node.input(i)) != 0) {

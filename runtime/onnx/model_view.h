@@ -3,6 +3,7 @@
 // each node, and every node that cannot be converted.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -55,6 +56,7 @@ class ModelView {
   std::set<std::string> constants_;     // initializers and Constant nodes' outputs
   std::set<std::string> graph_inputs_;  // Placeholders
   std::set<std::string> keep_const_;
+  std::map<std::string, int64_t> ranks_;  // of graph inputs and initializers
   std::vector<std::pair<std::string, Tensor>> inits_;
 };
 

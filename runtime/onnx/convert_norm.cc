@@ -1,0 +1,90 @@
+// ONNX's normalizations as compositions (so that gradients and GPU kernels come from the
+// ops'): BatchNormalization in inference mode folds its four vectors into one scale and
+// one offset per channel; InstanceNormalization and LayerNormalization normalize over the
+// spatial dims / the dims from `axis` with Mean, Square and Rsqrt.
+#include "rill/runtime/onnx/converter.h"
+
+namespace rill::onnx::internal {
+namespace {
+
+// A per-channel vector [C] shaped [C, 1, ...] to broadcast against N, C, spatial... .
+Output PerChannel(const NodeContext& c, const Output& v, int64_t rank) {
+  std::vector<int64_t> shape(std::max<int64_t>(rank - 1, 1), 1);
+  shape[0] = -1;
+  return c.Op("Reshape", {v, c.Int64s(shape)});
+}
+
+std::string BatchNormSupport(const SupportView& v) {
+  if (v.attrs.i("training_mode", 0) != 0) return "training_mode 1";
+  for (int i = 1; i < v.node.output_size(); ++i) {
+    if (!v.node.output(i).empty()) return "the running mean and variance outputs (training)";
+  }
+  if (v.opset < 7 && v.attrs.i("is_test", 0) == 0) return "training (is_test 0)";
+  return "";
+}
+
+// Inference: (x - mean) * scale / sqrt(var + epsilon) + B, per channel.
+absl::Status ConvertBatchNorm(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 2) return c.Error("the input's rank is not known or below 2");
+  const float eps = c.attrs().f("epsilon", 1e-5f);
+  Output inv = c.Op("Rsqrt", {c.Op("Add", {c.input(4), ScalarLike(c, x, eps)})});
+  Output mul = c.Op("Mul", {c.input(1), inv});
+  Output add = c.Op("Sub", {c.input(2), c.Op("Mul", {c.input(3), mul})});
+  c.set_output(0,
+               c.Op("Add", {c.Op("Mul", {x, PerChannel(c, mul, rank)}), PerChannel(c, add, rank)}));
+  return absl::OkStatus();
+}
+
+// (x - mean) / sqrt(var + eps) over `axes`, with mean and 1/sqrt(var + eps) kept.
+struct Normalized {
+  Output y, mean, inv_std;
+};
+Normalized Normalize(const NodeContext& c, const Output& x, const std::vector<int64_t>& axes,
+                     float eps) {
+  Output ax = c.Int64s(axes);
+  Output mean = c.Op("Mean", {x, ax}, {{"keep_dims", true}});
+  Output centered = c.Op("Sub", {x, mean});
+  Output var = c.Op("Mean", {c.Op("Square", {centered}), ax}, {{"keep_dims", true}});
+  Output inv = c.Op("Rsqrt", {c.Op("Add", {var, ScalarLike(c, x, eps)})});
+  return {c.Op("Mul", {centered, inv}), mean, inv};
+}
+
+absl::Status ConvertInstanceNorm(NodeContext& c) {
+  Output x = c.input(0);
+  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> axes, SpatialAxes(c, x));
+  Normalized n = Normalize(c, x, axes, c.attrs().f("epsilon", 1e-5f));
+  const int64_t rank = RankOf(x);
+  c.set_output(0, c.Op("Add", {c.Op("Mul", {n.y, PerChannel(c, c.input(1), rank)}),
+                               PerChannel(c, c.input(2), rank)}));
+  return absl::OkStatus();
+}
+
+absl::Status ConvertLayerNorm(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 0) return c.Error("the input's rank is not known");
+  const int64_t axis = NormalizeAxis(c.attrs().i("axis", -1), rank);
+  if (axis < 0) return c.Error("axis is out of range for rank ", rank);
+  std::vector<int64_t> axes;
+  for (int64_t d = axis; d < rank; ++d) axes.push_back(d);
+  Normalized n = Normalize(c, x, axes, c.attrs().f("epsilon", 1e-5f));
+  Output y = c.Op("Mul", {n.y, c.input(1)});
+  if (c.has_input(2)) y = c.Op("Add", {y, c.input(2)});
+  c.set_output(0, y);
+  c.set_output(1, n.mean);
+  c.set_output(2, n.inv_std);
+  return absl::OkStatus();
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  auto* r = ConverterRegistry::Global();
+  r->Register({"BatchNormalization", 1, BatchNormSupport, ConvertBatchNorm});
+  r->Register({"InstanceNormalization", 1, nullptr, ConvertInstanceNorm});
+  r->Register({"LayerNormalization", 17, nullptr, ConvertLayerNorm});
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::onnx::internal
