@@ -125,10 +125,7 @@ Output WrapNegative(const NodeContext& c, const Output& indices, const Output& d
 
 absl::Status ConvertGather(NodeContext& c) {
   Output x = c.input(0), indices = c.input(1);
-  const int64_t rank = RankOf(x);
-  if (rank < 0) return c.Error("the input's rank is not known");
-  const int64_t axis = NormalizeAxis(c.attrs().i("axis", 0), rank);
-  if (axis < 0) return c.Error("axis ", c.attrs().i("axis", 0), " is out of range for rank ", rank);
+  RILL_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(c, x, 0));
   indices = WrapNegative(c, indices, DimOf(c, x, axis, indices.type()));
   c.set_output(0, c.Op("GatherV2", {x, indices, c.Const(Tensor(axis))}));
   return absl::OkStatus();
@@ -168,10 +165,8 @@ std::vector<int64_t> SwapToLast(int64_t axis, int64_t rank) {
 
 absl::Status ConvertTopK(NodeContext& c) {
   Output x = c.input(0);
+  RILL_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(c, x, -1));
   const int64_t rank = RankOf(x);
-  if (rank < 0) return c.Error("the input's rank is not known");
-  const int64_t axis = NormalizeAxis(c.attrs().i("axis", -1), rank);
-  if (axis < 0) return c.Error("axis is out of range for rank ", rank);
   Output k = c.opset() < 10 ? ScalarI32(c, c.attrs().i("k", 1)) : ScalarInput(c, 1, DT_INT32);
   const bool largest = c.attrs().i("largest", 1) != 0;
   const bool last = axis == rank - 1;
@@ -196,10 +191,7 @@ absl::Status ConvertTopK(NodeContext& c) {
 ConvertFn Arg(std::string op) {
   return [op](NodeContext& c) {
     Output x = c.input(0);
-    const int64_t rank = RankOf(x);
-    if (rank < 0) return c.Error("the input's rank is not known");
-    const int64_t axis = NormalizeAxis(c.attrs().i("axis", 0), rank);
-    if (axis < 0) return c.Error("axis is out of range for rank ", rank);
+    RILL_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(c, x, 0));
     const bool last = c.attrs().i("select_last_index", 0) != 0;
     if (last) x = c.Op("ReverseV2", {x, c.Int64s({axis})});
     Output idx = c.Op(op, {x, c.Const(Tensor(axis))}, {{"output_type", DT_INT64}});

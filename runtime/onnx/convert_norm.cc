@@ -63,10 +63,8 @@ absl::Status ConvertInstanceNorm(NodeContext& c) {
 
 absl::Status ConvertLayerNorm(NodeContext& c) {
   Output x = c.input(0);
+  RILL_ASSIGN_OR_RETURN(const int64_t axis, AxisAttr(c, x, -1));
   const int64_t rank = RankOf(x);
-  if (rank < 0) return c.Error("the input's rank is not known");
-  const int64_t axis = NormalizeAxis(c.attrs().i("axis", -1), rank);
-  if (axis < 0) return c.Error("axis is out of range for rank ", rank);
   std::vector<int64_t> axes;
   for (int64_t d = axis; d < rank; ++d) axes.push_back(d);
   Normalized n = Normalize(c, x, axes, c.attrs().f("epsilon", 1e-5f));

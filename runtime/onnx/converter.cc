@@ -238,6 +238,15 @@ absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Out
   return axes;
 }
 
+absl::StatusOr<int64_t> AxisAttr(const NodeContext& c, const Output& x, int64_t dflt) {
+  const int64_t rank = RankOf(x);
+  if (rank < 0) return c.Error("the input's rank is not known");
+  const int64_t axis = NormalizeAxis(c.attrs().i("axis", dflt), rank);
+  if (axis < 0)
+    return c.Error("axis ", c.attrs().i("axis", dflt), " is out of range for rank ", rank);
+  return axis;
+}
+
 int64_t NormalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank) return -1;
   return axis < 0 ? axis + rank : axis;

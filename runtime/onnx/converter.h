@@ -155,6 +155,9 @@ Output DimOf(const NodeContext& c, const Output& x, int64_t axis, DataType dt);
 Output ScalarInput(const NodeContext& c, int i, DataType dt);
 // The axes from 2 to x's rank: the spatial dims of [N, C, ...] tensors.
 absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Output& x);
+// The "axis" attribute (default `dflt`) for x, made non-negative; InvalidArgument when x's
+// rank is not known or the axis is out of range.
+absl::StatusOr<int64_t> AxisAttr(const NodeContext& c, const Output& x, int64_t dflt);
 // An axis in [-rank, rank) made non-negative; -1 when out of range.
 int64_t NormalizeAxis(int64_t axis, int64_t rank);
 // The rank of a value when its shape knows it, else -1.
