@@ -61,16 +61,15 @@ struct Window {
 
 std::string WindowSupport(const SupportView& v, bool is_conv) {
   for (int64_t d : v.attrs.ints("dilations")) {
-    if (d < 1 || (d != 1 && !is_conv)) return "dilations other than 1";
+    if (d < 1) return "dilations below 1";
   }
   const size_t k = v.attrs.ints("kernel_shape").size();
-  if (k > 2 || v.rank(0) > 4 || v.rank(1) > 4) return "windows of more than 2 dims";
+  if (is_conv && (k > 2 || v.rank(0) > 4 || v.rank(1) > 4)) return "windows of more than 2 dims";
   if (!is_conv && k == 0) return "a pool needs kernel_shape";
   const std::string pad = v.attrs.s("auto_pad", "NOTSET");
   if (pad != "NOTSET" && pad != "VALID" && pad != "SAME_UPPER" && pad != "SAME_LOWER") {
     return absl::StrCat("auto_pad ", pad);
   }
-  if (v.attrs.i("ceil_mode", 0) != 0) return "ceil_mode 1";
   if (v.attrs.i("storage_order", 0) != 0) return "storage_order 1";
   if (!is_conv && v.node.output_size() > 1 && !v.node.output(1).empty()) {
     return "the Indices output";
@@ -255,7 +254,17 @@ Output PaddedMask(const NodeContext& c, const Output& x, const Window& w) {
   return PadNhwc(c, c.Op("OnesLike", {x}), w);
 }
 
+// Whether rill's NHWC pool kernels cover this window: 1-D or 2-D, no dilation, no ceil_mode.
+bool NhwcPool(const NodeContext& c) {
+  for (int64_t d : c.attrs().ints("dilations")) {
+    if (d != 1) return false;
+  }
+  const int64_t rank = RankOf(c.input(0));
+  return (rank == 3 || rank == 4) && c.attrs().i("ceil_mode", 0) == 0;
+}
+
 absl::Status ConvertMaxPool(NodeContext& c) {
+  if (!NhwcPool(c)) return PoolBySlices(c, true);
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, c.attrs().ints("kernel_shape")));
@@ -281,6 +290,7 @@ absl::Status ConvertMaxPool(NodeContext& c) {
 // AveragePool: TensorFlow's SAME leaves the padding out of the count, as ONNX's default
 // count_include_pad=0; explicit pads divide by the count of real elements in each window.
 absl::Status ConvertAveragePool(NodeContext& c) {
+  if (!NhwcPool(c)) return PoolBySlices(c, false);
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, c.attrs().ints("kernel_shape")));

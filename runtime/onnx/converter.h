@@ -153,6 +153,9 @@ Output ShapeOf(const NodeContext& c, const Output& x, DataType dt = DT_INT64);
 Output DimOf(const NodeContext& c, const Output& x, int64_t axis, DataType dt);
 // Input i's value as a scalar of `dt` (ONNX passes some scalars as 1-element tensors).
 Output ScalarInput(const NodeContext& c, int i, DataType dt);
+// MaxPool (max) or AveragePool of any number of spatial dims, dilations and ceil_mode, by
+// one strided slice per window tap (convert_pool_nd.cc).
+absl::Status PoolBySlices(NodeContext& c, bool max);
 // The axes from 2 to x's rank: the spatial dims of [N, C, ...] tensors.
 absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Output& x);
 // The "axis" attribute (default `dflt`) for x, made non-negative; InvalidArgument when x's
