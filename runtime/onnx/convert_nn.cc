@@ -342,6 +342,7 @@ std::string ConvTransposeSupport(const SupportView& v) {
 // window written), and how much of it to drop at each end (negative: zeros to add).
 struct TransposedDim {
   int64_t full = 0, begin = 0, end = 0;
+  int64_t extra = 0;  // full - stride * input size
 };
 
 absl::StatusOr<std::vector<TransposedDim>> TransposedDims(const NodeContext& c, const Output& nhwc,
@@ -355,16 +356,19 @@ absl::StatusOr<std::vector<TransposedDim>> TransposedDims(const NodeContext& c, 
   if (!out_shape.empty() && out_shape.size() != 2) return c.Error("output_shape per spatial dim");
   std::vector<TransposedDim> dims(2);
   for (int d = 0; d < 2; ++d) {
+    // An input size known only at run time (-1) leaves `full` to be computed then; the
+    // pads do not depend on it except through output_shape.
     const int64_t in = nhwc.shape().unknown_rank() ? -1 : nhwc.shape().dim_size(1 + d);
-    if (in < 0) return c.Error("the input's spatial dims must be known");
+    if (in < 0 && !out_shape.empty()) return c.Error("output_shape needs the input's spatial dims");
     const int64_t s = w.strides[d], k = w.kernel[d];
     if (out_pad[d] < 0 || out_pad[d] >= s) return c.Error("output_padding must be in [0, stride)");
     TransposedDim& t = dims[d];
-    t.full = s * (in - 1) + k + out_pad[d];
+    t.full = in < 0 ? -1 : s * (in - 1) + k + out_pad[d];
+    t.extra = k + out_pad[d] - s;  // full = s * in + extra
     int64_t pb = w.pads[d], pe = w.pads[2 + d];
     if (!out_shape.empty() || w.auto_pad == "SAME_UPPER" || w.auto_pad == "SAME_LOWER") {
-      const int64_t want = out_shape.empty() ? in * s : out_shape[d];
-      const int64_t total = t.full - want;
+      // SAME wants s * in: the total pad is `extra`, whatever the input size.
+      const int64_t total = out_shape.empty() ? t.extra : t.full - out_shape[d];
       const bool upper = w.auto_pad != "SAME_LOWER";
       pb = upper ? total / 2 : total - total / 2;
       pe = total - pb;
@@ -394,8 +398,19 @@ absl::Status ConvertConvTranspose(NodeContext& c) {
   RILL_ASSIGN_OR_RETURN(std::vector<TransposedDim> dims, TransposedDims(c, x, win, spatial));
   Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, M/g, C]
   Output n = c.Op("Slice", {ShapeOf(c, x, DT_INT32), c.Int64s({0}), c.Int64s({1})});
-  Output sizes =
-      c.Op("ConcatV2", {n, c.Int32s({dims[0].full, dims[1].full, m_per_group}), ScalarI32(c, 0)});
+  std::vector<Output> size_parts = {n};
+  for (int d = 0; d < 2; ++d) {
+    if (dims[d].full >= 0) {
+      size_parts.push_back(c.Int32s({dims[d].full}));
+    } else {  // stride * in + extra, at run time
+      Output in = c.Op("Slice", {ShapeOf(c, x, DT_INT32), c.Int64s({1 + d}), c.Int64s({1})});
+      size_parts.push_back(
+          c.Op("Add", {c.Op("Mul", {in, c.Int32s({win.strides[d]})}), c.Int32s({dims[d].extra})}));
+    }
+  }
+  size_parts.push_back(c.Int32s({m_per_group}));
+  size_parts.push_back(ScalarI32(c, 0));
+  Output sizes = c.Op("ConcatV2", size_parts);
   const std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
                                                                 {"padding", std::string("VALID")}};
   std::vector<Output> xs = {x}, fs = {filter};

@@ -144,6 +144,40 @@ Output ResizeAxis(const NodeContext& c, const Output& x, const Taps& t, int64_t 
   return sum;
 }
 
+// Whether resizing by `scale` reads input floor(x / scale) for every output x, whatever the
+// input's length: a whole scale and a coordinate map of slope 1 / scale (so the pattern
+// seen on one length holds for all), checked on the taps themselves.
+bool RepeatsElements(const ResizeAttrs& a, double scale) {
+  if (a.mode != "nearest" || scale < 1 || scale != std::floor(scale) || scale > 4096) return false;
+  if (a.transform == "align_corners" || a.transform == "tf_crop_and_resize") return false;
+  ResizeAttrs rule = a;
+  if (rule.nearest == "simple") rule.nearest = "floor";
+  const int64_t s = static_cast<int64_t>(scale);
+  Axis ax;
+  ax.in = 8;
+  ax.out = 8 * s;
+  ax.scale = scale;
+  Taps t = AxisTaps(rule, ax);
+  for (int64_t x = 0; x < ax.out; ++x) {
+    int64_t read = -1;
+    for (const auto& [i, w] : t.taps[x]) {
+      if (w != 0) read = i;
+    }
+    if (read != x / s || t.outside[x]) return false;
+  }
+  return true;
+}
+
+// x with each element of `axis` repeated s times (any length, known or not).
+Output Repeat(const NodeContext& c, const Output& x, int64_t axis, int64_t rank, int64_t s) {
+  Output e = c.Op("ExpandDims", {x, c.Const(Tensor(axis + 1))});
+  std::vector<int64_t> tile(rank + 1, 1), grow(rank, 1);
+  tile[axis + 1] = s;
+  grow[axis] = s;
+  Output shape = c.Op("Mul", {ShapeOf(c, x), c.Int64s(grow)});
+  return c.Op("Reshape", {c.Op("Tile", {e, c.Int64s(tile)}), shape});
+}
+
 std::string ResizeSupport(const SupportView& v) {
   const std::string mode = v.attrs.s("mode", "nearest");
   if (mode != "nearest" && mode != "linear" && mode != "cubic")
@@ -240,7 +274,14 @@ absl::Status ConvertResize(NodeContext& c) {
     const int64_t in = x.shape().dim_size(static_cast<int>(d));
     const bool moves = a.transform == "tf_crop_and_resize" || a.transform == "tf_half_pixel_for_nn";
     if (sizes.empty() && scales[d] == 1 && !moves) continue;
-    if (in < 0) return c.Error("dim ", d, " of the input is not known");
+    if (in < 0) {  // known only at run time: an integer nearest upsampling may repeat
+      if (!sizes.empty() || !RepeatsElements(a, scales[d])) {
+        return c.Error("dim ", d, " of the input is not known (only a nearest resize by a whole ",
+                       "scale that repeats each element can have unknown dims)");
+      }
+      x = Repeat(c, x, d, rank, static_cast<int64_t>(scales[d]));
+      continue;
+    }
     Axis ax;
     ax.in = in;
     if (!sizes.empty()) {
