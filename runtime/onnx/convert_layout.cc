@@ -26,6 +26,9 @@ absl::StatusOr<Output> PadByGather(const NodeContext& c, const Output& x, int64_
   if (n == 0) return c.Error("cannot pad an empty dim by its edge");
   if (reflect && (before >= n || after >= n))
     return c.Error("reflect pads must be smaller than the dim");
+  if (before > kMaxImportTable - n || after > kMaxImportTable - n - before) {
+    return c.Error("edge and reflect pads make at most ", kMaxImportTable, " elements a dim");
+  }
   std::vector<int64_t> idx;
   for (int64_t i = -before; i < n + after; ++i) {
     int64_t j = i;

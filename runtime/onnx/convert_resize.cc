@@ -285,15 +285,18 @@ absl::Status ConvertResize(NodeContext& c) {
     Axis ax;
     ax.in = in;
     if (!sizes.empty()) {
+      if (!(sizes[d] >= 0 && sizes[d] <= static_cast<double>(kMaxImportTable))) {
+        return c.Error("size ", sizes[d], " for dim ", d);
+      }
       ax.out = static_cast<int64_t>(sizes[d]);
       ax.scale = static_cast<double>(ax.out) / static_cast<double>(in);
     } else {
-      if (!(scales[d] > 0) || scales[d] * in > double{1 << 30}) return c.Error("scale ", scales[d]);
+      if (!(scales[d] > 0) || scales[d] * in > static_cast<double>(kMaxImportTable))
+        return c.Error("scale ", scales[d]);
       ax.scale = scales[d];
       ax.out = static_cast<int64_t>(std::floor(in * scales[d]));
     }
-    if (ax.out < 0 || ax.out > (int64_t{1} << 30) || in == 0)
-      return c.Error("output size ", ax.out);
+    if (ax.out < 0 || ax.out > kMaxImportTable || in == 0) return c.Error("output size ", ax.out);
     if (ax.out == in && ax.scale == 1 && !moves) continue;
     if (static_cast<int64_t>(roi.size()) == 2 * rank) {
       ax.roi_start = roi[d];

@@ -142,6 +142,11 @@ class ConverterRegistry {
       ::rill::onnx::internal::ConverterRegistry::Global()->Register(         \
           {op_type, since, support, convert, {__VA_ARGS__}})
 
+// The most elements of a table a converter computes while importing (Resize's taps, the
+// indices of an edge or reflect Pad): a model's numbers cannot make the import allocate
+// more than this (16 Mi elements) however large they are.
+inline constexpr int64_t kMaxImportTable = int64_t{1} << 24;
+
 // Helpers shared by the converters.
 // A scalar constant of `like`'s dtype (float for a dtype that is not a number).
 Output ScalarLike(const NodeContext& c, const Output& like, double v);

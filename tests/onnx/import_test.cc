@@ -344,6 +344,40 @@ TEST(OnnxImport, GatherElementsRefusesIndicesOutOfRange) {
   }
 }
 
+// Numbers in a model that would make the import build huge tables are refused, not tried.
+TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
+  auto int64s = [](ModelProto* m, const std::string& name, std::vector<int64_t> v) {
+    TensorProto* t = m->mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(TensorProto::INT64);
+    t->add_dims(static_cast<int64_t>(v.size()));
+    for (int64_t x : v) t->add_int64_data(x);
+  };
+  ModelProto resize = NewModel();
+  AddInput(&resize, "x", {1, 1, 2});
+  int64s(&resize, "sizes", {1, 1, int64_t{1} << 40});
+  AddNode(&resize, "Resize", {"x", "", "", "sizes"}, {"y"}, "huge_resize");
+  AddOutput(&resize, "y");
+  ModelProto pad = NewModel();
+  AddInput(&pad, "x", {2, 2});
+  int64s(&pad, "pads", {0, int64_t{1} << 50, 0, 0});
+  AddNode(&pad, "Pad", {"x", "pads"}, {"y"}, "huge_pad")->add_attribute()->CopyFrom([] {
+    ::onnx::AttributeProto a;
+    a.set_name("mode");
+    a.set_type(::onnx::AttributeProto::STRING);
+    a.set_s("edge");
+    return a;
+  }());
+  AddOutput(&pad, "y");
+  for (const ModelProto* m : {&resize, &pad}) {
+    Scope root = Scope::NewRootScope();
+    auto r = onnx::ImportModel(root, Bytes(*m));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+    EXPECT_NE(r.status().message().find("huge_"), std::string::npos) << r.status();
+  }
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {
