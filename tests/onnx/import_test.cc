@@ -60,6 +60,13 @@ NodeProto* AddNode(ModelProto* m, const std::string& op, std::vector<std::string
   return n;
 }
 
+void AddStringAttr(NodeProto* n, const std::string& name, const std::string& value) {
+  ::onnx::AttributeProto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(::onnx::AttributeProto::STRING);
+  a->set_s(value);
+}
+
 void AddFloatInit(ModelProto* m, const std::string& name, std::vector<int64_t> dims,
                   std::vector<float> v) {
   TensorProto* t = m->mutable_graph()->add_initializer();
@@ -280,13 +287,7 @@ TEST(OnnxImport, ShapeInputsCanBeBoundAsConstants) {
   ModelProto m = NewModel();
   AddInput(&m, "x", {1, 1, 2});
   AddInput(&m, "sizes", {3}, TensorProto::INT64);
-  AddNode(&m, "Resize", {"x", "", "", "sizes"}, {"y"})->add_attribute()->CopyFrom([] {
-    ::onnx::AttributeProto a;
-    a.set_name("nearest_mode");
-    a.set_type(::onnx::AttributeProto::STRING);
-    a.set_s("floor");
-    return a;
-  }());
+  AddStringAttr(AddNode(&m, "Resize", {"x", "", "", "sizes"}, {"y"}), "nearest_mode", "floor");
   AddOutput(&m, "y");
   auto list = onnx::FindUnsupportedNodes(Bytes(m));
   ASSERT_TRUE(list.ok()) << list.status();
@@ -361,13 +362,7 @@ TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
   ModelProto pad = NewModel();
   AddInput(&pad, "x", {2, 2});
   int64s(&pad, "pads", {0, int64_t{1} << 50, 0, 0});
-  AddNode(&pad, "Pad", {"x", "pads"}, {"y"}, "huge_pad")->add_attribute()->CopyFrom([] {
-    ::onnx::AttributeProto a;
-    a.set_name("mode");
-    a.set_type(::onnx::AttributeProto::STRING);
-    a.set_s("edge");
-    return a;
-  }());
+  AddStringAttr(AddNode(&pad, "Pad", {"x", "pads"}, {"y"}, "huge_pad"), "mode", "edge");
   AddOutput(&pad, "y");
   for (const ModelProto* m : {&resize, &pad}) {
     Scope root = Scope::NewRootScope();
