@@ -202,6 +202,54 @@ absl::StatusOr<Output> Dilate(const NodeContext& c, const Output& filter, int ax
   return c.Op("Slice", {f, c.Int64s({0, 0, 0, 0}), c.Int64s(size)});
 }
 
+// A depthwise convolution (one filter per channel: group = channels = outputs) as a sum
+// over the window's taps of a strided slice of x times that tap's per-channel weights:
+// k*k elementwise ops instead of one Conv2D per channel. x is NHWC, w [C, 1, kH, kW].
+// An empty Output when the window's padding is only known at run time (SAME with strides).
+absl::StatusOr<Output> Depthwise(const NodeContext& c, Output x, const Output& w, Window win,
+                                 const std::vector<int64_t>& dil) {
+  Window eff = win;  // the dilated window, which the padding sees
+  for (int d = 0; d < 2; ++d) eff.kernel[d] = (win.kernel[d] - 1) * dil[d] + 1;
+  if (eff.auto_pad == "SAME_UPPER") {
+    if (eff.strides[0] != 1 || eff.strides[1] != 1) return Output();
+    for (int d = 0; d < 2; ++d) {  // stride 1: the total pad is span - 1 for any size
+      eff.pads[d] = (eff.kernel[d] - 1) / 2;
+      eff.pads[2 + d] = eff.kernel[d] - 1 - eff.pads[d];
+    }
+    eff.auto_pad = "NOTSET";
+  }
+  RILL_ASSIGN_OR_RETURN(std::string padding, PrepareWindow(c, &x, &eff));
+  if (padding == "EXPLICIT") x = PadNhwc(c, x, eff);
+  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, 1, C]
+  Output acc;
+  for (int64_t i = 0; i < win.kernel[0]; ++i) {
+    for (int64_t j = 0; j < win.kernel[1]; ++j) {
+      // Every tap's slice has the output's size: it ends span - 1 - offset before the end.
+      const int64_t oi = i * dil[0], oj = j * dil[1];
+      const int64_t ei = -(eff.kernel[0] - 1 - oi), ej = -(eff.kernel[1] - 1 - oj);
+      const int64_t end_mask = 0b1001 | (ei == 0 ? 0b10 : 0) | (ej == 0 ? 0b100 : 0);
+      Output s = c.Op("StridedSlice",
+                      {x, c.Int64s({0, oi, oj, 0}), c.Int64s({0, ei, ej, 0}),
+                       c.Int64s({1, eff.strides[0], eff.strides[1], 1})},
+                      {{"begin_mask", int64_t{0b1001}}, {"end_mask", end_mask}});
+      Output wt = c.Op(
+          "StridedSlice",
+          {filter, c.Int64s({i, j, 0, 0}), c.Int64s({i + 1, j + 1, 1, 0}), c.Int64s({1, 1, 1, 1})},
+          {{"end_mask", int64_t{0b1000}}, {"shrink_axis_mask", int64_t{0b111}}});
+      Output term = c.Op("Mul", {s, wt});
+      acc = acc.node() == nullptr ? term : c.Op("Add", {acc, term});
+    }
+  }
+  return acc;
+}
+
+// Whether w [M, C/g, ...] is a depthwise filter of `group` groups (one per channel).
+bool IsDepthwise(const Output& w, int64_t group) {
+  const PartialTensorShape& s = w.shape();
+  return group > 1 && !s.unknown_rank() && s.dims() >= 3 && s.dim_size(0) == group &&
+         s.dim_size(1) == 1;
+}
+
 absl::Status ConvertConv(NodeContext& c) {
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
@@ -214,6 +262,14 @@ absl::Status ConvertConv(NodeContext& c) {
   if (spatial == 1) {
     w = c.Op("ExpandDims", {w, c.Const(Tensor(int64_t{2}))});
     dil.insert(dil.begin(), 1);
+  }
+  if (IsDepthwise(w, c.attrs().i("group", 1))) {
+    RILL_ASSIGN_OR_RETURN(Output y, Depthwise(c, x, w, win, dil));
+    if (y.node() != nullptr) {
+      if (c.has_input(2)) y = c.Op("BiasAdd", {y, c.input(2)});
+      c.set_output(0, FromNhwc(c, y, spatial));
+      return absl::OkStatus();
+    }
   }
   Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, C/g, M]
   for (int d = 0; d < 2; ++d) {
