@@ -4,6 +4,7 @@
 //   train_mnist_cnn [--model=conv2|conv4] [--data=fashion|digits] [--device=cpu|gpu]
 //                   [--epochs=1] [--batch_size=50] [--data_dir=DIR] [--max_train=N]
 //                   [--graph_dot=F.dot] [--graph_file=F.rgraph] [--trace=F.json]
+//                   [--export_onnx=F.onnx]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -34,6 +35,9 @@ ABSL_FLAG(std::string, graph_dot, "",
           "write a Graphviz picture of the model's forward graph as placed (render it with "
           "scripts/render-graph.sh)");
 ABSL_FLAG(std::string, graph_file, "", "save the whole graph, with assigned devices, here");
+ABSL_FLAG(std::string, export_onnx, "",
+          "write the trained model (input to prediction) as ONNX here, with the first 64 test "
+          "images as F.in_0.bin and rill's predictions for them as F.rill_0.bin (raw float32)");
 ABSL_FLAG(std::string, trace, "",
           "after training, trace one more training step: Chrome trace JSON here, and a table "
           "of the top ops per device on stdout");
@@ -56,6 +60,31 @@ bool Report(const absl::Status& st, const std::string& what) {
   std::fprintf(stderr, "train_mnist_cnn: %s: %s\n", what.c_str(),
                std::string(st.message()).c_str());
   return false;
+}
+
+bool WriteRaw(const std::string& path, const Tensor& t) {
+  return Report(WriteFileAtomically(
+                    path, absl::string_view(static_cast<const char*>(t.data()), t.TotalBytes()),
+                    "raw tensor"),
+                "--export_onnx");
+}
+
+// The trained model as ONNX, with inputs and rill's outputs to compare another runtime with.
+bool ExportOnnx(keras::Sequential& model, const Tensor& test_images) {
+  const std::string path = examples::RankPath(absl::GetFlag(FLAGS_export_onnx));
+  if (path.empty()) return true;
+  const Tensor images = FirstRows(test_images, 64);
+  auto predictions = model.Predict(images, 64);
+  if (!Report(predictions.status(), "--export_onnx") ||
+      !Report(onnx::ExportModelFile(path, {model.input()}, {model.output()},
+                                    {.session = model.session()}),
+              "--export_onnx") ||
+      !WriteRaw(path + ".in_0.bin", images) || !WriteRaw(path + ".rill_0.bin", *predictions)) {
+    return false;
+  }
+  std::printf("ONNX model: %s (inputs %s.in_0.bin, rill's predictions %s.rill_0.bin)\n",
+              path.c_str(), path.c_str(), path.c_str());
+  return true;
 }
 
 // The picture, the graph file and the traced step that the flags ask for.
@@ -183,5 +212,6 @@ int main(int argc, char** argv) {
                 1e3 * history->epoch_seconds[e] / static_cast<double>(steps));
   }
   if (!WriteGraphOutputs(model, train->images, train->labels, model_name, data)) return 1;
+  if (!ExportOnnx(model, test->images)) return 1;
   return 0;
 }

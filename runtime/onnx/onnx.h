@@ -28,6 +28,10 @@
 #include "rill/core/tensor.h"
 #include "rill/ops/scope.h"
 
+namespace rill {
+class Session;
+}  // namespace rill
+
 namespace rill::onnx {
 
 // The largest model file ImportModelFile reads (2 GiB, protobuf's own limit).
@@ -85,6 +89,22 @@ absl::StatusOr<std::vector<UnsupportedNode>> FindUnsupportedNodes(
 // An ONNX TensorProto (as in the backend tests' input_0.pb) as a Tensor; its name if set.
 absl::StatusOr<Tensor> ParseTensorProto(absl::string_view bytes, std::string* name = nullptr);
 absl::StatusOr<Tensor> ReadTensorProtoFile(const std::string& path, std::string* name = nullptr);
+
+// Export: the part of a graph that computes `outputs` from `inputs` (Placeholders) as an
+// ONNX model (opset 13) that ONNX's checker accepts, for ONNX Runtime and other runtimes.
+// Value names are the rill tensors' ("dense/Relu", "split:1"); channels-last convolutions
+// and pools are written between Transposes. A graph with ops rill cannot export is one
+// InvalidArgument listing them all.
+struct ExportOptions {
+  const Session* session = nullptr;  // holds the Variables' values (needed when any)
+  std::string producer = "rill";
+  std::string graph_name = "rill";
+};
+absl::StatusOr<std::string> ExportModel(const std::vector<Output>& inputs,
+                                        const std::vector<Output>& outputs,
+                                        const ExportOptions& options = {});
+absl::Status ExportModelFile(const std::string& path, const std::vector<Output>& inputs,
+                             const std::vector<Output>& outputs, const ExportOptions& options = {});
 
 // The ONNX op types (default domain) rill converts, with the opset range each converter covers.
 struct ConverterInfo {

@@ -2,18 +2,25 @@
 // fixed pseudo-random sequence examples/onnx_run makes (MINSTD: s = s * 48271 mod 2^31 - 1,
 // value s / 2^31 * 2 - 1), writes PREFIXin_0.bin and PREFIXout_<i>.bin (float32), and prints
 // the median time of REPS runs (one thread, as onnx_run on this machine's cores is timed).
-//   node ort_run.js MODULES_DIR MODEL SHAPE PREFIX REPS
-const [modules, model, shapeStr, prefix, repsStr] = process.argv.slice(2);
+// With INPUT_FILE, the input is read from it (raw float32) instead.
+//   node ort_run.js MODULES_DIR MODEL SHAPE PREFIX REPS [INPUT_FILE]
+const [modules, model, shapeStr, prefix, repsStr, inputFile] = process.argv.slice(2);
 const ort = require(modules + '/onnxruntime-node');
 const fs = require('fs');
 (async () => {
   const shape = shapeStr.split(',').map(Number);
   const n = shape.reduce((a, b) => a * b, 1);
-  const data = new Float32Array(n);
-  let s = 12345;
-  for (let i = 0; i < n; ++i) {
-    s = (s * 48271) % 2147483647;  // below 2^53: exact in a double
-    data[i] = (s / 2147483648) * 2 - 1;
+  let data = new Float32Array(n);
+  if (inputFile) {
+    const b = fs.readFileSync(inputFile);
+    if (b.length !== 4 * n) throw new Error(`${inputFile} holds ${b.length} bytes, not ${4 * n}`);
+    data = new Float32Array(b.buffer, b.byteOffset, n);
+  } else {
+    let s = 12345;
+    for (let i = 0; i < n; ++i) {
+      s = (s * 48271) % 2147483647;  // below 2^53: exact in a double
+      data[i] = (s / 2147483648) * 2 - 1;
+    }
   }
   fs.writeFileSync(prefix + 'in_0.bin', Buffer.from(data.buffer));
   const session = await ort.InferenceSession.create(model, {intraOpNumThreads: 1, interOpNumThreads: 1});

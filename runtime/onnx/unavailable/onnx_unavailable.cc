@@ -33,5 +33,13 @@ absl::StatusOr<Tensor> ReadTensorProtoFile(const std::string&, std::string*) {
   return Unavailable();
 }
 std::vector<ConverterInfo> SupportedOps() { return {}; }
+absl::StatusOr<std::string> ExportModel(const std::vector<Output>&, const std::vector<Output>&,
+                                        const ExportOptions&) {
+  return Unavailable();
+}
+absl::Status ExportModelFile(const std::string&, const std::vector<Output>&,
+                             const std::vector<Output>&, const ExportOptions&) {
+  return Unavailable();
+}
 
 }  // namespace rill::onnx

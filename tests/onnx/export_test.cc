@@ -1,0 +1,78 @@
+// ONNX export: a Keras CNN written as ONNX, read back by rill's importer (and ONNX's checker,
+// which ExportModel runs) computes what the model predicts; what cannot be exported says so.
+#include "gtest/gtest.h"
+#include "onnx/onnx_pb.h"
+#include "rill/rill.h"
+
+namespace rill {
+namespace {
+
+Tensor Images(int n) {
+  Tensor x(DT_FLOAT, TensorShape({n, 8, 8, 1}));
+  for (int64_t i = 0; i < x.NumElements(); ++i)
+    x.flat<float>()(i) = static_cast<float>((i * 37) % 17) / 17.f;
+  return x;
+}
+
+TEST(OnnxExport, AKerasCnnRoundTripsThroughOnnx) {
+  keras::Sequential model;
+  model.Add(std::make_shared<keras::Conv2D>(4, 3, "relu", "same"))
+      .Add(std::make_shared<keras::MaxPool2D>(2))
+      .Add(std::make_shared<keras::Flatten>())
+      .Add(std::make_shared<keras::Dense>(8, "relu"))
+      .Add(std::make_shared<keras::Dropout>(0.5))
+      .Add(std::make_shared<keras::Dense>(3, "softmax"));
+  ASSERT_TRUE(model.Compile("adam", "sparse_categorical_crossentropy").ok());
+  Tensor x = Images(6);
+  Tensor y(DT_INT32, TensorShape({6}));
+  for (int i = 0; i < 6; ++i) y.flat<int32_t>()(i) = i % 3;
+  keras::FitOptions fit;
+  fit.epochs = 2;
+  fit.verbose = 0;
+  ASSERT_TRUE(model.Fit(x, y, fit).ok());
+  auto want = model.Predict(x);
+  ASSERT_TRUE(want.ok()) << want.status();
+
+  auto bytes = onnx::ExportModel({model.input()}, {model.output()}, {.session = model.session()});
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  ::onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(*bytes));
+  std::multiset<std::string> ops;
+  for (const auto& n : m.graph().node()) ops.insert(n.op_type());
+  EXPECT_EQ(ops.count("Conv"), 1u);
+  EXPECT_EQ(ops.count("MaxPool"), 1u);
+  EXPECT_EQ(ops.count("Softmax"), 1u);
+  EXPECT_EQ(m.graph().input_size(), 1);
+
+  Scope root = Scope::NewRootScope();
+  auto imported = onnx::ImportModel(root, *bytes);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ClientSession session(root);
+  std::vector<Tensor> got;
+  ASSERT_TRUE(session.Run({{imported->inputs[0], x}}, imported->outputs, &got).ok());
+  ASSERT_EQ(got[0].shape(), want->shape());
+  for (int64_t i = 0; i < got[0].NumElements(); ++i) {
+    EXPECT_NEAR(got[0].flat<float>()(i), want->flat<float>()(i), 1e-6) << i;
+  }
+}
+
+TEST(OnnxExport, ListsEveryOpItCannotWriteAndNeedsItsInputs) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({4}));
+  auto top = ops::TopK(root, x, 2);
+  auto sum = ops::Cumsum(root, top.values, 0);
+  auto r = onnx::ExportModel({x}, {sum});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("Cumsum, TopKV2"), std::string::npos) << r.status();
+  auto y = ops::Relu(root, x);
+  auto no_input = onnx::ExportModel({}, {y});
+  EXPECT_NE(no_input.status().message().find("placeholder 'x'"), std::string::npos)
+      << no_input.status();
+  auto v = ops::Variable(root.WithOpName("v"), {1.f, 2.f, 3.f, 4.f});
+  auto no_session = onnx::ExportModel({x}, {ops::Add(root, x, v)});
+  EXPECT_NE(no_session.status().message().find("ExportOptions::session"), std::string::npos)
+      << no_session.status();
+}
+
+}  // namespace
+}  // namespace rill
