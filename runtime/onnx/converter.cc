@@ -210,13 +210,19 @@ Output ShapeOf(const NodeContext& c, const Output& x, DataType dt) {
 
 // The size of x's dim `axis` as a scalar of `dt`.
 Output DimOf(const NodeContext& c, const Output& x, int64_t axis, DataType dt) {
+  // Any other dtype (a model's indices may claim one) is made from int64 by a Cast, which
+  // refuses what it cannot convert.
+  if (dt != DT_INT32 && dt != DT_INT64) {
+    return c.Op("Cast", {DimOf(c, x, axis, DT_INT64)}, {{"DstT", dt}});
+  }
   const PartialTensorShape& s = x.shape();
   if (!s.unknown_rank() && axis < s.dims() && s.dim_size(axis) >= 0) {
     Tensor t(dt, TensorShape({}));
-    if (dt == DT_INT32)
+    if (dt == DT_INT32) {
       t.scalar<int32_t>()() = static_cast<int32_t>(s.dim_size(axis));
-    else
+    } else {
       t.scalar<int64_t>()() = s.dim_size(axis);
+    }
     return c.Const(t);
   }
   return c.Op("StridedSlice",

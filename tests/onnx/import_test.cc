@@ -373,6 +373,21 @@ TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
   }
 }
 
+// Found by the importer's fuzzer: indices of a dtype Gather does not take (here uint8) were
+// read as int64 while counting from the end. Now they are refused by GatherV2's dtype check.
+TEST(OnnxImport, GatherWithIndicesOfAnotherDtypeIsAStatus) {
+  ModelProto m = NewModel();
+  AddInput(&m, "data", {3, 2});
+  AddInput(&m, "idx", {2}, TensorProto::UINT8);
+  AddNode(&m, "Gather", {"data", "idx"}, {"y"});
+  AddOutput(&m, "y");
+  Scope root = Scope::NewRootScope();
+  auto r = onnx::ImportModel(root, Bytes(m));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument) << r.status();
+  EXPECT_EQ(root.graph()->num_nodes(), 0);
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {
