@@ -1,7 +1,7 @@
 // ONNX Runtime's side of tests/onnx/real_models.sh: runs MODEL on one input of SHAPE, the
 // fixed pseudo-random sequence examples/onnx_run makes (MINSTD: s = s * 48271 mod 2^31 - 1,
 // value s / 2^31 * 2 - 1), writes PREFIXin_0.bin and PREFIXout_<i>.bin (float32), and prints
-// the median time of REPS runs (one thread, as onnx_run on this machine's cores is timed).
+// the median time of REPS runs after a first one (ONNX Runtime's default threads: one per core).
 // With INPUT_FILE, the input is read from it (raw float32) instead.
 //   node ort_run.js MODULES_DIR MODEL SHAPE PREFIX REPS [INPUT_FILE]
 const [modules, model, shapeStr, prefix, repsStr, inputFile] = process.argv.slice(2);
@@ -23,7 +23,7 @@ const fs = require('fs');
     }
   }
   fs.writeFileSync(prefix + 'in_0.bin', Buffer.from(data.buffer));
-  const session = await ort.InferenceSession.create(model, {intraOpNumThreads: 1, interOpNumThreads: 1});
+  const session = await ort.InferenceSession.create(model);  // its default threads, as rill's
   const feeds = {[session.inputNames[0]]: new ort.Tensor('float32', data, shape)};
   const times = [];
   let out;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Real models against ONNX Runtime in the same run: for each model, ONNX Runtime
 # (tests/onnx/ort_run.js, onnxruntime-node) and rill (examples/onnx_run) run the same input;
-# rill's outputs must match within TOLERANCE, and both times print (medians, one thread
-# each for ONNX Runtime; rill on the CPU device). Exit 77 (skipped) without node or the npm
+# rill's outputs must match within TOLERANCE, and both times print (medians; each runtime
+# with its default threads, rill on the CPU device). Exit 77 (skipped) without node or the npm
 # packages (scripts/fetch-onnx-models.sh).
 #   real_models.sh ONNX_RUN SOURCE_DIR [REPS]
 set -euo pipefail
