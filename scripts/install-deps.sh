@@ -6,14 +6,15 @@ set -euo pipefail
 # libdnnl-dev only recommends, so ocl-icd-opencl-dev is named here (--no-install-recommends).
 # Open MPI runs multi-process training (runtime/dist/) and its tests (mpirun from CTest).
 # ONNX's C++ library (with protobuf) parses and checks ONNX models (runtime/onnx/);
-# libonnx-testdata is ONNX's backend test suite (tests/onnx/).
+# libonnx-testdata is ONNX's backend test suite (tests/onnx/); ImageMagick and a DejaVu
+# font render the text the real-model comparison feeds (tests/onnx/real_models.sh).
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev libdnnl-dev
           ocl-icd-opencl-dev
           libgtest-dev libgmock-dev libbenchmark-dev zlib1g-dev clang-format gnuplot-nox
           dataset-fashion-mnist graphviz
           clang libclang-rt-14-dev
           libopenmpi-dev openmpi-bin
-          libonnx-dev libprotobuf-dev libonnx-testdata)
+          libonnx-dev libprotobuf-dev libonnx-testdata imagemagick fonts-dejavu-core)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
