@@ -388,6 +388,48 @@ TEST(OnnxImport, GatherWithIndicesOfAnotherDtypeIsAStatus) {
   EXPECT_EQ(root.graph()->num_nodes(), 0);
 }
 
+// An imported LSTM (unrolled into rill ops) fine-tunes: its weights become variables whose
+// gradients a GradientDescent step follows, lowering the loss.
+TEST(OnnxImport, AnImportedLstmFineTunes) {
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {3, 2, 4});  // [seq, batch, input]
+  std::vector<float> w(1 * 8 * 4), r(1 * 8 * 2);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = 0.1f * static_cast<float>(static_cast<int>(i % 7) - 3);
+  for (size_t i = 0; i < r.size(); ++i)
+    r[i] = 0.05f * static_cast<float>(static_cast<int>(i % 5) - 2);
+  AddFloatInit(&m, "W", {1, 8, 4}, w);  // 4 gates x hidden 2
+  AddFloatInit(&m, "R", {1, 8, 2}, r);
+  NodeProto* lstm = AddNode(&m, "LSTM", {"x", "W", "R"}, {"Y", "Y_h"}, "lstm");
+  ::onnx::AttributeProto* h = lstm->add_attribute();
+  h->set_name("hidden_size");
+  h->set_type(::onnx::AttributeProto::INT);
+  h->set_i(2);
+  AddOutput(&m, "Y_h");
+  Scope root = Scope::NewRootScope();
+  auto imported = onnx::ImportModel(root, Bytes(m), {.trainable = true});
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ASSERT_EQ(imported->variables.size(), 2u);
+  EXPECT_EQ(imported->output("Y_h").shape(), PartialTensorShape({1, 2, 2}));
+  // Drive the final hidden state toward 0.5 everywhere.
+  auto loss =
+      ops::Mean(root, ops::Square(root, ops::Sub(root, imported->output("Y_h"), 0.5f)), {0, 1, 2});
+  Operation train = ops::GradientDescentOptimizer(1.0f).Minimize(root, loss);
+  ASSERT_TRUE(root.ok()) << root.status();
+  ClientSession session(root);
+  ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  Tensor x(DT_FLOAT, TensorShape({3, 2, 4}));
+  for (int64_t i = 0; i < x.NumElements(); ++i)
+    x.flat<float>()(i) = 0.1f * static_cast<float>(i % 9);
+  std::vector<Tensor> first, last;
+  ASSERT_TRUE(session.Run({{imported->input("x"), x}}, {loss}, &first).ok());
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(session.Run({{imported->input("x"), x}}, {}, {train}, nullptr).ok());
+  }
+  ASSERT_TRUE(session.Run({{imported->input("x"), x}}, {loss}, &last).ok());
+  EXPECT_LT(last[0].scalar<float>()(), 0.1f * first[0].scalar<float>()());
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {

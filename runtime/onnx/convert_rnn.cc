@@ -1,0 +1,211 @@
+// ONNX's recurrent ops (RNN, GRU, LSTM), unrolled over the sequence with ordinary rill ops,
+// so gradients and GPU kernels come from those ops. The input projection of every step is
+// one MatMul over the whole sequence; each step then adds H_{t-1} R^T and the biases and
+// applies the gates in ONNX's order (LSTM i, o, f, c; GRU z, r, h) with the spec's
+// equations. Both directions and bidirectional, initial states, LSTM peepholes and GRU's
+// linear_before_reset and layout 1 (batch first) are supported; the sequence length must be
+// known while importing, and sequence_lens, clip, input_forget and activations other than
+// Sigmoid, Tanh and Relu are reported as unsupported.
+#include "rill/runtime/onnx/converter.h"
+
+namespace rill::onnx::internal {
+namespace {
+
+enum class Cell { kRnn, kGru, kLstm };
+
+int Gates(Cell cell) { return cell == Cell::kLstm ? 4 : cell == Cell::kGru ? 3 : 1; }
+// Activation functions per direction: RNN f; GRU f, g; LSTM f, g, h.
+int Functions(Cell cell) { return cell == Cell::kLstm ? 3 : cell == Cell::kGru ? 2 : 1; }
+
+std::vector<std::string> Activations(const NodeAttrs& a) {
+  std::vector<std::string> out;
+  if (const auto* p = a.get("activations"); p != nullptr) {
+    for (const auto& s : p->strings()) out.push_back(s);
+  }
+  return out;
+}
+
+std::string RnnSupport(const SupportView& v, Cell cell) {
+  if (v.has_input(4)) return "sequence_lens";
+  if (v.attrs.has("clip")) return "clip";
+  if (v.attrs.i("input_forget", 0) != 0) return "input_forget";
+  if (v.attrs.has("activation_alpha") || v.attrs.has("activation_beta"))
+    return "activation_alpha/beta";
+  (void)cell;
+  for (const std::string& f : Activations(v.attrs)) {
+    if (f != "Sigmoid" && f != "Tanh" && f != "Relu") return absl::StrCat("activation ", f);
+  }
+  return "";
+}
+
+struct Params {
+  Cell cell;
+  int64_t hidden = 0;
+  std::vector<std::string> f;  // activations, per direction: f, g(, h)
+};
+
+Output Act(const NodeContext& c, const std::string& f, const Output& x) {
+  return c.Op(f, {x});  // Sigmoid, Tanh and Relu are rill ops of the same names
+}
+
+// Rows [begin, begin + n) of the last dim of x.
+Output Cols(const NodeContext& c, const Output& x, int64_t begin, int64_t n) {
+  return c.Op(
+      "StridedSlice", {x, c.Int64s({0, begin}), c.Int64s({0, begin + n}), c.Int64s({1, 1})},
+      {{"begin_mask", int64_t{1}}, {"end_mask", int64_t{1}}, {"ellipsis_mask", int64_t{1}}});
+}
+
+// Element d of dim 0.
+Output At(const NodeContext& c, const Output& x, int64_t d) {
+  return c.Op("GatherV2", {x, c.Const(Tensor(d)), c.Const(Tensor(int64_t{0}))});
+}
+
+struct State {
+  Output h, c;
+};
+
+// One step: the projected input xw [B, G*H] (with W's bias), the state, and the
+// direction's recurrent weights rt = R^T [H, G*H], recurrent bias rb [G*H], peepholes p.
+State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, const State& s,
+           const Output& rt, const Output& rb, const Output& peep) {
+  const int64_t H = p.hidden;
+  auto fn = [&](int k) -> const std::string& { return p.f[dir * Functions(p.cell) + k]; };
+  if (p.cell == Cell::kRnn) {
+    Output pre = c.Op("Add", {c.Op("Add", {xw, c.Op("MatMul", {s.h, rt})}), rb});
+    return {Act(c, fn(0), pre), Output()};
+  }
+  if (p.cell == Cell::kLstm) {
+    Output g = c.Op("Add", {c.Op("Add", {xw, c.Op("MatMul", {s.h, rt})}), rb});
+    Output gi = Cols(c, g, 0, H), go = Cols(c, g, H, H), gf = Cols(c, g, 2 * H, H),
+           gc = Cols(c, g, 3 * H, H);
+    if (peep.node() != nullptr) {
+      gi = c.Op("Add", {gi, c.Op("Mul", {Cols(c, peep, 0, H), s.c})});
+      gf = c.Op("Add", {gf, c.Op("Mul", {Cols(c, peep, 2 * H, H), s.c})});
+    }
+    Output i = Act(c, fn(0), gi), ff = Act(c, fn(0), gf), cc = Act(c, fn(1), gc);
+    Output ct = c.Op("Add", {c.Op("Mul", {ff, s.c}), c.Op("Mul", {i, cc})});
+    if (peep.node() != nullptr) go = c.Op("Add", {go, c.Op("Mul", {Cols(c, peep, H, H), ct})});
+    Output o = Act(c, fn(0), go);
+    return {c.Op("Mul", {o, Act(c, fn(2), ct)}), ct};
+  }
+  // GRU: z and r from x and h; the candidate per linear_before_reset.
+  Output hr = c.Op("MatMul", {s.h, rt});  // [B, 3H], without the recurrent bias
+  Output zr = c.Op(
+      "Add", {c.Op("Add", {Cols(c, xw, 0, 2 * H), Cols(c, hr, 0, 2 * H)}), Cols(c, rb, 0, 2 * H)});
+  Output z = Act(c, fn(0), Cols(c, zr, 0, H)), r = Act(c, fn(0), Cols(c, zr, H, H));
+  Output rh;
+  if (c.attrs().i("linear_before_reset", 0) != 0) {
+    rh = c.Op("Mul", {r, c.Op("Add", {Cols(c, hr, 2 * H, H), Cols(c, rb, 2 * H, H)})});
+  } else {
+    Output rth = Cols(c, rt, 2 * H, H);  // R_h^T
+    rh = c.Op("Add", {c.Op("MatMul", {c.Op("Mul", {r, s.h}), rth}), Cols(c, rb, 2 * H, H)});
+  }
+  Output ht = Act(c, fn(1), c.Op("Add", {Cols(c, xw, 2 * H, H), rh}));
+  Output one = ScalarLike(c, z, 1);
+  return {c.Op("Add", {c.Op("Mul", {c.Op("Sub", {one, z}), ht}), c.Op("Mul", {z, s.h})}), Output()};
+}
+
+// A [rows..., cols] tensor of zeros shaped like x's dim 1 (the batch) by n.
+Output Zeros(const NodeContext& c, const Output& x, int64_t n) {
+  Output b = c.Op("Slice", {ShapeOf(c, x), c.Int64s({1}), c.Int64s({1})});
+  return c.Op("Fill", {c.Op("ConcatV2", {b, c.Int64s({n}), ScalarI32(c, 0)}), ScalarLike(c, x, 0)});
+}
+
+absl::StatusOr<Params> ParamsOf(const NodeContext& c, Cell cell, int dirs) {
+  Params p;
+  p.cell = cell;
+  p.hidden = c.attrs().i("hidden_size", -1);
+  const PartialTensorShape& rs = c.input(2).shape();
+  if (p.hidden < 0 && !rs.unknown_rank() && rs.dims() == 3) p.hidden = rs.dim_size(2);
+  if (p.hidden <= 0) return c.Error("hidden_size is not known");
+  p.f = Activations(c.attrs());
+  if (p.f.empty()) {
+    for (int d = 0; d < dirs; ++d) {
+      if (cell == Cell::kRnn) p.f.push_back("Tanh");
+      if (cell != Cell::kRnn) p.f.insert(p.f.end(), {"Sigmoid", "Tanh"});
+      if (cell == Cell::kLstm) p.f.push_back("Tanh");
+    }
+  }
+  if (static_cast<int>(p.f.size()) != dirs * Functions(cell)) {
+    return c.Error(p.f.size(), " activations for ", dirs, " direction(s)");
+  }
+  return p;
+}
+
+absl::Status ConvertRnn(NodeContext& c, Cell cell) {
+  // layout 1 holds X [batch, seq, input] and the states [batch, directions, hidden]: the
+  // steps run on the swapped first two dims, and the outputs are swapped back.
+  const bool batch_first = c.attrs().i("layout", 0) != 0;
+  const Output swap = c.Int64s({1, 0, 2});
+  Output x = batch_first ? c.Op("Transpose", {c.input(0), swap}) : c.input(0);
+  auto state_in = [&](int i) {
+    return batch_first ? c.Op("Transpose", {c.input(i), swap}) : c.input(i);
+  };
+  const PartialTensorShape& xs = x.shape();
+  if (xs.unknown_rank() || xs.dims() != 3 || xs.dim_size(0) < 0 || xs.dim_size(2) < 0) {
+    return c.Error("X must be [seq_length, batch, input_size] with its length and size known");
+  }
+  const int64_t T = xs.dim_size(0), I = xs.dim_size(2);
+  const std::string direction = c.attrs().s("direction", "forward");
+  if (direction != "forward" && direction != "reverse" && direction != "bidirectional") {
+    return c.Error("direction '", direction, "'");
+  }
+  const int dirs = direction == "bidirectional" ? 2 : 1;
+  RILL_ASSIGN_OR_RETURN(Params p, ParamsOf(c, cell, dirs));
+  const int64_t GH = Gates(cell) * p.hidden;
+  std::vector<Output> ys, hs, cs;
+  for (int d = 0; d < dirs; ++d) {
+    const bool reverse = direction == "reverse" || d == 1;
+    Output w = At(c, c.input(1), d),
+           rt = c.Op("Transpose", {At(c, c.input(2), d), c.Int64s({1, 0})});
+    Output wb, rb;
+    if (c.has_input(3)) {
+      Output b = At(c, c.input(3), d);
+      wb = c.Op("Slice", {b, c.Int64s({0}), c.Int64s({GH})});
+      rb = c.Op("Slice", {b, c.Int64s({GH}), c.Int64s({GH})});
+    } else {
+      wb = rb = c.Op("Fill", {c.Int64s({GH}), ScalarLike(c, x, 0)});
+    }
+    Output xw =
+        c.Op("MatMul", {c.Op("Reshape", {x, c.Int64s({-1, I})}), w}, {{"transpose_b", true}});
+    xw = c.Op("Reshape", {c.Op("Add", {xw, wb}), c.Int64s({T, -1, GH})});
+    State s{c.has_input(5) ? At(c, state_in(5), d) : Zeros(c, x, p.hidden), Output()};
+    if (cell == Cell::kLstm) s.c = c.has_input(6) ? At(c, state_in(6), d) : Zeros(c, x, p.hidden);
+    Output peep = cell == Cell::kLstm && c.has_input(7) ? At(c, c.input(7), d) : Output();
+    std::vector<Output> steps(T);
+    for (int64_t k = 0; k < T; ++k) {
+      const int64_t t = reverse ? T - 1 - k : k;
+      s = Step(c, p, d, At(c, xw, t), s, rt, rb, peep);
+      steps[t] = s.h;
+    }
+    ys.push_back(T > 0 ? c.Op("Pack", steps, {{"axis", int64_t{0}}}) : Output());
+    hs.push_back(s.h);
+    cs.push_back(s.c);
+  }
+  if (T == 0) return c.Error("an empty sequence");
+  Output y = c.Op("Pack", ys, {{"axis", int64_t{1}}});  // [seq, directions, batch, hidden]
+  Output yh = c.Op("Pack", hs, {{"axis", int64_t{0}}});
+  Output yc = cell == Cell::kLstm ? c.Op("Pack", cs, {{"axis", int64_t{0}}}) : Output();
+  if (batch_first) {
+    y = c.Op("Transpose", {y, c.Int64s({2, 0, 1, 3})});
+    yh = c.Op("Transpose", {yh, swap});
+    if (yc.node() != nullptr) yc = c.Op("Transpose", {yc, swap});
+  }
+  c.set_output(0, y);
+  c.set_output(1, yh);
+  if (yc.node() != nullptr) c.set_output(2, yc);
+  return absl::OkStatus();
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  auto* r = ConverterRegistry::Global();
+  for (Cell cell : {Cell::kRnn, Cell::kGru, Cell::kLstm}) {
+    const char* op = cell == Cell::kRnn ? "RNN" : cell == Cell::kGru ? "GRU" : "LSTM";
+    r->Register({op, 7, [cell](const SupportView& v) { return RnnSupport(v, cell); },
+                 [cell](NodeContext& c) { return ConvertRnn(c, cell); }});
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::onnx::internal
