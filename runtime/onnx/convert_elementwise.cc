@@ -155,12 +155,21 @@ absl::Status ConvertSoftsign(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// IsNaN and IsInf take floats (ONNX's checker does not check dtypes).
+absl::Status FloatInput(const NodeContext& c) {
+  const DataType dt = c.input(0).type();
+  if (dt == DT_FLOAT || dt == DT_DOUBLE) return absl::OkStatus();
+  return c.Error("the input must be float or double, got ", DataTypeString(dt));
+}
+
 absl::Status ConvertIsNaN(NodeContext& c) {
+  RILL_RETURN_IF_ERROR(FloatInput(c));
   c.set_output(0, c.Op("NotEqual", {c.input(0), c.input(0)}));
   return absl::OkStatus();
 }
 
 absl::Status ConvertIsInf(NodeContext& c) {
+  RILL_RETURN_IF_ERROR(FloatInput(c));
   Output x = c.input(0);
   const bool pos = c.attrs().i("detect_positive", 1) != 0;
   const bool neg = c.attrs().i("detect_negative", 1) != 0;

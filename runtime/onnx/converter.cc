@@ -1,5 +1,8 @@
 #include "rill/runtime/onnx/converter.h"
 
+#include <cmath>
+#include <limits>
+
 #include "rill/ops/array_ops.h"
 
 namespace rill::onnx::internal {
@@ -172,6 +175,18 @@ const Converter* ConverterRegistry::Find(const std::string& op_type, int64_t ops
   return best;
 }
 
+// v in T, as rill's Cast converts: NaN is 0 for integers, and values beyond T's range
+// saturate (a model's attribute may hold anything; a plain cast of those is undefined).
+template <typename T>
+T Saturate(double v) {
+  if (std::isnan(v))
+    return std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN() : T(0);
+  if (v <= static_cast<double>(std::numeric_limits<T>::lowest()))
+    return std::numeric_limits<T>::lowest();
+  if (v >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(v);
+}
+
 // A scalar of x's dtype.
 Output ScalarLike(const NodeContext& c, const Output& like, double v) {
   Tensor t(like.type(), TensorShape({}));
@@ -180,17 +195,17 @@ Output ScalarLike(const NodeContext& c, const Output& like, double v) {
       t.scalar<double>()() = v;
       break;
     case DT_INT32:
-      t.scalar<int32_t>()() = static_cast<int32_t>(v);
+      t.scalar<int32_t>()() = Saturate<int32_t>(v);
       break;
     case DT_INT64:
-      t.scalar<int64_t>()() = static_cast<int64_t>(v);
+      t.scalar<int64_t>()() = Saturate<int64_t>(v);
       break;
     case DT_UINT8:
-      t.scalar<uint8_t>()() = static_cast<uint8_t>(v);
+      t.scalar<uint8_t>()() = Saturate<uint8_t>(v);
       break;
-    default:
+    default:  // float, and the float of an op that will refuse a mismatched dtype
       t = Tensor(DT_FLOAT, TensorShape({}));
-      t.scalar<float>()() = static_cast<float>(v);
+      t.scalar<float>()() = std::isinf(v) ? static_cast<float>(v) : Saturate<float>(v);
   }
   return c.Const(t);
 }

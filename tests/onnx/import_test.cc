@@ -430,6 +430,20 @@ TEST(OnnxImport, AnImportedLstmFineTunes) {
   EXPECT_LT(last[0].scalar<float>()(), 0.1f * first[0].scalar<float>()());
 }
 
+// Found by the importer's fuzzer: IsInf of an int32 input made a constant of infinity cast
+// to int32 (undefined). Non-float inputs are refused; constants from a model's numbers
+// saturate as rill's Cast does.
+TEST(OnnxImport, IsInfOfIntegersIsAStatus) {
+  ModelProto m = NewModel();
+  AddInput(&m, "x", {2}, TensorProto::INT32);
+  AddNode(&m, "IsInf", {"x"}, {"y"});
+  AddOutput(&m, "y");
+  auto r = onnx::ImportModel(Scope::NewRootScope(), Bytes(m));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("must be float or double, got int32"), std::string::npos)
+      << r.status();
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {
