@@ -83,7 +83,10 @@ absl::Status ConvertNode(const Scope& scope, const ModelView& m, const ::onnx::N
     inputs.push_back(it->second);
   }
   const internal::NodeAttrs attrs(node);
-  const std::string name = NodeName(node.name(), NodeName(node.output(0), node.op_type()));
+  // A node's name, else its first output's (a node may have none: the fuzzer's third find,
+  // where reading output 0 threw from protobuf), else its op type.
+  const std::string first = node.output_size() > 0 ? node.output(0) : std::string();
+  const std::string name = NodeName(node.name(), NodeName(first, node.op_type()));
   internal::NodeContext ctx(node, attrs, m.opset(), scope.NewSubScope(name), std::move(inputs));
   absl::Status s = conv->convert(ctx);
   if (s.ok() && !scope.ok()) s = scope.status();

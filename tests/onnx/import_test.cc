@@ -444,6 +444,15 @@ TEST(OnnxImport, IsInfOfIntegersIsAStatus) {
       << r.status();
 }
 
+// Found by the importer's fuzzer: a node with no outputs (which ONNX's checker lets pass)
+// made the importer read output 0 of an empty list.
+TEST(OnnxImport, ANodeWithoutOutputsIsNoCrash) {
+  ModelProto m = AddReluModel();
+  AddNode(&m, "Relu", {"x:0"}, {"unused"}, "no_outputs")->clear_output();
+  auto r = onnx::ImportModel(Scope::NewRootScope(), Bytes(m));
+  EXPECT_TRUE(r.ok() || r.status().code() == absl::StatusCode::kInvalidArgument) << r.status();
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {
