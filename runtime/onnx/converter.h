@@ -1,10 +1,10 @@
 // Internal: how one ONNX node becomes rill ops. Converters register themselves per op
-// type and first opset (RILL_ONNX_CONVERTER), with no central list; the importer picks,
-// for a model's opset, the converter with the newest `since` not after it, as ONNX's own
-// operator versioning does. Each converter has two halves: a support check that looks only
-// at the node (attributes, which inputs are constants, the opset) and says why it cannot
-// be converted, run for every node before anything is built, so a model's unsupported
-// nodes are reported at once; and the conversion itself.
+// type and first opset (ConverterRegistry::Register, from each convert_*.cc), with no central list;
+// the importer picks, for a model's opset, the converter with the newest `since` not after it, as
+// ONNX's own operator versioning does. Each converter has two halves: a support check that looks
+// only at the node (attributes, which inputs are constants, the opset) and says why it cannot be
+// converted, run for every node before anything is built, so a model's unsupported nodes are
+// reported at once; and the conversion itself.
 #pragma once
 
 #include <functional>
@@ -133,14 +133,6 @@ class ConverterRegistry {
  private:
   std::multimap<std::string, Converter> converters_;
 };
-
-#define RILL_ONNX_CONCAT_INNER(a, b) a##b
-#define RILL_ONNX_CONCAT(a, b) RILL_ONNX_CONCAT_INNER(a, b)
-// RILL_ONNX_CONVERTER("Relu", 6, SupportFn-or-nullptr, ConvertFn[, const input indices]);
-#define RILL_ONNX_CONVERTER(op_type, since, support, convert, ...)           \
-  [[maybe_unused]] static const bool RILL_ONNX_CONCAT(kOnnxConv, __LINE__) = \
-      ::rill::onnx::internal::ConverterRegistry::Global()->Register(         \
-          {op_type, since, support, convert, {__VA_ARGS__}})
 
 // The most elements of a table a converter computes while importing (Resize's taps, the
 // indices of an edge or reflect Pad): a model's numbers cannot make the import allocate
