@@ -135,6 +135,7 @@ absl::Status CastGrad(const Scope& s, const Operation& op, const GradOut& g, Gra
 }
 
 RILL_REGISTER_GRADIENT("Identity", IdentityGrad);
+RILL_REGISTER_GRADIENT("EnsureShape", IdentityGrad);
 RILL_REGISTER_GRADIENT("Reshape", ReshapeGrad);
 RILL_REGISTER_GRADIENT("ExpandDims", ReshapeGrad);
 RILL_REGISTER_GRADIENT("Squeeze", ReshapeGrad);

@@ -50,6 +50,33 @@ RILL_REGISTER_OP("Identity")
     .TypeAttr("T")
     .SetShapeFn(shape_fns::Unchanged);
 
+RILL_REGISTER_OP("EnsureShape")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .Attr("shape", AttrKind::kShape)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const auto& want = c.attr<PartialTensorShape>("shape");
+      const auto& in = c.input_shape(0);
+      if (!want.unknown_rank()) {
+        RILL_RETURN_IF_ERROR(PartialTensorShape::Build(want.dim_sizes()).status());
+      }
+      if (!want.IsCompatibleWith(in)) {
+        return errors::InvalidArgument("the input's shape ", in.DebugString(),
+                                       " does not fit the shape ", want.DebugString());
+      }
+      if (want.unknown_rank() || in.unknown_rank()) {
+        c.set_output(0, want.unknown_rank() ? in : want);
+        return absl::OkStatus();
+      }
+      std::vector<int64_t> dims(want.dim_sizes().begin(), want.dim_sizes().end());
+      for (int d = 0; d < in.dims(); ++d) {
+        if (dims[d] < 0) dims[d] = in.dim_size(d);
+      }
+      c.set_output(0, PartialTensorShape(absl::MakeConstSpan(dims)));
+      return absl::OkStatus();
+    });
+
 RILL_REGISTER_OP("NoOp").SetShapeFn(shape_fns::NoOutputs);
 
 RILL_REGISTER_OP("Reshape")
@@ -334,6 +361,10 @@ Placeholder::Placeholder(const Scope& scope, DataType dtype, const Attrs& attrs)
 
 Identity::Identity(const Scope& scope, Input input) {
   NodeBuilder(scope, "Identity").Input(input).Finalize(this);
+}
+
+EnsureShape::EnsureShape(const Scope& scope, Input input, const PartialTensorShape& shape) {
+  NodeBuilder(scope, "EnsureShape").Input(input).Attr("shape", shape).Finalize(this);
 }
 
 NoOp::NoOp(const Scope& scope) { operation = NodeBuilder(scope, "NoOp").Finalize(); }

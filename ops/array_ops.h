@@ -58,6 +58,14 @@ class Identity : public OpWrapper {
   Identity(const Scope& scope, Input input);
 };
 
+// TensorFlow's EnsureShape (tf.ensure_shape): `input`, whose shape must fit `shape` (-1:
+// any size). The output's static shape is the two merged, so graph building knows dims a
+// computed reshape hid; a value of another shape is InvalidArgument when it runs.
+class EnsureShape : public OpWrapper {
+ public:
+  EnsureShape(const Scope& scope, Input input, const PartialTensorShape& shape);
+};
+
 // Does nothing; useful as a target that groups control dependencies.
 class NoOp {
  public:

@@ -37,6 +37,26 @@ class IdentityOp : public OpKernel {
   }
 };
 
+// Reads only the shape, so the same kernel serves every device (the tensor passes through
+// wherever it lives).
+class EnsureShapeOp : public OpKernel {
+ public:
+  explicit EnsureShapeOp(OpKernelConstruction& c)
+      : OpKernel(c), want_(c.node().attr<PartialTensorShape>("shape")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    if (!want_.IsCompatibleWith(ctx.input(0).shape())) {
+      return errors::InvalidArgument(node().DebugName(), " on ", ctx.device()->name(),
+                                     ": the value's shape ", ctx.input(0).shape().DebugString(),
+                                     " does not fit the shape ", want_.DebugString());
+    }
+    ctx.set_output(0, ctx.input(0));
+    return absl::OkStatus();
+  }
+
+ private:
+  PartialTensorShape want_;
+};
+
 class NoOpOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -136,6 +156,8 @@ RILL_REGISTER_KERNEL("Const", DEVICE_CPU, "", DT_INVALID, ConstOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("Const", DEVICE_GPU, "dtype", DT_INT32, {}, ConstOp);
 RILL_REGISTER_KERNEL("Placeholder", DEVICE_CPU, "", DT_INVALID, PlaceholderOp);
 RILL_REGISTER_KERNEL("Identity", DEVICE_CPU, "", DT_INVALID, IdentityOp);
+RILL_REGISTER_KERNEL("EnsureShape", DEVICE_CPU, "", DT_INVALID, EnsureShapeOp);
+RILL_REGISTER_KERNEL("EnsureShape", DEVICE_GPU, "", DT_INVALID, EnsureShapeOp);
 RILL_REGISTER_KERNEL("NoOp", DEVICE_CPU, "", DT_INVALID, NoOpOp);
 RILL_REGISTER_KERNEL("Variable", DEVICE_CPU, "", DT_INVALID, VariableOp);
 RILL_REGISTER_KERNEL("IsVariableInitialized", DEVICE_CPU, "", DT_INVALID, IsVariableInitializedOp);

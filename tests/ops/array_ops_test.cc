@@ -7,7 +7,7 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested({"Reshape", "Transpose", "ConcatV2", "Slice", "ExpandDims", "Squeeze", "Shape",
-                   "Fill", "ZerosLike", "OnesLike", "OneHot", "NoOp"});
+                   "Fill", "ZerosLike", "OnesLike", "OneHot", "NoOp", "EnsureShape"});
 
 const std::vector<DataType> kAll = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL};
 
@@ -237,6 +237,26 @@ TEST(ArrayOps, OneHotOnEveryAxis) {
   ExpectBothFail(
       [](const Scope& s, const auto& in) { return ops::OneHot(s, in[0], in[1], 1.0f, 0.0f); },
       {idx, Ints({2})}, "scalar");
+}
+
+// EnsureShape gives the graph dims a computed reshape hid, and checks them when it runs.
+TEST(EnsureShape, MergesTheStaticShapeAndChecksTheValue) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_INT32, ops::Placeholder::Shape({-1, 3}));
+  auto y = ops::EnsureShape(root, x, PartialTensorShape({2, -1}));
+  EXPECT_EQ(Output(y).shape(), PartialTensorShape({2, 3}));
+  Session session(root);
+  std::vector<Tensor> out;
+  const Tensor v = FromDoubles(DT_INT32, TensorShape({2, 3}), {1, 2, 3, 4, 5, 6});
+  ASSERT_TRUE(session.Run({{x, v}}, {y}, &out).ok());
+  ExpectTensorNear(out[0], DT_INT32, TensorShape({2, 3}), {1, 2, 3, 4, 5, 6}, 0);
+  absl::Status s =
+      session.Run({{x, FromDoubles(DT_INT32, TensorShape({1, 3}), {1, 2, 3})}}, {y}, &out);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(s.message()).find("[1,3] does not fit the shape [2,?]"), std::string::npos)
+      << s;
+  ops::EnsureShape(root, x, PartialTensorShape({2, 4}));
+  EXPECT_EQ(root.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

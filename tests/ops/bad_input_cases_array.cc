@@ -19,6 +19,13 @@ const bool kRegistered = [] {
         "Asinh", "Acosh",      "Atanh"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
+  const AttrMap fits = {{"shape", PartialTensorShape({-1, 3})}};
+  AddRecipe({"EnsureShape", {F({2, 3})}, fits});
+  Both("a value of another width", {"EnsureShape", {F({2, 4})}, fits}, {"[2,4]", "[?,3]"});
+  Both("a value of another rank", {"EnsureShape", {F({6})}, fits}, {"[6]", "[?,3]"});
+  AddCase("a shape with a dim below -1",
+          {"EnsureShape", {F({2, 3})}, {{"shape", PartialTensorShape({-2, 3})}}}, kConstruction,
+          kInvalid, {"-2"});
   AddCase("an integer Reciprocal of zero", {"Reciprocal", {I({3}, {2, 0, 1})}, {}}, Where::kRun,
           kInvalid, {"division by zero"});
   for (const char* op : {"Softmax", "LogSoftmax"}) {

@@ -131,6 +131,12 @@ std::vector<Case> Cases() {
   unary(
       "Identity", [](const Scope& s, Output x) { return Identity(s, x); }, Vals(s23, -1, 1, 28));
   unary(
+      "EnsureShape",
+      [](const Scope& s, Output x) {
+        return EnsureShape(s, x, PartialTensorShape({2, -1}));
+      },
+      Vals(s23, -1, 1, 28));
+  unary(
       "Reshape",
       [](const Scope& s, Output x) {
         return Reshape(s, x, {3, -1});

@@ -171,6 +171,8 @@ std::vector<OpCase> Unary() {
       {"Squeeze", [](auto s, auto x) { return ops::Squeeze(s, ops::ExpandDims(s, x, 1)); }},
       {"StopGradient", [](auto s, auto x) { return ops::StopGradient(s, x); }},
       {"Identity", [](auto s, auto x) { return ops::Identity(s, x); }},
+      {"EnsureShape",
+       [](auto s, auto x) { return ops::EnsureShape(s, x, PartialTensorShape({-1, 33})); }},
       {"Sum", [](auto s, auto x) { return ops::Sum(s, x, {0}); }},
       {"Mean", [](auto s, auto x) { return ops::Mean(s, x, {1}, ops::Mean::KeepDims(true)); }},
       {"Max", [](auto s, auto x) { return ops::Max(s, x, {0, 1}); }},
