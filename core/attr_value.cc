@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "rill/core/function.h"
 #include "rill/core/status.h"
 
 namespace rill {
@@ -26,6 +27,10 @@ std::string AttrKindName(AttrKind k) {
       return "shape";
     case AttrKind::kTensor:
       return "tensor";
+    case AttrKind::kTypeList:
+      return "list(type)";
+    case AttrKind::kFunc:
+      return "func";
   }
   return "?";
 }
@@ -33,7 +38,8 @@ std::string AttrKindName(AttrKind k) {
 AttrKind KindOf(const AttrValue& v) {
   static constexpr AttrKind kinds[] = {AttrKind::kInt,   AttrKind::kFloat,  AttrKind::kBool,
                                        AttrKind::kType,  AttrKind::kString, AttrKind::kIntList,
-                                       AttrKind::kShape, AttrKind::kTensor};
+                                       AttrKind::kShape, AttrKind::kTensor, AttrKind::kTypeList,
+                                       AttrKind::kFunc};
   return kinds[v.index()];
 }
 
@@ -53,6 +59,12 @@ std::string AttrValueDebugString(const AttrValue& v) {
           return x.DebugString();
         else if constexpr (std::is_same_v<X, Tensor>)
           return x.DebugString();
+        else if constexpr (std::is_same_v<X, std::vector<DataType>>) {
+          std::vector<std::string> names;
+          for (DataType t : x) names.push_back(DataTypeString(t));
+          return absl::StrCat("[", absl::StrJoin(names, ","), "]");
+        } else if constexpr (std::is_same_v<X, FunctionRef>)
+          return x == nullptr ? std::string("func(null)") : FunctionDebugName(*x);
         else
           return absl::StrCat(x);
       },
@@ -119,6 +131,15 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, TensorSha
 }
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, Tensor* value) {
   return Fetch(attrs, name, AttrKind::kTensor, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
+                         std::vector<DataType>* value) {
+  return Fetch(attrs, name, AttrKind::kTypeList, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, FunctionRef* value) {
+  RILL_RETURN_IF_ERROR(Fetch(attrs, name, AttrKind::kFunc, value));
+  if (*value == nullptr) return errors::InvalidArgument("attr '", name, "' holds no function");
+  return absl::OkStatus();
 }
 
 }  // namespace rill

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
@@ -15,11 +16,27 @@
 
 namespace rill {
 
+// A graph with arguments and return values held by a node (If's branches, While's body):
+// core/function.h.
+class Function;
+using FunctionRef = std::shared_ptr<const Function>;
+
 using AttrValue = std::variant<int64_t, float, bool, DataType, std::string, std::vector<int64_t>,
-                               PartialTensorShape, Tensor>;
+                               PartialTensorShape, Tensor, std::vector<DataType>, FunctionRef>;
 using AttrMap = std::map<std::string, AttrValue>;
 
-enum class AttrKind { kInt, kFloat, kBool, kType, kString, kIntList, kShape, kTensor };
+enum class AttrKind {
+  kInt,
+  kFloat,
+  kBool,
+  kType,
+  kString,
+  kIntList,
+  kShape,
+  kTensor,
+  kTypeList,
+  kFunc
+};
 
 std::string AttrKindName(AttrKind k);
 AttrKind KindOf(const AttrValue& v);
@@ -38,5 +55,9 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vect
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, PartialTensorShape* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, TensorShape* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, Tensor* value);
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
+                         std::vector<DataType>* value);
+// InvalidArgument also for an attr that holds no function (a null FunctionRef).
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, FunctionRef* value);
 
 }  // namespace rill

@@ -4,6 +4,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "rill/core/device_name.h"
+#include "rill/core/function.h"
 #include "rill/core/shape_inference.h"
 
 namespace rill {
@@ -44,6 +45,47 @@ absl::Status CheckAttrs(const OpDef& def, AttrMap& attrs) {
       return errors::InvalidArgument("attribute '", k, "' must be a ", AttrKindName(a->kind),
                                      ", got a ", AttrKindName(KindOf(v)));
     }
+    if (const FunctionRef* f = std::get_if<FunctionRef>(&v); f != nullptr && *f == nullptr) {
+      return errors::InvalidArgument("attribute '", k, "' holds no function");
+    }
+    if (const auto* list = std::get_if<std::vector<DataType>>(&v)) {
+      if (list->size() > static_cast<size_t>(kMaxOutputListLength)) {
+        return errors::InvalidArgument("attribute '", k, "' lists ", list->size(),
+                                       " dtypes; at most ", kMaxOutputListLength);
+      }
+      for (DataType t : *list) {
+        if (!DataTypeIsValid(t) || t == DT_COMPLEX64) {
+          return errors::InvalidArgument("attribute '", k, "' lists ", DataTypeString(t),
+                                         ", not a dtype rill computes with");
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The inputs of a list(type) arg: every input up to the fixed args after it. Sets the
+// attr from their dtypes, or checks them against it when the caller gave it.
+absl::Status ResolveInputTypeList(const OpDef& def, const ArgDef& arg, NodeSpec& spec, size_t* next,
+                                  std::vector<bool>* refs) {
+  const size_t fixed_after = def.inputs.size() - (&arg - def.inputs.data()) - 1;
+  if (spec.inputs.size() < *next + fixed_after) {
+    return errors::InvalidArgument("too few inputs: ", spec.inputs.size());
+  }
+  const size_t count = spec.inputs.size() - *next - fixed_after;
+  std::vector<DataType> got;
+  for (size_t k = 0; k < count; ++k, ++*next) {
+    const NodeOut in = spec.inputs[*next];
+    got.push_back(in.node->output_type(in.index));
+    refs->push_back(false);
+  }
+  auto it = spec.attrs.find(arg.type_list_attr);
+  if (it == spec.attrs.end()) {
+    spec.attrs[arg.type_list_attr] = got;
+  } else if (std::get<std::vector<DataType>>(it->second) != got) {
+    return errors::InvalidArgument("input list '", arg.name, "' has dtypes ",
+                                   AttrValueDebugString(AttrValue(got)), " but '",
+                                   arg.type_list_attr, "' is ", AttrValueDebugString(it->second));
   }
   return absl::OkStatus();
 }
@@ -76,6 +118,10 @@ absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<b
                                  std::vector<DataType>* outputs) const {
   size_t next = 0;
   for (const ArgDef& arg : def.inputs) {
+    if (!arg.type_list_attr.empty()) {
+      RILL_RETURN_IF_ERROR(ResolveInputTypeList(def, arg, spec, &next, refs));
+      continue;
+    }
     int64_t count = 1;
     if (!arg.number_attr.empty()) {
       // A list takes every remaining input up to the fixed ones after it.
@@ -137,6 +183,11 @@ absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<b
       RILL_RETURN_IF_ERROR(CheckAllowed(a, std::get<DataType>(it->second)));
   }
   for (const ArgDef& arg : def.outputs) {
+    if (!arg.type_list_attr.empty()) {
+      const auto& list = std::get<std::vector<DataType>>(spec.attrs.at(arg.type_list_attr));
+      outputs->insert(outputs->end(), list.begin(), list.end());
+      continue;
+    }
     int64_t count = 1;
     if (!arg.number_attr.empty()) {
       count = std::get<int64_t>(spec.attrs.at(arg.number_attr));

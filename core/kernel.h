@@ -83,9 +83,14 @@ class DeviceBase {
   virtual std::unique_ptr<DeviceTimer> StartTimer() { return nullptr; }
 };
 
+class FunctionRuntime;  // core/function.h
+
 // Session options that kernels honour.
 struct KernelOptions {
   bool allow_tf32 = false;  // float32 MatMul on GPUs may use TF32 tensor cores
+  // The Session's planner of functions, for kernels that call them (If, While); null
+  // where none is at hand (constant folding), and such kernels then fail with a Status.
+  FunctionRuntime* functions = nullptr;
 };
 
 class OpKernelConstruction {

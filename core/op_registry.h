@@ -25,6 +25,9 @@ struct ArgDef {
   std::string type_attr;       // the attr that names it ("T")
   std::string number_attr;     // a list of N inputs ("N"); empty for a single one
   bool is_ref = false;         // the input is a variable itself, not its value
+  // A list of any length whose dtypes are the list(type) attr it names ("Tin": If's
+  // inputs, which may differ from one another); empty for other args.
+  std::string type_list_attr = "";
 };
 
 struct AttrDef {
@@ -69,6 +72,11 @@ class OpDefBuilder {
   // A list of outputs whose length is the int attr `number_attr` (Unpack's "num", Split's
   // "num_split"), at most kMaxOutputListLength.
   OpDefBuilder& OutputList(std::string name, std::string number_attr, std::string type_attr);
+  // Lists whose dtypes are a list(type) attr (declared with Attr(attr, kTypeList)): an input
+  // list takes every input up to the fixed ones after it (possibly none) and sets the attr
+  // from their dtypes (or must match it); an output list has one output per listed dtype.
+  OpDefBuilder& InputTypeList(std::string name, std::string type_list_attr);
+  OpDefBuilder& OutputTypeList(std::string name, std::string type_list_attr);
   OpDefBuilder& TypeAttr(std::string name, std::vector<DataType> allowed = {});
   OpDefBuilder& TypeAttr(std::string name, std::vector<DataType> allowed, DataType dflt);
   OpDefBuilder& Attr(std::string name, AttrKind kind);  // required

@@ -9,6 +9,7 @@
 #include "rill/ops/array_ops.h"
 #include "rill/ops/batch_norm_ops.h"
 #include "rill/ops/collective_ops.h"
+#include "rill/ops/control_flow_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/distributed_optimizer.h"
 #include "rill/ops/einsum_ops.h"

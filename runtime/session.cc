@@ -12,6 +12,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "rill/runtime/executor.h"
+#include "rill/runtime/function_runtime.h"
 #include "rill/runtime/session_request.h"
 #include "rill/runtime/tensor_names.h"
 #include "rill/runtime/tf_threads.h"
@@ -26,6 +27,9 @@ struct Session::Impl {
   PlacementOptions placement;
   DeviceSet devices;
   ResourceMgr resources;
+  // Plans the functions of If and While nodes; outlives the plans whose kernels use it.
+  SessionFunctionRuntime functions{{&devices, &placement, &resources, options.allow_tf32,
+                                    options.optimize_graph, options.plan_memory}};
   std::unique_ptr<ThreadPool> pool;
   // Not OK when the Session could not be made (bad options, no threads): every call
   // returns it.
@@ -69,7 +73,7 @@ struct Session::Impl {
                     &placement,
                     &placed,
                     &resources,
-                    KernelOptions{options.allow_tf32},
+                    KernelOptions{options.allow_tf32, &functions},
                     options.optimize_graph};
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
     return std::make_shared<const Executor>(std::shared_ptr<const ExecutionPlan>(std::move(plan)),

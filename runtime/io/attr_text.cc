@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "rill/core/op_registry.h"
 #include "rill/core/status.h"
 
 namespace rill {
@@ -166,6 +167,13 @@ absl::StatusOr<std::string> AttrToText(const AttrValue& v) {
       return absl::StrCat("shape: ", ShapeToText(std::get<PartialTensorShape>(v)));
     case AttrKind::kTensor:
       return TensorToText(std::get<Tensor>(v));
+    case AttrKind::kTypeList: {
+      std::vector<std::string> names;
+      for (DataType t : std::get<std::vector<DataType>>(v)) names.push_back(DataTypeString(t));
+      return absl::StrCat("types: [", absl::StrJoin(names, ", "), "]");
+    }
+    case AttrKind::kFunc:  // written by the graph writer, which names the functions
+      return errors::FailedPrecondition("a function attribute is written with its library");
   }
   return errors::Internal("unknown attribute kind");
 }
@@ -189,11 +197,25 @@ absl::StatusOr<AttrValue> AttrFromText(const text::Field& f) {
     }));
     return out;
   }
+  if (f.name == "types" && f.kind == text::Field::kList) {
+    std::vector<DataType> out;
+    RILL_RETURN_IF_ERROR(text::ForEachItem(f, [&](const text::Scalar& s) -> absl::Status {
+      if (out.size() >= static_cast<size_t>(kMaxOutputListLength)) {
+        return errors::InvalidArgument("line ", f.line, ": more than ", kMaxOutputListLength,
+                                       " types");
+      }
+      RILL_ASSIGN_OR_RETURN(DataType t, TypeFromScalar(s, f));
+      out.push_back(t);
+      return absl::OkStatus();
+    }));
+    return out;
+  }
   if (f.name == "shape") return ShapeFromText(f);
   if (f.name == "tensor") return TensorFromText(f);
-  return errors::InvalidArgument("line ", f.line, ": '", f.name,
-                                 "' is not an attribute value (i, f, b, type, s, list, shape or "
-                                 "tensor) of the right form");
+  return errors::InvalidArgument(
+      "line ", f.line, ": '", f.name,
+      "' is not an attribute value (i, f, b, type, s, list, types, shape, "
+      "tensor or func) of the right form");
 }
 
 }  // namespace rill

@@ -38,8 +38,28 @@ DataType TypeFor(const AttrDef& a) {
   return a.allowed_types.front();
 }
 
+// A function of two float args that returns them (If's branches; While's cond, which
+// must return one scalar, is then refused and the op skipped).
+FunctionRef PassThrough() {
+  static const FunctionRef f = [] {
+    auto g = std::make_shared<Graph>();
+    std::vector<Node*> args;
+    for (int i = 0; i < 2; ++i) {
+      NodeSpec p;
+      p.name = absl::StrCat("arg", i);
+      p.op = "Placeholder";
+      p.attrs["dtype"] = DT_FLOAT;
+      args.push_back(*g->AddNode(std::move(p)));
+    }
+    return *Function::Create("pass_through", g, args, {{args[0], 0}, {args[1], 0}});
+  }();
+  return f;
+}
+
 AttrValue RequiredAttr(const AttrDef& a, int variant) {
   if (a.kind == AttrKind::kType) return TypeFor(a);
+  if (a.kind == AttrKind::kTypeList) return std::vector<DataType>{DT_FLOAT, DT_FLOAT};
+  if (a.kind == AttrKind::kFunc) return PassThrough();
   if (a.name == "strides") return std::vector<int64_t>{1, 1 + variant % 2, 1 + variant % 2, 1};
   if (a.name == "ksize") return std::vector<int64_t>{1, 2 + variant / 2, 2 + variant / 2, 1};
   if (a.name == "padding") return std::string(variant % 2 ? "VALID" : "SAME");
@@ -70,9 +90,11 @@ std::unique_ptr<OpGraph> Build(const OpDef& def, int variant) {
   std::vector<Node*> variables;
   int index = 0;
   for (const ArgDef& arg : def.inputs) {
-    const DataType dt =
-        arg.type != DT_INVALID ? arg.type : std::get<DataType>(spec.attrs.at(arg.type_attr));
-    const int count = arg.number_attr.empty() ? 1 : 2;
+    const bool typed_list = !arg.type_list_attr.empty();
+    const DataType dt = arg.type != DT_INVALID ? arg.type
+                        : typed_list           ? DT_FLOAT
+                                               : std::get<DataType>(spec.attrs.at(arg.type_attr));
+    const int count = arg.number_attr.empty() && !typed_list ? 1 : 2;
     for (int k = 0; k < count; ++k, ++index) {
       const std::string name = absl::StrCat("in", index);
       absl::StatusOr<Node*> in;

@@ -43,7 +43,7 @@ namespace {
 // How many of `n` inputs a list argument takes: what the fixed ones leave.
 size_t ListCount(const OpDef& def, size_t n) {
   size_t fixed = 0;
-  for (const ArgDef& a : def.inputs) fixed += a.number_attr.empty() ? 1 : 0;
+  for (const ArgDef& a : def.inputs) fixed += a.number_attr.empty() && a.type_list_attr.empty();
   return n > fixed ? n - fixed : 0;
 }
 
@@ -52,7 +52,8 @@ std::vector<bool> RefInputs(const OpDef& def, size_t n) {
   const size_t list = ListCount(def, n);
   std::vector<bool> ref;
   for (const ArgDef& a : def.inputs) {
-    for (size_t k = 0; k < (a.number_attr.empty() ? 1 : list); ++k) ref.push_back(a.is_ref);
+    const bool single = a.number_attr.empty() && a.type_list_attr.empty();
+    for (size_t k = 0; k < (single ? 1 : list); ++k) ref.push_back(a.is_ref);
   }
   ref.resize(n, false);
   return ref;
@@ -128,7 +129,8 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
                      absl::StatusCode::kInvalidArgument, std::move(mentions), true, false});
   };
   bool has_list = false;
-  for (const ArgDef& a : def->inputs) has_list |= !a.number_attr.empty();
+  for (const ArgDef& a : def->inputs)
+    has_list |= !a.number_attr.empty() || !a.type_list_attr.empty();
   if (!has_list) {
     Recipe more = r;
     more.inputs.push_back(r.inputs.empty() ? F({1}) : r.inputs.back());
@@ -199,7 +201,8 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
           {DataTypeString(other.dtype())});
       break;
     }
-    index += a.number_attr.empty() ? 1 : ListCount(*def, r.inputs.size());
+    index +=
+        a.number_attr.empty() && a.type_list_attr.empty() ? 1 : ListCount(*def, r.inputs.size());
   }
   return cases;
 }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "rill/core/function.h"
 
 namespace rill::testing {
 
@@ -71,8 +72,44 @@ double ChosenValue(Choices& c, DataType dt, bool wild) {
   return DataTypeIsFloating(dt) ? c.Int(-8, 8) / 2.0 : c.Int(-3, 5);
 }
 
+// One of two small functions: a float [2] passed through (If's branches, While's body),
+// or a float of any shape to the scalar false (a While cond that stops at once). None of
+// their combinations loops forever: the first cannot be a While's cond (not a scalar).
+FunctionRef ChosenFunction(Choices& c) {
+  static const FunctionRef* fs = [] {
+    auto make = [](bool pass) {
+      auto g = std::make_shared<Graph>();
+      NodeSpec p;
+      p.name = "arg0";
+      p.op = "Placeholder";
+      p.attrs["dtype"] = DT_FLOAT;
+      p.attrs["shape"] = pass ? PartialTensorShape({2}) : PartialTensorShape();
+      Node* arg = *g->AddNode(std::move(p));
+      NodeOut ret{arg, 0};
+      if (!pass) {
+        NodeSpec k;
+        k.name = "false";
+        k.op = "Const";
+        k.attrs["value"] = Tensor(false);
+        k.attrs["dtype"] = DT_BOOL;
+        ret = {*g->AddNode(std::move(k)), 0};
+      }
+      return *Function::Create(pass ? "pass" : "stop", g, {arg}, {ret});
+    };
+    return new FunctionRef[2]{make(true), make(false)};
+  }();
+  return fs[c.Int(0, 1)];
+}
+
 AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
   switch (kind) {
+    case AttrKind::kTypeList: {
+      std::vector<DataType> v(c.Int(0, 2));
+      for (auto& t : v) t = c.Coin() ? DT_FLOAT : ChosenType(c);
+      return v;
+    }
+    case AttrKind::kFunc:
+      return ChosenFunction(c);
     case AttrKind::kInt:
       return ChosenInt(c, -2, 5, wild);
     case AttrKind::kFloat:

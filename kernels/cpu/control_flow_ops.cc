@@ -1,0 +1,120 @@
+// If and While on the host: each function is planned once per kernel (through the
+// Session's FunctionRuntime, so its nodes are placed, optimized and run like any plan's)
+// and then run per call. The predicate and the loop variables cross on the host.
+#include <mutex>
+
+#include "rill/core/function.h"
+#include "rill/core/kernel.h"
+#include "rill/core/status.h"
+
+namespace rill {
+namespace {
+
+// TensorFlow's rule: a scalar is true when it is not zero (or false), any other tensor
+// when it has elements.
+absl::StatusOr<bool> Truth(const Node& node, const Tensor& t) {
+  if (t.shape().dims() != 0) return t.NumElements() > 0;
+  switch (t.dtype()) {
+    case DT_BOOL:
+      return t.scalar<bool>()() != 0;
+    case DT_FLOAT:
+      return t.scalar<float>()() != 0;
+    case DT_DOUBLE:
+      return t.scalar<double>()() != 0;
+    case DT_INT32:
+      return t.scalar<int32_t>()() != 0;
+    case DT_INT64:
+      return t.scalar<int64_t>()() != 0;
+    case DT_UINT8:
+      return t.scalar<uint8_t>()() != 0;
+    default:
+      return errors::InvalidArgument(node.DebugName(), ": a predicate of dtype ",
+                                     DataTypeString(t.dtype()), " has no truth value");
+  }
+}
+
+// A kernel that calls the functions held by its node's attrs `names`, instantiated on
+// first use (the Session plans each once; later calls share the plan).
+class FunctionCallingKernel : public OpKernel {
+ public:
+  FunctionCallingKernel(OpKernelConstruction& c, std::vector<std::string> names)
+      : OpKernel(c), runtime_(c.options().functions), calls_(names.size()) {
+    for (const std::string& n : names) functions_.push_back(c.node().attr<FunctionRef>(n));
+  }
+  bool IsExpensive() const override { return true; }
+
+ protected:
+  absl::StatusOr<const FunctionCall*> Call(size_t which) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (calls_[which] == nullptr) {
+      if (runtime_ == nullptr) {
+        return errors::FailedPrecondition(node().DebugName(),
+                                          ": functions run only inside a Session's plan");
+      }
+      absl::StatusOr<std::shared_ptr<const FunctionCall>> call =
+          runtime_->Instantiate(functions_[which]);
+      if (!call.ok()) return errors::Annotate(call.status(), node().DebugName() + ": ");
+      calls_[which] = *std::move(call);
+    }
+    return calls_[which].get();
+  }
+
+  // Runs function `which`; its errors are prefixed with this node.
+  absl::Status Run(size_t which, const std::vector<Tensor>& args, std::vector<Tensor>* rets) {
+    RILL_ASSIGN_OR_RETURN(const FunctionCall* call, Call(which));
+    absl::Status s = call->Run(args, rets);
+    if (!s.ok()) {
+      return errors::Annotate(s, absl::StrCat(node().DebugName(), ", in ",
+                                              FunctionDebugName(*functions_[which]), ": "));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  FunctionRuntime* runtime_;
+  std::vector<FunctionRef> functions_;
+  std::mutex mu_;
+  std::vector<std::shared_ptr<const FunctionCall>> calls_;
+};
+
+class IfOp : public FunctionCallingKernel {
+ public:
+  explicit IfOp(OpKernelConstruction& c)
+      : FunctionCallingKernel(c, {"then_branch", "else_branch"}) {}
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(const bool pred, Truth(node(), ctx.input(0)));
+    std::vector<Tensor> args;
+    for (int i = 1; i < ctx.num_inputs(); ++i) args.push_back(ctx.input(i));
+    std::vector<Tensor> rets;
+    RILL_RETURN_IF_ERROR(Run(pred ? 0 : 1, args, &rets));
+    for (size_t i = 0; i < rets.size(); ++i) ctx.set_output(static_cast<int>(i), rets[i]);
+    return absl::OkStatus();
+  }
+};
+
+class WhileOp : public FunctionCallingKernel {
+ public:
+  explicit WhileOp(OpKernelConstruction& c) : FunctionCallingKernel(c, {"cond", "body"}) {}
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    std::vector<Tensor> vars;
+    for (int i = 0; i < ctx.num_inputs(); ++i) vars.push_back(ctx.input(i));
+    std::vector<Tensor> pred, next;
+    for (;;) {
+      RILL_RETURN_IF_ERROR(Run(0, vars, &pred));
+      RILL_ASSIGN_OR_RETURN(const bool go, Truth(node(), pred[0]));
+      if (!go) break;
+      RILL_RETURN_IF_ERROR(Run(1, vars, &next));
+      vars.swap(next);
+    }
+    for (size_t i = 0; i < vars.size(); ++i) ctx.set_output(static_cast<int>(i), vars[i]);
+    return absl::OkStatus();
+  }
+};
+
+RILL_REGISTER_KERNEL("If", DEVICE_CPU, "", DT_INVALID, IfOp);
+RILL_REGISTER_KERNEL("While", DEVICE_CPU, "", DT_INVALID, WhileOp);
+
+}  // namespace
+}  // namespace rill

@@ -1,0 +1,78 @@
+// Functional control flow, as TensorFlow's functional ops: If runs one of two functions
+// chosen at run time by a predicate, While repeats a body function while a cond function
+// says so. The functions are graphs of their own (core/function.h), planned once per
+// Session like any plan. The builders TensorFlow's C++ users know make the functions from
+// lambdas: ops::Cond and ops::BuildWhileLoop (tensorflow/cc/ops/while_loop.h's signature).
+// Gradients through If and While are not computed: AddSymbolicGradients through one is an
+// InvalidArgument naming the node.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "rill/core/function.h"
+#include "rill/ops/op_builder.h"
+
+namespace rill::ops {
+
+// Builds a function's graph: `scope` is the root of that graph, `args` its arguments
+// (Placeholders); *rets are the values it returns. An Output of another graph (the
+// caller's) cannot be used inside: pass it in as an argument.
+using FunctionBodyFn = std::function<absl::Status(
+    const Scope& scope, const std::vector<Output>& args, std::vector<Output>* rets)>;
+
+// A function of arguments of `types` and `shapes` (shapes may be empty: unknown) made by
+// `body`. Errors (the body's, or a return value that does not belong to the function's
+// graph) name the function.
+absl::StatusOr<FunctionRef> MakeFunction(const std::string& name,
+                                         const std::vector<DataType>& types,
+                                         const std::vector<PartialTensorShape>& shapes,
+                                         const FunctionBodyFn& body);
+
+// TensorFlow's If: then_branch(input...) when `cond` is true, else else_branch(input...).
+// `cond` is a scalar (bool; a number is true when not zero) or, as TensorFlow, a tensor
+// that is true when it has elements. Both branches take the inputs' dtypes and return the
+// same dtypes.
+class If {
+ public:
+  If(const Scope& scope, Input cond, InputList input, const FunctionRef& then_branch,
+     const FunctionRef& else_branch);
+  Operation operation;
+  OutputList output;
+};
+
+// TensorFlow's While: while cond(vars) is true, vars = body(vars); the outputs are the
+// final vars. `cond` returns one scalar (as If's cond); `body` returns the vars' dtypes.
+class While {
+ public:
+  While(const Scope& scope, InputList input, const FunctionRef& cond, const FunctionRef& body);
+  Operation operation;
+  OutputList output;
+};
+
+// then_fn(inputs) or else_fn(inputs) as `pred` says, each built into a function; their
+// return values (as many, of the same dtypes) become *outputs.
+absl::Status Cond(const Scope& scope, const Output& pred, const std::vector<Output>& inputs,
+                  const FunctionBodyFn& then_fn, const FunctionBodyFn& else_fn,
+                  std::vector<Output>* outputs);
+
+// TensorFlow's BuildWhileLoop: loop variables start as `inputs`; `cond` builds the
+// predicate from them and `body` their next values. A variable whose shape the body
+// changes gets the shape common to all its values (a dim that differs is unknown), as
+// if a shape invariant had been given. `frame_name` names the While node.
+using CondGraphBuilderFn =
+    std::function<absl::Status(const Scope&, const std::vector<Output>& inputs, Output* output)>;
+using BodyGraphBuilderFn = std::function<absl::Status(
+    const Scope&, const std::vector<Output>& inputs, std::vector<Output>* outputs)>;
+absl::Status BuildWhileLoop(const Scope& scope, const std::vector<Output>& inputs,
+                            const CondGraphBuilderFn& cond, const BodyGraphBuilderFn& body,
+                            const std::string& frame_name, OutputList* outputs,
+                            bool create_while_ctx = true);
+
+// The shape both `a` and `b` have: a dim they disagree on is unknown, and the rank is
+// unknown when theirs differ.
+PartialTensorShape CommonShape(const PartialTensorShape& a, const PartialTensorShape& b);
+
+}  // namespace rill::ops

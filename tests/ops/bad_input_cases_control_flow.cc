@@ -1,0 +1,123 @@
+// Valid recipes and op-specific bad inputs of If and While: functions that do not fit the
+// node are refused when it is added; values that do not fit a function's arguments, and
+// functions that fail, are refused when it runs.
+#include <string>
+
+#include "ops/bad_input.h"
+
+namespace rill::testing {
+namespace {
+
+constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+constexpr Where kConstruction = Where::kConstruction;
+
+// A function of one arg of `dt` and `shape` whose returns `body` builds.
+FunctionRef Fn(const std::string& name, DataType dt, PartialTensorShape shape,
+               const std::function<std::vector<Output>(const Scope&, Output)>& body) {
+  return *ops::MakeFunction(
+      name, {dt}, {shape},
+      [&](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) -> absl::Status {
+        *r = body(s, a[0]);
+        return s.status();
+      });
+}
+
+AttrMap IfAttrs(FunctionRef then_f, FunctionRef else_f) {
+  std::vector<DataType> tout = then_f->ret_types();
+  return {{"Tout", tout}, {"then_branch", then_f}, {"else_branch", else_f}};
+}
+
+void IfCases() {
+  const PartialTensorShape any;
+  auto twice = Fn("twice", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Mul(s, x, 2.f)};
+  });
+  auto neg = Fn("neg", DT_FLOAT, any,
+                [](const Scope& s, Output x) { return std::vector<Output>{ops::Neg(s, x)}; });
+  const Tensor yes(true);
+  AddRecipe({"If", {yes, F({2})}, IfAttrs(twice, neg)});
+  auto of_int = Fn("of_int", DT_INT32, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Cast(s, x, DT_FLOAT)};
+  });
+  AddCase("a branch taking int32", {"If", {yes, F({2})}, IfAttrs(of_int, neg)}, kConstruction,
+          kInvalid, {"then_branch", "takes [int32]", "[float]"});
+  auto to_int = Fn("to_int", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Cast(s, x, DT_INT32)};
+  });
+  AddCase("branches returning other dtypes", {"If", {yes, F({2})}, IfAttrs(twice, to_int)},
+          kConstruction, kInvalid, {"else_branch", "returns [int32]"});
+  auto two = Fn("two", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Neg(s, x), ops::Neg(s, x)};
+  });
+  AddCase("a branch returning two values", {"If", {yes, F({2})}, IfAttrs(twice, two)},
+          kConstruction, kInvalid, {"else_branch", "[float,float]"});
+  auto of3 = Fn("of3", DT_FLOAT, PartialTensorShape({3}),
+                [](const Scope& s, Output x) { return std::vector<Output>{ops::Neg(s, x)}; });
+  Both("an input of another shape than the branch takes", {"If", {yes, F({2})}, IfAttrs(of3, of3)},
+       {"[3]", "[2]"});
+  auto reshape5 = Fn("reshape5", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Reshape(s, x, {5})};
+  });
+  AddCase("a branch that fails when it runs", {"If", {yes, F({2})}, IfAttrs(reshape5, reshape5)},
+          Where::kRun, kInvalid, {"function 'reshape5'", "Reshape"});
+  AttrMap none = IfAttrs(twice, neg);
+  none["else_branch"] = FunctionRef();
+  AddCase("no else_branch function", {"If", {yes, F({2})}, none}, kConstruction, kInvalid,
+          {"holds no function"});
+}
+
+void WhileCases() {
+  const PartialTensorShape scalar = TensorShape();
+  auto below5 = Fn("below5", DT_FLOAT, scalar, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Less(s, x, 5.f)};
+  });
+  auto plus1 = Fn("plus1", DT_FLOAT, scalar, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Add(s, x, 1.f)};
+  });
+  auto attrs = [](FunctionRef c, FunctionRef b) {
+    return AttrMap{{"cond", std::move(c)}, {"body", std::move(b)}};
+  };
+  const Tensor one = F({});
+  AddRecipe({"While", {one}, attrs(below5, plus1)});
+  auto pair = Fn("pair", DT_FLOAT, scalar, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Less(s, x, 5.f), ops::Less(s, x, 6.f)};
+  });
+  AddCase("a cond returning two values", {"While", {one}, attrs(pair, plus1)}, kConstruction,
+          kInvalid, {"must return one scalar", "2 value(s)"});
+  const PartialTensorShape any;
+  auto vec = Fn("vec", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Less(s, ops::Reshape(s, x, {1}), 5.f)};
+  });
+  AddCase("a cond returning a vector", {"While", {one}, attrs(vec, plus1)}, kConstruction, kInvalid,
+          {"one scalar", "[1]"});
+  auto to_int = Fn("to_int", DT_FLOAT, scalar, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Cast(s, x, DT_INT32)};
+  });
+  AddCase("a body returning int32", {"While", {one}, attrs(below5, to_int)}, kConstruction,
+          kInvalid, {"'body'", "returns [int32]"});
+  auto grow = Fn("grow", DT_FLOAT, scalar, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Reshape(s, x, {1})};
+  });
+  AddCase("a body changing the scalar to [1]", {"While", {one}, attrs(below5, grow)}, kConstruction,
+          kInvalid, {"cannot take", "[1]"});
+  Both("a vector where the functions take a scalar", {"While", {F({2})}, attrs(below5, plus1)},
+       {"[]", "[2]"});
+  auto bad_vec = Fn("bad_body", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Reshape(s, x, {3})};
+  });
+  auto below5_any = Fn("below5_any", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{
+        ops::Less(s, ops::Reshape(s, x, Tensor(DT_INT32, TensorShape({0}))), 5.f)};
+  });
+  AddCase("a body that fails when it runs", {"While", {one}, attrs(below5_any, bad_vec)},
+          Where::kRun, kInvalid, {"function 'bad_body'", "Reshape"});
+}
+
+const bool kRegistered = [] {
+  IfCases();
+  WhileCases();
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::testing
