@@ -14,7 +14,8 @@ packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libabsl-dev
           dataset-fashion-mnist graphviz
           clang libclang-rt-14-dev
           libopenmpi-dev openmpi-bin
-          libonnx-dev libprotobuf-dev libonnx-testdata imagemagick fonts-dejavu-core)
+          libonnx-dev libprotobuf-dev libonnx-testdata imagemagick fonts-dejavu-core
+          espeak-ng)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -119,7 +119,11 @@ Output ResolveZeros(const NodeContext& c, const Output& x, const Output& shape) 
   }
   // shape[i] == 0 ? concat(shape(x), zeros)[i] : shape[i]
   Output s64 = shape.type() == DT_INT64 ? shape : c.Op("Cast", {shape}, {{"DstT", DT_INT64}});
-  Output n = c.Op("Shape", {s64}, {{"out_type", DT_INT64}});
+  // The shape's length, a constant when the graph knows it (so the result keeps its rank).
+  const PartialTensorShape& len = s64.shape();
+  Output n = !len.unknown_rank() && len.dims() == 1 && len.dim_size(0) >= 0
+                 ? c.Int64s({len.dim_size(0)})
+                 : c.Op("Shape", {s64}, {{"out_type", DT_INT64}});
   Output padded = c.Op(
       "ConcatV2", {ShapeOf(c, x), c.Op("Fill", {n, c.Const(Tensor(int64_t{0}))}), ScalarI32(c, 0)});
   Output head = c.Op("Slice", {padded, c.Int64s({0}), n});

@@ -1,6 +1,7 @@
 // ONNX ops that move elements without computing: Pad (constant, edge and reflect modes;
 // negative pads crop) and DepthToSpace / SpaceToDepth (a reshape-transpose-reshape).
-// Edge and reflect padding gather each padded axis with indices computed while importing.
+// Edge and reflect padding gather each padded axis with indices computed while importing
+// (or, for a dim known only when the model runs, by a few ops).
 #include <algorithm>
 
 #include "rill/runtime/onnx/converter.h"
@@ -16,12 +17,31 @@ std::string PadSupport(const SupportView& v) {
   return "";
 }
 
+// The same indices as PadByGather for a dim known only when the model runs: positions
+// -before .. n + after - 1 mapped by (n-1) - |(n-1) - |i|| (reflect) or clamped (edge). A
+// pad the dim is too small for gives an index out of range, which Gather refuses.
+Output RuntimePadIndices(const NodeContext& c, const Output& x, int64_t axis, int64_t before,
+                         int64_t after, bool reflect) {
+  Output n = DimOf(c, x, axis, DT_INT64);
+  Output last = c.Op("Sub", {n, c.Const(Tensor(int64_t{1}))});
+  Output i = c.Op("Range", {c.Const(Tensor(-before)), c.Op("Add", {n, c.Const(Tensor(after))}),
+                            c.Const(Tensor(int64_t{1}))});
+  if (reflect) return c.Op("Sub", {last, c.Op("Abs", {c.Op("Sub", {last, c.Op("Abs", {i})})})});
+  return c.Op("Maximum", {c.Op("Minimum", {i, last}), c.Const(Tensor(int64_t{0}))});
+}
+
 // Gathers positions -before .. n + after - 1 of `axis`, mapped into [0, n) by the mode.
 absl::StatusOr<Output> PadByGather(const NodeContext& c, const Output& x, int64_t axis,
                                    int64_t before, int64_t after, bool reflect) {
   const PartialTensorShape& s = x.shape();
-  if (s.unknown_rank() || s.dim_size(axis) < 0)
-    return c.Error("edge and reflect pads need the input's dims");
+  if (s.unknown_rank()) return c.Error("edge and reflect pads need the input's rank");
+  if (s.dim_size(axis) < 0) {
+    if (before > kMaxImportTable || after > kMaxImportTable) {
+      return c.Error("edge and reflect pads of more than ", kMaxImportTable, " elements");
+    }
+    return c.Op("GatherV2",
+                {x, RuntimePadIndices(c, x, axis, before, after, reflect), c.Const(Tensor(axis))});
+  }
   const int64_t n = s.dim_size(axis);
   if (n == 0) return c.Error("cannot pad an empty dim by its edge");
   if (reflect && (before >= n || after >= n))

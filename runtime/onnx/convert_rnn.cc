@@ -4,8 +4,12 @@
 // applies the gates in ONNX's order (LSTM i, o, f, c; GRU z, r, h) with the spec's
 // equations. Both directions and bidirectional, initial states, LSTM peepholes and GRU's
 // linear_before_reset and layout 1 (batch first) are supported; the sequence length must be
-// known while importing, and sequence_lens, clip, input_forget and activations other than
-// Sigmoid, Tanh and Relu are reported as unsupported.
+// known while importing for the unrolled form; a length known only when the model runs
+// becomes a While loop over the steps (the same Step in its body). sequence_lens, clip,
+// input_forget and activations other than Sigmoid, Tanh and Relu are reported as
+// unsupported.
+#include "rill/ops/control_flow_ops.h"
+#include "rill/ops/math_ops.h"
 #include "rill/runtime/onnx/converter.h"
 
 namespace rill::onnx::internal {
@@ -105,6 +109,73 @@ State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, con
   return {c.Op("Add", {c.Op("Mul", {c.Op("Sub", {one, z}), ht}), c.Op("Mul", {z, s.h})}), Output()};
 }
 
+// The steps of one direction as a While loop, for a sequence length known only when the
+// model runs. Loop variables: (step, length, h, c, stacked h's, xw, rt, rb, peep); the
+// body is Step on xw's row for this step. Returns the h's [T, B, H] in time order.
+absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int dir, bool reverse,
+                                    const Output& xw, State* s, const Output& rt, const Output& rb,
+                                    const Output& peep) {
+  const bool lstm = p.cell == Cell::kLstm;
+  Output length = DimOf(c, xw, 0, DT_INT64);
+  std::vector<Output> init = {c.Const(Tensor(int64_t{0})),
+                              length,
+                              s->h,
+                              lstm ? s->c : s->h,
+                              c.Const(Tensor(xw.type(), TensorShape({0}))),
+                              xw,
+                              rt,
+                              rb,
+                              peep.node() != nullptr ? peep : rb};
+  std::vector<DataType> types;
+  std::vector<PartialTensorShape> shapes;
+  for (const Output& o : init) {
+    types.push_back(o.type());
+    shapes.push_back(o.shape());
+  }
+  shapes[4] = PartialTensorShape();  // the stack grows
+  const std::string name = absl::StrCat(c.node().name(), "/direction", dir);
+  RILL_ASSIGN_OR_RETURN(
+      FunctionRef cond,
+      ops::MakeFunction(absl::StrCat(name, "/cond"), types, shapes,
+                        [](const Scope& f, const std::vector<Output>& a, std::vector<Output>* r) {
+                          r->push_back(ops::Less(f, a[0], a[1]));
+                          return f.status();
+                        }));
+  auto body = [&](const Scope& f, const std::vector<Output>& a, std::vector<Output>* r) {
+    const NodeContext in(c.node(), c.attrs(), c.opset(), f, {});
+    Output t =
+        reverse ? in.Op("Sub", {in.Op("Sub", {a[1], a[0]}), in.Const(Tensor(int64_t{1}))}) : a[0];
+    Output row = in.Op("GatherV2", {a[5], t, in.Const(Tensor(int64_t{0}))});
+    State next =
+        Step(in, p, dir, row, {a[2], a[3]}, a[6], a[7], peep.node() != nullptr ? a[8] : Output());
+    *r = {ops::Add(f, a[0], int64_t{1}),
+          a[1],
+          next.h,
+          lstm ? next.c : next.h,
+          AppendAlongNewAxis(f, a[4], next.h),
+          a[5],
+          a[6],
+          a[7],
+          a[8]};
+    return f.status();
+  };
+  RILL_ASSIGN_OR_RETURN(FunctionRef step,
+                        ops::MakeFunction(absl::StrCat(name, "/body"), types, shapes, body));
+  ops::While loop(c.scope().WithOpName(absl::StrCat("direction", dir)), init, cond, step);
+  RILL_RETURN_IF_ERROR(c.scope().status());
+  s->h = loop.output[2];
+  if (lstm) s->c = loop.output[3];
+  // The stack's static shape, which the loop (its value grows) cannot know.
+  const PartialTensorShape& hshape = s->h.shape();
+  const int64_t batch = hshape.unknown_rank() || hshape.dims() != 2 ? -1 : hshape.dim_size(0);
+  Output hs =
+      c.Op("EnsureShape", {loop.output[4]}, {{"shape", PartialTensorShape({-1, batch, p.hidden})}});
+  if (!reverse) return hs;
+  Output back = c.Op("Range", {c.Op("Sub", {length, c.Const(Tensor(int64_t{1}))}),
+                               c.Const(Tensor(int64_t{-1})), c.Const(Tensor(int64_t{-1}))});
+  return c.Op("GatherV2", {hs, back, c.Const(Tensor(int64_t{0}))});
+}
+
 // A [rows..., cols] tensor of zeros shaped like x's dim 1 (the batch) by n.
 Output Zeros(const NodeContext& c, const Output& x, int64_t n) {
   Output b = c.Op("Slice", {ShapeOf(c, x), c.Int64s({1}), c.Int64s({1})});
@@ -142,8 +213,8 @@ absl::Status ConvertRnn(NodeContext& c, Cell cell) {
     return batch_first ? c.Op("Transpose", {c.input(i), swap}) : c.input(i);
   };
   const PartialTensorShape& xs = x.shape();
-  if (xs.unknown_rank() || xs.dims() != 3 || xs.dim_size(0) < 0 || xs.dim_size(2) < 0) {
-    return c.Error("X must be [seq_length, batch, input_size] with its length and size known");
+  if (xs.unknown_rank() || xs.dims() != 3 || xs.dim_size(2) < 0) {
+    return c.Error("X must be [seq_length, batch, input_size] with its input size known");
   }
   const int64_t T = xs.dim_size(0), I = xs.dim_size(2);
   const std::string direction = c.attrs().s("direction", "forward");
@@ -168,10 +239,21 @@ absl::Status ConvertRnn(NodeContext& c, Cell cell) {
     }
     Output xw =
         c.Op("MatMul", {c.Op("Reshape", {x, c.Int64s({-1, I})}), w}, {{"transpose_b", true}});
-    xw = c.Op("Reshape", {c.Op("Add", {xw, wb}), c.Int64s({T, -1, GH})});
+    Output steps_by =
+        T >= 0 ? c.Int64s({T, -1, GH})
+               : c.Op("ConcatV2", {c.Op("Slice", {ShapeOf(c, x), c.Int64s({0}), c.Int64s({2})}),
+                                   c.Int64s({GH}), ScalarI32(c, 0)});
+    xw = c.Op("Reshape", {c.Op("Add", {xw, wb}), steps_by});
     State s{c.has_input(5) ? At(c, state_in(5), d) : Zeros(c, x, p.hidden), Output()};
     if (cell == Cell::kLstm) s.c = c.has_input(6) ? At(c, state_in(6), d) : Zeros(c, x, p.hidden);
     Output peep = cell == Cell::kLstm && c.has_input(7) ? At(c, c.input(7), d) : Output();
+    if (T < 0) {
+      RILL_ASSIGN_OR_RETURN(Output y, DynamicSteps(c, p, d, reverse, xw, &s, rt, rb, peep));
+      ys.push_back(y);
+      hs.push_back(s.h);
+      cs.push_back(s.c);
+      continue;
+    }
     std::vector<Output> steps(T);
     for (int64_t k = 0; k < T; ++k) {
       const int64_t t = reverse ? T - 1 - k : k;

@@ -95,8 +95,14 @@ const ::onnx::TensorProto* NodeAttrs::tensor(const std::string& name) const {
 }
 
 NodeContext::NodeContext(const ::onnx::NodeProto& node, const NodeAttrs& attrs, int64_t opset,
-                         const Scope& scope, std::vector<Output> inputs)
-    : node_(node), attrs_(attrs), opset_(opset), scope_(scope), inputs_(std::move(inputs)) {}
+                         const Scope& scope, std::vector<Output> inputs,
+                         SubgraphConverter* subgraphs)
+    : node_(node),
+      attrs_(attrs),
+      opset_(opset),
+      scope_(scope),
+      inputs_(std::move(inputs)),
+      subgraphs_(subgraphs) {}
 
 const Tensor* NodeContext::constant_input(int i) const {
   if (!has_input(i) || !inputs_[i].node()->IsConstant()) return nullptr;
@@ -276,6 +282,12 @@ int64_t NormalizeAxis(int64_t axis, int64_t rank) {
 int64_t RankOf(const Output& o) {
   const PartialTensorShape& s = o.shape();
   return s.unknown_rank() ? -1 : s.dims();
+}
+
+Output AppendAlongNewAxis(const Scope& s, const Output& acc, const Output& x) {
+  // acc as [n, x's dims...] (an empty vector reshapes to [0, ...]), then x as one more row.
+  auto shape = ops::Concat(s, {ops::Const(s, {-1}), ops::Shape(s, x)}, 0);
+  return ops::Concat(s, {ops::Reshape(s, acc, shape), ops::ExpandDims(s, x, 0)}, 0);
 }
 
 }  // namespace rill::onnx::internal

@@ -62,11 +62,37 @@ struct SupportView {
   }
 };
 
+// A value of an enclosing graph that a subgraph reads (ONNX subgraphs see outer values by
+// name): the function built from the subgraph takes it as an argument.
+struct Capture {
+  std::string name;  // the ONNX value's name
+  Output outer;      // its value in the graph of the node that holds the subgraph
+  Output inner;      // the Placeholder standing for it in the function's graph
+};
+
+// Converts ONNX subgraphs (If's branches, Loop's body) into the graph of a function;
+// the importer gives one to every conversion.
+class SubgraphConverter {
+ public:
+  virtual ~SubgraphConverter() = default;
+  // Converts g's initializers and nodes into the graph of `scope` (a new root scope, the
+  // function's). `bound` gives values for g's own inputs by name; a name of an enclosing
+  // graph becomes a Capture appended to *captures (a Const is copied instead: converters
+  // that need constant inputs still see one). The names in `first` are captured before
+  // anything else, in that order. Returns the values of g's outputs.
+  virtual absl::StatusOr<std::vector<Output>> Convert(const ::onnx::GraphProto& g,
+                                                      const Scope& scope,
+                                                      const std::map<std::string, Output>& bound,
+                                                      const std::vector<std::string>& first,
+                                                      std::vector<Capture>* captures) = 0;
+};
+
 // What a conversion sees and makes.
 class NodeContext {
  public:
   NodeContext(const ::onnx::NodeProto& node, const NodeAttrs& attrs, int64_t opset,
-              const Scope& scope, std::vector<Output> inputs);
+              const Scope& scope, std::vector<Output> inputs,
+              SubgraphConverter* subgraphs = nullptr);
   const ::onnx::NodeProto& node() const { return node_; }
   const NodeAttrs& attrs() const { return attrs_; }
   int64_t opset() const { return opset_; }
@@ -91,6 +117,8 @@ class NodeContext {
 
   void set_output(int i, Output o);
   const std::vector<Output>& outputs() const { return outputs_; }
+  // Null where no subgraphs can be converted (a converter then reports an error).
+  SubgraphConverter* subgraphs() const { return subgraphs_; }
 
   // InvalidArgument naming the node and op type.
   template <typename... Args>
@@ -106,6 +134,7 @@ class NodeContext {
   Scope scope_;
   std::vector<Output> inputs_;
   std::vector<Output> outputs_;
+  SubgraphConverter* subgraphs_;
 };
 
 using SupportFn = std::function<std::string(const SupportView& v)>;  // "" when supported
@@ -162,5 +191,8 @@ absl::StatusOr<int64_t> AxisAttr(const NodeContext& c, const Output& x, int64_t 
 int64_t NormalizeAxis(int64_t axis, int64_t rank);
 // The rank of a value when its shape knows it, else -1.
 int64_t RankOf(const Output& o);
+// `acc` with `x` appended along a new first axis, in the graph of `s`: how loops stack
+// their per-iteration values (acc starts as an empty vector of x's dtype).
+Output AppendAlongNewAxis(const Scope& s, const Output& acc, const Output& x);
 
 }  // namespace rill::onnx::internal

@@ -4,6 +4,7 @@
 // by the scope, so the second build meets no error the first did not).
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
@@ -66,44 +67,138 @@ void AddInitializers(const Scope& scope, const ModelView& m, const ImportOptions
   }
 }
 
-absl::Status ConvertNode(const Scope& scope, const ModelView& m, const ::onnx::NodeProto& node,
-                         std::map<std::string, Output>* values) {
-  const internal::Converter* conv = m.ConverterFor(node);
-  std::vector<Output> inputs;
-  for (const std::string& name : node.input()) {
-    if (name.empty()) {
-      inputs.emplace_back();
-      continue;
+// The values of one graph being converted, by ONNX name. A subgraph's reach those of the
+// graphs around it (ONNX subgraphs read outer values by name): a constant is copied into
+// the subgraph's own graph, any other value becomes a Capture (an argument of the function
+// the subgraph becomes).
+class ValueScope {
+ public:
+  ValueScope(Scope scope, ValueScope* parent, std::vector<internal::Capture>* captures)
+      : scope_(std::move(scope)), parent_(parent), captures_(captures) {}
+  const Scope& scope() const { return scope_; }
+  void Set(const std::string& name, Output o) { values_[name] = o; }
+
+  // The value named `name`; an empty Output when no graph around has it.
+  absl::StatusOr<Output> Get(const std::string& name) {
+    if (auto it = values_.find(name); it != values_.end()) return it->second;
+    if (parent_ == nullptr) return Output();
+    RILL_ASSIGN_OR_RETURN(Output outer, parent_->Get(name));
+    if (!outer.valid()) return Output();
+    if (scope_.graph() == parent_->scope_.graph()) return outer;  // a branch put inline
+    Output inner;
+    if (outer.node()->IsConstant()) {
+      inner =
+          ops::Const(scope_.WithOpName(NodeName(name, "outer")), *outer.node()->constant_value());
+    } else {
+      inner = ops::Placeholder(scope_.WithOpName(NodeName(name, "outer")), outer.type(),
+                               ops::Placeholder::Shape(outer.shape()));
+      captures_->push_back({name, outer, inner});
     }
-    auto it = values->find(name);
-    if (it == values->end()) {
+    RILL_RETURN_IF_ERROR(scope_.status());
+    values_[name] = inner;
+    return inner;
+  }
+
+ private:
+  Scope scope_;
+  ValueScope* parent_;
+  std::vector<internal::Capture>* captures_;
+  std::map<std::string, Output> values_;
+};
+
+// Converts a model's graph and, for the converters of If and Loop, its subgraphs.
+class Importer final : public internal::SubgraphConverter {
+ public:
+  explicit Importer(const ModelView& m) : m_(m) {}
+
+  absl::Status ConvertNodes(const ::onnx::GraphProto& g, ValueScope* values) {
+    ValueScope* enclosing = std::exchange(current_, values);
+    absl::Status s;
+    for (const auto& node : g.node()) {
+      s = ConvertNode(node, values);
+      if (!s.ok()) break;
+    }
+    current_ = enclosing;
+    return s;
+  }
+
+  absl::StatusOr<std::vector<Output>> Convert(const ::onnx::GraphProto& g, const Scope& scope,
+                                              const std::map<std::string, Output>& bound,
+                                              const std::vector<std::string>& first,
+                                              std::vector<internal::Capture>* captures) override {
+    ValueScope values(scope, current_, captures);
+    for (const auto& [name, o] : bound) values.Set(name, o);
+    for (const std::string& name : first) {
+      RILL_ASSIGN_OR_RETURN(Output o, values.Get(name));
+      if (!o.valid()) return errors::InvalidArgument("no value named '", name, "' to capture");
+    }
+    for (const auto& t : g.initializer()) {
+      RILL_ASSIGN_OR_RETURN(
+          Tensor v, internal::TensorFromProto(t, absl::StrCat("initializer '", t.name(), "'")));
+      values.Set(t.name(), ops::Const(scope.WithOpName(NodeName(t.name(), "initializer")), v));
+    }
+    RILL_RETURN_IF_ERROR(scope.status());
+    RILL_RETURN_IF_ERROR(ConvertNodes(g, &values));
+    std::vector<Output> outs;
+    for (const auto& o : g.output()) {
+      RILL_ASSIGN_OR_RETURN(Output v, values.Get(o.name()));
+      if (!v.valid()) {
+        return errors::InvalidArgument("subgraph '", g.name(), "': output '", o.name(),
+                                       "' is computed by no node");
+      }
+      outs.push_back(v);
+    }
+    return outs;
+  }
+
+ private:
+  absl::Status ConvertNode(const ::onnx::NodeProto& node, ValueScope* values) {
+    const internal::Converter* conv = m_.ConverterFor(node);
+    if (conv == nullptr) {  // only inside a subgraph the support checks did not reach
       return errors::InvalidArgument("ONNX node '", node.name(), "' (", node.op_type(),
-                                     "): input '", name, "' is not produced by an earlier node");
+                                     "): rill has no converter for this op");
     }
-    inputs.push_back(it->second);
-  }
-  const internal::NodeAttrs attrs(node);
-  // A node's name, else its first output's (a node may have none: the fuzzer's third find,
-  // where reading output 0 threw from protobuf), else its op type.
-  const std::string first = node.output_size() > 0 ? node.output(0) : std::string();
-  const std::string name = NodeName(node.name(), NodeName(first, node.op_type()));
-  internal::NodeContext ctx(node, attrs, m.opset(), scope.NewSubScope(name), std::move(inputs));
-  absl::Status s = conv->convert(ctx);
-  if (s.ok() && !scope.ok()) s = scope.status();
-  if (!s.ok()) {
-    if (absl::StrContains(s.message(), "ONNX node '")) return s;
-    return absl::Status(s.code(), absl::StrCat("ONNX node '", node.name(), "' (", node.op_type(),
-                                               ", opset ", m.opset(), "): ", s.message()));
-  }
-  for (int i = 0; i < node.output_size(); ++i) {
-    if (node.output(i).empty()) continue;
-    if (i >= static_cast<int>(ctx.outputs().size()) || ctx.outputs()[i].node() == nullptr) {
-      return ctx.Error("output ", i, " ('", node.output(i), "') is not computed by rill");
+    std::vector<Output> inputs;
+    for (const std::string& name : node.input()) {
+      if (name.empty()) {
+        inputs.emplace_back();
+        continue;
+      }
+      RILL_ASSIGN_OR_RETURN(Output in, values->Get(name));
+      if (!in.valid()) {
+        return errors::InvalidArgument("ONNX node '", node.name(), "' (", node.op_type(),
+                                       "): input '", name, "' is not produced by an earlier node");
+      }
+      inputs.push_back(in);
     }
-    (*values)[node.output(i)] = ctx.outputs()[i];
+    const internal::NodeAttrs attrs(node);
+    // A node's name, else its first output's (a node may have none: the fuzzer's third
+    // find, where reading output 0 threw from protobuf), else its op type.
+    const std::string first = node.output_size() > 0 ? node.output(0) : std::string();
+    const std::string name = NodeName(node.name(), NodeName(first, node.op_type()));
+    const Scope& scope = values->scope();
+    internal::NodeContext ctx(node, attrs, m_.opset(), scope.NewSubScope(name), std::move(inputs),
+                              this);
+    absl::Status s = conv->convert(ctx);
+    if (s.ok() && !scope.ok()) s = scope.status();
+    if (!s.ok()) {
+      if (absl::StrContains(s.message(), "ONNX node '")) return s;
+      return absl::Status(s.code(), absl::StrCat("ONNX node '", node.name(), "' (", node.op_type(),
+                                                 ", opset ", m_.opset(), "): ", s.message()));
+    }
+    for (int i = 0; i < node.output_size(); ++i) {
+      if (node.output(i).empty()) continue;
+      if (i >= static_cast<int>(ctx.outputs().size()) || ctx.outputs()[i].node() == nullptr) {
+        return ctx.Error("output ", i, " ('", node.output(i), "') is not computed by rill");
+      }
+      values->Set(node.output(i), ctx.outputs()[i]);
+    }
+    return absl::OkStatus();
   }
-  return absl::OkStatus();
-}
+
+  const ModelView& m_;
+  ValueScope* current_ = nullptr;  // the graph whose nodes are being converted
+};
 
 absl::StatusOr<ImportedModel> Build(const Scope& scope, const ModelView& m,
                                     const ImportOptions& options) {
@@ -114,16 +209,17 @@ absl::StatusOr<ImportedModel> Build(const Scope& scope, const ModelView& m,
   RILL_RETURN_IF_ERROR(AddPlaceholders(scope, m, &out, &values));
   AddInitializers(scope, m, options, &out, &values);
   RILL_RETURN_IF_ERROR(scope.status());
-  for (const auto& node : m.graph().node()) {
-    RILL_RETURN_IF_ERROR(ConvertNode(scope, m, node, &values));
-  }
+  ValueScope top(scope, nullptr, nullptr);
+  for (const auto& [name, o] : values) top.Set(name, o);
+  Importer importer(m);
+  RILL_RETURN_IF_ERROR(importer.ConvertNodes(m.graph(), &top));
   for (const auto& o : m.graph().output()) {
-    auto it = values.find(o.name());
-    if (it == values.end()) {
+    RILL_ASSIGN_OR_RETURN(Output v, top.Get(o.name()));
+    if (!v.valid()) {
       return errors::InvalidArgument("the model's output '", o.name(), "' is computed by no node");
     }
     out.output_names.push_back(o.name());
-    out.outputs.push_back(it->second);
+    out.outputs.push_back(v);
   }
   return out;
 }

