@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ ABSL_FLAG(std::string, expect, "", "compare output i with PREFIXout_<i>.bin (flo
 ABSL_FLAG(double, tolerance, 1e-4, "largest |rill - expected| --expect accepts");
 ABSL_FLAG(std::string, device, "both", "cpu, gpu, or both (each device present)");
 ABSL_FLAG(int, reps, 21, "timed inferences per device (the median is printed)");
+ABSL_FLAG(int, profile, 0,
+          "after timing, trace one run and print the N op types that took longest");
 
 namespace {
 
@@ -118,6 +121,32 @@ bool Report(const onnx::ImportedModel& m, const std::vector<Tensor>& out) {
   return ok;
 }
 
+// One traced run: kernel time per op type (summed over the step's nodes), the `top` largest.
+absl::Status Profile(const ClientSession& session, const Session::FeedType& feeds,
+                     const std::vector<Output>& fetches, int top) {
+  RunOptions opts;
+  opts.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata meta;
+  std::vector<Tensor> out;
+  RILL_RETURN_IF_ERROR(session.Run(opts, feeds, fetches, {}, &out, &meta));
+  std::map<std::string, std::pair<int64_t, int>> by_op;  // ns, nodes
+  for (const NodeExecStats& n : meta.step_stats.nodes) {
+    auto& [ns, count] = by_op[n.op];
+    ns += n.device_ns >= 0 ? n.device_ns : n.end_ns - n.start_ns;
+    ++count;
+  }
+  std::vector<std::pair<int64_t, std::string>> order;
+  for (const auto& [op, v] : by_op) order.emplace_back(v.first, op);
+  std::sort(order.rbegin(), order.rend());
+  std::printf("  traced run: %.3f ms, %zu nodes; kernel time by op type:\n",
+              meta.step_stats.wall_ns / 1e6, meta.step_stats.nodes.size());
+  for (int i = 0; i < top && i < static_cast<int>(order.size()); ++i) {
+    std::printf("    %-28s %9.3f ms  %4d nodes\n", order[i].second.c_str(), order[i].first / 1e6,
+                by_op[order[i].second].second);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<bool> RunOn(const std::string& bytes, const std::string& device) {
   Scope root = Scope::NewRootScope().WithDevice(device);
   RILL_ASSIGN_OR_RETURN(onnx::ImportedModel m, onnx::ImportModel(root, bytes));
@@ -144,6 +173,9 @@ absl::StatusOr<bool> RunOn(const std::string& bytes, const std::string& device) 
   std::sort(ms.begin(), ms.end());
   std::printf("  %s: first run %.3f ms, median of %d runs %.3f ms\n", device.c_str(), first, reps,
               ms[ms.size() / 2]);
+  if (absl::GetFlag(FLAGS_profile) > 0) {
+    RILL_RETURN_IF_ERROR(Profile(session, feeds, m.outputs, absl::GetFlag(FLAGS_profile)));
+  }
   return Report(m, out);
 }
 
