@@ -5,6 +5,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -101,12 +102,25 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
   const auto algo = dnnl::algorithm::convolution_direct;
   const auto prop = dnnl::prop_kind::forward_training;
   const bool fused_forward = fused && pass == ConvPass::kForward;
-  dnnl::convolution_forward::primitive_desc fwd(
-      fused_forward ? dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, bias_md,
-                                                      dst_any, strides, pad_l, pad_r)
-                    : dnnl::convolution_forward::desc(prop, algo, src_any, wei_any, dst_any,
-                                                      strides, pad_l, pad_r),
-      AttrOf(fused_forward ? fused : std::nullopt), Engine());
+  auto forward = [&](const memory::desc& s, const memory::desc& d) {
+    return dnnl::convolution_forward::primitive_desc(
+        fused_forward
+            ? dnnl::convolution_forward::desc(prop, algo, s, wei_any, bias_md, d, strides, pad_l,
+                                              pad_r)
+            : dnnl::convolution_forward::desc(prop, algo, s, wei_any, d, strides, pad_l, pad_r),
+        AttrOf(fused_forward ? fused : std::nullopt), Engine());
+  };
+  dnnl::convolution_forward::primitive_desc fwd = forward(src_any, dst_any);
+  if (pass == ConvPass::kForward) {
+    // Activations as they are (NHWC) when oneDNN has a JIT kernel for that layout: the
+    // reorders to and from a blocked layout cost more than they save on the small
+    // feature maps of inference models (only the weights, made once, are reordered).
+    dnnl::convolution_forward::primitive_desc plain = forward(src_md, dst_md);
+    const std::string impl = plain.impl_info_str();
+    if (impl.find("jit") != std::string::npos || impl.find("brg") != std::string::npos) {
+      fwd = plain;
+    }
+  }
   dnnl::primitive_attr attr = AttrOf(std::nullopt);
   switch (pass) {
     case ConvPass::kForward:
