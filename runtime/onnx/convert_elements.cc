@@ -189,6 +189,8 @@ absl::Status ConvertCompress(NodeContext& c) {
   auto* r = ConverterRegistry::Global();
   r->Register({"GatherElements", 11, nullptr, ConvertGatherElements});
   r->Register({"ScatterElements", 11, ScatterSupport, ConvertScatterElements});
+  // Scatter (opsets 9 and 10) is ScatterElements under its first name.
+  r->Register({"Scatter", 9, ScatterSupport, ConvertScatterElements});
   r->Register({"GatherND", 11, GatherNDSupport, ConvertGatherND});
   r->Register({"ScatterND", 11, ScatterSupport, ConvertScatterND});
   r->Register({"Compress", 9, nullptr, ConvertCompress});

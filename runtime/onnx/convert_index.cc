@@ -229,13 +229,54 @@ std::string EinsumEquation(const NodeAttrs& a) {
 
 // rill's Einsum contracts two operands with an explicit output.
 std::string EinsumSupport(const SupportView& v) {
+  const std::string eq = EinsumEquation(v.attrs);
+  if (eq.find("...") != std::string::npos) return "an ellipsis in the equation";
+  if (v.node.input_size() == 1) {
+    const std::string in = eq.substr(0, eq.find("->"));
+    std::string sorted = in;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+      return "an index repeated in one operand (a diagonal)";
+    }
+    return "";
+  }
   if (v.node.input_size() != 2) return absl::StrCat("einsum of ", v.node.input_size(), " operands");
-  if (EinsumEquation(v.attrs).find("...") != std::string::npos)
-    return "an ellipsis in the equation";
   return "";
 }
 
+// One operand "ijk->ki": a Sum over the indices the output drops, then a Transpose into
+// the output's order.
+absl::Status ConvertEinsum1(NodeContext& c, const std::string& eq) {
+  const size_t arrow = eq.find("->");
+  const std::string in = eq.substr(0, arrow), out = eq.substr(arrow + 2);
+  if (RankOf(c.input(0)) != static_cast<int64_t>(in.size())) {
+    return c.Error("the operand's rank is not the equation's ", in.size());
+  }
+  std::vector<int64_t> dropped;
+  std::string kept;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (out.find(in[i]) == std::string::npos) {
+      dropped.push_back(static_cast<int64_t>(i));
+    } else {
+      kept.push_back(in[i]);
+    }
+  }
+  std::vector<int64_t> perm;
+  for (char ch : out) {
+    const size_t k = kept.find(ch);
+    if (k == std::string::npos || std::count(out.begin(), out.end(), ch) != 1) {
+      return c.Error("output index '", std::string(1, ch), "' is not one of the operand's");
+    }
+    perm.push_back(static_cast<int64_t>(k));
+  }
+  Output x = c.input(0);
+  if (!dropped.empty()) x = c.Op("Sum", {x, c.Int64s(dropped)});
+  c.set_output(0, perm.size() > 1 ? c.Op("Transpose", {x, c.Int64s(perm)}) : x);
+  return absl::OkStatus();
+}
+
 absl::Status ConvertEinsum(NodeContext& c) {
+  if (c.num_inputs() == 1) return ConvertEinsum1(c, EinsumEquation(c.attrs()));
   std::vector<Output> in;
   for (int i = 0; i < c.num_inputs(); ++i) in.push_back(c.input(i));
   const std::string eq = EinsumEquation(c.attrs());

@@ -154,9 +154,34 @@ absl::Status ConvertSpaceToDepth(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// ReverseSequence: y[t, b] = x[len[b] - 1 - t, b] for t < len[b], else x[t, b]: one
+// batched gather along the time axis, with x moved to [batch, time, ...] and back.
+absl::Status ConvertReverseSequence(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  const int64_t time = c.attrs().i("time_axis", 0), batch = c.attrs().i("batch_axis", 1);
+  if (rank < 2 || time < 0 || batch < 0 || time > 1 || batch > 1 || time == batch) {
+    return c.Error("time_axis and batch_axis must be 0 and 1 (in either order) of a known rank");
+  }
+  std::vector<int64_t> perm = {batch, time};
+  for (int64_t d = 2; d < rank; ++d) perm.push_back(d);  // its own inverse: 0 and 1 swap
+  Output bt = time == 1 ? x : c.Op("Transpose", {x, c.Int64s(perm)});
+  Output lens = c.Op("Cast", {c.input(1)}, {{"DstT", DT_INT64}});
+  Output t = c.Op("Range", {c.Const(Tensor(int64_t{0})), DimOf(c, bt, 1, DT_INT64),
+                            c.Const(Tensor(int64_t{1}))});
+  Output len = c.Op("ExpandDims", {lens, c.Const(Tensor(int64_t{1}))});  // [B, 1]
+  Output flipped = c.Op("Sub", {c.Op("Sub", {len, c.Const(Tensor(int64_t{1}))}), t});
+  Output idx = c.Op("SelectV2",
+                    {c.Op("Less", {t, len}), flipped, c.Op("Add", {t, c.Op("ZerosLike", {len})})});
+  Output y = c.Op("GatherV2", {bt, idx, c.Const(Tensor(int64_t{1}))}, {{"batch_dims", int64_t{1}}});
+  c.set_output(0, time == 1 ? y : c.Op("Transpose", {y, c.Int64s(perm)}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Pad", 2, PadSupport, ConvertPad, {1}});
+  r->Register({"ReverseSequence", 10, nullptr, ConvertReverseSequence});
   r->Register({"DepthToSpace", 1, nullptr, ConvertDepthToSpace});
   r->Register({"SpaceToDepth", 1, nullptr, ConvertSpaceToDepth});
   return true;

@@ -76,8 +76,41 @@ absl::Status ConvertLayerNorm(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// LRN over the channel dim (1) of [N, C, ...]: x / (bias + alpha / size * sum of x^2 over
+// the channels c - floor((size-1)/2) .. c + ceil((size-1)/2))^beta; the window's sum is
+// the sum of `size` slices of the squares padded with zeros along C.
+absl::Status ConvertLrn(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x), size = c.attrs().i("size", 0);
+  if (rank < 3) return c.Error("the input's rank must be known and at least 3");
+  if (size < 1 || size > kMaxImportTable) return c.Error("size ", size);
+  const int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Tensor pads(DT_INT64, TensorShape({rank, 2}));
+  pads.flat<int64_t>().setZero();
+  pads.flat<int64_t>()(2) = before;
+  pads.flat<int64_t>()(3) = after;
+  Output sq = c.Op("Pad", {c.Op("Square", {x}), c.Const(pads)});
+  std::vector<Output> taps;
+  for (int64_t k = 0; k < size; ++k) {
+    std::vector<int64_t> begin(rank, 0), end(rank, 0), strides(rank, 1);
+    begin[1] = k;
+    end[1] = -(size - 1 - k);
+    const int64_t mask = ((int64_t{1} << rank) - 1) & ~int64_t{2};
+    taps.push_back(c.Op("StridedSlice", {sq, c.Int64s(begin), c.Int64s(end), c.Int64s(strides)},
+                        {{"begin_mask", mask}, {"end_mask", end[1] == 0 ? mask | 2 : mask}}));
+  }
+  Output sum = taps.size() == 1 ? taps[0] : c.Op("AddN", taps);
+  const double alpha = c.attrs().f("alpha", 1e-4f), beta = c.attrs().f("beta", 0.75f);
+  const double bias = c.attrs().f("bias", 1.f);
+  Output scaled =
+      c.Op("Add", {ScalarLike(c, x, bias), c.Op("Mul", {ScalarLike(c, x, alpha / size), sum})});
+  c.set_output(0, c.Op("Div", {x, c.Op("Pow", {scaled, ScalarLike(c, x, beta)})}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
+  r->Register({"LRN", 1, nullptr, ConvertLrn});
   r->Register({"BatchNormalization", 1, BatchNormSupport, ConvertBatchNorm});
   r->Register({"InstanceNormalization", 1, nullptr, ConvertInstanceNorm});
   r->Register({"LayerNormalization", 17, nullptr, ConvertLayerNorm});
