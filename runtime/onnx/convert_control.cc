@@ -7,6 +7,7 @@
 // appends each scan output to its accumulator, stacked along a new first axis.
 #include <algorithm>
 #include <limits>
+#include <set>
 
 #include "rill/core/function.h"
 #include "rill/ops/array_ops.h"
@@ -35,33 +36,45 @@ std::string IfSupport(const SupportView& v) {
   return "";
 }
 
-// The names `g` reads from graphs around it, converted once to find them.
-absl::Status FindCaptures(NodeContext& c, const ::onnx::GraphProto& g,
-                          const std::map<std::string, Output>& bound,
-                          std::vector<std::string>* names) {
-  std::vector<Capture> caps;
-  RILL_RETURN_IF_ERROR(
-      c.subgraphs()->Convert(g, Scope::NewRootScope(), bound, *names, &caps).status());
-  for (const Capture& k : caps) {
-    if (std::find(names->begin(), names->end(), k.name) == names->end()) names->push_back(k.name);
+// The names `g` reads from graphs around it, in the order it first reads them: read by a
+// node (or a subgraph of one) or an output before anything in `g` defines them. Found from
+// the protobuf alone, so a subgraph is converted once (converting it to find them would
+// double the work at every level of nesting).
+void FreeNames(const ::onnx::GraphProto& g, std::vector<std::string>* names) {
+  std::set<std::string> defined;
+  for (const auto& in : g.input()) defined.insert(in.name());
+  for (const auto& t : g.initializer()) defined.insert(t.name());
+  auto use = [&](const std::string& name) {
+    if (!name.empty() && !defined.count(name) &&
+        std::find(names->begin(), names->end(), name) == names->end()) {
+      names->push_back(name);
+    }
+  };
+  for (const auto& n : g.node()) {
+    for (const auto& in : n.input()) use(in);
+    for (const auto& a : n.attribute()) {
+      if (!a.has_g()) continue;
+      std::vector<std::string> inner;
+      FreeNames(a.g(), &inner);
+      for (const std::string& name : inner) use(name);
+    }
+    for (const auto& o : n.output()) defined.insert(o);
   }
-  return absl::OkStatus();
+  for (const auto& o : g.output()) use(o.name());
 }
 
+// A branch as a function of the captures `names` brings in (outer constants are copied
+// instead, so both branches take the same list).
 absl::StatusOr<FunctionRef> Branch(NodeContext& c, const char* which,
                                    const std::vector<std::string>& names,
-                                   std::vector<Output>* outer) {
+                                   std::vector<Capture>* caps) {
   Scope root = Scope::NewRootScope();
-  std::vector<Capture> caps;
   RILL_ASSIGN_OR_RETURN(
       std::vector<Output> outs,
-      c.subgraphs()->Convert(*GraphAttr(c.attrs(), which), root, {}, names, &caps));
-  if (caps.size() != names.size()) return c.Error("'", which, "' captures differ between builds");
+      c.subgraphs()->Convert(*GraphAttr(c.attrs(), which), root, {}, names, caps));
   std::vector<Node*> args;
-  outer->clear();
-  for (const Capture& k : caps) {
+  for (const Capture& k : *caps) {
     args.push_back(k.inner.node());
-    outer->push_back(k.outer);
   }
   std::vector<NodeOut> rets;
   for (const Output& o : outs) rets.push_back({o.node(), o.index()});
@@ -88,15 +101,18 @@ absl::Status ConvertIf(NodeContext& c) {
     return InlineBranch(c, *k->elements[0] != 0);
   }
   std::vector<std::string> names;
-  for (const char* b : {"then_branch", "else_branch"}) {
-    RILL_RETURN_IF_ERROR(FindCaptures(c, *GraphAttr(c.attrs(), b), {}, &names));
-  }
-  std::vector<Output> outer;
-  RILL_ASSIGN_OR_RETURN(FunctionRef then_f, Branch(c, "then_branch", names, &outer));
-  RILL_ASSIGN_OR_RETURN(FunctionRef else_f, Branch(c, "else_branch", names, &outer));
+  for (const char* b : {"then_branch", "else_branch"}) FreeNames(*GraphAttr(c.attrs(), b), &names);
+  std::vector<Capture> then_caps, else_caps;
+  RILL_ASSIGN_OR_RETURN(FunctionRef then_f, Branch(c, "then_branch", names, &then_caps));
+  RILL_ASSIGN_OR_RETURN(FunctionRef else_f, Branch(c, "else_branch", names, &else_caps));
   // ONNX's cond is a one-element tensor (TensorFlow's rule would call [false] true).
   std::vector<Output> inputs = {c.Op("Reshape", {c.input(0), c.Int32s({})})};
-  inputs.insert(inputs.end(), outer.begin(), outer.end());
+  for (size_t i = 0; i < then_caps.size(); ++i) {
+    if (i >= else_caps.size() || else_caps[i].name != then_caps[i].name) {
+      return c.Error("the branches capture different values");
+    }
+    inputs.push_back(then_caps[i].outer);
+  }
   const Operation op =
       c.OpNode("If", inputs,
                {{"Tout", then_f->ret_types()}, {"then_branch", then_f}, {"else_branch", else_f}});
@@ -129,8 +145,7 @@ struct LoopVars {
 // args (i, m, cond, v..., acc..., captures...); fills vars' accumulator and capture
 // entries, *outer with the captured values.
 absl::StatusOr<FunctionRef> LoopBody(NodeContext& c, const std::vector<std::string>& names,
-                                     LoopVars* vars, std::vector<Output>* outer,
-                                     std::vector<std::string>* found) {
+                                     LoopVars* vars, std::vector<Output>* outer) {
   const ::onnx::GraphProto& g = *GraphAttr(c.attrs(), "body");
   Scope root = Scope::NewRootScope();
   std::vector<Output> args = {
@@ -162,9 +177,7 @@ absl::StatusOr<FunctionRef> LoopBody(NodeContext& c, const std::vector<std::stri
     vars->shapes.emplace_back();
   }
   outer->clear();
-  found->clear();
   for (const Capture& k : caps) {
-    found->push_back(k.name);
     args.push_back(k.inner);
     rets.push_back(k.inner);
     outer->push_back(k.outer);
@@ -202,20 +215,21 @@ absl::Status ConvertLoop(NodeContext& c) {
     vars.shapes.push_back(c.input(2 + k).shape());
   }
   std::vector<std::string> names;
+  FreeNames(*GraphAttr(c.attrs(), "body"), &names);
   FunctionRef body;
   std::vector<Output> outer;
-  // Captures found, then shapes relaxed until the body's values fit its arguments (each
-  // pass loses dims, so this settles; past 8 passes the shapes become unknown).
+  // Shapes relaxed until the body's values fit its arguments: once to what the first build
+  // and the initial values share, then (rarely) to unknown shapes, which always fit. At
+  // most three builds, so nested loops cannot multiply the work without bound.
   for (int pass = 0;; ++pass) {
     LoopVars tried = vars;
-    std::vector<std::string> found;
-    RILL_ASSIGN_OR_RETURN(body, LoopBody(c, names, &tried, &outer, &found));
-    bool settled = found == names;
-    names = std::move(found);
+    RILL_ASSIGN_OR_RETURN(body, LoopBody(c, names, &tried, &outer));
+    bool settled = true;
     for (int k = 0; k < vars.n; ++k) {
+      const PartialTensorShape common =
+          ops::CommonShape(vars.shapes[3 + k], body->ret_shape(3 + k));
       const PartialTensorShape relaxed =
-          pass < 8 ? ops::CommonShape(vars.shapes[3 + k], body->ret_shape(3 + k))
-                   : PartialTensorShape();
+          pass == 0 || common == vars.shapes[3 + k] ? common : PartialTensorShape();
       settled = settled && relaxed == vars.shapes[3 + k];
       vars.shapes[3 + k] = relaxed;
     }

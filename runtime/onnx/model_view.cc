@@ -193,13 +193,13 @@ std::vector<UnsupportedNode> ModelView::Unsupported() const {
                      {}});
     }
   }
-  CollectUnsupported(graph().node(), top_, &out);
+  CollectUnsupported(graph().node(), top_, 0, &out);
   return out;
 }
 
 void ModelView::CollectUnsupported(
     const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes, const GraphInfo& info,
-    std::vector<UnsupportedNode>* out) const {
+    int depth, std::vector<UnsupportedNode>* out) const {
   for (const auto& node : nodes) {
     std::vector<std::string> needs;
     std::string why = NodeProblem(node, info, &needs);
@@ -207,10 +207,19 @@ void ModelView::CollectUnsupported(
       out->push_back({node.name(), node.op_type(), node.domain(), opset_, why, needs});
     for (const auto& a : node.attribute()) {
       if (!a.has_g()) continue;
+      if (depth >= kMaxSubgraphDepth) {
+        out->push_back({node.name(),
+                        node.op_type(),
+                        node.domain(),
+                        opset_,
+                        absl::StrCat("subgraphs nested more than ", kMaxSubgraphDepth, " deep"),
+                        {}});
+        continue;
+      }
       GraphValueProblems(node, a.g(), opset_, out);
       GraphInfo sub = info;
       AddGraphValues(a.g(), &sub);
-      CollectUnsupported(a.g().node(), sub, out);
+      CollectUnsupported(a.g().node(), sub, depth + 1, out);
     }
   }
 }

@@ -20,6 +20,9 @@ namespace rill::onnx::internal {
 
 // The newest default-domain opset the converters are written for.
 inline constexpr int64_t kMaxOpset = 17;
+// How deep subgraphs (If's branches, Loop's body) may nest: a Loop's body may be built up
+// to three times while its shapes settle, so the work grows with 3^depth.
+inline constexpr int kMaxSubgraphDepth = 8;
 
 // What the support checks know of one graph's values: those known at import time, those
 // known only when the model runs (graph inputs, a subgraph's own inputs), and ranks. A
@@ -64,7 +67,8 @@ class ModelView {
                           std::vector<std::string>* inputs) const;
   // The unsupported nodes of `nodes`, and of the subgraphs they hold, onto *out.
   void CollectUnsupported(const google::protobuf::RepeatedPtrField<::onnx::NodeProto>& nodes,
-                          const GraphInfo& info, std::vector<UnsupportedNode>* out) const;
+                          const GraphInfo& info, int depth,
+                          std::vector<UnsupportedNode>* out) const;
 
   ::onnx::ModelProto model_;
   int64_t opset_ = 0;

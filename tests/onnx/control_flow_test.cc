@@ -1,6 +1,7 @@
 // ONNX's If and Loop through the importer: branches and bodies that read outer values, an
 // If the importer resolves itself, Loop's carried values and scan outputs, and recurrent
 // ops over a sequence whose length is known only when the model runs.
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "onnx/onnx_pb.h"
 #include "onnx_test_util.h"
@@ -203,6 +204,50 @@ TEST(OnnxControlFlow, RecurrentOpsOfUnknownLengthLoopAsTheUnrolledOnesCompute) {
       }
     }
   }
+}
+
+// Ifs nested `depth` deep, each branch reading x from the top graph: the innermost
+// returns Neg(x) or x; every level passes it up.
+::onnx::ModelProto NestedIfs(int depth) {
+  auto m = NewModel();
+  AddInput(&m, "x", {2});
+  AddInput(&m, "flag", {1}, TensorProto::BOOL);
+  ::onnx::GraphProto* g = m.mutable_graph();
+  std::string out = "y";
+  for (int level = 0; level < depth; ++level) {
+    auto* node = AddNode(g, "If", {"flag"}, {out}, absl::StrCat("if", level));
+    auto* else_g = AddGraphAttr(node, "else_branch");
+    AddNode(else_g, "Identity", {"x"}, {absl::StrCat("e", level)});
+    AddOutput(else_g, absl::StrCat("e", level));
+    g = AddGraphAttr(node, "then_branch");
+    out = absl::StrCat("t", level);
+    AddOutput(g, out);
+  }
+  AddNode(g, "Neg", {"x"}, {out});
+  AddOutput(&m, "y");
+  return m;
+}
+
+// Each branch is converted once, so nesting costs linear work; past kMaxSubgraphDepth (8)
+// levels the model is refused before anything is built.
+TEST(OnnxControlFlow, NestedSubgraphsAreBoundedAndCapturedThroughEveryLevel) {
+  Scope root = Scope::NewRootScope();
+  auto model = onnx::ImportModel(root, Bytes(NestedIfs(8)));
+  ASSERT_TRUE(model.ok()) << model.status();
+  Session session(root);
+  Tensor f(DT_BOOL, TensorShape({1}));
+  f.flat<bool>()(0) = true;
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session
+                  .Run({{model->input("x"), Floats({2}, {1.5f, -2.f})}, {model->input("flag"), f}},
+                       {model->output("y")}, &out)
+                  .ok());
+  EXPECT_EQ(out[0].flat<float>()(0), -1.5f);
+  EXPECT_EQ(out[0].flat<float>()(1), 2.f);
+  auto deep = onnx::ImportModel(Scope::NewRootScope(), Bytes(NestedIfs(10)));
+  EXPECT_EQ(deep.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(deep.status().message()).find("nested more than 8 deep"), std::string::npos)
+      << deep.status();
 }
 
 }  // namespace
