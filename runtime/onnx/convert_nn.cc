@@ -78,7 +78,18 @@ std::string WindowSupport(const SupportView& v, bool is_conv) {
 }
 
 std::string ConvSupport(const SupportView& v) { return WindowSupport(v, true); }
-std::string PoolSupport(const SupportView& v) { return WindowSupport(v, false); }
+// As ONNX Runtime: a pool's pads are smaller than its window (a larger pad only adds
+// windows of padding, and a model could ask for millions of them).
+std::string PoolSupport(const SupportView& v) {
+  const std::vector<int64_t> kernel = v.attrs.ints("kernel_shape"), pads = v.attrs.ints("pads");
+  for (size_t i = 0; i < pads.size() && !kernel.empty(); ++i) {
+    const int64_t k = kernel[i % kernel.size()];
+    if (pads[i] < 0 || pads[i] >= k) {
+      return absl::StrCat("pad ", pads[i], " is not in [0, the window's ", k, ")");
+    }
+  }
+  return WindowSupport(v, false);
+}
 
 // x (NCHW, or NCW made NC1W) as NHWC with its window; `spatial` is 1 or 2.
 absl::StatusOr<Window> WindowOf(const NodeContext& c, int spatial, std::vector<int64_t> kernel) {

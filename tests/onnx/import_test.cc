@@ -301,7 +301,22 @@ TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
   int64s(&pad, "pads", {0, int64_t{1} << 50, 0, 0});
   AddStringAttr(AddNode(&pad, "Pad", {"x", "pads"}, {"y"}, "huge_pad"), "mode", "edge");
   AddOutput(&pad, "y");
-  for (const ModelProto* m : {&resize, &pad}) {
+  // Found by the fuzzer with ONNX's checker off: a pool padded by 2^21 on one side made
+  // 3.6 GB of padding windows and took a minute. Pads are now below the window (ONNX
+  // Runtime's rule).
+  ModelProto pool = NewModel();
+  AddInput(&pool, "x", {1, 3, 28, 28});
+  NodeProto* avg = AddNode(&pool, "AveragePool", {"x"}, {"y"}, "huge_pool");
+  for (const auto& [name, v] :
+       {std::pair<std::string, std::vector<int64_t>>{"kernel_shape", {3, 3}},
+        {"pads", {2, 2, 2, 2097151}}}) {
+    ::onnx::AttributeProto* a = avg->add_attribute();
+    a->set_name(name);
+    a->set_type(::onnx::AttributeProto::INTS);
+    for (int64_t x : v) a->add_ints(x);
+  }
+  AddOutput(&pool, "y");
+  for (const ModelProto* m : {&resize, &pad, &pool}) {
     Scope root = Scope::NewRootScope();
     auto r = onnx::ImportModel(root, Bytes(*m));
     ASSERT_FALSE(r.ok());
