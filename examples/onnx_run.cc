@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -121,7 +120,7 @@ bool Report(const onnx::ImportedModel& m, const std::vector<Tensor>& out) {
   return ok;
 }
 
-// One traced run: kernel time per op type (summed over the step's nodes), the `top` largest.
+// One traced run, summarized per device: the `top` op types by kernel time.
 absl::Status Profile(const ClientSession& session, const Session::FeedType& feeds,
                      const std::vector<Output>& fetches, int top) {
   RunOptions opts;
@@ -129,21 +128,7 @@ absl::Status Profile(const ClientSession& session, const Session::FeedType& feed
   RunMetadata meta;
   std::vector<Tensor> out;
   RILL_RETURN_IF_ERROR(session.Run(opts, feeds, fetches, {}, &out, &meta));
-  std::map<std::string, std::pair<int64_t, int>> by_op;  // ns, nodes
-  for (const NodeExecStats& n : meta.step_stats.nodes) {
-    auto& [ns, count] = by_op[n.op];
-    ns += n.device_ns >= 0 ? n.device_ns : n.end_ns - n.start_ns;
-    ++count;
-  }
-  std::vector<std::pair<int64_t, std::string>> order;
-  for (const auto& [op, v] : by_op) order.emplace_back(v.first, op);
-  std::sort(order.rbegin(), order.rend());
-  std::printf("  traced run: %.3f ms, %zu nodes; kernel time by op type:\n",
-              meta.step_stats.wall_ns / 1e6, meta.step_stats.nodes.size());
-  for (int i = 0; i < top && i < static_cast<int>(order.size()); ++i) {
-    std::printf("    %-28s %9.3f ms  %4d nodes\n", order[i].second.c_str(), order[i].first / 1e6,
-                by_op[order[i].second].second);
-  }
+  std::printf("%s", SummarizeStepStats(meta.step_stats, top).c_str());
   return absl::OkStatus();
 }
 

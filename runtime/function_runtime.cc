@@ -4,6 +4,7 @@
 #include "rill/core/status.h"
 #include "rill/runtime/executor.h"
 #include "rill/runtime/plan.h"
+#include "rill/runtime/session_request.h"
 
 namespace rill {
 namespace {
@@ -20,7 +21,7 @@ class PlannedFunction final : public FunctionCall {
     }
     std::vector<const Tensor*> feeds;
     for (size_t i = 0; i < args.size(); ++i) {
-      RILL_RETURN_IF_ERROR(CheckArg(static_cast<int>(i), args[i]));
+      RILL_RETURN_IF_ERROR(CheckFedValue(*f_->args()[i], args[i]));
       feeds.push_back(&args[i]);
     }
     rets->clear();
@@ -30,19 +31,6 @@ class PlannedFunction final : public FunctionCall {
   }
 
  private:
-  // What a Session checks of a fed value: the kernels of the plan trust it.
-  absl::Status CheckArg(int i, const Tensor& t) const {
-    if (!t.IsInitialized() || !t.OnHost() || t.dtype() != f_->arg_type(i) ||
-        !f_->arg_shape(i).IsCompatibleWith(t.shape())) {
-      return errors::InvalidArgument(
-          FunctionDebugName(*f_), ": arg ", i, " ('", f_->args()[i]->name(), "') takes ",
-          DataTypeString(f_->arg_type(i)), " of shape ", f_->arg_shape(i).DebugString(), "; got ",
-          t.IsInitialized() ? DataTypeString(t.dtype()) : std::string("no value"), " of shape ",
-          t.shape().DebugString(), t.OnHost() ? "" : " on a device");
-    }
-    return absl::OkStatus();
-  }
-
   FunctionRef f_;
   std::shared_ptr<const Executor> executor_;
 };

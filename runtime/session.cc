@@ -80,30 +80,13 @@ struct Session::Impl {
                                             options.plan_memory);
   }
 
-  static absl::Status CheckFeed(const Node& n, const Tensor& t) {
-    const PartialTensorShape& want = n.output_shape(0);
-    if (!t.IsInitialized()) {
-      return errors::InvalidArgument("the value fed to '", n.name(), "' is not initialized");
-    }
-    if (t.dtype() != n.output_type(0) || !want.IsCompatibleWith(t.shape())) {
-      return errors::InvalidArgument(n.IsPlaceholder() ? "placeholder '" : "tensor '", n.name(),
-                                     "' expects ", DataTypeString(n.output_type(0)), " of shape ",
-                                     want.DebugString(), "; fed ", DataTypeString(t.dtype()),
-                                     " of shape ", t.shape().DebugString());
-    }
-    if (!t.OnHost()) {
-      return errors::InvalidArgument("the value fed to '", n.name(), "' must be a host tensor");
-    }
-    return absl::OkStatus();
-  }
-
   // offload false: every kernel runs on the calling thread (a caller's pool runs the run).
   absl::Status Execute(const Executor& executor, const Tensor* const* feeds,
                        std::vector<Tensor>* outputs, StepStatsCollector* stats = nullptr,
                        bool wait_for_devices = true, bool offload = true) const {
     const ExecutionPlan& plan = executor.plan();
     for (size_t i = 0; i < plan.feed_nodes.size(); ++i) {
-      RILL_RETURN_IF_ERROR(CheckFeed(*plan.feed_nodes[i], *feeds[i]));
+      RILL_RETURN_IF_ERROR(CheckFedValue(*plan.feed_nodes[i], *feeds[i]));
     }
     // Fill the caller's vector in place: its capacity is reused from run to run.
     std::vector<Tensor> scratch;

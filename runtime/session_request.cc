@@ -90,4 +90,21 @@ absl::Status RequestOf(const CallableOptions& in, const Graph* graph, PlanReques
   return absl::OkStatus();
 }
 
+absl::Status CheckFedValue(const Node& n, const Tensor& t) {
+  const PartialTensorShape& want = n.output_shape(0);
+  if (!t.IsInitialized()) {
+    return errors::InvalidArgument("the value fed to '", n.name(), "' is not initialized");
+  }
+  if (t.dtype() != n.output_type(0) || !want.IsCompatibleWith(t.shape())) {
+    return errors::InvalidArgument(n.IsPlaceholder() ? "placeholder '" : "tensor '", n.name(),
+                                   "' expects ", DataTypeString(n.output_type(0)), " of shape ",
+                                   want.DebugString(), "; fed ", DataTypeString(t.dtype()),
+                                   " of shape ", t.shape().DebugString());
+  }
+  if (!t.OnHost()) {
+    return errors::InvalidArgument("the value fed to '", n.name(), "' must be a host tensor");
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace rill

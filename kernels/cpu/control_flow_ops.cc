@@ -14,23 +14,16 @@ namespace {
 // when it has elements.
 absl::StatusOr<bool> Truth(const Node& node, const Tensor& t) {
   if (t.shape().dims() != 0) return t.NumElements() > 0;
-  switch (t.dtype()) {
-    case DT_BOOL:
-      return t.scalar<bool>()() != 0;
-    case DT_FLOAT:
-      return t.scalar<float>()() != 0;
-    case DT_DOUBLE:
-      return t.scalar<double>()() != 0;
-    case DT_INT32:
-      return t.scalar<int32_t>()() != 0;
-    case DT_INT64:
-      return t.scalar<int64_t>()() != 0;
-    case DT_UINT8:
-      return t.scalar<uint8_t>()() != 0;
-    default:
-      return errors::InvalidArgument(node.DebugName(), ": a predicate of dtype ",
-                                     DataTypeString(t.dtype()), " has no truth value");
+  bool truth = false;
+  const bool known = VisitDataType(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    truth = t.scalar<T>()() != T(0);
+  });
+  if (!known) {
+    return errors::InvalidArgument(node.DebugName(), ": a predicate of dtype ",
+                                   DataTypeString(t.dtype()), " has no truth value");
   }
+  return truth;
 }
 
 // A kernel that calls the functions held by its node's attrs `names`, instantiated on

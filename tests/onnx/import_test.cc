@@ -92,11 +92,7 @@ TEST(OnnxImport, ListsEveryUnsupportedNodeAtOnceAndAddsNothing) {
 TEST(OnnxImport, AConversionErrorLeavesTheGraphAsItWas) {
   ModelProto m = NewModel();
   AddInput(&m, "x", {2, 3});
-  TensorProto* shape = m.mutable_graph()->add_initializer();
-  shape->set_name("shape");
-  shape->set_data_type(TensorProto::INT64);
-  shape->add_dims(1);
-  shape->add_int64_data(7);  // 6 elements cannot become 7
+  AddInt64Init(m.mutable_graph(), "shape", {1}, {7});  // 6 elements cannot become 7
   AddNode(&m, "Reshape", {"x", "shape"}, {"y"}, "bad_reshape");
   AddOutput(&m, "y");
   Scope root = Scope::NewRootScope();
@@ -189,11 +185,7 @@ TEST(OnnxImport, TrainableImportFineTunes) {
   AddInput(&m, "x", {-1, 2});
   AddFloatInit(&m, "W", {2, 1}, {0.f, 0.f});
   AddFloatInit(&m, "b", {1}, {0.f});
-  TensorProto* shape = m.mutable_graph()->add_initializer();
-  shape->set_name("flat");
-  shape->set_data_type(TensorProto::INT64);
-  shape->add_dims(1);
-  shape->add_int64_data(-1);
+  AddInt64Init(m.mutable_graph(), "flat", {1}, {-1});
   AddNode(&m, "Gemm", {"x", "W", "b"}, {"g"});
   AddNode(&m, "Reshape", {"g", "flat"}, {"y"});
   AddOutput(&m, "y");
@@ -285,11 +277,7 @@ TEST(OnnxImport, GatherElementsRefusesIndicesOutOfRange) {
 // Numbers in a model that would make the import build huge tables are refused, not tried.
 TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
   auto int64s = [](ModelProto* m, const std::string& name, std::vector<int64_t> v) {
-    TensorProto* t = m->mutable_graph()->add_initializer();
-    t->set_name(name);
-    t->set_data_type(TensorProto::INT64);
-    t->add_dims(static_cast<int64_t>(v.size()));
-    for (int64_t x : v) t->add_int64_data(x);
+    AddInt64Init(m->mutable_graph(), name, {static_cast<int64_t>(v.size())}, v);
   };
   ModelProto resize = NewModel();
   AddInput(&resize, "x", {1, 1, 2});
