@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "rill/core/checked_math.h"
 #include "rill/core/shape_inference.h"
 
 namespace rill {
@@ -16,10 +17,11 @@ absl::StatusOr<TensorShape> Sizes(const Tensor& t, const char* what) {
   return shape_fns::ShapeFromTensor(t, what);
 }
 
-// Validates input [n, h, w, c], filter [k_h, k_w, c, out_c] and an out_backprop (when
-// given) against the geometry.
+// Validates input [n, h, w, c], filter [k_h, k_w, c, out_c] (depthwise: [k_h, k_w, c, m],
+// c * m outputs in c groups) and an out_backprop (when given) against the geometry.
 absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape& input,
-                                            const TensorShape& filter, const Tensor* dy) {
+                                            const TensorShape& filter, const Tensor* dy,
+                                            bool depthwise) {
   if (input.dims() != 4 || filter.dims() != 4) {
     return errors::InvalidArgument("input ", input.DebugString(), " and filter ",
                                    filter.DebugString(), " must both have rank 4");
@@ -29,11 +31,16 @@ absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape&
                                    " channels but filter ", filter.DebugString(), " expects ",
                                    filter.dim_size(2));
   }
+  int64_t out_c = filter.dim_size(3);
+  if (depthwise) {
+    RILL_ASSIGN_OR_RETURN(out_c, checked::MulOr(filter.dim_size(2), out_c, "output channels"));
+  }
   RILL_ASSIGN_OR_RETURN(
       Conv2DGeometry g,
-      ComputeConv2DGeometry(input.dim_sizes(), filter.dim_size(0), filter.dim_size(1),
-                            filter.dim_size(3), node.attr<std::vector<int64_t>>("strides"),
+      ComputeConv2DGeometry(input.dim_sizes(), filter.dim_size(0), filter.dim_size(1), out_c,
+                            node.attr<std::vector<int64_t>>("strides"),
                             node.attr<std::string>("padding")));
+  if (depthwise) g.groups = g.in_c;
   if (dy != nullptr && dy->shape() != TensorShape({g.batch, g.out_h, g.out_w, g.out_c})) {
     return errors::InvalidArgument("out_backprop has shape ", dy->shape().DebugString(),
                                    ", expected [", g.batch, ",", g.out_h, ",", g.out_w, ",",
@@ -44,7 +51,8 @@ absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape&
 
 }  // namespace
 
-absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out) {
+absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out,
+                                             bool depthwise) {
   TensorShape in_shape, f_shape;
   const Tensor* dy = mode == ConvMode::kForward ? nullptr : &ctx.input(2);
   if (mode == ConvMode::kBackpropInput) {
@@ -57,13 +65,25 @@ absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode
   } else {
     f_shape = ctx.input(1).shape();
   }
-  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, ConvGeometry(ctx.node(), in_shape, f_shape, dy));
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g,
+                        ConvGeometry(ctx.node(), in_shape, f_shape, dy, depthwise));
   const TensorShape out_shape = mode == ConvMode::kForward
                                     ? TensorShape({g.batch, g.out_h, g.out_w, g.out_c})
                                 : mode == ConvMode::kBackpropInput ? in_shape
                                                                    : f_shape;
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, out_shape, out));
   return g;
+}
+
+bool InputIsConstant(const Node& node, int i) {
+  const NodeOut in = node.input(i);
+  return in.node != nullptr && in.node->IsConstant();
+}
+
+DepthwiseDims DepthwiseDimsOf(const Conv2DGeometry& g) {
+  const int64_t m = g.in_c > 0 ? g.out_c / g.in_c : 0;
+  return {g.batch,    g.in_h,     g.in_w,  g.in_c,  m,         g.k_h,     g.k_w,
+          g.stride_h, g.stride_w, g.out_h, g.out_w, g.pad_top, g.pad_left};
 }
 
 SymmetricPadLayout SymmetricPadLayoutOf(const Conv2DGeometry& g) {

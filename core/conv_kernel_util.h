@@ -5,6 +5,7 @@
 
 #include "rill/core/activation.h"
 #include "rill/core/conv_util.h"
+#include "rill/core/depthwise_row.h"
 #include "rill/core/kernel.h"
 
 namespace rill {
@@ -12,9 +13,17 @@ namespace rill {
 // Conv2D(input, filter), Conv2DBackpropInput(input_sizes, filter, out_backprop) and
 // Conv2DBackpropFilter(input, filter_sizes, out_backprop): kMode 0, 1 and 2. The sizes
 // inputs are host tensors. Allocates output 0 (the output, the input's or the filter's
-// gradient).
+// gradient). `depthwise`: the DepthwiseConv2dNative ops, whose filter is [k_h, k_w, c, m]
+// (the geometry has out_c = c * m and groups = c).
 enum class ConvMode { kForward = 0, kBackpropInput = 1, kBackpropFilter = 2 };
-absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out);
+absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out,
+                                             bool depthwise = false);
+// Whether input i of `node` is a Const node's value (which never changes: a kernel may
+// keep work derived from it, such as reordered weights).
+bool InputIsConstant(const Node& node, int i);
+
+// A depthwise geometry (groups = in_c) in the plain form the shared row functions take.
+DepthwiseDims DepthwiseDimsOf(const Conv2DGeometry& g);
 
 // How a geometry maps onto a library that pads both sides alike (cuDNN): the input's
 // height and width as the library sees them and its padding per side. `padded_copy`: the

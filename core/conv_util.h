@@ -18,6 +18,9 @@ struct Conv2DGeometry {
   int64_t stride_h, stride_w;
   int64_t out_h, out_w;
   int64_t pad_top, pad_left;  // SAME pads before (the rest goes after); VALID: 0
+  // Channel groups: each output channel reads in_c / groups input channels (a depthwise
+  // convolution has groups = in_c and out_c = in_c * multiplier).
+  int64_t groups = 1;
 };
 
 // input: [batch, h, w, c]; window [k_h, k_w] (a filter's first two dims, or ksize[1..2]);

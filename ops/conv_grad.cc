@@ -15,29 +15,38 @@ IntList Strides(const Operation& op) { return op.node()->attr<IntList>("strides"
 std::string Padding(const Operation& op) { return op.node()->attr<std::string>("padding"); }
 IntList Ksize(const Operation& op) { return op.node()->attr<IntList>("ksize"); }
 
-absl::Status Conv2DGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
-  Output x = In(op, 0), f = In(op, 1);
-  out->push_back(Conv2DBackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op)));
-  out->push_back(Conv2DBackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op)));
-  return s.status();
-}
-// Both backprops are linear in their tensor inputs.
-absl::Status Conv2DBackpropInputGrad(const Scope& s, const Operation& op, const GradOut& g,
-                                     GradOut* out) {
-  Output f = In(op, 1), dy = In(op, 2);
-  out->push_back(Output());
-  out->push_back(Conv2DBackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op)));
-  out->push_back(Conv2D(s, g[0], f, Strides(op), Padding(op)));
-  return s.status();
-}
-absl::Status Conv2DBackpropFilterGrad(const Scope& s, const Operation& op, const GradOut& g,
-                                      GradOut* out) {
-  Output x = In(op, 0), dy = In(op, 2);
-  out->push_back(Conv2DBackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op)));
-  out->push_back(Output());
-  out->push_back(Conv2D(s, x, g[0], Strides(op), Padding(op)));
-  return s.status();
-}
+// The three node builders of a convolution family (Conv2D or DepthwiseConv2dNative).
+template <typename Forward, typename BackpropInput, typename BackpropFilter>
+struct ConvFamily {
+  // The forward op's gradient: both backprops.
+  static absl::Status Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+    Output x = In(op, 0), f = In(op, 1);
+    out->push_back(BackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op)));
+    out->push_back(BackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op)));
+    return s.status();
+  }
+  // Both backprops are linear in their tensor inputs.
+  static absl::Status InputGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                GradOut* out) {
+    Output f = In(op, 1), dy = In(op, 2);
+    out->push_back(Output());
+    out->push_back(BackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op)));
+    out->push_back(Forward(s, g[0], f, Strides(op), Padding(op)));
+    return s.status();
+  }
+  static absl::Status FilterGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                 GradOut* out) {
+    Output x = In(op, 0), dy = In(op, 2);
+    out->push_back(BackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op)));
+    out->push_back(Output());
+    out->push_back(Forward(s, x, g[0], Strides(op), Padding(op)));
+    return s.status();
+  }
+};
+using Conv2DFamily = ConvFamily<Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter>;
+using DepthwiseFamily = ConvFamily<DepthwiseConv2dNative, DepthwiseConv2dNativeBackpropInput,
+                                   DepthwiseConv2dNativeBackpropFilter>;
+
 absl::Status MaxPoolGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   out->push_back(MaxPoolGrad(s, In(op, 0), Out(op), g[0], Ksize(op), Strides(op), Padding(op)));
   return s.status();
@@ -62,9 +71,12 @@ absl::Status BiasAddGradGrad(const Scope& s, const Operation& op, const GradOut&
   return s.status();
 }
 
-RILL_REGISTER_GRADIENT("Conv2D", Conv2DGrad);
-RILL_REGISTER_GRADIENT("Conv2DBackpropInput", Conv2DBackpropInputGrad);
-RILL_REGISTER_GRADIENT("Conv2DBackpropFilter", Conv2DBackpropFilterGrad);
+RILL_REGISTER_GRADIENT("Conv2D", Conv2DFamily::Grad);
+RILL_REGISTER_GRADIENT("Conv2DBackpropInput", Conv2DFamily::InputGrad);
+RILL_REGISTER_GRADIENT("Conv2DBackpropFilter", Conv2DFamily::FilterGrad);
+RILL_REGISTER_GRADIENT("DepthwiseConv2dNative", DepthwiseFamily::Grad);
+RILL_REGISTER_GRADIENT("DepthwiseConv2dNativeBackpropInput", DepthwiseFamily::InputGrad);
+RILL_REGISTER_GRADIENT("DepthwiseConv2dNativeBackpropFilter", DepthwiseFamily::FilterGrad);
 RILL_REGISTER_GRADIENT("MaxPool", MaxPoolGradFn);
 RILL_REGISTER_GRADIENT("AvgPool", AvgPoolGradFn);
 RILL_REGISTER_GRADIENT("AvgPoolGrad", AvgPoolGradGrad);

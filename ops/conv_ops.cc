@@ -1,5 +1,6 @@
 #include "rill/ops/conv_ops.h"
 
+#include "rill/core/checked_math.h"
 #include "rill/core/conv_util.h"
 #include "rill/core/shape_inference.h"
 
@@ -39,7 +40,8 @@ absl::StatusOr<PartialTensorShape> ConvOut(InferenceContext& c, const PartialTen
       {g->batch, unknown_window ? -1 : g->out_h, unknown_window ? -1 : g->out_w, out_c});
 }
 
-absl::Status Conv2DShape(InferenceContext& c) {
+// Conv2D: filter [k_h, k_w, c, out_c]; depthwise: filter [k_h, k_w, c, m], c * m outputs.
+absl::Status ConvShape(InferenceContext& c, bool depthwise) {
   RILL_RETURN_IF_ERROR(CheckFormat(c));
   RILL_RETURN_IF_ERROR(CheckNhwcList(c.attr<std::vector<int64_t>>("dilations"), "dilations"));
   for (int64_t d : c.attr<std::vector<int64_t>>("dilations")) {
@@ -55,7 +57,16 @@ absl::Status Conv2DShape(InferenceContext& c) {
     return errors::InvalidArgument("input has ", id[3], " channels but the filter ",
                                    f.DebugString(), " expects ", fd[2]);
   }
-  RILL_ASSIGN_OR_RETURN(auto out, ConvOut(c, in, fd[0], fd[1], fd[3]));
+  int64_t out_c = fd[3];
+  if (depthwise) {
+    const int64_t ch = fd[2] >= 0 ? fd[2] : id[3];
+    if (ch < 0 || fd[3] < 0) {
+      out_c = -1;
+    } else {
+      RILL_ASSIGN_OR_RETURN(out_c, checked::MulOr(ch, fd[3], "the output channels"));
+    }
+  }
+  RILL_ASSIGN_OR_RETURN(auto out, ConvOut(c, in, fd[0], fd[1], out_c));
   c.set_output(0, out);
   return absl::OkStatus();
 }
@@ -98,27 +109,33 @@ absl::Status PoolShape(InferenceContext& c) {
       .Attr("data_format", AttrKind::kString, std::string("NHWC"))
 #define RILL_DILATIONS Attr("dilations", AttrKind::kIntList, std::vector<int64_t>{1, 1, 1, 1})
 
-RILL_REGISTER_OP("Conv2D")
-    .Input("input", "T")
-    .Input("filter", "T")
-    .Output("output", "T")
-    .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(Conv2DShape);
-RILL_REGISTER_OP("Conv2DBackpropInput")
-    .Input("input_sizes", DT_INT32)
-    .Input("filter", "T")
-    .Input("out_backprop", "T")
-    .Output("output", "T")
-    .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn([](InferenceContext& c) {
-      return SizesShape(c, 0);
-    });
-RILL_REGISTER_OP("Conv2DBackpropFilter")
-    .Input("input", "T")
-    .Input("filter_sizes", DT_INT32)
-    .Input("out_backprop", "T")
-    .Output("output", "T")
-    .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn([](InferenceContext& c) {
-      return SizesShape(c, 1);
-    });
+// Conv2D and DepthwiseConv2dNative (TensorFlow's depthwise convolution: filter
+// [k_h, k_w, c, m], output channel ch * m + q from input channel ch), each with its two
+// gradients.
+#define RILL_REGISTER_CONV(NAME, DEPTHWISE)                             \
+  RILL_REGISTER_OP(NAME)                                                \
+      .Input("input", "T")                                              \
+      .Input("filter", "T")                                             \
+      .Output("output", "T")                                            \
+      .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(                       \
+          [](InferenceContext& c) { return ConvShape(c, DEPTHWISE); }); \
+  RILL_REGISTER_OP(NAME "BackpropInput")                                \
+      .Input("input_sizes", DT_INT32)                                   \
+      .Input("filter", "T")                                             \
+      .Input("out_backprop", "T")                                       \
+      .Output("output", "T")                                            \
+      .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(                       \
+          [](InferenceContext& c) { return SizesShape(c, 0); });        \
+  RILL_REGISTER_OP(NAME "BackpropFilter")                               \
+      .Input("input", "T")                                              \
+      .Input("filter_sizes", DT_INT32)                                  \
+      .Input("out_backprop", "T")                                       \
+      .Output("output", "T")                                            \
+      .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(                       \
+          [](InferenceContext& c) { return SizesShape(c, 1); });
+RILL_REGISTER_CONV("Conv2D", false)
+RILL_REGISTER_CONV("DepthwiseConv2dNative", true)
+#undef RILL_REGISTER_CONV
 RILL_REGISTER_OP("MaxPool")
     .Input("input", "T")
     .Output("output", "T")
@@ -181,34 +198,42 @@ RILL_REGISTER_OP("BiasAddGrad")
 namespace ops {
 using internal::NodeBuilder;
 
+namespace {
+// A convolution node: its tensor inputs, strides and padding.
+void Convolution(const Scope& s, const char* op, std::initializer_list<Input> inputs,
+                 const IntList& strides, const std::string& padding, OpWrapper* w) {
+  NodeBuilder b(s, op);
+  for (const Input& in : inputs) b.Input(in);
+  b.Attr("strides", strides).Attr("padding", padding).Finalize(w);
+}
+}  // namespace
+
 Conv2D::Conv2D(const Scope& s, Input input, Input filter, const IntList& strides,
                const std::string& padding) {
-  NodeBuilder(s, "Conv2D")
-      .Input(input)
-      .Input(filter)
-      .Attr("strides", strides)
-      .Attr("padding", padding)
-      .Finalize(this);
+  Convolution(s, "Conv2D", {input, filter}, strides, padding, this);
 }
 Conv2DBackpropInput::Conv2DBackpropInput(const Scope& s, Input sizes, Input filter, Input dy,
                                          const IntList& strides, const std::string& padding) {
-  NodeBuilder(s, "Conv2DBackpropInput")
-      .Input(sizes)
-      .Input(filter)
-      .Input(dy)
-      .Attr("strides", strides)
-      .Attr("padding", padding)
-      .Finalize(this);
+  Convolution(s, "Conv2DBackpropInput", {sizes, filter, dy}, strides, padding, this);
 }
 Conv2DBackpropFilter::Conv2DBackpropFilter(const Scope& s, Input input, Input sizes, Input dy,
                                            const IntList& strides, const std::string& padding) {
-  NodeBuilder(s, "Conv2DBackpropFilter")
-      .Input(input)
-      .Input(sizes)
-      .Input(dy)
-      .Attr("strides", strides)
-      .Attr("padding", padding)
-      .Finalize(this);
+  Convolution(s, "Conv2DBackpropFilter", {input, sizes, dy}, strides, padding, this);
+}
+DepthwiseConv2dNative::DepthwiseConv2dNative(const Scope& s, Input input, Input filter,
+                                             const IntList& strides, const std::string& padding) {
+  Convolution(s, "DepthwiseConv2dNative", {input, filter}, strides, padding, this);
+}
+DepthwiseConv2dNativeBackpropInput::DepthwiseConv2dNativeBackpropInput(const Scope& s, Input sizes,
+                                                                       Input filter, Input dy,
+                                                                       const IntList& strides,
+                                                                       const std::string& padding) {
+  Convolution(s, "DepthwiseConv2dNativeBackpropInput", {sizes, filter, dy}, strides, padding, this);
+}
+DepthwiseConv2dNativeBackpropFilter::DepthwiseConv2dNativeBackpropFilter(
+    const Scope& s, Input input, Input sizes, Input dy, const IntList& strides,
+    const std::string& padding) {
+  Convolution(s, "DepthwiseConv2dNativeBackpropFilter", {input, sizes, dy}, strides, padding, this);
 }
 MaxPool::MaxPool(const Scope& s, Input input, const IntList& ksize, const IntList& strides,
                  const std::string& padding) {

@@ -1,5 +1,6 @@
 // Convolutional-network ops over NHWC tensors, named and shaped as TensorFlow's: Conv2D
-// (filter [k_h, k_w, in_c, out_c]), MaxPool, AvgPool, BiasAdd, and their gradients.
+// (filter [k_h, k_w, in_c, out_c]), DepthwiseConv2dNative, MaxPool, AvgPool, BiasAdd, and
+// their gradients.
 // strides and ksize are 4-element NHWC lists ({1, s, s, 1}); padding is "SAME" or "VALID".
 #pragma once
 
@@ -27,6 +28,27 @@ class Conv2DBackpropFilter : public OpWrapper {
  public:
   Conv2DBackpropFilter(const Scope& scope, Input input, Input filter_sizes, Input out_backprop,
                        const IntList& strides, const std::string& padding);
+};
+
+// tf.nn.depthwise_conv2d's op: filter [k_h, k_w, c, m] (m filters per input channel),
+// output [n, oh, ow, c * m] whose channel ch * m + q convolves input channel ch with filter
+// column (ch, q) alone.
+class DepthwiseConv2dNative : public OpWrapper {
+ public:
+  DepthwiseConv2dNative(const Scope& scope, Input input, Input filter, const IntList& strides,
+                        const std::string& padding);
+};
+class DepthwiseConv2dNativeBackpropInput : public OpWrapper {
+ public:
+  DepthwiseConv2dNativeBackpropInput(const Scope& scope, Input input_sizes, Input filter,
+                                     Input out_backprop, const IntList& strides,
+                                     const std::string& padding);
+};
+class DepthwiseConv2dNativeBackpropFilter : public OpWrapper {
+ public:
+  DepthwiseConv2dNativeBackpropFilter(const Scope& scope, Input input, Input filter_sizes,
+                                      Input out_backprop, const IntList& strides,
+                                      const std::string& padding);
 };
 
 // Padding never wins a max, and is not counted in an average (as TensorFlow).

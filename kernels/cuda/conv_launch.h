@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "rill/core/activation.h"
+#include "rill/core/depthwise_row.h"
 
 namespace rill::gpu {
 
@@ -29,6 +30,14 @@ cudaError_t LaunchMaxPoolGrad(const WindowDims& d, const T* x, const T* dy, T* d
                               cudaStream_t stream);
 template <typename T>
 cudaError_t LaunchAvgPoolGrad(const WindowDims& d, const T* dy, T* dx, cudaStream_t stream);
+
+// DepthwiseConv2dNative (a = x, b = filter, out = y), its input gradient (a = filter,
+// b = dy, out = dx) and its filter gradient (a = x, b = dy, out = df), one thread per
+// output value (depthwise_conv.cu).
+enum class DepthwisePass { kForward, kInputGrad, kFilterGrad };
+template <typename T>
+cudaError_t LaunchDepthwise(DepthwisePass pass, const DepthwiseDims& d, const T* a, const T* b,
+                            T* out, cudaStream_t stream);
 
 // y[i] = x[i] + bias[i % channels] over n elements.
 template <typename T>

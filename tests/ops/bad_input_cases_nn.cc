@@ -219,6 +219,35 @@ const bool kRegistered = [] {
           kConstruction, kInvalid, {"gelu"});
   AttrMap fused_conv = conv;
   fused_conv["activation"] = std::string("tanh");
+  AddRecipe({"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({3, 3, 2, 3})}, conv});
+  Both("input channels that differ from the depthwise filter's",
+       {"DepthwiseConv2dNative", {F({1, 4, 4, 3}), F({3, 3, 2, 3})}, conv},
+       {"3 channels", "[3,3,2,3]"});
+  Both("a rank-3 depthwise filter",
+       {"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({3, 3, 2})}, conv}, {"[3,3,2]"});
+  AddRecipe({"DepthwiseConv2dNativeBackpropInput",
+             {I({4}, {1, 4, 4, 2}), F({3, 3, 2, 3}), F({1, 4, 4, 6})},
+             conv});
+  InKernel("out_backprop with channels other than c * m",
+           {"DepthwiseConv2dNativeBackpropInput",
+            {I({4}, {1, 4, 4, 2}), F({3, 3, 2, 3}), F({1, 4, 4, 5})},
+            conv});
+  Both("a negative depthwise input size",
+       {"DepthwiseConv2dNativeBackpropInput",
+        {I({4}, {1, -4, 4, 2}), F({3, 3, 2, 3}), F({1, 4, 4, 6})},
+        conv});
+  AddRecipe({"DepthwiseConv2dNativeBackpropFilter",
+             {F({1, 4, 4, 2}), I({4}, {3, 3, 2, 3}), F({1, 4, 4, 6})},
+             conv});
+  InKernel("depthwise filter_sizes whose channels differ from the input's",
+           {"DepthwiseConv2dNativeBackpropFilter",
+            {F({1, 4, 4, 2}), I({4}, {3, 3, 5, 3}), F({1, 4, 4, 15})},
+            conv});
+  InKernel("depthwise filter_sizes of 2^30 filters per channel (checked before allocating)",
+           {"DepthwiseConv2dNativeBackpropFilter",
+            {F({1, 4, 4, 2}), I({4}, {1, 1, 2, 1 << 30}), F({1, 4, 4, 6})},
+            conv},
+           {"out_backprop"});
   AddRecipe({"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({5})}, fused_conv});
   Both("a bias of the wrong length",
        {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({2})}, fused_conv},

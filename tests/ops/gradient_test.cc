@@ -316,6 +316,27 @@ std::vector<Case> Cases() {
         return Conv2DBackpropFilter(s, x, {3, 2, 2, 3}, dy, {1, 2, 1, 1}, "SAME");
       },
       Vals({2, 5, 4, 2}, -1, 1, 70), Vals({2, 3, 4, 3}, -1, 1, 71));
+  for (const char* pad : {"SAME", "VALID"}) {  // 2 channels, multiplier 2
+    const std::string p = pad;
+    binary(
+        "DepthwiseConv2dNative",
+        [p](const Scope& s, Output x, Output f) {
+          return DepthwiseConv2dNative(s, x, f, {1, 2, 1, 1}, p);
+        },
+        Vals({2, 5, 4, 2}, -1, 1, 80), Vals({3, 2, 2, 2}, -1, 1, 81));
+  }
+  binary(
+      "DepthwiseConv2dNativeBackpropInput",
+      [](const Scope& s, Output f, Output dy) {
+        return DepthwiseConv2dNativeBackpropInput(s, {2, 5, 4, 2}, f, dy, {1, 2, 1, 1}, "SAME");
+      },
+      Vals({3, 2, 2, 2}, -1, 1, 82), Vals({2, 3, 4, 4}, -1, 1, 83));
+  binary(
+      "DepthwiseConv2dNativeBackpropFilter",
+      [](const Scope& s, Output x, Output dy) {
+        return DepthwiseConv2dNativeBackpropFilter(s, x, {3, 2, 2, 2}, dy, {1, 2, 1, 1}, "SAME");
+      },
+      Vals({2, 5, 4, 2}, -1, 1, 84), Vals({2, 3, 4, 4}, -1, 1, 85));
   unary(
       "AvgPoolGrad",
       [](const Scope& s, Output g) {

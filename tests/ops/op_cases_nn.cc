@@ -49,6 +49,27 @@ std::vector<OpCase> Convolutions(const Geometry& g) {
          return ops::Conv2DBackpropFilter(s, in[0], ops::Const(s, f_sizes), in[1], st, pad);
        },
        {x, dy}}};
+  // The depthwise ops on the same windows, two filters per input channel.
+  const Tensor df = RandomTensor(DT_FLOAT, {g.kh, g.kw, g.c, 2}, -1, 1, 18);
+  const Tensor ddy = RandomTensor(DT_FLOAT, {g.n, g.oh, g.ow, g.c * 2}, -1, 1, 19);
+  const Tensor df_sizes =
+      FromDoubles(DT_INT32, {4}, {double(g.kh), double(g.kw), double(g.c), 2.0});
+  c.push_back(
+      {absl::StrCat("DepthwiseConv2dNative ", what),
+       [=](auto s, const auto& in) { return ops::DepthwiseConv2dNative(s, in[0], in[1], st, pad); },
+       {x, df}});
+  c.push_back({absl::StrCat("DepthwiseConv2dNativeBackpropInput ", what),
+               [=](auto s, const auto& in) {
+                 return ops::DepthwiseConv2dNativeBackpropInput(s, ops::Const(s, in_sizes), in[0],
+                                                                in[1], st, pad);
+               },
+               {df, ddy}});
+  c.push_back({absl::StrCat("DepthwiseConv2dNativeBackpropFilter ", what),
+               [=](auto s, const auto& in) {
+                 return ops::DepthwiseConv2dNativeBackpropFilter(s, in[0], ops::Const(s, df_sizes),
+                                                                 in[1], st, pad);
+               },
+               {x, ddy}});
   for (const std::string a : {"relu", "sigmoid", "tanh"}) {
     c.push_back({absl::StrCat("_FusedConv2D ", a, " ", what),
                  [=](auto s, const auto& in) {
