@@ -1,5 +1,5 @@
 // CPU kernels of Conv2D and its two gradients: oneDNN's convolution primitives for float
-// (dnnl_conv.h); otherwise (double, or a VALID geometry that leaves rows unused) im2col
+// (dnnl_conv.h); otherwise (double, or a geometry oneDNN refuses) im2col
 // per image, then one GEMM (oneDNN sgemm for float, Eigen for double). _FusedConv2D, the
 // forward pass with its bias and activation. BiasAdd and BiasAddGrad.
 #include <cstring>
@@ -64,7 +64,11 @@ void Col2Im(const Conv2DGeometry& g, const T* cols, T* dx) {
 template <typename T, int kMode, bool kFused = false>
 class ConvOp : public OpKernel {
  public:
-  explicit ConvOp(OpKernelConstruction& c) : OpKernel(c), act_(FusedOf(c)), dnnl_(act_) {}
+  explicit ConvOp(OpKernelConstruction& c)
+      : OpKernel(c),
+        act_(FusedOf(c)),
+        constant_filter_(kMode == 0 && InputIsConstant(c.node(), 1)),
+        dnnl_(act_) {}
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
@@ -104,7 +108,7 @@ class ConvOp : public OpKernel {
                                                 : ConvPass::kBackwardWeights;
         const float* a = (kMode == 1 ? ctx.input(1) : ctx.input(0)).base<float>();
         const float* b = kMode == 0 ? ctx.input(1).base<float>() : dy->base<float>();
-        absl::Status st = dnnl_.Run(kPass, g, a, b, out->base<float>(), bias);
+        absl::Status st = dnnl_.Run(kPass, g, a, b, out->base<float>(), bias, constant_filter_);
         *finished = st.ok();
         if (!absl::IsUnimplemented(st)) return st;  // else the im2col path below
       }
@@ -135,6 +139,7 @@ class ConvOp : public OpKernel {
   }
 
   const std::optional<FusedActivation> act_;  // _FusedConv2D's
+  const bool constant_filter_;                // the forward's filter is a Const's value
   DnnlConv dnnl_;                             // float only
 };
 

@@ -1,5 +1,6 @@
 #include "rill/kernels/cpu/dnnl_conv.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -23,15 +24,18 @@ dnnl::engine& Engine() {
   return *e;
 }
 
+// The padding after the input. A VALID window that leaves the last rows unused would need
+// a negative one; oneDNN sizes outputs as (in - k + pads) / stride + 1, rounding down, so a
+// pad of 0 describes the same output there.
 int64_t PadBottom(const Conv2DGeometry& g) {
-  return (g.out_h - 1) * g.stride_h + g.k_h - g.in_h - g.pad_top;
+  return std::max<int64_t>((g.out_h - 1) * g.stride_h + g.k_h - g.in_h - g.pad_top, 0);
 }
 int64_t PadRight(const Conv2DGeometry& g) {
-  return (g.out_w - 1) * g.stride_w + g.k_w - g.in_w - g.pad_left;
+  return std::max<int64_t>((g.out_w - 1) * g.stride_w + g.k_w - g.in_w - g.pad_left, 0);
 }
 
 using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                       int64_t>;
+                       int64_t, int64_t>;
 
 Key KeyOf(ConvPass pass, const Conv2DGeometry& g) {
   return {static_cast<int>(pass),
@@ -43,8 +47,62 @@ Key KeyOf(ConvPass pass, const Conv2DGeometry& g) {
           g.k_w,
           g.out_c,
           g.stride_h,
-          g.stride_w};
+          g.stride_w,
+          g.groups};
 }
+
+// The weights as oneDNN sees them, in rill's HWIO layout: [oc, ic, kh, kw] for one group;
+// grouped, [g, oc / g, ic / g, kh, kw] over TensorFlow's [kh, kw, ic / g, oc] (output
+// channel g * (oc / g) + o).
+memory::desc WeightsDesc(const Conv2DGeometry& g, bool any) {
+  const auto f32 = memory::data_type::f32;
+  if (g.groups == 1) {
+    const memory::dims wei{g.out_c, g.in_c, g.k_h, g.k_w};
+    return memory::desc(wei, f32, any ? Tag::any : Tag::hwio);
+  }
+  const int64_t ocg = g.out_c / g.groups, icg = g.in_c / g.groups;
+  const memory::dims wei{g.groups, ocg, icg, g.k_h, g.k_w};
+  if (any) return memory::desc(wei, f32, Tag::any);
+  return memory::desc(wei, f32,
+                      memory::dims{ocg, 1, g.out_c, g.k_w * icg * g.out_c, icg * g.out_c});
+}
+
+// oneDNN runs a primitive on an OpenMP team of every core. A small convolution loses more
+// to the team's fork and join, and to sharing the cores with rill's executor threads that
+// run other nodes meanwhile, than it gains: below this many multiply-adds it runs on the
+// calling thread alone (measured on PaddleOCR's detector, 2 cores: 11.5 -> 7.6 ms per image
+// with every convolution on one thread; the MNIST CNN's training step, whose convolutions
+// are above it, was 5% slower on one thread).
+constexpr double kTeamMacs = double{1 << 24};
+
+// The OpenMP runtime's team-size calls. Declared here rather than through omp.h, which
+// not every compiler here ships: they come with the OpenMP runtime that Debian's oneDNN
+// links (libgomp), whose teams they size.
+extern "C" int omp_get_max_threads();
+extern "C" void omp_set_num_threads(int n);
+
+int ThreadsFor(const Conv2DGeometry& g) {
+  const double macs = static_cast<double>(g.batch) * g.out_h * g.out_w * g.out_c * g.k_h * g.k_w *
+                      static_cast<double>(g.in_c / std::max<int64_t>(g.groups, 1));
+  return macs < kTeamMacs ? 1 : 0;  // 0: OpenMP's default
+}
+
+// Sets the calling thread's OpenMP team size (oneDNN reads it when it makes and when it runs
+// a primitive) for a scope; 0 leaves it as it is.
+class ScopedThreads {
+ public:
+  explicit ScopedThreads(int n) : saved_(n > 0 ? omp_get_max_threads() : 0) {
+    if (n > 0) omp_set_num_threads(n);
+  }
+  ~ScopedThreads() {
+    if (saved_ > 0) omp_set_num_threads(saved_);
+  }
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  const int saved_;
+};
 
 // One of a primitive's three tensors: rill's plain layout, the one the primitive chose
 // (oneDNN's fastest kernels want blocked layouts), and the reorder between them if they
@@ -90,15 +148,14 @@ dnnl::primitive_attr AttrOf(std::optional<FusedActivation> fused) {
 
 Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivation> fused) {
   const memory::dims src{g.batch, g.in_c, g.in_h, g.in_w};
-  const memory::dims wei{g.out_c, g.in_c, g.k_h, g.k_w};
   const memory::dims dst{g.batch, g.out_c, g.out_h, g.out_w};
   const memory::dims strides{g.stride_h, g.stride_w};
   const memory::dims pad_l{g.pad_top, g.pad_left}, pad_r{PadBottom(g), PadRight(g)};
   const auto f32 = memory::data_type::f32;
-  const memory::desc src_md(src, f32, Tag::nhwc), wei_md(wei, f32, Tag::hwio),
-      dst_md(dst, f32, Tag::nhwc), bias_md({g.out_c}, f32, Tag::x);
-  const memory::desc src_any(src, f32, Tag::any), wei_any(wei, f32, Tag::any),
-      dst_any(dst, f32, Tag::any);
+  const memory::desc src_md(src, f32, Tag::nhwc),
+      wei_md = WeightsDesc(g, false), dst_md(dst, f32, Tag::nhwc), bias_md({g.out_c}, f32, Tag::x);
+  const memory::desc src_any(src, f32, Tag::any), wei_any = WeightsDesc(g, true),
+                                                  dst_any(dst, f32, Tag::any);
   const auto algo = dnnl::algorithm::convolution_direct;
   const auto prop = dnnl::prop_kind::forward_training;
   const bool fused_forward = fused && pass == ConvPass::kForward;
@@ -117,7 +174,8 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
     // feature maps of inference models (only the weights, made once, are reordered).
     dnnl::convolution_forward::primitive_desc plain = forward(src_md, dst_md);
     const std::string impl = plain.impl_info_str();
-    if (impl.find("jit") != std::string::npos || impl.find("brg") != std::string::npos) {
+    if (impl.find("jit") != std::string::npos || impl.find("brg") != std::string::npos ||
+        impl.find("brdgmm") != std::string::npos) {  // brdgmm: the NHWC depthwise kernels
       fwd = plain;
     }
   }
@@ -220,15 +278,16 @@ dnnl_memory_t Side(const Operand& o, Bound& b, dnnl::stream& s, bool input) {
   return b.prim.get();
 }
 
+// `packed_b`: b already in the primitive's layout (constant weights reordered once), or null.
 void ExecuteOnce(const Prepared& p, Workspace& ws, const float* a, const float* b, float* out,
-                 const float* bias) {
+                 const float* bias, dnnl_memory_t packed_b) {
   ws.a.user.set_data_handle(const_cast<float*>(a));
   ws.b.user.set_data_handle(const_cast<float*>(b));
   ws.out.user.set_data_handle(out);
   dnnl_exec_arg_t args[5];
   int n = 0;
   args[n++] = {p.a.arg, Side(p.a, ws.a, ws.stream, true)};
-  args[n++] = {p.b.arg, Side(p.b, ws.b, ws.stream, true)};
+  args[n++] = {p.b.arg, packed_b != nullptr ? packed_b : Side(p.b, ws.b, ws.stream, true)};
   args[n++] = {p.out.arg, Side(p.out, ws.out, ws.stream, false)};
   if (p.bias) {
     ws.bias.set_data_handle(const_cast<float*>(bias));
@@ -244,12 +303,37 @@ void ExecuteOnce(const Prepared& p, Workspace& ws, const float* a, const float* 
   ws.stream.wait();
 }
 
-// A prepared pass and its idle workspaces.
+// A prepared pass and its idle workspaces; for a forward pass over constant weights, those
+// weights in the primitive's layout (reordered by the first run).
 struct Entry {
   Prepared p;
+  int threads = 0;  // ThreadsFor the geometry
   std::mutex mu;
   std::vector<std::unique_ptr<Workspace>> idle;
+  const float* packed_from = nullptr;  // the constant weights `packed` holds
+  Tensor packed_buffer;
+  memory packed;
 };
+
+// `b` (constant weights) in the primitive's layout: reordered into the entry on first use and
+// kept. Null when the primitive takes b as it is, or when the entry already holds other
+// weights (then the run reorders its own copy, as for weights that change).
+absl::StatusOr<dnnl_memory_t> PackedWeights(Entry& e, const float* b) {
+  if (!e.p.b.reorder) return nullptr;
+  std::lock_guard<std::mutex> lock(e.mu);
+  if (e.packed_from == nullptr) {
+    RILL_ASSIGN_OR_RETURN(
+        e.packed_buffer,
+        Tensor::Create(DT_UINT8, TensorShape({static_cast<int64_t>(e.p.b.prim.get_size())})));
+    e.packed = memory(e.p.b.prim, Engine(), e.packed_buffer.data());
+    memory user(e.p.b.user, Engine(), const_cast<float*>(b));
+    dnnl::stream stream(Engine());
+    Execute(*e.p.b.reorder, stream, {{DNNL_ARG_FROM, user.get()}, {DNNL_ARG_TO, e.packed.get()}});
+    stream.wait();
+    e.packed_from = b;
+  }
+  return e.packed_from == b ? e.packed.get() : nullptr;
+}
 
 }  // namespace
 
@@ -263,7 +347,9 @@ struct DnnlConv::Impl {
     auto it = cache.find(KeyOf(pass, g));
     if (it != cache.end()) return it->second.get();
     auto e = std::make_unique<Entry>();
+    e->threads = ThreadsFor(g);
     try {
+      ScopedThreads threads(e->threads);
       e->p = Make(pass, g, fused);
     } catch (const dnnl::error& err) {
       return errors::Unimplemented("oneDNN has no convolution for this geometry: ", err.what());
@@ -285,13 +371,25 @@ bool DnnlConv::Supports(const Conv2DGeometry& g) {
                     g.out_h, g.out_w, g.pad_top, g.pad_left}) {
     if (v > kMax) return false;
   }
+  if (g.groups < 1 || g.groups > kMax || g.in_c % g.groups != 0 || g.out_c % g.groups != 0) {
+    return false;
+  }
   return g.batch > 0 && g.in_c > 0 && g.out_c > 0 && g.out_h > 0 && g.out_w > 0 &&
-         PadBottom(g) >= 0 && PadRight(g) >= 0 && PadBottom(g) <= kMax && PadRight(g) <= kMax;
+         PadBottom(g) <= kMax && PadRight(g) <= kMax;
 }
 
 absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
-                           float* out, const float* bias) {
+                           float* out, const float* bias, bool constant_weights) {
   RILL_ASSIGN_OR_RETURN(Entry * e, impl_->Find(pass, g));
+  ScopedThreads threads(e->threads);
+  dnnl_memory_t packed_b = nullptr;
+  if (constant_weights && pass == ConvPass::kForward) {
+    try {
+      RILL_ASSIGN_OR_RETURN(packed_b, PackedWeights(*e, b));
+    } catch (const dnnl::error& err) {
+      return errors::Internal("oneDNN weight reorder failed: ", err.what());
+    }
+  }
   std::unique_ptr<Workspace> ws;
   {
     std::lock_guard<std::mutex> lock(e->mu);
@@ -304,7 +402,7 @@ absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* 
     if (!ws) {
       RILL_ASSIGN_OR_RETURN(ws, MakeWorkspace(e->p));
     }
-    ExecuteOnce(e->p, *ws, a, b, out, bias);
+    ExecuteOnce(e->p, *ws, a, b, out, bias, packed_b);
   } catch (const dnnl::error& err) {
     return errors::Internal("oneDNN convolution failed: ", err.what(), " (status ", err.status,
                             ")");

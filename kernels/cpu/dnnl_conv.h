@@ -29,9 +29,12 @@ class DnnlConv {
   // out (dw) from x and dy. `x`/`dx` are [n, h, w, c], `w`/`dw` [kh, kw, c, oc], `dy` and
   // the forward output [n, oh, ow, oc]; outputs are overwritten. Unimplemented (nothing
   // written) when oneDNN cannot make a primitive for the geometry: use the own path.
-  // `bias` [oc]: the fused forward's bias (null otherwise).
+  // `bias` [oc]: the fused forward's bias (null otherwise). Grouped geometries (groups > 1,
+  // depthwise) take the weights as [kh, kw, c / groups, oc]. `constant_weights`: a forward
+  // pass's `b` never changes while it has this address (a Const node's value), so it is
+  // reordered to the primitive's layout once, not in every run.
   absl::Status Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
-                   float* out, const float* bias = nullptr);
+                   float* out, const float* bias = nullptr, bool constant_weights = false);
 
  private:
   struct Impl;
