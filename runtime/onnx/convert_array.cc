@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/layout.h"
 #include "rill/runtime/onnx/tensor_proto.h"
 
 namespace rill::onnx::internal {
@@ -209,7 +210,24 @@ absl::Status ConvertUnsqueeze(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// Channels-last inputs concatenate along the axis's NHWC position, giving a twin.
+bool ConcatChannelsLast(NodeContext& c) {
+  std::vector<Output> in;
+  for (int i = 0; i < c.num_inputs(); ++i) {
+    if (c.nhwc_input(i).node() == nullptr) return false;
+    in.push_back(c.nhwc_input(i));
+  }
+  const int64_t axis = NhwcAxis(c.attrs().i("axis", 0));
+  if (in.empty() || axis < 0) return false;
+  in.push_back(ScalarI32(c, axis));
+  Output y = c.Op("ConcatV2", in);
+  c.set_nhwc_output(0, y);
+  c.set_output(0, c.Op("Transpose", {y, c.Int64s(kToNchw)}));
+  return true;
+}
+
 absl::Status ConvertConcat(NodeContext& c) {
+  if (ConcatChannelsLast(c)) return absl::OkStatus();
   std::vector<Output> in;
   for (int i = 0; i < c.num_inputs(); ++i) in.push_back(c.input(i));
   in.push_back(ScalarI32(c, c.attrs().i("axis", 0)));

@@ -6,12 +6,10 @@
 #include <limits>
 
 #include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/layout.h"
 
 namespace rill::onnx::internal {
 namespace {
-
-const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
-const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
 
 absl::Status ConvertMatMul(NodeContext& c) {
   Output a = c.input(0), b = c.input(1);
@@ -152,20 +150,25 @@ Output PadNhwc(const NodeContext& c, const Output& x, const Window& w) {
   return c.Op("Pad", {x, c.Const(p)});
 }
 
-// x as NHWC with `spatial` dims, or an error for another rank.
-absl::StatusOr<Output> ToNhwc(const NodeContext& c, Output x, int* spatial) {
+// Input 0 as NHWC with `spatial` dims (its channels-last twin when the importer holds
+// one), or an error for another rank.
+absl::StatusOr<Output> ToNhwc(const NodeContext& c, int* spatial) {
+  Output x = c.input(0);
   const int64_t rank = RankOf(x);
   if (rank != 3 && rank != 4)
     return c.Error("only 1-D and 2-D windows are supported (input rank ", rank, ")");
   *spatial = static_cast<int>(rank - 2);
+  if (rank == 4 && c.nhwc_input(0).node() != nullptr) return c.nhwc_input(0);
   if (rank == 3) x = c.Op("ExpandDims", {x, c.Const(Tensor(int64_t{2}))});
   return c.Op("Transpose", {x, c.Int64s(kToNhwc)});
 }
 
-Output FromNhwc(const NodeContext& c, const Output& y, int spatial) {
+// Output 0 from the NHWC result y; a 2-D window's y is also kept as the output's twin.
+void SetNhwcOutput(NodeContext& c, const Output& y, int spatial) {
   Output out = c.Op("Transpose", {y, c.Int64s(kToNchw)});
   if (spatial == 1) out = c.Op("Squeeze", {out}, {{"squeeze_dims", std::vector<int64_t>{2}}});
-  return out;
+  c.set_output(0, out);
+  if (spatial == 2) c.set_nhwc_output(0, y);
 }
 
 // The window's kernel: the attribute, else the filter's spatial dims.
@@ -213,57 +216,27 @@ absl::StatusOr<Output> Dilate(const NodeContext& c, const Output& filter, int ax
   return c.Op("Slice", {f, c.Int64s({0, 0, 0, 0}), c.Int64s(size)});
 }
 
-// A depthwise convolution (one filter per channel: group = channels = outputs) as a sum
-// over the window's taps of a strided slice of x times that tap's per-channel weights:
-// k*k elementwise ops instead of one Conv2D per channel. x is NHWC, w [C, 1, kH, kW].
-// An empty Output when the window's padding is only known at run time (SAME with strides).
-absl::StatusOr<Output> Depthwise(const NodeContext& c, Output x, const Output& w, Window win,
-                                 const std::vector<int64_t>& dil) {
-  Window eff = win;  // the dilated window, which the padding sees
-  for (int d = 0; d < 2; ++d) eff.kernel[d] = (win.kernel[d] - 1) * dil[d] + 1;
-  if (eff.auto_pad == "SAME_UPPER") {
-    if (eff.strides[0] != 1 || eff.strides[1] != 1) return Output();
-    for (int d = 0; d < 2; ++d) {  // stride 1: the total pad is span - 1 for any size
-      eff.pads[d] = (eff.kernel[d] - 1) / 2;
-      eff.pads[2 + d] = eff.kernel[d] - 1 - eff.pads[d];
-    }
-    eff.auto_pad = "NOTSET";
-  }
-  RILL_ASSIGN_OR_RETURN(std::string padding, PrepareWindow(c, &x, &eff));
-  if (padding == "EXPLICIT") x = PadNhwc(c, x, eff);
-  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, 1, C]
-  Output acc;
-  for (int64_t i = 0; i < win.kernel[0]; ++i) {
-    for (int64_t j = 0; j < win.kernel[1]; ++j) {
-      // Every tap's slice has the output's size: it ends span - 1 - offset before the end.
-      const int64_t oi = i * dil[0], oj = j * dil[1];
-      const int64_t ei = -(eff.kernel[0] - 1 - oi), ej = -(eff.kernel[1] - 1 - oj);
-      const int64_t end_mask = 0b1001 | (ei == 0 ? 0b10 : 0) | (ej == 0 ? 0b100 : 0);
-      Output s = c.Op("StridedSlice",
-                      {x, c.Int64s({0, oi, oj, 0}), c.Int64s({0, ei, ej, 0}),
-                       c.Int64s({1, eff.strides[0], eff.strides[1], 1})},
-                      {{"begin_mask", int64_t{0b1001}}, {"end_mask", end_mask}});
-      Output wt = c.Op(
-          "StridedSlice",
-          {filter, c.Int64s({i, j, 0, 0}), c.Int64s({i + 1, j + 1, 1, 0}), c.Int64s({1, 1, 1, 1})},
-          {{"end_mask", int64_t{0b1000}}, {"shrink_axis_mask", int64_t{0b111}}});
-      Output term = c.Op("Mul", {s, wt});
-      acc = acc.node() == nullptr ? term : c.Op("Add", {acc, term});
-    }
-  }
-  return acc;
-}
-
-// Whether w [M, C/g, ...] is a depthwise filter of `group` groups (one per channel).
+// Whether w [M, C/g, ...] is a depthwise filter of `group` groups: one input channel per
+// group (C = group), M / group filters each.
 bool IsDepthwise(const Output& w, int64_t group) {
   const PartialTensorShape& s = w.shape();
-  return group > 1 && !s.unknown_rank() && s.dims() >= 3 && s.dim_size(0) == group &&
-         s.dim_size(1) == 1;
+  return group > 1 && s.IsFullyDefined() && s.dims() >= 3 && s.dim_size(1) == 1 &&
+         s.dim_size(0) > 0 && s.dim_size(0) % group == 0;
+}
+
+// The filter as rill's convolution takes it: [kH, kW, C/g, M] for Conv2D, or
+// DepthwiseConv2dNative's [kH, kW, C, M / C] (the same values in the same order).
+Output FilterOf(const NodeContext& c, const Output& w, bool depthwise, int64_t group) {
+  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, C/g, M]
+  if (!depthwise) return filter;
+  const PartialTensorShape& s = w.shape();
+  return c.Op("Reshape",
+              {filter, c.Int64s({s.dim_size(2), s.dim_size(3), group, s.dim_size(0) / group})});
 }
 
 absl::Status ConvertConv(NodeContext& c) {
   int spatial = 0;
-  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
+  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   Output w = c.input(1);
   RILL_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, KernelOf(c, w, spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, kernel));
@@ -274,15 +247,10 @@ absl::Status ConvertConv(NodeContext& c) {
     w = c.Op("ExpandDims", {w, c.Const(Tensor(int64_t{2}))});
     dil.insert(dil.begin(), 1);
   }
-  if (IsDepthwise(w, c.attrs().i("group", 1))) {
-    RILL_ASSIGN_OR_RETURN(Output y, Depthwise(c, x, w, win, dil));
-    if (y.node() != nullptr) {
-      if (c.has_input(2)) y = c.Op("BiasAdd", {y, c.input(2)});
-      c.set_output(0, FromNhwc(c, y, spatial));
-      return absl::OkStatus();
-    }
-  }
-  Output filter = c.Op("Transpose", {w, c.Int64s({2, 3, 1, 0})});  // [kH, kW, C/g, M]
+  const int64_t group = c.attrs().i("group", 1);
+  if (group < 1) return c.Error("group ", group);
+  const bool depthwise = IsDepthwise(w, group);
+  Output filter = FilterOf(c, w, depthwise, group);
   for (int d = 0; d < 2; ++d) {
     if (dil[d] == 1) continue;
     RILL_ASSIGN_OR_RETURN(filter, Dilate(c, filter, d, dil[d], win.kernel[d]));
@@ -293,14 +261,12 @@ absl::Status ConvertConv(NodeContext& c) {
     x = PadNhwc(c, x, win);
     padding = "VALID";
   }
-  const int64_t group = c.attrs().i("group", 1);
   const std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
                                                                 {"padding", padding}};
   Output y;
-  if (group == 1) {
-    y = c.Op("Conv2D", {x, filter}, attrs);
+  if (group == 1 || depthwise) {
+    y = c.Op(depthwise ? "DepthwiseConv2dNative" : "Conv2D", {x, filter}, attrs);
   } else {
-    if (group < 1) return c.Error("group ", group);
     Operation xs = c.OpNode("Split", {ScalarI32(c, 3), x}, {{"num_split", group}});
     Operation fs = c.OpNode("Split", {ScalarI32(c, 3), filter}, {{"num_split", group}});
     if (xs.node() == nullptr || fs.node() == nullptr) return absl::OkStatus();
@@ -312,7 +278,7 @@ absl::Status ConvertConv(NodeContext& c) {
     y = c.Op("ConcatV2", ys);
   }
   if (c.has_input(2)) y = c.Op("BiasAdd", {y, c.input(2)});
-  c.set_output(0, FromNhwc(c, y, spatial));
+  SetNhwcOutput(c, y, spatial);
   return absl::OkStatus();
 }
 
@@ -333,7 +299,7 @@ bool NhwcPool(const NodeContext& c) {
 absl::Status ConvertMaxPool(NodeContext& c) {
   if (!NhwcPool(c)) return PoolBySlices(c, true);
   int spatial = 0;
-  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
+  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, c.attrs().ints("kernel_shape")));
   // Integers pool as doubles (exact to 2^53), as rill's MaxPool kernels are float ones.
   const DataType dtype = x.type();
@@ -350,7 +316,7 @@ absl::Status ConvertMaxPool(NodeContext& c) {
   Output y = c.Op("MaxPool", {x},
                   {{"ksize", Ksize4(win)}, {"strides", Strides4(win)}, {"padding", padding}});
   if (integer) y = c.Op("Cast", {y}, {{"DstT", dtype}});
-  c.set_output(0, FromNhwc(c, y, spatial));
+  SetNhwcOutput(c, y, spatial);
   return absl::OkStatus();
 }
 
@@ -359,7 +325,7 @@ absl::Status ConvertMaxPool(NodeContext& c) {
 absl::Status ConvertAveragePool(NodeContext& c) {
   if (!NhwcPool(c)) return PoolBySlices(c, false);
   int spatial = 0;
-  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
+  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, c.attrs().ints("kernel_shape")));
   const bool include_pad = c.attrs().i("count_include_pad", 0) != 0;
   if (include_pad && win.auto_pad == "SAME_UPPER") {
@@ -379,12 +345,17 @@ absl::Status ConvertAveragePool(NodeContext& c) {
     y = c.Op("AvgPool", {PadNhwc(c, x, win)}, attrs);
     if (!include_pad) y = c.Op("Div", {y, c.Op("AvgPool", {PaddedMask(c, x, win)}, attrs)});
   }
-  c.set_output(0, FromNhwc(c, y, spatial));
+  SetNhwcOutput(c, y, spatial);
   return absl::OkStatus();
 }
 
 ConvertFn GlobalPool(std::string reduce) {
   return [reduce](NodeContext& c) {
+    if (Output x = c.nhwc_input(0); x.node() != nullptr) {  // [N, 1, 1, C]
+      Output y = c.Op(reduce, {x, c.Int64s({1, 2})}, {{"keep_dims", true}});
+      SetNhwcOutput(c, y, 2);
+      return absl::OkStatus();
+    }
     RILL_ASSIGN_OR_RETURN(std::vector<int64_t> axes, SpatialAxes(c, c.input(0)));
     c.set_output(0, c.Op(reduce, {c.input(0), c.Int64s(axes)}, {{"keep_dims", true}}));
     return absl::OkStatus();
@@ -452,7 +423,7 @@ absl::StatusOr<std::vector<TransposedDim>> TransposedDims(const NodeContext& c, 
 // Conv2DBackpropInput over the full output, then the pads cropped (or zeros added).
 absl::Status ConvertConvTranspose(NodeContext& c) {
   int spatial = 0;
-  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, c.input(0), &spatial));
+  RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   Output w = c.input(1);  // [C, M / group, k...]
   RILL_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, KernelOf(c, w, spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, kernel));
@@ -513,7 +484,7 @@ absl::Status ConvertConvTranspose(NodeContext& c) {
            {{"begin_mask", int64_t{0b1001}}, {"end_mask", end_mask}});
   y = c.Op("Pad", {y, c.Const(grow)});
   if (c.has_input(2)) y = c.Op("BiasAdd", {y, c.input(2)});
-  c.set_output(0, FromNhwc(c, y, spatial));
+  SetNhwcOutput(c, y, spatial);
   return absl::OkStatus();
 }
 

@@ -3,6 +3,7 @@
 // one offset per channel; InstanceNormalization and LayerNormalization normalize over the
 // spatial dims / the dims from `axis` with Mean, Square and Rsqrt.
 #include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/layout.h"
 
 namespace rill::onnx::internal {
 namespace {
@@ -32,6 +33,12 @@ absl::Status ConvertBatchNorm(NodeContext& c) {
   Output inv = c.Op("Rsqrt", {c.Op("Add", {c.input(4), ScalarLike(c, x, eps)})});
   Output mul = c.Op("Mul", {c.input(1), inv});
   Output add = c.Op("Sub", {c.input(2), c.Op("Mul", {c.input(3), mul})});
+  if (Output t = c.nhwc_input(0); t.node() != nullptr) {  // channels last: [C] broadcasts
+    Output y = c.Op("Add", {c.Op("Mul", {t, mul}), add});
+    c.set_nhwc_output(0, y);
+    c.set_output(0, c.Op("Transpose", {y, c.Int64s(kToNchw)}));
+    return absl::OkStatus();
+  }
   c.set_output(0,
                c.Op("Add", {c.Op("Mul", {x, PerChannel(c, mul, rank)}), PerChannel(c, add, rank)}));
   return absl::OkStatus();

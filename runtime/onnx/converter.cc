@@ -96,13 +96,14 @@ const ::onnx::TensorProto* NodeAttrs::tensor(const std::string& name) const {
 
 NodeContext::NodeContext(const ::onnx::NodeProto& node, const NodeAttrs& attrs, int64_t opset,
                          const Scope& scope, std::vector<Output> inputs,
-                         SubgraphConverter* subgraphs)
+                         SubgraphConverter* subgraphs, std::vector<Output> nhwc_inputs)
     : node_(node),
       attrs_(attrs),
       opset_(opset),
       scope_(scope),
       inputs_(std::move(inputs)),
-      subgraphs_(subgraphs) {}
+      subgraphs_(subgraphs),
+      nhwc_inputs_(std::move(nhwc_inputs)) {}
 
 const Tensor* NodeContext::constant_input(int i) const {
   if (!has_input(i) || !inputs_[i].node()->IsConstant()) return nullptr;
@@ -157,6 +158,11 @@ Output NodeContext::Int32s(const std::vector<int64_t>& v) const {
 void NodeContext::set_output(int i, Output o) {
   if (static_cast<int>(outputs_.size()) <= i) outputs_.resize(i + 1);
   outputs_[i] = o;
+}
+
+void NodeContext::set_nhwc_output(int i, Output o) {
+  if (static_cast<int>(nhwc_outputs_.size()) <= i) nhwc_outputs_.resize(i + 1);
+  nhwc_outputs_[i] = o;
 }
 
 ConverterRegistry* ConverterRegistry::Global() {

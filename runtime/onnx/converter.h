@@ -90,9 +90,11 @@ class SubgraphConverter {
 // What a conversion sees and makes.
 class NodeContext {
  public:
+  // `nhwc_inputs`: per input, its channels-last [N, H, W, C] value where the importer has
+  // one (an earlier convolution made it so), else an empty Output.
   NodeContext(const ::onnx::NodeProto& node, const NodeAttrs& attrs, int64_t opset,
               const Scope& scope, std::vector<Output> inputs,
-              SubgraphConverter* subgraphs = nullptr);
+              SubgraphConverter* subgraphs = nullptr, std::vector<Output> nhwc_inputs = {});
   const ::onnx::NodeProto& node() const { return node_; }
   const NodeAttrs& attrs() const { return attrs_; }
   int64_t opset() const { return opset_; }
@@ -117,6 +119,14 @@ class NodeContext {
 
   void set_output(int i, Output o);
   const std::vector<Output>& outputs() const { return outputs_; }
+  // Channels-last values (runtime/onnx/layout.h): input i as [N, H, W, C] when the importer
+  // holds it so (else an empty Output), and output i's channels-last value, which later
+  // layout-aware nodes read instead of transposing output i back.
+  Output nhwc_input(int i) const {
+    return i < static_cast<int>(nhwc_inputs_.size()) ? nhwc_inputs_[i] : Output();
+  }
+  void set_nhwc_output(int i, Output o);
+  const std::vector<Output>& nhwc_outputs() const { return nhwc_outputs_; }
   // Null where no subgraphs can be converted (a converter then reports an error).
   SubgraphConverter* subgraphs() const { return subgraphs_; }
 
@@ -135,6 +145,7 @@ class NodeContext {
   std::vector<Output> inputs_;
   std::vector<Output> outputs_;
   SubgraphConverter* subgraphs_;
+  std::vector<Output> nhwc_inputs_, nhwc_outputs_;
 };
 
 using SupportFn = std::function<std::string(const SupportView& v)>;  // "" when supported

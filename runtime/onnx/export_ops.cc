@@ -56,12 +56,27 @@ absl::Status SetPadding(ExportContext& c, ::onnx::NodeProto* n) {
   return absl::OkStatus();
 }
 
-absl::Status ExportConv2D(ExportContext& c) {
+// Conv2D, or DepthwiseConv2dNative as a Conv of one group per input channel: its filter
+// [kH, kW, C, m] holds the values of ONNX's [C * m, 1, kH, kW] in HWIO order.
+absl::Status ExportConv(ExportContext& c, bool depthwise) {
   if (c.Attr<std::string>("data_format") != "NHWC") return c.Error("data_format NCHW");
   const std::string x = c.Transposed(c.In(0), kToNchw, "x_nchw");
-  const std::string w = c.Transposed(c.In(1), {3, 2, 0, 1}, "w_oihw");  // [kH,kW,I,O] -> OIHW
+  std::string filter = c.In(1);
+  int64_t groups = 1;
+  if (depthwise) {
+    const NodeOut in = c.node().input(1);
+    const PartialTensorShape& s = in.node->output_shape(in.index);
+    if (s.unknown_rank() || s.dims() != 4 || s.dim_size(2) < 0) {
+      return c.Error("a depthwise filter's channels must be known, got ", s.DebugString());
+    }
+    groups = s.dim_size(2);
+    filter = c.Temp("w_hwio");
+    c.Add("Reshape", {c.In(1), c.Int64s("shape", {0, 0, 1, -1})}, {filter});
+  }
+  const std::string w = c.Transposed(filter, {3, 2, 0, 1}, "w_oihw");  // [kH,kW,I,O] -> OIHW
   const std::string y = c.Temp("y_nchw");
   auto* n = c.Add("Conv", {x, w}, {y});
+  if (depthwise) SetInt(n, "group", groups);
   SetInts(n, "strides", Spatial(c.Attr<std::vector<int64_t>>("strides")));
   SetInts(n, "dilations", Spatial(c.Attr<std::vector<int64_t>>("dilations")));
   RILL_RETURN_IF_ERROR(SetPadding(c, n));
@@ -243,7 +258,8 @@ absl::Status ExportShape(ExportContext& c) {
   for (const auto& [op, onnx_op] : same) r->Register(op, Same(onnx_op));
   r->Register("MatMul", ExportMatMul);
   r->Register("BiasAdd", ExportBiasAdd);
-  r->Register("Conv2D", ExportConv2D);
+  r->Register("Conv2D", [](ExportContext& c) { return ExportConv(c, false); });
+  r->Register("DepthwiseConv2dNative", [](ExportContext& c) { return ExportConv(c, true); });
   r->Register("MaxPool", Pool("MaxPool"));
   r->Register("AvgPool", Pool("AveragePool"));
   r->Register("Reshape", ExportReshape);

@@ -3,6 +3,7 @@
 // nothing added to the caller's graph, then into the caller's scope (names are made unique
 // by the scope, so the second build meets no error the first did not).
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -13,6 +14,7 @@
 #include "rill/ops/state_ops.h"
 #include "rill/runtime/file_util.h"
 #include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/layout.h"
 #include "rill/runtime/onnx/model_view.h"
 #include "rill/runtime/onnx/onnx.h"
 #include "rill/runtime/onnx/tensor_proto.h"
@@ -76,7 +78,22 @@ class ValueScope {
   ValueScope(Scope scope, ValueScope* parent, std::vector<internal::Capture>* captures)
       : scope_(std::move(scope)), parent_(parent), captures_(captures) {}
   const Scope& scope() const { return scope_; }
-  void Set(const std::string& name, Output o) { values_[name] = o; }
+  // `twin`: the value's channels-last form (runtime/onnx/layout.h), when there is one.
+  void Set(const std::string& name, Output o, Output twin = Output()) {
+    values_[name] = o;
+    if (twin.node() != nullptr) {
+      twins_[name] = twin;
+    } else {
+      twins_.erase(name);
+    }
+  }
+  // The channels-last twin of `name` in this graph, or an empty Output.
+  Output Twin(const std::string& name) const {
+    if (auto it = twins_.find(name); it != twins_.end()) return it->second;
+    if (values_.count(name) != 0 || parent_ == nullptr) return Output();
+    if (scope_.graph() != parent_->scope_.graph()) return Output();  // not across functions
+    return parent_->Twin(name);
+  }
 
   // The value named `name`; an empty Output when no graph around has it.
   absl::StatusOr<Output> Get(const std::string& name) {
@@ -104,7 +121,15 @@ class ValueScope {
   ValueScope* parent_;
   std::vector<internal::Capture>* captures_;
   std::map<std::string, Output> values_;
+  std::map<std::string, Output> twins_;
 };
+
+// The NCHW value of a channels-last one (pruned from the plan when nothing reads it).
+Output TransposeToNchw(const Scope& scope, const Output& nhwc) {
+  Tensor perm(DT_INT64, TensorShape({4}));
+  std::copy(internal::kToNchw.begin(), internal::kToNchw.end(), perm.base<int64_t>());
+  return ops::Transpose(scope.WithOpName("nchw"), nhwc, ops::Const(scope.WithOpName("perm"), perm));
+}
 
 // Converts a model's graph and, for the converters of If and Loop, its subgraphs.
 class Importer final : public internal::SubgraphConverter {
@@ -158,8 +183,9 @@ class Importer final : public internal::SubgraphConverter {
       return errors::InvalidArgument("ONNX node '", node.name(), "' (", node.op_type(),
                                      "): rill has no converter for this op");
     }
-    std::vector<Output> inputs;
+    std::vector<Output> inputs, twins;
     for (const std::string& name : node.input()) {
+      twins.push_back(name.empty() ? Output() : values->Twin(name));
       if (name.empty()) {
         inputs.emplace_back();
         continue;
@@ -177,8 +203,15 @@ class Importer final : public internal::SubgraphConverter {
     const std::string first = node.output_size() > 0 ? node.output(0) : std::string();
     const std::string name = NodeName(node.name(), NodeName(first, node.op_type()));
     const Scope& scope = values->scope();
-    internal::NodeContext ctx(node, attrs, m_.opset(), scope.NewSubScope(name), std::move(inputs),
-                              this);
+    const Scope node_scope = scope.NewSubScope(name);
+    // An elementwise node over channels-last twins converts on them: its outputs are twins.
+    std::optional<std::vector<Output>> nhwc;
+    if (m_.opset() >= 7 && internal::IsLayoutFree(node.op_type())) {  // 7: numpy broadcasting
+      nhwc = internal::ChannelsLastInputs(node_scope, inputs, twins);
+    }
+    if (nhwc) inputs = *nhwc;
+    internal::NodeContext ctx(node, attrs, m_.opset(), node_scope, std::move(inputs), this,
+                              nhwc ? std::vector<Output>() : std::move(twins));
     absl::Status s = conv->convert(ctx);
     if (s.ok() && !scope.ok()) s = scope.status();
     if (!s.ok()) {
@@ -191,7 +224,13 @@ class Importer final : public internal::SubgraphConverter {
       if (i >= static_cast<int>(ctx.outputs().size()) || ctx.outputs()[i].node() == nullptr) {
         return ctx.Error("output ", i, " ('", node.output(i), "') is not computed by rill");
       }
-      values->Set(node.output(i), ctx.outputs()[i]);
+      const Output out = ctx.outputs()[i];
+      if (nhwc) {
+        values->Set(node.output(i), TransposeToNchw(node_scope, out), out);
+      } else {
+        const auto& t = ctx.nhwc_outputs();
+        values->Set(node.output(i), out, i < static_cast<int>(t.size()) ? t[i] : Output());
+      }
     }
     return absl::OkStatus();
   }

@@ -56,6 +56,46 @@ TEST(OnnxExport, AKerasCnnRoundTripsThroughOnnx) {
   }
 }
 
+// A depthwise convolution (3 channels, 2 filters each) is written as a Conv of 3 groups
+// and computes the same values when read back.
+TEST(OnnxExport, DepthwiseConvolutionIsAGroupedConv) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({2, 5, 6, 3}));
+  Tensor f(DT_FLOAT, TensorShape({3, 3, 3, 2}));
+  for (int64_t i = 0; i < f.NumElements(); ++i)
+    f.flat<float>()(i) = static_cast<float>((i * 13) % 7) / 7.f - 0.4f;
+  auto y = ops::DepthwiseConv2dNative(root, x, ops::Const(root, f), {1, 2, 1, 1}, "SAME");
+  ClientSession session(root);
+  Tensor xv(DT_FLOAT, TensorShape({2, 5, 6, 3}));
+  for (int64_t i = 0; i < xv.NumElements(); ++i)
+    xv.flat<float>()(i) = static_cast<float>((i * 37) % 17) / 17.f;
+  std::vector<Tensor> want;
+  ASSERT_TRUE(session.Run({{x, xv}}, {y}, &want).ok());
+
+  auto bytes = onnx::ExportModel({x}, {y});
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  ::onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(*bytes));
+  int64_t groups = 0;
+  for (const auto& n : m.graph().node()) {
+    if (n.op_type() != "Conv") continue;
+    for (const auto& a : n.attribute()) {
+      if (a.name() == "group") groups = a.i();
+    }
+  }
+  EXPECT_EQ(groups, 3);
+  Scope back = Scope::NewRootScope();
+  auto imported = onnx::ImportModel(back, *bytes);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ClientSession session2(back);
+  std::vector<Tensor> got;
+  ASSERT_TRUE(session2.Run({{imported->inputs[0], xv}}, imported->outputs, &got).ok());
+  ASSERT_EQ(got[0].shape(), want[0].shape());
+  for (int64_t i = 0; i < got[0].NumElements(); ++i) {
+    EXPECT_NEAR(got[0].flat<float>()(i), want[0].flat<float>()(i), 1e-6) << i;
+  }
+}
+
 TEST(OnnxExport, ListsEveryOpItCannotWriteAndNeedsItsInputs) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({4}));

@@ -1,0 +1,39 @@
+// Internal: values kept channels-last while importing. ONNX's images are NCHW and rill's
+// convolutions NHWC, so every Conv would otherwise read its input through a Transpose and
+// give its output back through another. Instead the importer keeps, next to a value, its
+// NHWC twin when a layout-aware converter made one (Conv, ConvTranspose, pools, batch
+// normalization, Concat, global pools: NodeContext::set_nhwc_output), and converts
+// elementwise nodes whose inputs all have one (or are constants or scalars) on the twins,
+// so a chain Conv -> BatchNorm -> HardSwish -> Conv has no Transpose left. The NCHW value is
+// still made (a Transpose of the twin) for consumers that need it; when none reads it,
+// the plan prunes it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rill/ops/scope.h"
+
+namespace rill::onnx::internal {
+
+// Permutations between ONNX's [N, C, H, W] and rill's [N, H, W, C].
+inline const std::vector<int64_t> kToNhwc = {0, 2, 3, 1};
+inline const std::vector<int64_t> kToNchw = {0, 3, 1, 2};
+
+// Whether `op_type` computes each output element from the inputs' elements at the same
+// (broadcast) index, so that it gives the same values on permuted inputs, permuted.
+bool IsLayoutFree(const std::string& op_type);  // numpy broadcasting: opset >= 7
+
+// The inputs of a layout-free node as channels-last values: each input's twin, a constant
+// broadcast-aligned to rank 4 and permuted, or a scalar as it is. nullopt when no input
+// has a twin or one has none of these forms (an unknown-rank value, a 4-D value without a
+// twin: converting it would cost the Transpose this saves).
+std::optional<std::vector<Output>> ChannelsLastInputs(const Scope& scope,
+                                                      const std::vector<Output>& inputs,
+                                                      const std::vector<Output>& twins);
+
+// An ONNX axis of a rank-4 NCHW value as the axis of its NHWC twin (-1 when out of range).
+int64_t NhwcAxis(int64_t nchw_axis);
+
+}  // namespace rill::onnx::internal
