@@ -4,6 +4,7 @@
 // op's gradient of that.
 #include "rill/ops/fused_ops.h"
 
+#include "rill/core/fused_elementwise.h"
 #include "rill/core/shape_inference.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
@@ -45,8 +46,36 @@ RILL_REGISTER_OP("_FusedConv2D")
     .Attr("activation", AttrKind::kString)
     .SetShapeFn([](InferenceContext& c) { return FusedShape(c, "Conv2D"); });
 
+// The elementwise chains the optimizer fuses (core/fused_elementwise.h): the inputs
+// broadcast together, as the chain's ops broadcast their operands.
+RILL_REGISTER_OP("_FusedElementwise")
+    .InputList("inputs", "N", "T")
+    .Output("y", "T")
+    .Attr("N", AttrKind::kInt)
+    .TypeAttr("T", kFloatTypes)
+    .Attr("program", AttrKind::kIntList)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(
+          ParseElementwiseProgram(c.attr<std::vector<int64_t>>("program"), c.num_inputs())
+              .status());
+      PartialTensorShape out = c.input_shape(0);
+      for (int i = 1; i < c.num_inputs(); ++i) {
+        RILL_ASSIGN_OR_RETURN(out, shape_fns::Broadcast(out, c.input_shape(i)));
+      }
+      c.set_output(0, out);
+      return absl::OkStatus();
+    });
+
 namespace ops {
 using internal::NodeBuilder;
+
+FusedElementwise::FusedElementwise(const Scope& scope, InputList inputs,
+                                   const std::vector<int64_t>& program) {
+  NodeBuilder(scope, "_FusedElementwise", "FusedElementwise")
+      .Inputs(inputs)
+      .Attr("program", program)
+      .Finalize(this);
+}
 
 FusedMatMul::FusedMatMul(const Scope& scope, Input a, Input b, Input bias,
                          const std::string& activation, const MatMul::Attrs& attrs) {
@@ -91,6 +120,10 @@ RILL_REGISTER_GRADIENT("_FusedMatMul",
 RILL_REGISTER_GRADIENT("_FusedConv2D",
                        [](const Scope& s, const Operation& op, const std::vector<Output>& g,
                           std::vector<Output>* out) { return FusedGrad("Conv2D", s, op, g, out); });
+
+// The optimizer fuses elementwise chains in a plan, after the gradients were built from the
+// plain ops; a graph that holds the fused op itself is not differentiated through it.
+RILL_REGISTER_NO_GRADIENT("_FusedElementwise");
 
 }  // namespace
 }  // namespace ops

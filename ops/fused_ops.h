@@ -1,5 +1,6 @@
 // The layer fusions the graph optimizer's remapper makes (runtime/passes/remapper.cc),
-// as TensorFlow names them: a MatMul or a Conv2D, its bias and its activation in one node.
+// as TensorFlow names them: a MatMul or a Conv2D, its bias and its activation in one node;
+// and the elementwise chains it fuses (runtime/passes/elementwise.cc).
 // They are built by the optimizer from the plain ops; a program may build them itself
 // (tests do), and they have gradients, so a graph with them still trains.
 #pragma once
@@ -25,6 +26,14 @@ class FusedConv2D : public OpWrapper {
  public:
   FusedConv2D(const Scope& scope, Input input, Input filter, Input bias, const IntList& strides,
               const std::string& padding, const std::string& activation);
+};
+
+// A chain of elementwise ops in one pass (core/fused_elementwise.h): `program` is three
+// integers per step over the registers `inputs` start; made by the graph optimizer, and by
+// tests.
+class FusedElementwise : public OpWrapper {
+ public:
+  FusedElementwise(const Scope& scope, InputList inputs, const std::vector<int64_t>& program);
 };
 
 }  // namespace rill::ops

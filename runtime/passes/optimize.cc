@@ -12,7 +12,9 @@
 //                              two nodes read the same value;
 //   remapper, backward         fuses activation and bias gradients and the weight update
 //                              of a MatMul gradient;
-//   remapper, forward          fuses bias and activation.
+//   remapper, forward          fuses bias and activation;
+//   elementwise fusion         runs what elementwise chains are left in one pass over
+//                              memory (_FusedElementwise).
 // The other fusions come last because a fused node is opaque to the passes before them, and the
 // backward rules before the forward one because they release the BiasAdd a ReluGrad read.
 // A fetched node keeps its value under its name; what the optimizer removes is what no
@@ -28,6 +30,7 @@ absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizerOptions& options)
   RILL_ASSIGN_OR_RETURN(g, EliminateCommonSubexpressions(g));
   RILL_ASSIGN_OR_RETURN(g, FuseBackward(g));
   RILL_ASSIGN_OR_RETURN(g, FuseForward(g));
+  RILL_ASSIGN_OR_RETURN(g, FuseElementwise(g));
   return g;
 }
 

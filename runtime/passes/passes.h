@@ -46,6 +46,7 @@ absl::StatusOr<PlanGraph> EliminateCommonSubexpressions(const PlanGraph& in);
 absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in);
+absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in);
 // All of them, in order (optimize.cc says why that order).
 absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizerOptions& options);
 

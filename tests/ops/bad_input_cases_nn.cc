@@ -94,6 +94,19 @@ const bool kRegistered = [] {
           kInvalid, {"NWHC"});
 
   const AttrMap relu{{"activation", std::string("relu")}};
+  const AttrMap add_program{{"program", Ints{0, 0, 1}}};
+  AddRecipe({"_FusedElementwise", {F({2, 3}), F({3})}, add_program});
+  Both("fused inputs that do not broadcast",
+       {"_FusedElementwise", {F({2, 3}), F({4})}, add_program}, {"[4]"});
+  AddCase("a fused step reading a register not yet made",
+          {"_FusedElementwise", {F({2, 3}), F({3})}, {{"program", Ints{0, 0, 2}}}}, kConstruction,
+          kInvalid, {"registers 0 to 1"});
+  AddCase("an unknown fused op code",
+          {"_FusedElementwise", {F({2, 3}), F({3})}, {{"program", Ints{99, 0, 1}}}}, kConstruction,
+          kInvalid, {"op code 99"});
+  AddCase("an empty fused program",
+          {"_FusedElementwise", {F({2, 3}), F({3})}, {{"program", Ints{}}}}, kConstruction,
+          kInvalid, {"1 to 64 steps"});
   AddRecipe({"_BiasActivation", {F({2, 3}), F({3})}, relu});
   Both("a bias of the wrong length", {"_BiasActivation", {F({2, 3}), F({4})}, relu}, {"[4]"});
   Both("a bias of rank 2", {"_BiasActivation", {F({2, 3}), F({1, 3})}, relu}, {"[1,3]"});

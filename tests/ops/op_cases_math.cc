@@ -307,6 +307,33 @@ std::vector<OpCase> Losses() {
 
 // The fused end of Dense and Conv2D: CIFAR's wide layer (one pass on the GPU), a conv
 // layer's many rows (its bias sums in parts), and no rows.
+// _FusedElementwise: HardSwish of x * s + b (a bias along the last dim, scalars), then a
+// value read twice; and a chain over operands broadcast every other way.
+std::vector<OpCase> FusedElementwise() {
+  const Tensor x = RandomTensor(DT_FLOAT, {2, 6, 5, 8}, -5, 5, 45);
+  const Tensor b = RandomTensor(DT_FLOAT, {8}, -1, 1, 46);
+  const Tensor three = FromDoubles(DT_FLOAT, {}, {3}), six = FromDoubles(DT_FLOAT, {}, {6});
+  // r2 = x + b; r3 = r2 + 3; r4 = max(r3, x) ... over registers x=0, b=1, 3=2, 6=3.
+  const std::vector<int64_t> hard_swish = {0, 0, 1, 0, 4, 2, 6,  5, -1, 5, 6,  3,
+                                           2, 4, 7, 3, 8, 3, 10, 9, -1, 4, 10, 9};
+  const Tensor rows = RandomTensor(DT_FLOAT, {2, 6, 1, 1}, 1, 2, 47);
+  const Tensor cols = RandomTensor(DT_FLOAT, {1, 5, 1}, -1, 1, 48);
+  // (x - rows) / rows * cols, squared, negated, abs, copied, relu6 of it minus 1: every
+  // other layout and op.
+  const std::vector<int64_t> broadcast = {1,  0, 1, 3,  3,  1, 2,  4, 2, 10, 5, -1, 8, 6,
+                                          -1, 9, 7, -1, 11, 8, -1, 1, 9, 1,  7, 10, -1};
+  return {{"_FusedElementwise hard swish [2,6,5,8]",
+           [=](auto s, const auto& in) {
+             return ops::FusedElementwise(s, {in[0], in[1], in[2], in[3]}, hard_swish);
+           },
+           {x, b, three, six}},
+          {"_FusedElementwise broadcast rows and columns",
+           [=](auto s, const auto& in) {
+             return ops::FusedElementwise(s, {in[0], in[1], in[2]}, broadcast);
+           },
+           {x, rows, cols}}};
+}
+
 std::vector<OpCase> BiasActivations() {
   std::vector<OpCase> c;
   for (const TensorShape& shape :
@@ -365,8 +392,8 @@ std::vector<OpCase> ShapeHelpers() {
 
 RILL_OP_CASES(math, [] {
   std::vector<OpCase> all;
-  for (auto make :
-       {Elementwise, Unary, LongReductions, MatMuls, Losses, BiasActivations, ShapeHelpers}) {
+  for (auto make : {Elementwise, Unary, LongReductions, MatMuls, Losses, BiasActivations,
+                    FusedElementwise, ShapeHelpers}) {
     for (OpCase& c : make()) all.push_back(std::move(c));
   }
   return all;

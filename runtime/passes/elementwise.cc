@@ -1,0 +1,150 @@
+// Optimizer pass: elementwise fusion. A chain of elementwise ops (Add, Sub, Mul, Div,
+// Maximum, Minimum, BiasAdd, Relu, Relu6, Neg, Abs, Square, Identity) costs one pass over
+// memory per op, each reading and writing the whole tensor; ONNX exports spell activations
+// this way (HardSwish is x * clip(x + 3, 0, 6) / 6: five ops) and put per-channel affine
+// ops between convolutions. The pass groups such nodes into _FusedElementwise nodes
+// (core/fused_elementwise.h), whose kernel runs the chain over cache-sized blocks.
+//
+// A node joins the group of its readers when every reader of its value is in one group
+// (so a value read twice in a chain, as HardSwish's x, is computed once there), on the same
+// device, of the same floating dtype, and nothing else needs it (no fetch, no control
+// edge, no control input of its own). Groups are found from the last node back (readers
+// before what they read); one of a single node stays as it was. The fused node takes the
+// name of the group's last node and records the nodes it replaced. Inputs broadcast in
+// the kernel as the ops they came from broadcast (NumPy's rule), so a chain with scalars,
+// bias vectors or any broadcast operand fuses, whatever shapes are known while planning.
+// It runs last: the remapper's fusions (a bias and activation into a MatMul or Conv2D)
+// are worth more, and what they leave is fused here.
+#include "absl/container/flat_hash_map.h"
+#include "rill/core/fused_elementwise.h"
+#include "rill/runtime/passes/passes.h"
+
+namespace rill {
+namespace {
+
+bool Fusable(const Node& n, const PlanGraph& g) {
+  if (n.num_outputs() != 1 || !ElementwiseOpOf(n.type_string())) return false;
+  const DataType t = n.output_type(0);
+  if (t != DT_FLOAT && t != DT_DOUBLE) return false;
+  if (n.type_string() == "BiasAdd") {
+    auto it = n.attrs().find("data_format");
+    if (it != n.attrs().end() && std::get<std::string>(it->second) != "NHWC") return false;
+  }
+  for (int i = 0; i < n.num_inputs(); ++i) {
+    if (n.input_type(i) != t || n.input_is_ref(i)) return false;
+  }
+  return HasKernelFor("_FusedElementwise", {{"T", t}}, g.DeviceOf(&n)->device_type());
+}
+
+// The group's root (its last node) of every fusable node reached, and each root's size.
+struct Groups {
+  absl::flat_hash_map<const Node*, const Node*> root;
+  absl::flat_hash_map<const Node*, int> size;
+};
+
+Groups FindGroups(const PlanGraph& g, const UseCounts& uses) {
+  Groups groups;
+  for (int id = g.graph->num_nodes() - 1; id >= 0; --id) {
+    const Node* n = g.graph->node(id);
+    if (n == nullptr || g.fed.contains(n) || !Fusable(*n, g)) continue;
+    const NodeOut out{const_cast<Node*>(n), 0};
+    const std::vector<const Node*>& readers = uses.consumers(out);
+    const Node* root = nullptr;
+    bool joins = !readers.empty() && !uses.fetched(out) && uses.control(n) == 0 &&
+                 n->control_inputs().empty();
+    for (const Node* r : readers) {
+      auto it = groups.root.find(r);
+      if (!joins || it == groups.root.end() || (root != nullptr && it->second != root) ||
+          g.DeviceOf(r) != g.DeviceOf(n) || r->output_type(0) != n->output_type(0)) {
+        joins = false;
+        break;
+      }
+      root = it->second;
+    }
+    if (joins && groups.size[root] >= kMaxElementwiseSteps) joins = false;
+    const Node* mine = joins ? root : n;
+    groups.root[n] = mine;
+    ++groups.size[mine];
+  }
+  return groups;
+}
+
+// A group's program over its inputs (values from outside the group, in the input graph).
+struct Program {
+  std::vector<NodeOut> inputs;
+  std::vector<std::vector<int64_t>> steps;  // {code, a, b}; operands < 0: step ~k
+  std::vector<const Node*> members;
+  absl::flat_hash_map<const Node*, int64_t> step_of;
+};
+
+// The operand for value `v` of the group rooted at `root`: a step (~k) or an input index.
+int64_t Operand(const NodeOut& v, const Node* root, const Groups& groups, Program* p);
+
+void Emit(const Node* n, const Node* root, const Groups& groups, Program* p) {
+  std::vector<int64_t> step = {static_cast<int64_t>(*ElementwiseOpOf(n->type_string())), 0, -1};
+  for (int i = 0; i < n->num_inputs(); ++i) step[1 + i] = Operand(n->input(i), root, groups, p);
+  p->step_of[n] = static_cast<int64_t>(p->steps.size());
+  p->steps.push_back(step);
+  p->members.push_back(n);
+}
+
+int64_t Operand(const NodeOut& v, const Node* root, const Groups& groups, Program* p) {
+  auto it = groups.root.find(v.node);
+  if (it != groups.root.end() && it->second == root && v.node != root) {
+    if (!p->step_of.contains(v.node)) Emit(v.node, root, groups, p);
+    return ~p->step_of.at(v.node);
+  }
+  for (size_t i = 0; i < p->inputs.size(); ++i) {
+    if (p->inputs[i].node == v.node && p->inputs[i].index == v.index) return i;
+  }
+  p->inputs.push_back(v);
+  return static_cast<int64_t>(p->inputs.size() - 1);
+}
+
+// The program as _FusedElementwise's attr: registers are the inputs, then the steps.
+std::vector<int64_t> Encode(const Program& p) {
+  const int64_t n = static_cast<int64_t>(p.inputs.size());
+  std::vector<int64_t> out;
+  for (const std::vector<int64_t>& s : p.steps) {
+    out.push_back(s[0]);
+    for (int k = 1; k < 3; ++k) {
+      const bool unary_slot = k == 2 && IsUnary(static_cast<ElementwiseOp>(s[0]));
+      out.push_back(unary_slot ? -1 : s[k] < 0 ? n + ~s[k] : s[k]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in) {
+  const UseCounts uses(in);
+  const Groups groups = FindGroups(in, uses);
+  GraphRewriter rw(in, "elementwise fusion");
+  return rw.Run([&](const Node& old, GraphRewriter& rw) -> absl::StatusOr<bool> {
+    auto it = groups.root.find(&old);
+    if (it == groups.root.end() || groups.size.at(it->second) < 2) return false;
+    if (it->second != &old) {  // read only by its group, which the root's node computes
+      rw.Replace(old, {}, {});
+      return true;
+    }
+    Program p;
+    Emit(&old, &old, groups, &p);
+    NodeSpec spec = rw.SpecOf(old);  // name, device request, control inputs
+    spec.op = "_FusedElementwise";
+    spec.inputs.clear();
+    for (const NodeOut& v : p.inputs) spec.inputs.push_back(rw.Map(v));
+    spec.attrs = {{"T", old.output_type(0)},
+                  {"N", static_cast<int64_t>(p.inputs.size())},
+                  {"program", Encode(p)}};
+    std::vector<std::string> replaces;
+    for (const Node* m : p.members) {
+      for (std::string& name : rw.NamesOf(*m)) replaces.push_back(std::move(name));
+    }
+    RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old), replaces));
+    rw.Replace(old, {{n, 0}}, {n});
+    return true;
+  });
+}
+
+}  // namespace rill
