@@ -39,7 +39,7 @@ absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape&
       Conv2DGeometry g,
       ComputeConv2DGeometry(input.dim_sizes(), filter.dim_size(0), filter.dim_size(1), out_c,
                             node.attr<std::vector<int64_t>>("strides"),
-                            node.attr<std::string>("padding")));
+                            node.attr<std::string>("padding"), ExplicitPaddingsOf(node.attrs())));
   if (depthwise) g.groups = g.in_c;
   if (dy != nullptr && dy->shape() != TensorShape({g.batch, g.out_h, g.out_w, g.out_c})) {
     return errors::InvalidArgument("out_backprop has shape ", dy->shape().DebugString(),

@@ -51,19 +51,66 @@ absl::Status OutputSize(int64_t in, int64_t k, int64_t stride, bool same, const 
   *out = (in - k) / stride + 1;
   return absl::OkStatus();
 }
+// TensorFlow's explicit_paddings: 8 values >= 0, none on the batch and channel dims.
+absl::Status CheckExplicitPaddings(const std::vector<int64_t>& p) {
+  if (p.size() != 8) {
+    return errors::InvalidArgument("EXPLICIT padding needs explicit_paddings of 8 values (before ",
+                                   "and after each NHWC dim), got ", p.size());
+  }
+  for (int64_t v : p) {
+    if (v < 0) return errors::InvalidArgument("explicit_paddings must be >= 0, got ", v);
+  }
+  if (p[0] != 0 || p[1] != 0 || p[6] != 0 || p[7] != 0) {
+    return errors::InvalidArgument("explicit_paddings of the batch and channel dims must be 0");
+  }
+  return absl::OkStatus();
+}
+
+// One spatial dim padded by `before` and `after`: (in + before + after - k) / stride + 1.
+absl::Status ExplicitOutputSize(int64_t in, int64_t k, int64_t stride, int64_t before,
+                                int64_t after, const char* dim, int64_t* out) {
+  if (in < 0) {
+    *out = -1;
+    return absl::OkStatus();
+  }
+  auto padded = checked::Add(in, before);
+  if (padded) padded = checked::Add(*padded, after);
+  if (!padded) return errors::InvalidArgument("the explicit padding of the ", dim, " overflows");
+  if (k > *padded) {
+    return errors::InvalidArgument("the window's ", dim, " (", k, ") is larger than the padded ",
+                                   "input's (", *padded, ")");
+  }
+  *out = (*padded - k) / stride + 1;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
-absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> input, int64_t k_h,
-                                                     int64_t k_w, int64_t out_c,
-                                                     const std::vector<int64_t>& strides,
-                                                     const std::string& padding) {
+const std::vector<int64_t>& ExplicitPaddingsOf(const AttrMap& attrs) {
+  static const auto* none = new std::vector<int64_t>();
+  static const auto* key = new std::string("explicit_paddings");  // made once: no allocation
+  auto it = attrs.find(*key);
+  if (it == attrs.end()) return *none;
+  return std::get<std::vector<int64_t>>(it->second);
+}
+
+absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
+    absl::Span<const int64_t> input, int64_t k_h, int64_t k_w, int64_t out_c,
+    const std::vector<int64_t>& strides, const std::string& padding,
+    const std::vector<int64_t>& explicit_paddings) {
   if (input.size() != 4) {
     return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got rank ",
                                    input.size());
   }
   RILL_RETURN_IF_ERROR(CheckNhwcList(strides, "strides"));
-  if (padding != "SAME" && padding != "VALID") {
-    return errors::InvalidArgument("padding must be SAME or VALID, got '", padding, "'");
+  const bool explicit_pad = padding == "EXPLICIT";
+  if (padding != "SAME" && padding != "VALID" && !explicit_pad) {
+    return errors::InvalidArgument("padding must be SAME, VALID or EXPLICIT, got '", padding, "'");
+  }
+  if (explicit_pad) {
+    RILL_RETURN_IF_ERROR(CheckExplicitPaddings(explicit_paddings));
+  } else if (!explicit_paddings.empty()) {
+    return errors::InvalidArgument("explicit_paddings must be empty unless padding is EXPLICIT");
   }
   if (k_h < 1 || k_w < 1) {
     return errors::InvalidArgument("the window must be at least 1x1, got ", k_h, "x", k_w);
@@ -78,6 +125,16 @@ absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> i
   g.out_c = out_c;
   g.stride_h = strides[1];
   g.stride_w = strides[2];
+  if (explicit_pad) {
+    const auto& p = explicit_paddings;
+    RILL_RETURN_IF_ERROR(
+        ExplicitOutputSize(g.in_h, k_h, g.stride_h, p[2], p[3], "height", &g.out_h));
+    RILL_RETURN_IF_ERROR(
+        ExplicitOutputSize(g.in_w, k_w, g.stride_w, p[4], p[5], "width", &g.out_w));
+    g.pad_top = p[2];
+    g.pad_left = p[4];
+    return g;
+  }
   const bool same = padding == "SAME";
   RILL_RETURN_IF_ERROR(OutputSize(g.in_h, k_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
   RILL_RETURN_IF_ERROR(OutputSize(g.in_w, k_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));

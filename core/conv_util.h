@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "rill/core/attr_value.h"
 
 namespace rill {
 
@@ -25,11 +26,16 @@ struct Conv2DGeometry {
 
 // input: [batch, h, w, c]; window [k_h, k_w] (a filter's first two dims, or ksize[1..2]);
 // strides and ksize as the 4-element NHWC lists of TensorFlow's attrs (batch and channel
-// entries must be 1). Unknown dims (-1) in `input` give -1 in the result.
-absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> input, int64_t k_h,
-                                                     int64_t k_w, int64_t out_c,
-                                                     const std::vector<int64_t>& strides,
-                                                     const std::string& padding);
+// entries must be 1). Unknown dims (-1) in `input` give -1 in the result. padding "SAME",
+// "VALID", or "EXPLICIT" with TensorFlow's explicit_paddings: 8 values, before and after
+// each NHWC dim (0 for the batch and channel dims).
+absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
+    absl::Span<const int64_t> input, int64_t k_h, int64_t k_w, int64_t out_c,
+    const std::vector<int64_t>& strides, const std::string& padding,
+    const std::vector<int64_t>& explicit_paddings = {});
+// A node's explicit_paddings attr; empty when the op has none (pools). A reference: kernels
+// read it every run and allocate nothing.
+const std::vector<int64_t>& ExplicitPaddingsOf(const AttrMap& attrs);
 // Checks a 4-element NHWC attr list (strides, ksize, dilations): all > 0, batch and channel 1.
 absl::Status CheckNhwcList(const std::vector<int64_t>& v, const char* what);
 

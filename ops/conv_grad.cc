@@ -1,4 +1,5 @@
 // Gradients of the convolutional ops.
+#include "rill/core/conv_util.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/grad_util.h"
@@ -13,6 +14,7 @@ using grad::Out;
 
 IntList Strides(const Operation& op) { return op.node()->attr<IntList>("strides"); }
 std::string Padding(const Operation& op) { return op.node()->attr<std::string>("padding"); }
+IntList Explicit(const Operation& op) { return ExplicitPaddingsOf(op.node()->attrs()); }
 IntList Ksize(const Operation& op) { return op.node()->attr<IntList>("ksize"); }
 
 // The three node builders of a convolution family (Conv2D or DepthwiseConv2dNative).
@@ -21,8 +23,10 @@ struct ConvFamily {
   // The forward op's gradient: both backprops.
   static absl::Status Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
     Output x = In(op, 0), f = In(op, 1);
-    out->push_back(BackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op)));
-    out->push_back(BackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op)));
+    out->push_back(
+        BackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op), Explicit(op)));
+    out->push_back(
+        BackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op), Explicit(op)));
     return s.status();
   }
   // Both backprops are linear in their tensor inputs.
@@ -30,16 +34,18 @@ struct ConvFamily {
                                 GradOut* out) {
     Output f = In(op, 1), dy = In(op, 2);
     out->push_back(Output());
-    out->push_back(BackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op)));
-    out->push_back(Forward(s, g[0], f, Strides(op), Padding(op)));
+    out->push_back(
+        BackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op), Explicit(op)));
+    out->push_back(Forward(s, g[0], f, Strides(op), Padding(op), Explicit(op)));
     return s.status();
   }
   static absl::Status FilterGrad(const Scope& s, const Operation& op, const GradOut& g,
                                  GradOut* out) {
     Output x = In(op, 0), dy = In(op, 2);
-    out->push_back(BackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op)));
+    out->push_back(
+        BackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op), Explicit(op)));
     out->push_back(Output());
-    out->push_back(Forward(s, x, g[0], Strides(op), Padding(op)));
+    out->push_back(Forward(s, x, g[0], Strides(op), Padding(op), Explicit(op)));
     return s.status();
   }
 };

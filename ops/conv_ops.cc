@@ -33,7 +33,7 @@ absl::StatusOr<PartialTensorShape> ConvOut(InferenceContext& c, const PartialTen
   RILL_RETURN_IF_ERROR(CheckRank(in, 4, "input"));
   auto g = ComputeConv2DGeometry(Dims4(in), k_h < 0 ? 1 : k_h, k_w < 0 ? 1 : k_w, out_c,
                                  c.attr<std::vector<int64_t>>("strides"),
-                                 c.attr<std::string>("padding"));
+                                 c.attr<std::string>("padding"), ExplicitPaddingsOf(c.attrs()));
   RILL_RETURN_IF_ERROR(g.status());
   const bool unknown_window = k_h < 0 || k_w < 0;
   return PartialTensorShape(
@@ -108,30 +108,33 @@ absl::Status PoolShape(InferenceContext& c) {
       .Attr("padding", AttrKind::kString)  \
       .Attr("data_format", AttrKind::kString, std::string("NHWC"))
 #define RILL_DILATIONS Attr("dilations", AttrKind::kIntList, std::vector<int64_t>{1, 1, 1, 1})
+// The convolutions take TensorFlow's padding "EXPLICIT" too: 8 values, before and after
+// each NHWC dim (ONNX's asymmetric pads, without a Pad op before).
+#define RILL_EXPLICIT_PADDINGS Attr("explicit_paddings", AttrKind::kIntList, std::vector<int64_t>{})
 
 // Conv2D and DepthwiseConv2dNative (TensorFlow's depthwise convolution: filter
 // [k_h, k_w, c, m], output channel ch * m + q from input channel ch), each with its two
 // gradients.
-#define RILL_REGISTER_CONV(NAME, DEPTHWISE)                             \
-  RILL_REGISTER_OP(NAME)                                                \
-      .Input("input", "T")                                              \
-      .Input("filter", "T")                                             \
-      .Output("output", "T")                                            \
-      .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(                       \
-          [](InferenceContext& c) { return ConvShape(c, DEPTHWISE); }); \
-  RILL_REGISTER_OP(NAME "BackpropInput")                                \
-      .Input("input_sizes", DT_INT32)                                   \
-      .Input("filter", "T")                                             \
-      .Input("out_backprop", "T")                                       \
-      .Output("output", "T")                                            \
-      .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(                       \
-          [](InferenceContext& c) { return SizesShape(c, 0); });        \
-  RILL_REGISTER_OP(NAME "BackpropFilter")                               \
-      .Input("input", "T")                                              \
-      .Input("filter_sizes", DT_INT32)                                  \
-      .Input("out_backprop", "T")                                       \
-      .Output("output", "T")                                            \
-      .RILL_CONV_ATTRS.RILL_DILATIONS.SetShapeFn(                       \
+#define RILL_REGISTER_CONV(NAME, DEPTHWISE)                              \
+  RILL_REGISTER_OP(NAME)                                                 \
+      .Input("input", "T")                                               \
+      .Input("filter", "T")                                              \
+      .Output("output", "T")                                             \
+      .RILL_CONV_ATTRS.RILL_DILATIONS.RILL_EXPLICIT_PADDINGS.SetShapeFn( \
+          [](InferenceContext& c) { return ConvShape(c, DEPTHWISE); });  \
+  RILL_REGISTER_OP(NAME "BackpropInput")                                 \
+      .Input("input_sizes", DT_INT32)                                    \
+      .Input("filter", "T")                                              \
+      .Input("out_backprop", "T")                                        \
+      .Output("output", "T")                                             \
+      .RILL_CONV_ATTRS.RILL_DILATIONS.RILL_EXPLICIT_PADDINGS.SetShapeFn( \
+          [](InferenceContext& c) { return SizesShape(c, 0); });         \
+  RILL_REGISTER_OP(NAME "BackpropFilter")                                \
+      .Input("input", "T")                                               \
+      .Input("filter_sizes", DT_INT32)                                   \
+      .Input("out_backprop", "T")                                        \
+      .Output("output", "T")                                             \
+      .RILL_CONV_ATTRS.RILL_DILATIONS.RILL_EXPLICIT_PADDINGS.SetShapeFn( \
           [](InferenceContext& c) { return SizesShape(c, 1); });
 RILL_REGISTER_CONV("Conv2D", false)
 RILL_REGISTER_CONV("DepthwiseConv2dNative", true)
@@ -168,6 +171,7 @@ RILL_REGISTER_OP("AvgPoolGrad")
     });
 #undef RILL_CONV_ATTRS
 #undef RILL_DILATIONS
+#undef RILL_EXPLICIT_PADDINGS
 
 RILL_REGISTER_OP("BiasAdd")
     .Input("value", "T")
@@ -201,39 +205,49 @@ using internal::NodeBuilder;
 namespace {
 // A convolution node: its tensor inputs, strides and padding.
 void Convolution(const Scope& s, const char* op, std::initializer_list<Input> inputs,
-                 const IntList& strides, const std::string& padding, OpWrapper* w) {
+                 const IntList& strides, const std::string& padding,
+                 const IntList& explicit_paddings, OpWrapper* w) {
   NodeBuilder b(s, op);
   for (const Input& in : inputs) b.Input(in);
-  b.Attr("strides", strides).Attr("padding", padding).Finalize(w);
+  b.Attr("strides", strides).Attr("padding", padding);
+  if (!explicit_paddings.empty()) b.Attr("explicit_paddings", explicit_paddings);
+  b.Finalize(w);
 }
 }  // namespace
 
 Conv2D::Conv2D(const Scope& s, Input input, Input filter, const IntList& strides,
-               const std::string& padding) {
-  Convolution(s, "Conv2D", {input, filter}, strides, padding, this);
+               const std::string& padding, const IntList& explicit_paddings) {
+  Convolution(s, "Conv2D", {input, filter}, strides, padding, explicit_paddings, this);
 }
 Conv2DBackpropInput::Conv2DBackpropInput(const Scope& s, Input sizes, Input filter, Input dy,
-                                         const IntList& strides, const std::string& padding) {
-  Convolution(s, "Conv2DBackpropInput", {sizes, filter, dy}, strides, padding, this);
+                                         const IntList& strides, const std::string& padding,
+                                         const IntList& explicit_paddings) {
+  Convolution(s, "Conv2DBackpropInput", {sizes, filter, dy}, strides, padding, explicit_paddings,
+              this);
 }
 Conv2DBackpropFilter::Conv2DBackpropFilter(const Scope& s, Input input, Input sizes, Input dy,
-                                           const IntList& strides, const std::string& padding) {
-  Convolution(s, "Conv2DBackpropFilter", {input, sizes, dy}, strides, padding, this);
+                                           const IntList& strides, const std::string& padding,
+                                           const IntList& explicit_paddings) {
+  Convolution(s, "Conv2DBackpropFilter", {input, sizes, dy}, strides, padding, explicit_paddings,
+              this);
 }
 DepthwiseConv2dNative::DepthwiseConv2dNative(const Scope& s, Input input, Input filter,
-                                             const IntList& strides, const std::string& padding) {
-  Convolution(s, "DepthwiseConv2dNative", {input, filter}, strides, padding, this);
+                                             const IntList& strides, const std::string& padding,
+                                             const IntList& explicit_paddings) {
+  Convolution(s, "DepthwiseConv2dNative", {input, filter}, strides, padding, explicit_paddings,
+              this);
 }
-DepthwiseConv2dNativeBackpropInput::DepthwiseConv2dNativeBackpropInput(const Scope& s, Input sizes,
-                                                                       Input filter, Input dy,
-                                                                       const IntList& strides,
-                                                                       const std::string& padding) {
-  Convolution(s, "DepthwiseConv2dNativeBackpropInput", {sizes, filter, dy}, strides, padding, this);
+DepthwiseConv2dNativeBackpropInput::DepthwiseConv2dNativeBackpropInput(
+    const Scope& s, Input sizes, Input filter, Input dy, const IntList& strides,
+    const std::string& padding, const IntList& explicit_paddings) {
+  Convolution(s, "DepthwiseConv2dNativeBackpropInput", {sizes, filter, dy}, strides, padding,
+              explicit_paddings, this);
 }
 DepthwiseConv2dNativeBackpropFilter::DepthwiseConv2dNativeBackpropFilter(
     const Scope& s, Input input, Input sizes, Input dy, const IntList& strides,
-    const std::string& padding) {
-  Convolution(s, "DepthwiseConv2dNativeBackpropFilter", {input, sizes, dy}, strides, padding, this);
+    const std::string& padding, const IntList& explicit_paddings) {
+  Convolution(s, "DepthwiseConv2dNativeBackpropFilter", {input, sizes, dy}, strides, padding,
+              explicit_paddings, this);
 }
 MaxPool::MaxPool(const Scope& s, Input input, const IntList& ksize, const IntList& strides,
                  const std::string& padding) {

@@ -1,7 +1,9 @@
 // Convolutional-network ops over NHWC tensors, named and shaped as TensorFlow's: Conv2D
 // (filter [k_h, k_w, in_c, out_c]), DepthwiseConv2dNative, MaxPool, AvgPool, BiasAdd, and
 // their gradients.
-// strides and ksize are 4-element NHWC lists ({1, s, s, 1}); padding is "SAME" or "VALID".
+// strides and ksize are 4-element NHWC lists ({1, s, s, 1}); padding is "SAME" or "VALID",
+// or for the convolutions "EXPLICIT" with explicit_paddings {0, 0, top, bottom, left,
+// right, 0, 0}.
 #pragma once
 
 #include <string>
@@ -16,18 +18,20 @@ using IntList = std::vector<int64_t>;
 class Conv2D : public OpWrapper {
  public:
   Conv2D(const Scope& scope, Input input, Input filter, const IntList& strides,
-         const std::string& padding);
+         const std::string& padding, const IntList& explicit_paddings = {});
 };
 // The gradient of Conv2D for its input (input_sizes: int32 [4]) and for its filter.
 class Conv2DBackpropInput : public OpWrapper {
  public:
   Conv2DBackpropInput(const Scope& scope, Input input_sizes, Input filter, Input out_backprop,
-                      const IntList& strides, const std::string& padding);
+                      const IntList& strides, const std::string& padding,
+                      const IntList& explicit_paddings = {});
 };
 class Conv2DBackpropFilter : public OpWrapper {
  public:
   Conv2DBackpropFilter(const Scope& scope, Input input, Input filter_sizes, Input out_backprop,
-                       const IntList& strides, const std::string& padding);
+                       const IntList& strides, const std::string& padding,
+                       const IntList& explicit_paddings = {});
 };
 
 // tf.nn.depthwise_conv2d's op: filter [k_h, k_w, c, m] (m filters per input channel),
@@ -36,19 +40,21 @@ class Conv2DBackpropFilter : public OpWrapper {
 class DepthwiseConv2dNative : public OpWrapper {
  public:
   DepthwiseConv2dNative(const Scope& scope, Input input, Input filter, const IntList& strides,
-                        const std::string& padding);
+                        const std::string& padding, const IntList& explicit_paddings = {});
 };
 class DepthwiseConv2dNativeBackpropInput : public OpWrapper {
  public:
   DepthwiseConv2dNativeBackpropInput(const Scope& scope, Input input_sizes, Input filter,
                                      Input out_backprop, const IntList& strides,
-                                     const std::string& padding);
+                                     const std::string& padding,
+                                     const IntList& explicit_paddings = {});
 };
 class DepthwiseConv2dNativeBackpropFilter : public OpWrapper {
  public:
   DepthwiseConv2dNativeBackpropFilter(const Scope& scope, Input input, Input filter_sizes,
                                       Input out_backprop, const IntList& strides,
-                                      const std::string& padding);
+                                      const std::string& padding,
+                                      const IntList& explicit_paddings = {});
 };
 
 // Padding never wins a max, and is not counted in an average (as TensorFlow).

@@ -43,6 +43,7 @@ RILL_REGISTER_OP("_FusedConv2D")
     .Attr("padding", AttrKind::kString)
     .Attr("data_format", AttrKind::kString, std::string("NHWC"))
     .Attr("dilations", AttrKind::kIntList, std::vector<int64_t>{1, 1, 1, 1})
+    .Attr("explicit_paddings", AttrKind::kIntList, std::vector<int64_t>{})
     .Attr("activation", AttrKind::kString)
     .SetShapeFn([](InferenceContext& c) { return FusedShape(c, "Conv2D"); });
 

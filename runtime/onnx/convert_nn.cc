@@ -257,12 +257,12 @@ absl::Status ConvertConv(NodeContext& c) {
     win.kernel[d] = (win.kernel[d] - 1) * dil[d] + 1;  // the window the padding sees
   }
   RILL_ASSIGN_OR_RETURN(std::string padding, PrepareWindow(c, &x, &win));
-  if (padding == "EXPLICIT") {
-    x = PadNhwc(c, x, win);
-    padding = "VALID";
+  std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
+                                                          {"padding", padding}};
+  if (padding == "EXPLICIT") {  // the convolution pads, without a Pad op
+    attrs.push_back({"explicit_paddings", std::vector<int64_t>{0, 0, win.pads[0], win.pads[2],
+                                                               win.pads[1], win.pads[3], 0, 0}});
   }
-  const std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
-                                                                {"padding", padding}};
   Output y;
   if (group == 1 || depthwise) {
     y = c.Op(depthwise ? "DepthwiseConv2dNative" : "Conv2D", {x, filter}, attrs);

@@ -51,6 +51,12 @@ std::vector<int64_t> Spatial(const std::vector<int64_t>& nhwc) { return {nhwc[1]
 
 absl::Status SetPadding(ExportContext& c, ::onnx::NodeProto* n) {
   const std::string p = c.Attr<std::string>("padding");
+  if (p == "EXPLICIT" && c.HasAttr("explicit_paddings")) {  // NHWC pairs -> ONNX's begins, ends
+    const auto e = c.Attr<std::vector<int64_t>>("explicit_paddings");
+    if (e.size() != 8) return c.Error("explicit_paddings of ", e.size(), " values");
+    SetInts(n, "pads", {e[2], e[4], e[3], e[5]});
+    return absl::OkStatus();
+  }
   if (p != "SAME" && p != "VALID") return c.Error("padding '", p, "'");
   SetString(n, "auto_pad", p == "SAME" ? "SAME_UPPER" : "VALID");
   return absl::OkStatus();

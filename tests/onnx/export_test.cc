@@ -56,15 +56,22 @@ TEST(OnnxExport, AKerasCnnRoundTripsThroughOnnx) {
   }
 }
 
-// A depthwise convolution (3 channels, 2 filters each) is written as a Conv of 3 groups
-// and computes the same values when read back.
-TEST(OnnxExport, DepthwiseConvolutionIsAGroupedConv) {
+// A depthwise convolution (3 channels, 2 filters each) is written as a Conv of 3 groups,
+// an explicitly padded Conv2D as a Conv with pads, and both compute the same values when
+// read back.
+TEST(OnnxExport, DepthwiseAndExplicitlyPaddedConvolutions) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({2, 5, 6, 3}));
   Tensor f(DT_FLOAT, TensorShape({3, 3, 3, 2}));
   for (int64_t i = 0; i < f.NumElements(); ++i)
     f.flat<float>()(i) = static_cast<float>((i * 13) % 7) / 7.f - 0.4f;
-  auto y = ops::DepthwiseConv2dNative(root, x, ops::Const(root, f), {1, 2, 1, 1}, "SAME");
+  auto dw = ops::DepthwiseConv2dNative(root, x, ops::Const(root, f), {1, 2, 1, 1}, "SAME");
+  // Then a Conv2D padded explicitly (TensorFlow's EXPLICIT: ONNX's pads, begins then ends).
+  Tensor f2(DT_FLOAT, TensorShape({2, 3, 6, 2}));
+  for (int64_t i = 0; i < f2.NumElements(); ++i)
+    f2.flat<float>()(i) = static_cast<float>((i * 5) % 9) / 9.f - 0.5f;
+  auto y = ops::Conv2D(root, dw, ops::Const(root, f2), {1, 1, 2, 1}, "EXPLICIT",
+                       {0, 0, 1, 0, 2, 1, 0, 0});
   ClientSession session(root);
   Tensor xv(DT_FLOAT, TensorShape({2, 5, 6, 3}));
   for (int64_t i = 0; i < xv.NumElements(); ++i)
@@ -77,13 +84,16 @@ TEST(OnnxExport, DepthwiseConvolutionIsAGroupedConv) {
   ::onnx::ModelProto m;
   ASSERT_TRUE(m.ParseFromString(*bytes));
   int64_t groups = 0;
+  std::vector<int64_t> pads;
   for (const auto& n : m.graph().node()) {
     if (n.op_type() != "Conv") continue;
     for (const auto& a : n.attribute()) {
       if (a.name() == "group") groups = a.i();
+      if (a.name() == "pads") pads.assign(a.ints().begin(), a.ints().end());
     }
   }
   EXPECT_EQ(groups, 3);
+  EXPECT_EQ(pads, (std::vector<int64_t>{1, 2, 0, 1}));
   Scope back = Scope::NewRootScope();
   auto imported = onnx::ImportModel(back, *bytes);
   ASSERT_TRUE(imported.ok()) << imported.status();

@@ -203,11 +203,66 @@ TEST(ConvOps, BiasAddAndItsGradient) {
   }
 }
 
+// padding "EXPLICIT" (TensorFlow's explicit_paddings) equals padding the input with zeros
+// first and convolving VALID, for Conv2D and the depthwise op, in float and double, with
+// strides and pads that differ per side; both gradients likewise.
+TEST(ConvOps, ExplicitPaddingEqualsPaddingFirst) {
+  const IntList pads = {0, 0, 2, 0, 1, 3, 0, 0}, strides = {1, 2, 1, 1};
+  for (bool depthwise : {false, true}) {
+    for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+      SCOPED_TRACE(::testing::Message() << (depthwise ? "depthwise " : "") << DataTypeString(dt));
+      Tensor x = RandomTensor(dt, {2, 5, 6, 3}, -1, 1, 31);
+      Tensor f = RandomTensor(dt, {3, 2, 3, depthwise ? 2 : 4}, -1, 1, 32);
+      auto conv = [&](const Scope& s, Output in, Output filter, const std::string& padding,
+                      const IntList& e) -> Output {
+        if (depthwise) return DepthwiseConv2dNative(s, in, filter, strides, padding, e);
+        return Conv2D(s, in, filter, strides, padding, e);
+      };
+      auto padded = [&](const Scope& s, Output in) {
+        Tensor p = FromDoubles(DT_INT32, {4, 2}, {0, 0, 2, 0, 1, 3, 0, 0});
+        return Pad(s, in, Const(s, p));
+      };
+      auto got = RunOp(
+          [&](const Scope& s, const auto& in) { return conv(s, in[0], in[1], "EXPLICIT", pads); },
+          {x, f});
+      auto want =
+          RunOp([&](const Scope& s,
+                    const auto& in) { return conv(s, padded(s, in[0]), in[1], "VALID", {}); },
+                {x, f});
+      ASSERT_TRUE(got.ok()) << got.status();
+      ASSERT_TRUE(want.ok()) << want.status();
+      ExpectTensorNear(*got, dt, want->shape(), ToDoubles(*want), Tolerance(dt) * 10);
+      // Gradients: of sum(conv(x) * w) through both forms.
+      Tensor w = RandomTensor(dt, want->shape(), -1, 1, 33);
+      for (int which = 0; which < 2; ++which) {
+        std::vector<Tensor> grads;
+        for (bool explicit_form : {true, false}) {
+          Scope s = Scope::NewRootScope();
+          auto xi = Placeholder(s, dt), fi = Placeholder(s, dt);
+          Output y = explicit_form ? conv(s, xi, fi, "EXPLICIT", pads)
+                                   : conv(s, padded(s, xi), fi, "VALID", {});
+          Output loss = ReduceSum(s, Mul(s, y, Const(s, w)), Const(s, {0, 1, 2, 3}));
+          std::vector<Output> g;
+          ASSERT_TRUE(
+              AddSymbolicGradients(s, {loss}, {which == 0 ? Output(xi) : Output(fi)}, &g).ok());
+          ClientSession session(s);
+          std::vector<Tensor> out;
+          ASSERT_TRUE(session.Run({{xi, x}, {fi, f}}, {g[0]}, &out).ok());
+          grads.push_back(out[0]);
+        }
+        ExpectTensorNear(grads[0], dt, grads[1].shape(), ToDoubles(grads[1]), Tolerance(dt) * 10);
+      }
+    }
+  }
+}
+
 TEST(ConvOps, BadAttributesAndShapesAreStatus) {
   Tensor x(DT_FLOAT, TensorShape({1, 4, 4, 2}));
   Tensor f(DT_FLOAT, TensorShape({3, 3, 2, 1}));
-  auto conv = [](IntList strides, std::string pad) {
-    return [=](const Scope& s, const auto& in) { return Conv2D(s, in[0], in[1], strides, pad); };
+  auto conv = [](IntList strides, std::string pad, IntList explicit_paddings = {}) {
+    return [=](const Scope& s, const auto& in) {
+      return Conv2D(s, in[0], in[1], strides, pad, explicit_paddings);
+    };
   };
   struct Bad {
     BuildFn fn;
@@ -219,7 +274,18 @@ TEST(ConvOps, BadAttributesAndShapesAreStatus) {
       {conv({1, -2, 1, 1}, "SAME"), {x, f}, "positive"},
       {conv({2, 1, 1, 1}, "SAME"), {x, f}, "batch and channel"},
       {conv({1, 1, 1}, "SAME"), {x, f}, "4 elements"},
-      {conv({1, 1, 1, 1}, "FULL"), {x, f}, "SAME or VALID"},
+      {conv({1, 1, 1, 1}, "FULL"), {x, f}, "SAME, VALID or EXPLICIT"},
+      {conv({1, 1, 1, 1}, "EXPLICIT"), {x, f}, "8 values"},
+      {conv({1, 1, 1, 1}, "EXPLICIT", {0, 0, 1, 1, 1}), {x, f}, "8 values"},
+      {conv({1, 1, 1, 1}, "EXPLICIT", {0, 0, -1, 1, 1, 1, 0, 0}), {x, f}, ">= 0"},
+      {conv({1, 1, 1, 1}, "EXPLICIT", {1, 0, 1, 1, 1, 1, 0, 0}), {x, f}, "batch and channel"},
+      {conv({1, 1, 1, 1}, "SAME", {0, 0, 1, 1, 1, 1, 0, 0}), {x, f}, "unless padding is EXPLICIT"},
+      {conv({1, 1, 1, 1}, "EXPLICIT", {0, 0, 0, 0, int64_t{1} << 62, int64_t{1} << 62, 0, 0}),
+       {x, f},
+       "overflows"},
+      {conv({1, 1, 1, 1}, "EXPLICIT", {0, 0, 0, 0, 0, 0, 0, 0}),
+       {x, Tensor(DT_FLOAT, TensorShape({5, 3, 2, 1}))},
+       "larger than the padded"},
       {conv({1, 1, 1, 1}, "VALID"), {x, Tensor(DT_FLOAT, TensorShape({5, 5, 2, 1}))}, "larger"},
       {conv({1, 1, 1, 1}, "SAME"), {x, Tensor(DT_FLOAT, TensorShape({3, 3, 3, 1}))}, "channels"},
       {conv({1, 1, 1, 1}, "SAME"), {Tensor(DT_FLOAT, TensorShape({4, 4, 2})), f}, "rank"},
