@@ -18,6 +18,11 @@ namespace {
 
 constexpr int64_t kBlock = 512;
 
+template <typename V>
+void Grow(V* v, size_t n) {
+  if (v->size() < n) v->resize(n);
+}
+
 // How an input's elements line up with the output's (flat, row-major).
 // kOuter: equal to the output's leading dims, 1 in the others (a mean over the last dims
 // kept as 1s, as normalizations broadcast it): one value per run of `period` outputs.
@@ -47,10 +52,20 @@ int64_t OuterRun(const Tensor& t, const TensorShape& out) {
   return run;
 }
 
+// A kernel run's buffers.
 template <typename T>
-Operand<T> OperandOf(const Tensor& t, const TensorShape& out) {
-  Operand<T> o;
+struct Buffers {
+  std::vector<Operand<T>> operands;
+  std::vector<T> scratch;
+  std::vector<const T*> registers;
+};
+
+// *o for input t of an output of shape `out` (its vectors reused: they only grow).
+template <typename T>
+void SetOperand(const Tensor& t, const TensorShape& out, Operand<T>* op) {
+  Operand<T>& o = *op;
   o.data = t.base<T>();
+  o.period = 1;
   const int rank = out.dims(), offset = rank - t.dims();
   int first = 0;  // t's first dim that is not 1
   while (first < t.dims() && t.dim_size(first) == 1) ++first;
@@ -58,31 +73,33 @@ Operand<T> OperandOf(const Tensor& t, const TensorShape& out) {
     o.layout = Layout::kFull;
   } else if (t.NumElements() == 1) {
     o.layout = Layout::kScalar;
-    o.block.assign(kBlock, o.data[0]);
+    Grow(&o.block, kBlock);
+    std::fill(o.block.begin(), o.block.begin() + kBlock, o.data[0]);
   } else if (first == t.dims() - 1 && t.dim_size(first) == out.dim_size(rank - 1)) {
     o.layout = Layout::kLastDim;
     o.period = out.dim_size(rank - 1);
     // A short vector tiled once over a block and a period: any block's values start in it.
-    o.block.resize(o.period <= kBlock ? kBlock + o.period : kBlock);
-    if (o.period <= kBlock) {
-      for (size_t j = 0; j < o.block.size(); ++j) o.block[j] = o.data[j % o.period];
+    const int64_t tiled = o.period <= kBlock ? kBlock + o.period : kBlock;
+    Grow(&o.block, tiled);
+    for (int64_t j = 0; o.period <= kBlock && j < tiled; j += o.period) {
+      std::copy(o.data, o.data + std::min(o.period, tiled - j), o.block.data() + j);
     }
   } else if (int64_t run = OuterRun(t, out); run > 0) {
     o.layout = Layout::kOuter;
     o.period = run;
-    o.block.resize(kBlock);
+    Grow(&o.block, kBlock);
   } else {
     o.layout = Layout::kStrided;
-    o.strides.assign(rank, 0);
+    Grow(&o.strides, kMaxTensorRank);
+    std::fill(o.strides.begin(), o.strides.end(), 0);
     int64_t stride = 1;
     for (int d = rank - 1; d >= offset; --d) {
       const int64_t size = t.dim_size(d - offset);
       if (size != 1) o.strides[d] = stride;
       stride *= size;
     }
-    o.block.resize(kBlock);
+    Grow(&o.block, kBlock);
   }
-  return o;
 }
 
 // The operand's values for output elements [start, start + n).
@@ -204,11 +221,17 @@ class FusedElementwiseOp : public OpKernel {
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
     const int64_t total = out->NumElements();
     if (total == 0) return absl::OkStatus();
-    std::vector<Operand<T>> in;
-    for (int i = 0; i < n; ++i) in.push_back(OperandOf<T>(ctx.input(i), shape));
+    // Per thread and kept: steady runs allocate nothing (a kernel may run on several
+    // threads at once).
+    thread_local Buffers<T> buffers;
     const std::vector<ElementwiseStep>& steps = *steps_;
-    std::vector<T> scratch(steps.size() * kBlock);
-    std::vector<const T*> reg(n + steps.size());
+    std::vector<Operand<T>>& in = buffers.operands;
+    if (in.size() < static_cast<size_t>(n)) in.resize(n);
+    for (int i = 0; i < n; ++i) SetOperand(ctx.input(i), shape, &in[i]);
+    std::vector<T>& scratch = buffers.scratch;
+    if (scratch.size() < steps.size() * kBlock) scratch.resize(steps.size() * kBlock);
+    std::vector<const T*>& reg = buffers.registers;
+    if (reg.size() < n + steps.size()) reg.resize(n + steps.size());
     for (int64_t start = 0; start < total; start += kBlock) {
       const int64_t len = std::min(kBlock, total - start);
       for (int i = 0; i < n; ++i) reg[i] = Values(in[i], shape, start, len);

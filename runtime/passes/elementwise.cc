@@ -22,14 +22,23 @@
 namespace rill {
 namespace {
 
+// A BiasAdd is an Add where its checks cannot fail: NHWC, a bias vector as long as the
+// value's last dim, both known while planning (the fused kernel broadcasts any shapes,
+// where BiasAdd refuses all but these).
+bool PlainBias(const Node& n) {
+  auto it = n.attrs().find("data_format");
+  if (it != n.attrs().end() && std::get<std::string>(it->second) != "NHWC") return false;
+  const PartialTensorShape& v = n.input(0).node->output_shape(n.input(0).index);
+  const PartialTensorShape& b = n.input(1).node->output_shape(n.input(1).index);
+  return !v.unknown_rank() && v.dims() >= 1 && !b.unknown_rank() && b.dims() == 1 &&
+         b.dim_size(0) >= 0 && v.dim_size(v.dims() - 1) == b.dim_size(0);
+}
+
 bool Fusable(const Node& n, const PlanGraph& g) {
   if (n.num_outputs() != 1 || !ElementwiseOpOf(n.type_string())) return false;
   const DataType t = n.output_type(0);
   if (t != DT_FLOAT && t != DT_DOUBLE) return false;
-  if (n.type_string() == "BiasAdd") {
-    auto it = n.attrs().find("data_format");
-    if (it != n.attrs().end() && std::get<std::string>(it->second) != "NHWC") return false;
-  }
+  if (n.type_string() == "BiasAdd" && !PlainBias(n)) return false;
   for (int i = 0; i < n.num_inputs(); ++i) {
     if (n.input_type(i) != t || n.input_is_ref(i)) return false;
   }

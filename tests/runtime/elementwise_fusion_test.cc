@@ -42,7 +42,7 @@ PlanGraph PlanOf(const Scope& s, const std::vector<Output>& fetches,
 
 TEST(ElementwiseFusion, AChainWithABiasBecomesOneNodeNamedAfterItsLastOp) {
   Scope s = Scope::NewRootScope();
-  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT);
+  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT, Placeholder::Shape({-1, 2}));
   auto y = BiasAdd(s.WithOpName("y"), x, Const(s.WithOpName("b"), {1.f, 2.f}));
   auto out = Relu(s.WithOpName("out"), HardSwish(s, y));
   auto g = FuseElementwise(PlanOf(s, {out}, {x}));
@@ -54,6 +54,19 @@ TEST(ElementwiseFusion, AChainWithABiasBecomesOneNodeNamedAfterItsLastOp) {
   EXPECT_EQ(f->input(0).node->name(), "x");  // y, read twice, is computed once inside
   EXPECT_EQ(f->input(1).node->name(), "b");
   EXPECT_EQ(f->attr<std::vector<int64_t>>("program").size(), 7u * 3);
+}
+
+// A BiasAdd fuses only where its own checks cannot fail: a bias vector as long as the
+// value's last dim, both known while planning.
+TEST(ElementwiseFusion, ABiasAddOfUnknownShapesStaysItsOwn) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT);
+  auto b = Placeholder(s.WithOpName("b"), DT_FLOAT);
+  auto out = Relu(s.WithOpName("out"), Mul(s, BiasAdd(s.WithOpName("y"), x, b), Const(s, 2.f)));
+  auto g = FuseElementwise(PlanOf(s, {out}, {x, b}));
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ(g->fetches[0].node->type_string(), "_FusedElementwise");
+  EXPECT_EQ(g->fetches[0].node->input(0).node->type_string(), "BiasAdd");
 }
 
 TEST(ElementwiseFusion, AValueReadOutsideTheChainStaysItsOwn) {
@@ -89,8 +102,8 @@ void ExpectSameAsUnfused(const Scope& s, const Output& out, const std::vector<Ou
 TEST(ElementwiseFusion, FusedPlansComputeWhatTheChainsComputed) {
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
     Scope s = Scope::NewRootScope();
-    auto x = Placeholder(s.WithOpName("x"), dt);
-    auto bias = Placeholder(s.WithOpName("bias"), dt);  // [C]
+    auto x = Placeholder(s.WithOpName("x"), dt, Placeholder::Shape({-1, 4, 5, 6}));
+    auto bias = Placeholder(s.WithOpName("bias"), dt, Placeholder::Shape({6}));
     auto rows = Placeholder(s.WithOpName("rows"), dt);  // [N, H, 1, 1]
     auto cols = Placeholder(s.WithOpName("cols"), dt);  // [W, 1]
     auto wide = Placeholder(s.WithOpName("wide"), dt);  // [2, 1, 1, 1, 1]: grows the rank
@@ -113,16 +126,17 @@ TEST(ElementwiseFusion, FusedPlansComputeWhatTheChainsComputed) {
 // Outputs of thousands of elements cross the kernel's blocks; a bias longer than a block
 // wraps within one.
 TEST(ElementwiseFusion, LargeOutputsAndLongBiasVectors) {
-  Scope s = Scope::NewRootScope();
-  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT);
-  auto b = Placeholder(s.WithOpName("b"), DT_FLOAT);
-  Output out = HardSwish(s, BiasAdd(s, Mul(s, x, Const(s, 0.5f)), b));
-  ExpectSameAsUnfused(
-      s, out, {x, b},
-      {RandomTensor(DT_FLOAT, {3, 1500}, -6, 6, 6), RandomTensor(DT_FLOAT, {1500}, -1, 1, 7)});
-  ExpectSameAsUnfused(
-      s, out, {x, b},
-      {RandomTensor(DT_FLOAT, {7, 9, 33}, -6, 6, 8), RandomTensor(DT_FLOAT, {33}, -1, 1, 9)});
+  for (const TensorShape& shape : {TensorShape({3, 1500}), TensorShape({7, 9, 33})}) {
+    SCOPED_TRACE(shape.DebugString());
+    const int64_t c = shape.dim_size(shape.dims() - 1);
+    Scope s = Scope::NewRootScope();
+    auto x = Placeholder(s.WithOpName("x"), DT_FLOAT, Placeholder::Shape(shape));
+    auto b = Placeholder(s.WithOpName("b"), DT_FLOAT, Placeholder::Shape({c}));
+    Output out = HardSwish(s, BiasAdd(s, Mul(s, x, Const(s, 0.5f)), b));
+    ExpectSameAsUnfused(
+        s, out, {x, b},
+        {RandomTensor(DT_FLOAT, shape, -6, 6, 6), RandomTensor(DT_FLOAT, {c}, -1, 1, 7)});
+  }
 }
 
 }  // namespace
