@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "rill/runtime/onnx/converter.h"
+#include "rill/runtime/onnx/layout.h"
 
 namespace rill::onnx::internal {
 namespace {
@@ -260,6 +261,10 @@ absl::Status ResizeInputs(const NodeContext& c, std::vector<double>* scales,
 absl::Status ConvertResize(NodeContext& c) {
   Output x = c.input(0);
   const int64_t rank = RankOf(x);
+  // A channels-last twin resizes along the same dims, at their NHWC positions.
+  const bool twin = rank == 4 && c.nhwc_input(0).node() != nullptr;
+  if (twin) x = c.nhwc_input(0);
+  auto at = [&](int64_t d) { return twin ? NhwcAxis(d) : d; };
   if (rank < 1) return c.Error("the input's rank is not known");
   ResizeAttrs a = AttrsOf(c);
   std::vector<double> scales, sizes, roi;
@@ -271,7 +276,7 @@ absl::Status ConvertResize(NodeContext& c) {
   }
   Output outside;  // where tf_crop_and_resize extrapolates
   for (int64_t d = 0; d < rank; ++d) {
-    const int64_t in = x.shape().dim_size(static_cast<int>(d));
+    const int64_t in = x.shape().dim_size(static_cast<int>(at(d)));
     const bool moves = a.transform == "tf_crop_and_resize" || a.transform == "tf_half_pixel_for_nn";
     if (sizes.empty() && scales[d] == 1 && !moves) continue;
     if (in < 0) {  // known only at run time: an integer nearest upsampling may repeat
@@ -279,7 +284,7 @@ absl::Status ConvertResize(NodeContext& c) {
         return c.Error("dim ", d, " of the input is not known (only a nearest resize by a whole ",
                        "scale that repeats each element can have unknown dims)");
       }
-      x = Repeat(c, x, d, rank, static_cast<int64_t>(scales[d]));
+      x = Repeat(c, x, at(d), rank, static_cast<int64_t>(scales[d]));
       continue;
     }
     Axis ax;
@@ -305,10 +310,10 @@ absl::Status ConvertResize(NodeContext& c) {
     ResizeAttrs axis_attrs = a;
     if (a.nearest == "simple") axis_attrs.nearest = ax.scale < 1 ? "ceil" : "floor";
     Taps t = AxisTaps(axis_attrs, ax);
-    x = ResizeAxis(c, x, t, d, rank, a.mode == "nearest");
+    x = ResizeAxis(c, x, t, at(d), rank, a.mode == "nearest");
     if (std::find(t.outside.begin(), t.outside.end(), true) != t.outside.end()) {
       std::vector<int64_t> shape(rank, 1);
-      shape[d] = ax.out;
+      shape[at(d)] = ax.out;
       Tensor m(DT_BOOL, TensorShape(shape));
       for (int64_t i = 0; i < ax.out; ++i) m.flat<bool>()(i) = t.outside[i];
       outside = outside.node() == nullptr ? c.Const(m) : c.Op("LogicalOr", {outside, c.Const(m)});
@@ -316,6 +321,11 @@ absl::Status ConvertResize(NodeContext& c) {
   }
   if (outside.node() != nullptr) {
     x = c.Op("SelectV2", {outside, ScalarLike(c, x, a.extrapolation), x});
+  }
+  if (twin) {
+    c.set_nhwc_output(0, x);
+    c.set_output(0, c.Op("Transpose", {x, c.Int64s(kToNchw)}));
+    return absl::OkStatus();
   }
   c.set_output(0, c.Op("Identity", {x}));
   return absl::OkStatus();

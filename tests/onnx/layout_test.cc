@@ -112,6 +112,40 @@ TEST(OnnxLayout, ChannelsLastChainsComputeOnnxValues) {
   ExpectValues(out[2], {1, C, H, W}, z);
 }
 
+// A Resize of a convolution's output runs on its channels-last twin: the same values as a
+// Resize of the same tensor without a twin (a Reshape to its own shape in between), for
+// nearest and linear modes.
+TEST(OnnxLayout, ResizeOfATwinEqualsResizeOfTheNchwValue) {
+  for (const char* mode : {"nearest", "linear"}) {
+    SCOPED_TRACE(mode);
+    std::vector<Tensor> outs;
+    for (bool twin : {true, false}) {
+      ModelProto m = NewModel(13);
+      AddInput(&m, "x", {1, C, H, W});
+      AddFloatInit(&m, "w", {M, C, 1, 1}, Iota(M * C, 0.25f, -1.f));
+      AddFloatInit(&m, "scales", {4}, {1.f, 1.f, 2.f, 1.5f});
+      AddInt64Init(m.mutable_graph(), "shape", {4}, {1, M, H, W});
+      AddNode(&m, "Conv", {"x", "w"}, {"conv"});
+      std::string in = "conv";
+      if (!twin) {
+        AddNode(&m, "Reshape", {"conv", "shape"}, {"plain"});
+        in = "plain";
+      }
+      AddStringAttr(AddNode(&m, "Resize", {in, "", "scales"}, {"y"}), "mode", mode);
+      AddOutput(&m, "y");
+      Tensor xt(DT_FLOAT, TensorShape({1, C, H, W}));
+      const std::vector<float> x = Iota(C * H * W, 0.3f, -1.2f);
+      std::copy(x.begin(), x.end(), xt.base<float>());
+      std::vector<Tensor> out = RunModel(m, xt);
+      ASSERT_EQ(out.size(), 1u);
+      outs.push_back(out[0]);
+    }
+    ASSERT_EQ(outs[0].shape(), TensorShape({1, M, 2 * H, 6}));
+    std::vector<float> want(outs[1].base<float>(), outs[1].base<float>() + outs[1].NumElements());
+    ExpectValues(outs[0], {1, M, 2 * H, 6}, want);
+  }
+}
+
 // Depthwise: 2 channels, 2 filters each (group 2, 4 outputs), 3x3 dilated by 2, strides
 // (1, 2), pads (2, 1, 1, 0) on a 6x7 image, with a bias.
 TEST(OnnxLayout, DepthwiseConvWithMultiplierDilationAndPads) {
