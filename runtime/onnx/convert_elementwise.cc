@@ -58,7 +58,34 @@ ConvertFn Variadic(std::string op, bool mean) {
   };
 }
 
+// Whether input 1 is a constant 2 that broadcasts to nothing larger than input 0 (x^2 is
+// then a Square: one multiply, fusable, instead of pow per element; the STFT magnitudes of
+// Silero VAD square this way).
+bool SquaresInput(const NodeContext& c) {
+  const Tensor* e = c.constant_input(1);
+  const DataType t = c.input(0).type();
+  if (e == nullptr || e->NumElements() != 1 || (t != DT_FLOAT && t != DT_DOUBLE)) return false;
+  const int64_t rank = RankOf(c.input(0));
+  if (e->dims() > 0 && (rank < 0 || e->dims() > rank)) return false;
+  switch (e->dtype()) {
+    case DT_FLOAT:
+      return e->base<float>()[0] == 2.f;
+    case DT_DOUBLE:
+      return e->base<double>()[0] == 2.0;
+    case DT_INT32:
+      return e->base<int32_t>()[0] == 2;
+    case DT_INT64:
+      return e->base<int64_t>()[0] == 2;
+    default:
+      return false;
+  }
+}
+
 absl::Status ConvertPow(NodeContext& c) {
+  if (c.opset() >= 7 && SquaresInput(c)) {
+    c.set_output(0, c.Op("Square", {c.input(0)}));
+    return absl::OkStatus();
+  }
   Output y = SecondOperand(c);
   if (y.type() != c.input(0).type()) {
     y = c.Op("Cast", {y}, {{"DstT", c.input(0).type()}});

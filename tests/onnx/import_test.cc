@@ -393,6 +393,36 @@ TEST(OnnxImport, ANodeWithoutOutputsIsNoCrash) {
   EXPECT_TRUE(r.ok() || r.status().code() == absl::StatusCode::kInvalidArgument) << r.status();
 }
 
+// Pow by a constant 2 imports as Square (one multiply, fusable); other exponents stay Pow.
+TEST(OnnxImport, PowByAConstantTwoIsASquare) {
+  for (float e : {2.f, 3.f}) {
+    ModelProto m = NewModel();
+    AddInput(&m, "x", {2, 3});
+    AddFloatInit(&m, "e", {1, 1}, {e});
+    AddNode(&m, "Pow", {"x", "e"}, {"y"});
+    AddOutput(&m, "y");
+    Scope root = Scope::NewRootScope();
+    auto imported = onnx::ImportModel(root, Bytes(m));
+    ASSERT_TRUE(imported.ok()) << imported.status();
+    int pows = 0, squares = 0;
+    for (int i = 0; i < root.graph()->num_nodes(); ++i) {
+      pows += root.graph()->node(i)->type_string() == "Pow";
+      squares += root.graph()->node(i)->type_string() == "Square";
+    }
+    EXPECT_EQ(pows, e == 2.f ? 0 : 1);
+    EXPECT_EQ(squares, e == 2.f ? 1 : 0);
+    ClientSession session(root);
+    std::vector<Tensor> out;
+    Tensor x(DT_FLOAT, TensorShape({2, 3}));
+    for (int i = 0; i < 6; ++i) x.flat<float>()(i) = 0.5f * static_cast<float>(i) - 1.25f;
+    ASSERT_TRUE(session.Run({{imported->input("x"), x}}, {imported->output("y")}, &out).ok());
+    ASSERT_EQ(out[0].shape(), TensorShape({2, 3}));
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_FLOAT_EQ(out[0].flat<float>()(i), std::pow(x.flat<float>()(i), e)) << i;
+    }
+  }
+}
+
 TEST(OnnxImport, SupportedOpsAreRegistered) {
   std::vector<onnx::ConverterInfo> ops = onnx::SupportedOps();
   auto has = [&](const std::string& op) {
