@@ -2,8 +2,6 @@
 // grouped convolution (one group per input channel: oneDNN's depthwise kernels); double,
 // and geometries oneDNN refuses, through the row functions the GPU kernels share
 // (core/depthwise_row.h), one output value at a time.
-#include <cstring>
-
 #include "rill/core/conv_kernel_util.h"
 #include "rill/core/depthwise_row.h"
 #include "rill/kernels/cpu/dnnl_conv.h"

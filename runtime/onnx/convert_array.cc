@@ -220,9 +220,7 @@ bool ConcatChannelsLast(NodeContext& c) {
   const int64_t axis = NhwcAxis(c.attrs().i("axis", 0));
   if (in.empty() || axis < 0) return false;
   in.push_back(ScalarI32(c, axis));
-  Output y = c.Op("ConcatV2", in);
-  c.set_nhwc_output(0, y);
-  c.set_output(0, c.Op("Transpose", {y, c.Int64s(kToNchw)}));
+  SetChannelsLast(c, 0, c.Op("ConcatV2", in));
   return true;
 }
 

@@ -165,10 +165,8 @@ absl::StatusOr<Output> ToNhwc(const NodeContext& c, int* spatial) {
 
 // Output 0 from the NHWC result y; a 2-D window's y is also kept as the output's twin.
 void SetNhwcOutput(NodeContext& c, const Output& y, int spatial) {
-  Output out = c.Op("Transpose", {y, c.Int64s(kToNchw)});
-  if (spatial == 1) out = c.Op("Squeeze", {out}, {{"squeeze_dims", std::vector<int64_t>{2}}});
-  c.set_output(0, out);
-  if (spatial == 2) c.set_nhwc_output(0, y);
+  if (spatial == 2) return SetChannelsLast(c, 0, y);
+  c.set_output(0, c.Op("Squeeze", {ToNchw(c, y)}, {{"squeeze_dims", std::vector<int64_t>{2}}}));
 }
 
 // The window's kernel: the attribute, else the filter's spatial dims.

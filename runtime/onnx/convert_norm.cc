@@ -34,9 +34,7 @@ absl::Status ConvertBatchNorm(NodeContext& c) {
   Output mul = c.Op("Mul", {c.input(1), inv});
   Output add = c.Op("Sub", {c.input(2), c.Op("Mul", {c.input(3), mul})});
   if (Output t = c.nhwc_input(0); t.node() != nullptr) {  // channels last: [C] broadcasts
-    Output y = c.Op("Add", {c.Op("Mul", {t, mul}), add});
-    c.set_nhwc_output(0, y);
-    c.set_output(0, c.Op("Transpose", {y, c.Int64s(kToNchw)}));
+    SetChannelsLast(c, 0, c.Op("Add", {c.Op("Mul", {t, mul}), add}));
     return absl::OkStatus();
   }
   c.set_output(0,

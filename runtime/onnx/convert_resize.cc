@@ -323,8 +323,7 @@ absl::Status ConvertResize(NodeContext& c) {
     x = c.Op("SelectV2", {outside, ScalarLike(c, x, a.extrapolation), x});
   }
   if (twin) {
-    c.set_nhwc_output(0, x);
-    c.set_output(0, c.Op("Transpose", {x, c.Int64s(kToNchw)}));
+    SetChannelsLast(c, 0, x);
     return absl::OkStatus();
   }
   c.set_output(0, c.Op("Identity", {x}));

@@ -124,13 +124,6 @@ class ValueScope {
   std::map<std::string, Output> twins_;
 };
 
-// The NCHW value of a channels-last one (pruned from the plan when nothing reads it).
-Output TransposeToNchw(const Scope& scope, const Output& nhwc) {
-  Tensor perm(DT_INT64, TensorShape({4}));
-  std::copy(internal::kToNchw.begin(), internal::kToNchw.end(), perm.base<int64_t>());
-  return ops::Transpose(scope.WithOpName("nchw"), nhwc, ops::Const(scope.WithOpName("perm"), perm));
-}
-
 // Converts a model's graph and, for the converters of If and Loop, its subgraphs.
 class Importer final : public internal::SubgraphConverter {
  public:
@@ -225,8 +218,8 @@ class Importer final : public internal::SubgraphConverter {
         return ctx.Error("output ", i, " ('", node.output(i), "') is not computed by rill");
       }
       const Output out = ctx.outputs()[i];
-      if (nhwc) {
-        values->Set(node.output(i), TransposeToNchw(node_scope, out), out);
+      if (nhwc) {  // the NCHW value is pruned from the plan when nothing reads it
+        values->Set(node.output(i), internal::ToNchw(ctx, out), out);
       } else {
         const auto& t = ctx.nhwc_outputs();
         values->Set(node.output(i), out, i < static_cast<int>(t.size()) ? t[i] : Output());

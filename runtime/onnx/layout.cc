@@ -1,8 +1,8 @@
 #include "rill/runtime/onnx/layout.h"
 
-#include <cstring>
 #include <set>
 
+#include "rill/core/strided_copy.h"
 #include "rill/ops/array_ops.h"
 
 namespace rill::onnx::internal {
@@ -16,16 +16,7 @@ std::optional<Tensor> ChannelsLastConstant(const Tensor& t) {
   int64_t d[4] = {1, 1, 1, 1};
   for (int i = 0; i < t.dims(); ++i) d[4 - t.dims() + i] = t.dim_size(i);
   Tensor out(t.dtype(), TensorShape({d[0], d[2], d[3], d[1]}));
-  const char* src = static_cast<const char*>(t.data());
-  char* dst = static_cast<char*>(out.data());
-  for (int64_t n = 0; n < d[0]; ++n)
-    for (int64_t h = 0; h < d[2]; ++h)
-      for (int64_t w = 0; w < d[3]; ++w)
-        for (int64_t c = 0; c < d[1]; ++c) {
-          const int64_t from = ((n * d[1] + c) * d[2] + h) * d[3] + w;
-          std::memcpy(dst, src + from * es, es);
-          dst += es;
-        }
+  RunStridedCopyOnHost(PermutationCopy(d, {0, 2, 3, 1}), t.data(), out.data(), es);
   return out;
 }
 
@@ -80,6 +71,15 @@ int64_t NhwcAxis(int64_t nchw_axis) {
   static constexpr int64_t kMap[4] = {0, 3, 1, 2};
   if (nchw_axis < -4 || nchw_axis >= 4) return -1;
   return kMap[nchw_axis < 0 ? nchw_axis + 4 : nchw_axis];
+}
+
+Output ToNchw(const NodeContext& c, const Output& nhwc) {
+  return c.Op("Transpose", {nhwc, c.Int64s(kToNchw)});
+}
+
+void SetChannelsLast(NodeContext& c, int i, const Output& y) {
+  c.set_nhwc_output(i, y);
+  c.set_output(i, ToNchw(c, y));
 }
 
 }  // namespace rill::onnx::internal

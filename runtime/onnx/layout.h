@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rill/ops/scope.h"
+#include "rill/runtime/onnx/converter.h"
 
 namespace rill::onnx::internal {
 
@@ -35,5 +36,10 @@ std::optional<std::vector<Output>> ChannelsLastInputs(const Scope& scope,
 
 // An ONNX axis of a rank-4 NCHW value as the axis of its NHWC twin (-1 when out of range).
 int64_t NhwcAxis(int64_t nchw_axis);
+
+// The NCHW value of a channels-last one, made in the node's scope.
+Output ToNchw(const NodeContext& c, const Output& nhwc);
+// Output i from its channels-last value y: y is the twin, its NCHW transpose the output.
+void SetChannelsLast(NodeContext& c, int i, const Output& y);
 
 }  // namespace rill::onnx::internal
