@@ -9,15 +9,23 @@ struct OpInfo {
   ElementwiseOp op;
   const char* name;
   bool unary;
+  bool is_rill_op = true;  // a node of this op type fuses to this step
 };
 
 constexpr OpInfo kOps[] = {
-    {ElementwiseOp::kAdd, "Add", false},         {ElementwiseOp::kSub, "Sub", false},
-    {ElementwiseOp::kMul, "Mul", false},         {ElementwiseOp::kDiv, "RealDiv", false},
-    {ElementwiseOp::kMaximum, "Maximum", false}, {ElementwiseOp::kMinimum, "Minimum", false},
-    {ElementwiseOp::kRelu, "Relu", true},        {ElementwiseOp::kRelu6, "Relu6", true},
-    {ElementwiseOp::kNeg, "Neg", true},          {ElementwiseOp::kAbs, "Abs", true},
-    {ElementwiseOp::kSquare, "Square", true},    {ElementwiseOp::kIdentity, "Identity", true},
+    {ElementwiseOp::kAdd, "Add", false},
+    {ElementwiseOp::kSub, "Sub", false},
+    {ElementwiseOp::kMul, "Mul", false},
+    {ElementwiseOp::kDiv, "RealDiv", false},
+    {ElementwiseOp::kMaximum, "Maximum", false},
+    {ElementwiseOp::kMinimum, "Minimum", false},
+    {ElementwiseOp::kRelu, "Relu", true},
+    {ElementwiseOp::kRelu6, "Relu6", true},
+    {ElementwiseOp::kNeg, "Neg", true},
+    {ElementwiseOp::kAbs, "Abs", true},
+    {ElementwiseOp::kSquare, "Square", true},
+    {ElementwiseOp::kIdentity, "Identity", true},
+    {ElementwiseOp::kHardSwish, "HardSwish", true, false},
 };
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == static_cast<size_t>(ElementwiseOp::kCount));
 
@@ -30,7 +38,7 @@ std::optional<ElementwiseOp> ElementwiseOpOf(const std::string& rill_op) {
   if (rill_op == "BiasAdd" || rill_op == "AddV2") return ElementwiseOp::kAdd;
   if (rill_op == "Div") return ElementwiseOp::kDiv;  // the fused dtypes are floating
   for (const OpInfo& o : kOps) {
-    if (rill_op == o.name) return o.op;
+    if (o.is_rill_op && rill_op == o.name) return o.op;
   }
   return std::nullopt;
 }

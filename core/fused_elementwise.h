@@ -28,6 +28,9 @@ enum class ElementwiseOp : int64_t {
   kAbs,
   kSquare,
   kIdentity,
+  // x * min(max(x + 3, 0), 6) / 6, rounded as those five ops are: no rill op, the pass
+  // finds the pattern (ONNX exports of MobileNetV3-style models spell HardSwish so).
+  kHardSwish,
   kCount,  // not an op: the number of codes
 };
 

@@ -52,12 +52,37 @@ int64_t OuterRun(const Tensor& t, const TensorShape& out) {
   return run;
 }
 
+// A register's values over a block: an array, or one value for every element (a scalar
+// input, or a step over scalars), which the loops broadcast in a vector register instead
+// of reading a block of copies.
+template <typename T>
+struct Reg {
+  const T* p = nullptr;
+  T s = T(0);
+  bool scalar = false;
+};
+
+#if RILL_WITH_OPENMP
+extern "C" int omp_get_max_threads();
+#endif
+
+// Below this many outputs a chain runs on the calling thread: a team's start costs more.
+constexpr int64_t kTeamElements = int64_t{1} << 16;
+
+int TeamSize(int64_t total) {
+#if RILL_WITH_OPENMP
+  if (total >= kTeamElements) return omp_get_max_threads();
+#endif
+  (void)total;
+  return 1;
+}
+
 // A kernel run's buffers.
 template <typename T>
 struct Buffers {
   std::vector<Operand<T>> operands;
   std::vector<T> scratch;
-  std::vector<const T*> registers;
+  std::vector<Reg<T>> registers;
 };
 
 // *o for input t of an output of shape `out` (its vectors reused: they only grow).
@@ -72,9 +97,7 @@ void SetOperand(const Tensor& t, const TensorShape& out, Operand<T>* op) {
   if (t.NumElements() == out.num_elements()) {
     o.layout = Layout::kFull;
   } else if (t.NumElements() == 1) {
-    o.layout = Layout::kScalar;
-    Grow(&o.block, kBlock);
-    std::fill(o.block.begin(), o.block.begin() + kBlock, o.data[0]);
+    o.layout = Layout::kScalar;  // read as a Reg's value, no block
   } else if (first == t.dims() - 1 && t.dim_size(first) == out.dim_size(rank - 1)) {
     o.layout = Layout::kLastDim;
     o.period = out.dim_size(rank - 1);
@@ -109,7 +132,7 @@ const T* Values(Operand<T>& o, const TensorShape& out, int64_t start, int64_t n)
     case Layout::kFull:
       return o.data + start;
     case Layout::kScalar:
-      return o.block.data();
+      return o.data;
     case Layout::kLastDim: {
       const int64_t c = start % o.period;
       if (c + n <= o.period) return o.data + c;  // within one period
@@ -152,53 +175,121 @@ const T* Values(Operand<T>& o, const TensorShape& out, int64_t start, int64_t n)
   return nullptr;
 }
 
-template <typename T>
-void Apply(ElementwiseOp op, const T* a, const T* b, T* r, int64_t n) {
+// r = f(a, b) over n elements; f is the Eigen expression of the op, written once for the
+// three shapes an operand pair can take.
+template <typename T, typename F>
+void Binary(const Reg<T>& a, const Reg<T>& b, T* r, int64_t n, F f) {
   using A = Eigen::Array<T, Eigen::Dynamic, 1>;
-  Eigen::Map<const A> x(a, n);
   Eigen::Map<A> y(r, n);
-  auto other = [&] { return Eigen::Map<const A>(b, n); };
+  if (b.scalar) {
+    y = f(Eigen::Map<const A>(a.p, n), A::Constant(n, b.s));
+  } else if (a.scalar) {
+    y = f(A::Constant(n, a.s), Eigen::Map<const A>(b.p, n));
+  } else {
+    y = f(Eigen::Map<const A>(a.p, n), Eigen::Map<const A>(b.p, n));
+  }
+}
+
+template <typename T, typename F>
+void Unary(const T* a, T* r, int64_t n, F f) {
+  using A = Eigen::Array<T, Eigen::Dynamic, 1>;
+  Eigen::Map<A> y(r, n);
+  y = f(Eigen::Map<const A>(a, n));
+}
+
+// r = op(a, b) over n elements (a is never a scalar for a unary op: see Step).
+template <typename T>
+void Apply(ElementwiseOp op, const Reg<T>& a, const Reg<T>& b, T* r, int64_t n) {
   switch (op) {
     case ElementwiseOp::kAdd:
-      y = x + other();
-      break;
+      return Binary(a, b, r, n, [](const auto& x, const auto& y) { return x + y; });
     case ElementwiseOp::kSub:
-      y = x - other();
-      break;
+      return Binary(a, b, r, n, [](const auto& x, const auto& y) { return x - y; });
     case ElementwiseOp::kMul:
-      y = x * other();
-      break;
+      return Binary(a, b, r, n, [](const auto& x, const auto& y) { return x * y; });
     case ElementwiseOp::kDiv:
-      y = x / other();
-      break;
+      return Binary(a, b, r, n, [](const auto& x, const auto& y) { return x / y; });
     case ElementwiseOp::kMaximum:
-      y = x.max(other());
-      break;
+      return Binary(a, b, r, n, [](const auto& x, const auto& y) { return x.max(y); });
     case ElementwiseOp::kMinimum:
-      y = x.min(other());
-      break;
+      return Binary(a, b, r, n, [](const auto& x, const auto& y) { return x.min(y); });
     case ElementwiseOp::kRelu:
-      y = x.max(T(0));
-      break;
+      return Unary(a.p, r, n, [](const auto& x) { return x.max(T(0)); });
     case ElementwiseOp::kRelu6:
-      for (int64_t j = 0; j < n; ++j)
-        r[j] = ApplyPointActivation<PointActivation::kRelu6>(a[j], T(0));
-      break;
+      for (int64_t j = 0; j < n; ++j) {
+        r[j] = ApplyPointActivation<PointActivation::kRelu6>(a.p[j], T(0));
+      }
+      return;
     case ElementwiseOp::kNeg:
-      y = -x;
-      break;
+      return Unary(a.p, r, n, [](const auto& x) { return -x; });
     case ElementwiseOp::kAbs:
-      y = x.abs();
-      break;
+      return Unary(a.p, r, n, [](const auto& x) { return x.abs(); });
     case ElementwiseOp::kSquare:
-      y = x.square();
-      break;
+      return Unary(a.p, r, n, [](const auto& x) { return x.square(); });
     case ElementwiseOp::kIdentity:
-      y = x;
-      break;
+      return Unary(a.p, r, n, [](const auto& x) { return x; });
+    case ElementwiseOp::kHardSwish:  // as Add, Maximum, Minimum, Mul, RealDiv compute it
+      return Unary(a.p, r, n,
+                   [](const auto& x) { return x * (x + T(3)).max(T(0)).min(T(6)) / T(6); });
     case ElementwiseOp::kCount:
-      break;
+      return;
   }
+}
+
+// One step over a block: into `r`, or, where every operand is a scalar, into the scalar
+// register itself (computed on one element).
+template <typename T>
+Reg<T> Step(const ElementwiseStep& s, const std::vector<Reg<T>>& reg, T* r, int64_t n) {
+  static const Reg<T> kNone;
+  const Reg<T>& a = reg[s.a];
+  const Reg<T>& b = s.b >= 0 ? reg[s.b] : kNone;
+  if (a.scalar && (s.b < 0 || b.scalar)) {
+    Reg<T> one_a{&a.s, T(0), false}, one_b{&b.s, T(0), false};
+    Reg<T> out{nullptr, T(0), true};
+    Apply<T>(s.op, one_a, one_b, &out.s, 1);
+    return out;
+  }
+  Apply<T>(s.op, a, b, r, n);
+  return Reg<T>{r, T(0), false};
+}
+
+// Where each step's values go: the last step's into the output, the others into scratch
+// blocks reused once the values they hold are read for the last time, so that a chain's
+// blocks stay few enough to stay in L1.
+struct SlotPlan {
+  std::vector<int> slot;  // per step; -1 for the last
+  int num_slots = 0;
+};
+
+SlotPlan PlanSlots(const std::vector<ElementwiseStep>& steps, int num_inputs) {
+  const int m = static_cast<int>(steps.size());
+  std::vector<int> last_read(m, -1);
+  for (int k = 0; k < m; ++k) {
+    for (int r : {steps[k].a, steps[k].b}) {
+      if (r >= num_inputs) last_read[r - num_inputs] = k;
+    }
+  }
+  SlotPlan plan;
+  plan.slot.assign(m, -1);
+  std::vector<int> free_slots;
+  for (int k = 0; k + 1 < m; ++k) {
+    // A slot whose value step k reads last may take step k's result: an elementwise
+    // loop reads each element before it writes it.
+    for (int r : {steps[k].a, steps[k].b}) {
+      const int j = r - num_inputs;
+      if (j >= 0 && last_read[j] == k && plan.slot[j] >= 0 &&
+          std::find(free_slots.begin(), free_slots.end(), plan.slot[j]) == free_slots.end()) {
+        free_slots.push_back(plan.slot[j]);
+      }
+    }
+    if (free_slots.empty()) {
+      plan.slot[k] = plan.num_slots++;
+    } else {
+      plan.slot[k] = free_slots.back();
+      free_slots.pop_back();
+    }
+  }
+  return plan;
 }
 
 template <typename T>
@@ -207,7 +298,9 @@ class FusedElementwiseOp : public OpKernel {
   explicit FusedElementwiseOp(OpKernelConstruction& c)
       : OpKernel(c),
         steps_(ParseElementwiseProgram(c.node().attr<std::vector<int64_t>>("program"),
-                                       c.node().num_inputs())) {}
+                                       c.node().num_inputs())) {
+    if (steps_.ok()) slots_ = PlanSlots(*steps_, c.node().num_inputs());
+  }
   bool IsExpensive() const override { return true; }
 
   absl::Status Compute(OpKernelContext& ctx) override {
@@ -221,32 +314,61 @@ class FusedElementwiseOp : public OpKernel {
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
     const int64_t total = out->NumElements();
     if (total == 0) return absl::OkStatus();
-    // Per thread and kept: steady runs allocate nothing (a kernel may run on several
-    // threads at once).
-    thread_local Buffers<T> buffers;
-    const std::vector<ElementwiseStep>& steps = *steps_;
-    std::vector<Operand<T>>& in = buffers.operands;
-    if (in.size() < static_cast<size_t>(n)) in.resize(n);
-    for (int i = 0; i < n; ++i) SetOperand(ctx.input(i), shape, &in[i]);
-    std::vector<T>& scratch = buffers.scratch;
-    if (scratch.size() < steps.size() * kBlock) scratch.resize(steps.size() * kBlock);
-    std::vector<const T*>& reg = buffers.registers;
-    if (reg.size() < n + steps.size()) reg.resize(n + steps.size());
-    for (int64_t start = 0; start < total; start += kBlock) {
-      const int64_t len = std::min(kBlock, total - start);
-      for (int i = 0; i < n; ++i) reg[i] = Values(in[i], shape, start, len);
-      for (size_t k = 0; k < steps.size(); ++k) {
-        const ElementwiseStep& s = steps[k];
-        T* r = k + 1 == steps.size() ? out->base<T>() + start : scratch.data() + k * kBlock;
-        Apply<T>(s.op, reg[s.a], s.b >= 0 ? reg[s.b] : nullptr, r, len);
-        reg[n + k] = r;
-      }
+    const int64_t blocks = (total + kBlock - 1) / kBlock;
+    const int teams = TeamSize(total);
+    if (teams <= 1) {
+      RunBlocks(ctx, shape, 0, blocks, out->base<T>());
+      return absl::OkStatus();
     }
+#if RILL_WITH_OPENMP
+    // The team oneDNN's convolutions use: its threads are the ones waiting (spinning) when
+    // a chain that follows a convolution starts, so the chain takes no core from them.
+#pragma omp parallel for num_threads(teams) schedule(static)
+    for (int t = 0; t < teams; ++t) {
+      RunBlocks(ctx, shape, blocks * t / teams, blocks * (t + 1) / teams, out->base<T>());
+    }
+#endif
     return absl::OkStatus();
   }
 
  private:
+  // Output blocks [first, last) into `result`.
+  void RunBlocks(OpKernelContext& ctx, const TensorShape& shape, int64_t first, int64_t last,
+                 T* result) const {
+    // Per thread and kept: steady runs allocate nothing (a kernel may run on several
+    // threads at once).
+    thread_local Buffers<T> buffers;
+    const std::vector<ElementwiseStep>& steps = *steps_;
+    const int n = ctx.num_inputs();
+    std::vector<Operand<T>>& in = buffers.operands;
+    if (in.size() < static_cast<size_t>(n)) in.resize(n);
+    for (int i = 0; i < n; ++i) SetOperand(ctx.input(i), shape, &in[i]);
+    std::vector<T>& scratch = buffers.scratch;
+    Grow(&scratch, slots_.num_slots * kBlock);
+    std::vector<Reg<T>>& reg = buffers.registers;
+    Grow(&reg, n + steps.size());
+    for (int i = 0; i < n; ++i) {
+      reg[i] = in[i].layout == Layout::kScalar ? Reg<T>{nullptr, in[i].data[0], true} : Reg<T>{};
+    }
+    const int64_t total = shape.num_elements();
+    for (int64_t start = first * kBlock; start < std::min(total, last * kBlock); start += kBlock) {
+      const int64_t len = std::min(kBlock, total - start);
+      for (int i = 0; i < n; ++i) {
+        if (!reg[i].scalar) reg[i].p = Values(in[i], shape, start, len);
+      }
+      for (size_t k = 0; k < steps.size(); ++k) {
+        const int slot = slots_.slot[k];
+        T* r = slot < 0 ? result + start : scratch.data() + slot * kBlock;
+        reg[n + k] = Step<T>(steps[k], reg, r, len);
+      }
+      // A chain of scalars only (a constant the optimizer did not fold) fills the block.
+      const Reg<T>& last_reg = reg[n + steps.size() - 1];
+      if (last_reg.scalar) std::fill(result + start, result + start + len, last_reg.s);
+    }
+  }
+
   const absl::StatusOr<std::vector<ElementwiseStep>> steps_;
+  SlotPlan slots_;
 };
 
 RILL_REGISTER_KERNEL("_FusedElementwise", DEVICE_CPU, "T", DT_FLOAT, FusedElementwiseOp<float>);

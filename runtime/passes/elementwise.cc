@@ -110,6 +110,126 @@ int64_t Operand(const NodeOut& v, const Node* root, const Groups& groups, Progra
   return static_cast<int64_t>(p->inputs.size() - 1);
 }
 
+// Whether operand `o` is an input that is a Const of one value equal to `value`, of rank
+// at most `rank` (so that dropping it cannot change the broadcast output's shape).
+bool IsScalarConst(const Program& p, int64_t o, double value, int rank) {
+  if (o < 0) return false;
+  const Tensor* t = p.inputs[o].node->constant_value();
+  if (t == nullptr || t->NumElements() != 1 || t->dims() > rank) return false;
+  if (t->dtype() == DT_FLOAT) return t->base<float>()[0] == static_cast<float>(value);
+  return t->dtype() == DT_DOUBLE && t->base<double>()[0] == value;
+}
+
+// The step that operand `o` names when it is a step of op `op` read once; else -1.
+int64_t OnlyUse(const Program& p, const std::vector<int>& reads, int64_t o, ElementwiseOp op) {
+  if (o >= 0 || reads[~o] != 1 || p.steps[~o][0] != static_cast<int64_t>(op)) return -1;
+  return ~o;
+}
+
+// For step k = Div(Mul(u, Minimum(Maximum(Add(u, 3), 0), 6)), 6) (operands of Add,
+// Maximum, Minimum and the Mul in either order, each intermediate read only by the next),
+// the steps it replaces; u in *u. Empty if step k is no such HardSwish.
+std::vector<int64_t> MatchHardSwish(const Program& p, const std::vector<int>& reads, int64_t k,
+                                    int rank, int64_t* u) {
+  const std::vector<int64_t>& q = p.steps[k];
+  if (q[0] != static_cast<int64_t>(ElementwiseOp::kDiv) || !IsScalarConst(p, q[2], 6, rank)) {
+    return {};
+  }
+  // The other operand of binary step s when one of its operands satisfies `pred`.
+  auto other = [&](int64_t s, auto pred) -> std::optional<int64_t> {
+    const std::vector<int64_t>& st = p.steps[s];
+    if (pred(st[1])) return st[2];
+    if (pred(st[2])) return st[1];
+    return std::nullopt;
+  };
+  const int64_t mul = OnlyUse(p, reads, q[1], ElementwiseOp::kMul);
+  if (mul < 0) return {};
+  for (int side : {1, 2}) {
+    const int64_t min = OnlyUse(p, reads, p.steps[mul][side], ElementwiseOp::kMinimum);
+    const int64_t x = p.steps[mul][3 - side];
+    if (min < 0) continue;
+    auto is6 = [&](int64_t o) { return IsScalarConst(p, o, 6, rank); };
+    auto is0 = [&](int64_t o) { return IsScalarConst(p, o, 0, rank); };
+    auto is3 = [&](int64_t o) { return IsScalarConst(p, o, 3, rank); };
+    std::optional<int64_t> m = other(min, is6);
+    const int64_t max = m ? OnlyUse(p, reads, *m, ElementwiseOp::kMaximum) : -1;
+    std::optional<int64_t> a = max >= 0 ? other(max, is0) : std::nullopt;
+    const int64_t add = a ? OnlyUse(p, reads, *a, ElementwiseOp::kAdd) : -1;
+    if (add >= 0 && other(add, is3) == x) {
+      *u = x;
+      return {mul, min, max, add};
+    }
+  }
+  return {};
+}
+
+// Each HardSwish pattern of `p` becomes one kHardSwish step; the steps and constant inputs
+// it used are dropped. `rank`: the largest rank among the inputs (-1 if unknown).
+void FoldHardSwish(Program* p, int rank) {
+  if (rank < 0) rank = 0;  // only rank-0 constants can be dropped safely
+  const int64_t m = static_cast<int64_t>(p->steps.size());
+  std::vector<int> reads(m, 0);
+  for (const auto& s : p->steps) {
+    for (int j : {1, 2}) {
+      if (s[j] < 0 && !(j == 2 && IsUnary(static_cast<ElementwiseOp>(s[0])))) ++reads[~s[j]];
+    }
+  }
+  std::vector<bool> dead(m, false);
+  bool changed = false;
+  for (int64_t k = 0; k < m; ++k) {
+    int64_t u = 0;
+    std::vector<int64_t> gone = MatchHardSwish(*p, reads, k, rank, &u);
+    if (gone.empty()) continue;
+    for (int64_t g : gone) dead[g] = true;
+    p->steps[k] = {static_cast<int64_t>(ElementwiseOp::kHardSwish), u, -1};
+    changed = true;
+  }
+  if (!changed) return;
+  // Renumber the live steps, then the inputs some live step still reads.
+  std::vector<int64_t> step_at(m, -1);
+  std::vector<std::vector<int64_t>> steps;
+  for (int64_t k = 0; k < m; ++k) {
+    if (dead[k]) continue;
+    std::vector<int64_t> s = p->steps[k];
+    const int operands = IsUnary(static_cast<ElementwiseOp>(s[0])) ? 1 : 2;
+    for (int j = 1; j <= operands; ++j) {
+      if (s[j] < 0) s[j] = ~step_at[~s[j]];
+    }
+    if (operands == 1) s[2] = -1;
+    step_at[k] = static_cast<int64_t>(steps.size());
+    steps.push_back(std::move(s));
+  }
+  std::vector<int64_t> input_at(p->inputs.size(), -1);
+  std::vector<NodeOut> inputs;
+  for (auto& s : steps) {
+    const int operands = IsUnary(static_cast<ElementwiseOp>(s[0])) ? 1 : 2;
+    for (int j = 1; j <= operands; ++j) {
+      if (s[j] < 0) continue;
+      if (input_at[s[j]] < 0) {
+        input_at[s[j]] = static_cast<int64_t>(inputs.size());
+        inputs.push_back(p->inputs[s[j]]);
+      }
+      s[j] = input_at[s[j]];
+    }
+  }
+  p->steps = std::move(steps);
+  p->inputs = std::move(inputs);
+}
+
+// The largest rank among the program's inputs that are not constants of one value (those
+// FoldHardSwish may drop), -1 if one's rank is unknown.
+int LargestRank(const Program& p) {
+  int rank = 0;
+  for (const NodeOut& v : p.inputs) {
+    const Tensor* t = v.node->constant_value();
+    if (t != nullptr && t->NumElements() == 1) continue;
+    const PartialTensorShape& s = v.node->output_shape(v.index);
+    if (s.unknown_rank()) return -1;
+    rank = std::max(rank, s.dims());
+  }
+  return rank;
+}
+
 // The program as _FusedElementwise's attr: registers are the inputs, then the steps.
 std::vector<int64_t> Encode(const Program& p) {
   const int64_t n = static_cast<int64_t>(p.inputs.size());
@@ -139,6 +259,7 @@ absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in) {
     }
     Program p;
     Emit(&old, &old, groups, &p);
+    FoldHardSwish(&p, LargestRank(p));
     NodeSpec spec = rw.SpecOf(old);  // name, device request, control inputs
     spec.op = "_FusedElementwise";
     spec.inputs.clear();

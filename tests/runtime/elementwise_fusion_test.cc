@@ -3,6 +3,7 @@
 // scalars, values read twice, broadcasts of every layout the kernel distinguishes, double.
 #include <gtest/gtest.h>
 
+#include "rill/core/fused_elementwise.h"
 #include "rill/rill.h"
 #include "rill/runtime/passes/passes.h"
 #include "test_util.h"
@@ -53,7 +54,53 @@ TEST(ElementwiseFusion, AChainWithABiasBecomesOneNodeNamedAfterItsLastOp) {
   EXPECT_EQ(g->replaces.at(f).size(), 7u);   // BiasAdd, Add, Maximum, Minimum, Mul, Div, Relu
   EXPECT_EQ(f->input(0).node->name(), "x");  // y, read twice, is computed once inside
   EXPECT_EQ(f->input(1).node->name(), "b");
-  EXPECT_EQ(f->attr<std::vector<int64_t>>("program").size(), 7u * 3);
+  EXPECT_EQ(f->num_inputs(), 2);  // HardSwish's constants went with its steps
+  // BiasAdd, HardSwish (one step for five ops), Relu.
+  const std::vector<int64_t> want = {static_cast<int64_t>(ElementwiseOp::kAdd),       0, 1,
+                                     static_cast<int64_t>(ElementwiseOp::kHardSwish), 2, -1,
+                                     static_cast<int64_t>(ElementwiseOp::kRelu),      3, -1};
+  EXPECT_EQ(f->attr<std::vector<int64_t>>("program"), want);
+}
+
+void ExpectSameAsUnfused(const Scope& s, const Output& out, const std::vector<Output>& feeds,
+                         const std::vector<Tensor>& values);
+
+// The program of the one fused node `out` became.
+std::vector<int64_t> ProgramOf(const Scope& s, const Output& out, const Output& x) {
+  auto g = FuseElementwise(PlanOf(s, {out}, {x}));
+  EXPECT_TRUE(g.ok()) << g.status();
+  if (!g.ok() || g->fetches[0].node->type_string() != "_FusedElementwise") return {};
+  return g->fetches[0].node->attr<std::vector<int64_t>>("program");
+}
+
+// Operands in either order fold; other constants, or constants whose rank would grow the
+// output's, leave the five steps as they are. Values as unfused in every case.
+TEST(ElementwiseFusion, HardSwishFoldsIntoOneStepWhereItIsExactlyHardSwish) {
+  const int64_t hard_swish = static_cast<int64_t>(ElementwiseOp::kHardSwish);
+  struct Case {
+    const char* what;
+    float three, six;
+    std::vector<int64_t> c3_dims;
+    size_t program_size;
+  };
+  for (const Case& c :
+       {Case{"commuted", 3.f, 6.f, {}, 3}, Case{"rank-1 constants", 3.f, 6.f, {1}, 3},
+        Case{"x + 2", 2.f, 6.f, {}, 15}, Case{"/ 5", 3.f, 5.f, {}, 15},
+        Case{"a rank-3 constant", 3.f, 6.f, {1, 1, 1}, 15}}) {
+    SCOPED_TRACE(c.what);
+    Scope s = Scope::NewRootScope();
+    auto x = Placeholder(s.WithOpName("x"), DT_FLOAT, Placeholder::Shape({-1, 2}));
+    Tensor three(DT_FLOAT, TensorShape(c.c3_dims));
+    three.flat<float>()(0) = c.three;
+    Output clip = Minimum(s, Const(s, 6.f), Maximum(s, Const(s, 0.f), Add(s, Const(s, three), x)));
+    Output out = Div(s, Mul(s, clip, x), Const(s, c.six));
+    const std::vector<int64_t> program = ProgramOf(s, out, x);
+    EXPECT_EQ(program.size(), c.program_size);
+    if (c.program_size == 3 && program.size() == 3) {
+      EXPECT_EQ(program[0], hard_swish);
+    }
+    ExpectSameAsUnfused(s, out, {x}, {RandomTensor(DT_FLOAT, {50, 2}, -8, 8, 9)});
+  }
 }
 
 // A BiasAdd fuses only where its own checks cannot fail: a bias vector as long as the
@@ -124,9 +171,11 @@ TEST(ElementwiseFusion, FusedPlansComputeWhatTheChainsComputed) {
 }
 
 // Outputs of thousands of elements cross the kernel's blocks; a bias longer than a block
-// wraps within one.
+// wraps within one; tens of thousands are split between threads.
 TEST(ElementwiseFusion, LargeOutputsAndLongBiasVectors) {
-  for (const TensorShape& shape : {TensorShape({3, 1500}), TensorShape({7, 9, 33})}) {
+  // 70,000 elements: split across threads where the kernel has OpenMP.
+  for (const TensorShape& shape :
+       {TensorShape({3, 1500}), TensorShape({7, 9, 33}), TensorShape({70, 1000})}) {
     SCOPED_TRACE(shape.DebugString());
     const int64_t c = shape.dim_size(shape.dims() - 1);
     Scope s = Scope::NewRootScope();
