@@ -69,4 +69,23 @@ absl::StatusOr<std::vector<ElementwiseStep>> ParseElementwiseProgram(
   return steps;
 }
 
+std::optional<std::vector<ChainStep>> LinearChain(const std::vector<ElementwiseStep>& steps,
+                                                  int num_inputs, int value) {
+  std::vector<ChainStep> chain;
+  int acc = value;
+  for (const ElementwiseStep& s : steps) {
+    if (IsUnary(s.op)) {
+      if (s.a != acc) return std::nullopt;
+      chain.push_back({s.op, -1});
+    } else {
+      const bool ordered = s.op == ElementwiseOp::kSub || s.op == ElementwiseOp::kDiv;
+      const int other = s.a == acc ? s.b : ordered || s.b != acc ? -2 : s.a;
+      if (other < 0 || other >= num_inputs || other == value) return std::nullopt;
+      chain.push_back({s.op, other});
+    }
+    acc = num_inputs + static_cast<int>(chain.size()) - 1;
+  }
+  return chain;
+}
+
 }  // namespace rill

@@ -53,4 +53,16 @@ inline constexpr int kMaxElementwiseSteps = 64;
 absl::StatusOr<std::vector<ElementwiseStep>> ParseElementwiseProgram(
     const std::vector<int64_t>& program, int num_inputs);
 
+// A program that a convolution can finish in its epilogue (oneDNN's post-ops): register
+// `value` (the convolution's output) is read by the first step, each later step reads the
+// step before it, and every other operand is an input register other than `value`; Sub and
+// Div read the chain's value as their first operand. Per step: its op and the register of
+// its other operand (-1 for a unary op). Nullopt for any other program.
+struct ChainStep {
+  ElementwiseOp op;
+  int operand;
+};
+std::optional<std::vector<ChainStep>> LinearChain(const std::vector<ElementwiseStep>& steps,
+                                                  int num_inputs, int value);
+
 }  // namespace rill

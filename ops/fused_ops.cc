@@ -67,6 +67,51 @@ RILL_REGISTER_OP("_FusedElementwise")
       return absl::OkStatus();
     });
 
+namespace {
+
+// The base convolution's output; every operand must broadcast into it without growing it.
+absl::Status ConvElementwiseShape(InferenceContext& c, const char* base) {
+  RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUp(base)->shape_fn(c));
+  RILL_RETURN_IF_ERROR(
+      ParseElementwiseProgram(c.attr<std::vector<int64_t>>("program"), c.num_inputs() - 1)
+          .status());
+  const PartialTensorShape out = c.outputs()[0];
+  for (int i = 2; i < c.num_inputs(); ++i) {
+    RILL_ASSIGN_OR_RETURN(PartialTensorShape b, shape_fns::Broadcast(out, c.input_shape(i)));
+    bool grows = !out.unknown_rank() && !b.unknown_rank() && b.dims() != out.dims();
+    for (int d = 0; !grows && !out.unknown_rank() && !b.unknown_rank() && d < b.dims(); ++d) {
+      grows = out.dim_size(d) >= 0 && b.dim_size(d) >= 0 && b.dim_size(d) != out.dim_size(d);
+    }
+    if (grows) {
+      return errors::InvalidArgument("epilogue operand ", i, " of shape ",
+                                     c.input_shape(i).DebugString(),
+                                     " grows the convolution's output ", out.DebugString());
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+#define RILL_REGISTER_CONV_ELEMENTWISE(NAME, BASE)                             \
+  RILL_REGISTER_OP(NAME)                                                       \
+      .Input("input", "T")                                                     \
+      .Input("filter", "T")                                                    \
+      .InputList("operands", "N", "T")                                         \
+      .Output("output", "T")                                                   \
+      .TypeAttr("T", kFloatTypes)                                              \
+      .Attr("N", AttrKind::kInt)                                               \
+      .Attr("strides", AttrKind::kIntList)                                     \
+      .Attr("padding", AttrKind::kString)                                      \
+      .Attr("data_format", AttrKind::kString, std::string("NHWC"))             \
+      .Attr("dilations", AttrKind::kIntList, std::vector<int64_t>{1, 1, 1, 1}) \
+      .Attr("explicit_paddings", AttrKind::kIntList, std::vector<int64_t>{})   \
+      .Attr("program", AttrKind::kIntList)                                     \
+      .SetShapeFn([](InferenceContext& c) { return ConvElementwiseShape(c, BASE); });
+RILL_REGISTER_CONV_ELEMENTWISE("_FusedConv2DElementwise", "Conv2D")
+RILL_REGISTER_CONV_ELEMENTWISE("_FusedDepthwiseConv2dNativeElementwise", "DepthwiseConv2dNative")
+#undef RILL_REGISTER_CONV_ELEMENTWISE
+
 namespace ops {
 using internal::NodeBuilder;
 
@@ -75,6 +120,21 @@ FusedElementwise::FusedElementwise(const Scope& scope, InputList inputs,
   NodeBuilder(scope, "_FusedElementwise", "FusedElementwise")
       .Inputs(inputs)
       .Attr("program", program)
+      .Finalize(this);
+}
+
+FusedConvElementwise::FusedConvElementwise(const Scope& scope, Input input, Input filter,
+                                           InputList operands, const std::vector<int64_t>& program,
+                                           const IntList& strides, const std::string& padding,
+                                           bool depthwise) {
+  const char* op = depthwise ? "_FusedDepthwiseConv2dNativeElementwise" : "_FusedConv2DElementwise";
+  NodeBuilder(scope, op, "FusedConvElementwise")
+      .Input(input)
+      .Input(filter)
+      .Inputs(operands)
+      .Attr("program", program)
+      .Attr("strides", strides)
+      .Attr("padding", padding)
       .Finalize(this);
 }
 
@@ -125,6 +185,8 @@ RILL_REGISTER_GRADIENT("_FusedConv2D",
 // The optimizer fuses elementwise chains in a plan, after the gradients were built from the
 // plain ops; a graph that holds the fused op itself is not differentiated through it.
 RILL_REGISTER_NO_GRADIENT("_FusedElementwise");
+RILL_REGISTER_NO_GRADIENT("_FusedConv2DElementwise");
+RILL_REGISTER_NO_GRADIENT("_FusedDepthwiseConv2dNativeElementwise");
 
 }  // namespace
 }  // namespace ops

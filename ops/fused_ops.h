@@ -36,4 +36,15 @@ class FusedElementwise : public OpWrapper {
   FusedElementwise(const Scope& scope, InputList inputs, const std::vector<int64_t>& program);
 };
 
+// A convolution whose output an elementwise program finishes (the optimizer's
+// runtime/passes/conv_epilogue.cc): register 0 of `program` is Conv2D(input, filter) (or,
+// `depthwise`, DepthwiseConv2dNative's), registers 1.. the `operands`, which broadcast
+// into the convolution's output without growing it. Strides and padding as the base op's.
+class FusedConvElementwise : public OpWrapper {
+ public:
+  FusedConvElementwise(const Scope& scope, Input input, Input filter, InputList operands,
+                       const std::vector<int64_t>& program, const IntList& strides,
+                       const std::string& padding, bool depthwise = false);
+};
+
 }  // namespace rill::ops

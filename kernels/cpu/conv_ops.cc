@@ -6,6 +6,7 @@
 
 #include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cpu/bias_activation.h"
+#include "rill/kernels/cpu/conv_epilogue.h"
 #include "rill/kernels/cpu/cwise.h"
 #include "rill/kernels/cpu/dnnl_conv.h"
 #include "rill/kernels/cpu/gemm.h"
@@ -61,14 +62,18 @@ void Col2Im(const Conv2DGeometry& g, const T* cols, T* dx) {
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
 // 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, bias),
 // whose bias and activation oneDNN applies in the primitive (else done after the GEMMs).
-template <typename T, int kMode, bool kFused = false>
+// kEpilogue (kMode 0): _FusedConv2DElementwise(input, filter, operands...), the same with
+// an elementwise program (conv_epilogue.h).
+template <typename T, int kMode, bool kFused = false, bool kEpilogue = false>
 class ConvOp : public OpKernel {
  public:
   explicit ConvOp(OpKernelConstruction& c)
       : OpKernel(c),
         act_(FusedOf(c)),
         constant_filter_(kMode == 0 && InputIsConstant(c.node(), 1)),
-        dnnl_(act_) {}
+        dnnl_(act_) {
+    if constexpr (kEpilogue) epilogue_.emplace(c);
+  }
   bool IsExpensive() const override { return true; }
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
@@ -78,11 +83,20 @@ class ConvOp : public OpKernel {
       RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
       bias = ctx.input(2).base<T>();
     }
-    bool finished = false;  // the bias and activation applied too
-    RILL_RETURN_IF_ERROR(Convolve(ctx, g, bias, out, &finished));
+    ConvPostOps storage;
+    const ConvPostOps* post = nullptr;
+    if constexpr (kEpilogue) {
+      RILL_RETURN_IF_ERROR(epilogue_->Check(ctx, out->shape()));
+      post = epilogue_->PostOps(ctx, out->shape(), &storage);
+    }
+    bool finished = false;  // the bias and activation, or the epilogue, applied too
+    RILL_RETURN_IF_ERROR(Convolve(ctx, g, bias, post, out, &finished));
     if (kFused && !finished) {
       const int64_t rows = g.batch * g.out_h * g.out_w;
       BiasActivationRows<T>(*act_, out->base<T>(), bias, out->base<T>(), rows, g.out_c);
+    }
+    if constexpr (kEpilogue) {
+      if (!finished) epilogue_->Apply(ctx, out);
     }
     return absl::OkStatus();
   }
@@ -93,8 +107,8 @@ class ConvOp : public OpKernel {
     return ParseFusedActivation(c.node().attr<std::string>("activation"));
   }
 
-  absl::Status Convolve(OpKernelContext& ctx, const Conv2DGeometry& g, const T* bias, Tensor* out,
-                        bool* finished) {
+  absl::Status Convolve(OpKernelContext& ctx, const Conv2DGeometry& g, const T* bias,
+                        const ConvPostOps* post, Tensor* out, bool* finished) {
     const Tensor* dy = kMode == 0 ? nullptr : &ctx.input(2);
     const int64_t P = g.out_h * g.out_w, K = g.k_h * g.k_w * g.in_c;
     if (out->NumElements() == 0 || P == 0 || K == 0) {
@@ -108,8 +122,13 @@ class ConvOp : public OpKernel {
                                                 : ConvPass::kBackwardWeights;
         const float* a = (kMode == 1 ? ctx.input(1) : ctx.input(0)).base<float>();
         const float* b = kMode == 0 ? ctx.input(1).base<float>() : dy->base<float>();
-        absl::Status st = dnnl_.Run(kPass, g, a, b, out->base<float>(), bias, constant_filter_);
-        *finished = st.ok();
+        absl::Status st =
+            dnnl_.Run(kPass, g, a, b, out->base<float>(), bias, constant_filter_, post);
+        if (absl::IsUnimplemented(st) && post != nullptr) {  // the convolution alone, then
+          post = nullptr;                                    // the epilogue after it
+          st = dnnl_.Run(kPass, g, a, b, out->base<float>(), bias, constant_filter_, nullptr);
+        }
+        *finished = st.ok() && (bias != nullptr || post != nullptr);
         if (!absl::IsUnimplemented(st)) return st;  // else the im2col path below
       }
     }
@@ -141,6 +160,7 @@ class ConvOp : public OpKernel {
   const std::optional<FusedActivation> act_;  // _FusedConv2D's
   const bool constant_filter_;                // the forward's filter is a Const's value
   DnnlConv dnnl_;                             // float only
+  std::optional<ConvEpilogue<T>> epilogue_;   // kEpilogue's
 };
 
 template <typename T>
@@ -193,6 +213,10 @@ RILL_FOR_FLOAT_TYPES(RILL_REG_CONV, 0)
   RILL_REGISTER_KERNEL("_FusedConv2D", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        ConvOp<T, 0, true>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_FUSED_CONV, 0)
+#define RILL_REG_CONV_EPILOGUE(T, unused)                                                    \
+  RILL_REGISTER_KERNEL("_FusedConv2DElementwise", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ConvOp<T, 0, false, true>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_CONV_EPILOGUE, 0)
 #define RILL_REG_BIAS(T, unused)                                                            \
   RILL_REGISTER_KERNEL("BiasAdd", DEVICE_CPU, "T", DataTypeToEnum<T>::value, BiasAddOp<T>); \
   RILL_REGISTER_KERNEL("BiasAddGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, BiasAddGradOp<T>);

@@ -12,6 +12,7 @@
 
 #include "oneapi/dnnl/dnnl.hpp"
 #include "rill/core/tensor.h"
+#include "rill/kernels/cpu/dnnl_post_ops.h"
 
 namespace rill::cpu {
 namespace {
@@ -35,9 +36,21 @@ int64_t PadRight(const Conv2DGeometry& g) {
 }
 
 using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                       int64_t, int64_t>;
+                       int64_t, int64_t, uint64_t>;
 
-Key KeyOf(ConvPass pass, const Conv2DGeometry& g) {
+// An epilogue's ops and operand shapes, 6 bits a step under a leading 1 (0: none), so
+// that the cache key needs no allocation.
+uint64_t SignatureOf(const ConvPostOps* post) {
+  if (post == nullptr) return 0;
+  uint64_t sig = 1;
+  for (int i = 0; i < post->size; ++i) {
+    sig = sig << 6 | (static_cast<uint64_t>(post->ops[i].op) << 2) |
+          static_cast<uint64_t>(post->ops[i].shape);
+  }
+  return sig;
+}
+
+Key KeyOf(ConvPass pass, const Conv2DGeometry& g, const ConvPostOps* post) {
   return {static_cast<int>(pass),
           g.batch,
           g.in_h,
@@ -48,7 +61,8 @@ Key KeyOf(ConvPass pass, const Conv2DGeometry& g) {
           g.out_c,
           g.stride_h,
           g.stride_w,
-          g.groups};
+          g.groups,
+          SignatureOf(post)};
 }
 
 // The weights as oneDNN sees them, in rill's HWIO layout: [oc, ic, kh, kw] for one group;
@@ -130,23 +144,59 @@ struct Prepared {
   Operand a, b, out;
   std::optional<memory::desc> bias;
   memory::desc scratch;
+  // Per binary post-op of an epilogue: its index among the post-ops, the epilogue step it
+  // came from, and its operand's desc.
+  struct PostSource {
+    int index, step;
+    memory::desc md;
+  };
+  std::vector<PostSource> post_sources;
 };
 
-dnnl::primitive_attr AttrOf(std::optional<FusedActivation> fused) {
+// Whether a primitive's implementation is one of oneDNN's JIT kernels, not a reference loop.
+bool IsJit(const std::string& impl) {
+  return impl.find("jit") != std::string::npos || impl.find("brg") != std::string::npos ||
+         impl.find("brdgmm") != std::string::npos;  // brdgmm: the NHWC depthwise kernels
+}
+
+// The binary post-ops of `post`, numbered as AttrOf appends them (after a fused activation).
+std::vector<Prepared::PostSource> PostSources(const ConvPostOps* post, bool after_activation,
+                                              const memory::dims& dst) {
+  std::vector<Prepared::PostSource> sources;
+  int index = after_activation ? 1 : 0;
+  for (int i = 0; post != nullptr && i < post->size; ++i) {
+    const ConvPostOp& op = post->ops[i];
+    if (op.op == ElementwiseOp::kIdentity) continue;
+    if (op.shape != PostOperand::kNone)
+      sources.push_back({index, i, PostOperandDesc(op.shape, dst)});
+    ++index;
+  }
+  return sources;
+}
+
+// Throws dnnl::error (as primitive creation does) for an epilogue oneDNN cannot apply.
+dnnl::primitive_attr AttrOf(std::optional<FusedActivation> fused, const ConvPostOps* post,
+                            const memory::dims& dst) {
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  dnnl::post_ops po;
   if (fused) {
     const auto algo = *fused == FusedActivation::kRelu      ? dnnl::algorithm::eltwise_relu
                       : *fused == FusedActivation::kSigmoid ? dnnl::algorithm::eltwise_logistic
                                                             : dnnl::algorithm::eltwise_tanh;
-    dnnl::post_ops po;
     po.append_eltwise(1.f, algo, 0.f, 0.f);
-    attr.set_post_ops(po);
   }
+  for (int i = 0; post != nullptr && i < post->size; ++i) {
+    if (!AppendPostOp(post->ops[i], dst, &po)) {
+      throw dnnl::error(dnnl_unimplemented, "no post-op for this elementwise op");
+    }
+  }
+  if (po.len() > 0) attr.set_post_ops(po);
   return attr;
 }
 
-Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivation> fused) {
+Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivation> fused,
+              const ConvPostOps* post) {
   const memory::dims src{g.batch, g.in_c, g.in_h, g.in_w};
   const memory::dims dst{g.batch, g.out_c, g.out_h, g.out_w};
   const memory::dims strides{g.stride_h, g.stride_w};
@@ -159,13 +209,14 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
   const auto algo = dnnl::algorithm::convolution_direct;
   const auto prop = dnnl::prop_kind::forward_training;
   const bool fused_forward = fused && pass == ConvPass::kForward;
+  const ConvPostOps* epilogue = pass == ConvPass::kForward ? post : nullptr;
   auto forward = [&](const memory::desc& s, const memory::desc& d) {
     return dnnl::convolution_forward::primitive_desc(
         fused_forward
             ? dnnl::convolution_forward::desc(prop, algo, s, wei_any, bias_md, d, strides, pad_l,
                                               pad_r)
             : dnnl::convolution_forward::desc(prop, algo, s, wei_any, d, strides, pad_l, pad_r),
-        AttrOf(fused_forward ? fused : std::nullopt), Engine());
+        AttrOf(fused_forward ? fused : std::nullopt, epilogue, dst), Engine());
   };
   dnnl::convolution_forward::primitive_desc fwd = forward(src_any, dst_any);
   if (pass == ConvPass::kForward) {
@@ -173,13 +224,13 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
     // reorders to and from a blocked layout cost more than they save on the small
     // feature maps of inference models (only the weights, made once, are reordered).
     dnnl::convolution_forward::primitive_desc plain = forward(src_md, dst_md);
-    const std::string impl = plain.impl_info_str();
-    if (impl.find("jit") != std::string::npos || impl.find("brg") != std::string::npos ||
-        impl.find("brdgmm") != std::string::npos) {  // brdgmm: the NHWC depthwise kernels
-      fwd = plain;
+    if (IsJit(plain.impl_info_str())) fwd = plain;
+    // An epilogue in a reference loop costs more than the caller's own pass over the output.
+    if (epilogue != nullptr && !IsJit(fwd.impl_info_str())) {
+      throw dnnl::error(dnnl_unimplemented, "no JIT convolution with this epilogue");
     }
   }
-  dnnl::primitive_attr attr = AttrOf(std::nullopt);
+  dnnl::primitive_attr attr = AttrOf(std::nullopt, nullptr, dst);
   switch (pass) {
     case ConvPass::kForward:
       return {dnnl::convolution_forward(fwd),
@@ -187,7 +238,8 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
               MakeOperand(DNNL_ARG_WEIGHTS, wei_md, fwd.weights_desc(), true),
               MakeOperand(DNNL_ARG_DST, dst_md, fwd.dst_desc(), false),
               fused_forward ? std::optional(bias_md) : std::nullopt,
-              fwd.scratchpad_desc()};
+              fwd.scratchpad_desc(),
+              PostSources(epilogue, fused_forward, dst)};
     case ConvPass::kBackwardData: {
       dnnl::convolution_backward_data::primitive_desc pd(
           dnnl::convolution_backward_data::desc(algo, src_any, wei_any, dst_any, strides, pad_l,
@@ -198,7 +250,8 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
               MakeOperand(DNNL_ARG_DIFF_DST, dst_md, pd.diff_dst_desc(), true),
               MakeOperand(DNNL_ARG_DIFF_SRC, src_md, pd.diff_src_desc(), false),
               std::nullopt,
-              pd.scratchpad_desc()};
+              pd.scratchpad_desc(),
+              {}};
     }
     case ConvPass::kBackwardWeights: {
       dnnl::convolution_backward_weights::primitive_desc pd(
@@ -210,7 +263,8 @@ Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivat
               MakeOperand(DNNL_ARG_DIFF_DST, dst_md, pd.diff_dst_desc(), true),
               MakeOperand(DNNL_ARG_DIFF_WEIGHTS, wei_md, pd.diff_weights_desc(), false),
               std::nullopt,
-              pd.scratchpad_desc()};
+              pd.scratchpad_desc(),
+              {}};
     }
   }
   return {};
@@ -228,7 +282,8 @@ struct Workspace {
   dnnl::stream stream;
   Bound a, b, out;
   memory bias, scratch;
-  std::vector<Tensor> buffers;  // behind the primitive-side memories and the scratchpad
+  std::vector<memory> post_sources;  // Prepared::post_sources' memories
+  std::vector<Tensor> buffers;       // behind the primitive-side memories and the scratchpad
 };
 
 // A buffer from rill's allocator for a primitive-side tensor or the scratchpad.
@@ -255,6 +310,9 @@ absl::StatusOr<std::unique_ptr<Workspace>> MakeWorkspace(const Prepared& p) {
   RILL_ASSIGN_OR_RETURN(ws->b, BindOperand(p.b, *ws));
   RILL_ASSIGN_OR_RETURN(ws->out, BindOperand(p.out, *ws));
   if (p.bias) ws->bias = memory(*p.bias, Engine(), DNNL_MEMORY_NONE);
+  for (const Prepared::PostSource& src : p.post_sources) {
+    ws->post_sources.push_back(memory(src.md, Engine(), DNNL_MEMORY_NONE));
+  }
   if (p.scratch.get_size() > 0) {
     RILL_ASSIGN_OR_RETURN(ws->scratch, OwnMemory(p.scratch, *ws));
   }
@@ -280,11 +338,11 @@ dnnl_memory_t Side(const Operand& o, Bound& b, dnnl::stream& s, bool input) {
 
 // `packed_b`: b already in the primitive's layout (constant weights reordered once), or null.
 void ExecuteOnce(const Prepared& p, Workspace& ws, const float* a, const float* b, float* out,
-                 const float* bias, dnnl_memory_t packed_b) {
+                 const float* bias, dnnl_memory_t packed_b, const ConvPostOps* post) {
   ws.a.user.set_data_handle(const_cast<float*>(a));
   ws.b.user.set_data_handle(const_cast<float*>(b));
   ws.out.user.set_data_handle(out);
-  dnnl_exec_arg_t args[5];
+  dnnl_exec_arg_t args[5 + kMaxConvPostOps];
   int n = 0;
   args[n++] = {p.a.arg, Side(p.a, ws.a, ws.stream, true)};
   args[n++] = {p.b.arg, packed_b != nullptr ? packed_b : Side(p.b, ws.b, ws.stream, true)};
@@ -294,6 +352,12 @@ void ExecuteOnce(const Prepared& p, Workspace& ws, const float* a, const float* 
     args[n++] = {DNNL_ARG_BIAS, ws.bias.get()};
   }
   if (ws.scratch) args[n++] = {DNNL_ARG_SCRATCHPAD, ws.scratch.get()};
+  for (size_t i = 0; i < p.post_sources.size(); ++i) {
+    const Prepared::PostSource& src = p.post_sources[i];
+    ws.post_sources[i].set_data_handle(const_cast<float*>(post->ops[src.step].values));
+    args[n++] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(src.index) | DNNL_ARG_SRC_1,
+                 ws.post_sources[i].get()};
+  }
   dnnl::error::wrap_c_api(dnnl_primitive_execute(p.prim.get(), ws.stream.get(), n, args),
                           "could not execute a convolution");
   if (p.out.reorder) {
@@ -306,6 +370,7 @@ void ExecuteOnce(const Prepared& p, Workspace& ws, const float* a, const float* 
 // A prepared pass and its idle workspaces; for a forward pass over constant weights, those
 // weights in the primitive's layout (reordered by the first run).
 struct Entry {
+  absl::Status refused;  // Unimplemented: oneDNN made no primitive for the key
   Prepared p;
   int threads = 0;  // ThreadsFor the geometry
   std::mutex mu;
@@ -342,19 +407,26 @@ struct DnnlConv::Impl {
   std::mutex mu;
   std::map<Key, std::unique_ptr<Entry>> cache;
 
-  absl::StatusOr<Entry*> Find(ConvPass pass, const Conv2DGeometry& g) {
+  absl::StatusOr<Entry*> Find(ConvPass pass, const Conv2DGeometry& g, const ConvPostOps* post) {
     std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(KeyOf(pass, g));
-    if (it != cache.end()) return it->second.get();
+    auto it = cache.find(KeyOf(pass, g, post));
+    if (it != cache.end()) {
+      if (!it->second->refused.ok()) return it->second->refused;
+      return it->second.get();
+    }
     auto e = std::make_unique<Entry>();
     e->threads = ThreadsFor(g);
     try {
       ScopedThreads threads(e->threads);
-      e->p = Make(pass, g, fused);
+      e->p = Make(pass, g, fused, post);
     } catch (const dnnl::error& err) {
-      return errors::Unimplemented("oneDNN has no convolution for this geometry: ", err.what());
+      // Kept, so that later runs of the geometry are refused without trying again.
+      e->refused =
+          errors::Unimplemented("oneDNN has no convolution for this geometry: ", err.what());
     }
-    return cache.emplace(KeyOf(pass, g), std::move(e)).first->second.get();
+    it = cache.emplace(KeyOf(pass, g, post), std::move(e)).first;
+    if (!it->second->refused.ok()) return it->second->refused;
+    return it->second.get();
   }
 };
 
@@ -379,8 +451,13 @@ bool DnnlConv::Supports(const Conv2DGeometry& g) {
 }
 
 absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
-                           float* out, const float* bias, bool constant_weights) {
-  RILL_ASSIGN_OR_RETURN(Entry * e, impl_->Find(pass, g));
+                           float* out, const float* bias, bool constant_weights,
+                           const ConvPostOps* post) {
+  if (post != nullptr && post->size > kMaxConvPostOps) {
+    return errors::Unimplemented("an epilogue of more than ", kMaxConvPostOps, " steps");
+  }
+  if (pass != ConvPass::kForward) post = nullptr;
+  RILL_ASSIGN_OR_RETURN(Entry * e, impl_->Find(pass, g, post));
   ScopedThreads threads(e->threads);
   dnnl_memory_t packed_b = nullptr;
   if (constant_weights && pass == ConvPass::kForward) {
@@ -402,7 +479,7 @@ absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* 
     if (!ws) {
       RILL_ASSIGN_OR_RETURN(ws, MakeWorkspace(e->p));
     }
-    ExecuteOnce(e->p, *ws, a, b, out, bias, packed_b);
+    ExecuteOnce(e->p, *ws, a, b, out, bias, packed_b, post);
   } catch (const dnnl::error& err) {
     return errors::Internal("oneDNN convolution failed: ", err.what(), " (status ", err.status,
                             ")");

@@ -6,16 +6,33 @@
 // of their own and one kernel may run from several threads at once.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 
 #include "rill/core/activation.h"
 #include "rill/core/conv_util.h"
+#include "rill/core/fused_elementwise.h"
 #include "rill/core/status.h"
 
 namespace rill::cpu {
 
 enum class ConvPass { kForward, kBackwardData, kBackwardWeights };
+
+// A forward convolution's epilogue, which oneDNN applies to the output while it is in
+// registers (its post-ops): per step an elementwise op of the chain's value and, for a
+// binary op, the other operand's values and how they cover the output [n, oh, ow, oc].
+enum class PostOperand { kNone, kScalar, kChannel, kFull };
+struct ConvPostOp {
+  ElementwiseOp op = ElementwiseOp::kIdentity;
+  PostOperand shape = PostOperand::kNone;
+  const float* values = nullptr;
+};
+inline constexpr int kMaxConvPostOps = 10;
+struct ConvPostOps {
+  std::array<ConvPostOp, kMaxConvPostOps> ops;
+  int size = 0;
+};
 
 class DnnlConv {
  public:
@@ -32,9 +49,11 @@ class DnnlConv {
   // `bias` [oc]: the fused forward's bias (null otherwise). Grouped geometries (groups > 1,
   // depthwise) take the weights as [kh, kw, c / groups, oc]. `constant_weights`: a forward
   // pass's `b` never changes while it has this address (a Const node's value), so it is
-  // reordered to the primitive's layout once, not in every run.
+  // reordered to the primitive's layout once, not in every run. `post`: a forward pass's
+  // epilogue (Unimplemented, nothing written, when oneDNN has no JIT kernel for it).
   absl::Status Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
-                   float* out, const float* bias = nullptr, bool constant_weights = false);
+                   float* out, const float* bias = nullptr, bool constant_weights = false,
+                   const ConvPostOps* post = nullptr);
 
  private:
   struct Impl;

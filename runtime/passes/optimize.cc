@@ -14,7 +14,10 @@
 //                              of a MatMul gradient;
 //   remapper, forward          fuses bias and activation;
 //   elementwise fusion         runs what elementwise chains are left in one pass over
-//                              memory (_FusedElementwise).
+//                              memory (_FusedElementwise);
+//   convolution epilogues      hands a chain that finishes a convolution to the
+//                              convolution's kernel (oneDNN's post-ops): it needs the
+//                              chains the pass before made.
 // The other fusions come last because a fused node is opaque to the passes before them, and the
 // backward rules before the forward one because they release the BiasAdd a ReluGrad read.
 // A fetched node keeps its value under its name; what the optimizer removes is what no
@@ -31,6 +34,7 @@ absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizerOptions& options)
   RILL_ASSIGN_OR_RETURN(g, FuseBackward(g));
   RILL_ASSIGN_OR_RETURN(g, FuseForward(g));
   RILL_ASSIGN_OR_RETURN(g, FuseElementwise(g));
+  RILL_ASSIGN_OR_RETURN(g, FuseConvEpilogues(g));
   return g;
 }
 

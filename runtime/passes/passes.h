@@ -47,6 +47,7 @@ absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in);
+absl::StatusOr<PlanGraph> FuseConvEpilogues(const PlanGraph& in);
 // All of them, in order (optimize.cc says why that order).
 absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizerOptions& options);
 

@@ -269,6 +269,27 @@ const bool kRegistered = [] {
        {"_FusedConv2D", {F({1, 4, 4, 3}), F({3, 3, 2, 5}), F({5})}, fused_conv},
        {"3 channels", "[3,3,2,5]"});
   Both("a scalar bias", {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({})}, fused_conv});
+  // A convolution and its epilogue program (register 0: the convolution's output).
+  for (const char* op : {"_FusedConv2DElementwise", "_FusedDepthwiseConv2dNativeElementwise"}) {
+    const bool depthwise = std::string(op) != "_FusedConv2DElementwise";
+    const int64_t oc = depthwise ? 6 : 5;
+    const Tensor filter = depthwise ? F({3, 3, 2, 3}) : F({3, 3, 2, 5});
+    AttrMap epilogue = conv;
+    epilogue["program"] = Ints{0, 0, 1, 6, 2, -1};  // relu(conv + operand)
+    AddRecipe({op, {F({1, 4, 4, 2}), filter, F({oc})}, epilogue});
+    Both("an epilogue operand that grows the batch",
+         {op, {F({1, 4, 4, 2}), filter, F({2, 1, 1, oc})}, epilogue},
+         {"[2,1,1," + std::to_string(oc) + "]"});
+    Both("an epilogue operand that does not broadcast",
+         {op, {F({1, 4, 4, 2}), filter, F({4})}, epilogue}, {"[4]"});
+    Both("input channels the filter does not take",
+         {op, {F({1, 4, 4, 3}), filter, F({oc})}, epilogue}, {"3 channels"});
+    AttrMap unmade = epilogue;
+    unmade["program"] = Ints{0, 0, 3};
+    AddCase("an epilogue step reading a register not yet made",
+            {op, {F({1, 4, 4, 2}), filter, F({oc})}, unmade}, kConstruction, kInvalid,
+            {"registers 0 to 1"});
+  }
 
   // The graph's own ops.
   AddRecipe({"Const", {}, {{"value", F({2})}, {"dtype", DT_FLOAT}}});
