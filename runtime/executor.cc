@@ -187,6 +187,7 @@ bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode
         StartAsync(owner, s, pn, ctx, start_ns);
         return false;
       }
+      ScopedStepStats traced(stats);  // functions the kernel calls join the trace
       if (pn.expensive) {
         const auto start = std::chrono::steady_clock::now();
         st = pn.kernel->Compute(ctx);

@@ -5,6 +5,7 @@
 #include "rill/runtime/executor.h"
 #include "rill/runtime/plan.h"
 #include "rill/runtime/session_request.h"
+#include "rill/runtime/step_stats.h"
 
 namespace rill {
 namespace {
@@ -25,7 +26,9 @@ class PlannedFunction final : public FunctionCall {
       feeds.push_back(&args[i]);
     }
     rets->clear();
-    absl::Status s = executor_->Run(feeds.data(), /*pool=*/nullptr, rets);
+    // In a traced step, the body's nodes are traced too (after the calling node's start,
+    // within its time).
+    absl::Status s = executor_->Run(feeds.data(), /*pool=*/nullptr, rets, CurrentStepStats());
     if (!s.ok()) rets->clear();
     return s;
   }

@@ -60,4 +60,14 @@ absl::Status StepStatsCollector::Finish(StepStats* out) {
   return status;
 }
 
+namespace {
+thread_local StepStatsCollector* current_step_stats = nullptr;
+}  // namespace
+
+StepStatsCollector* CurrentStepStats() { return current_step_stats; }
+ScopedStepStats::ScopedStepStats(StepStatsCollector* stats) : saved_(current_step_stats) {
+  current_step_stats = stats;
+}
+ScopedStepStats::~ScopedStepStats() { current_step_stats = saved_; }
+
 }  // namespace rill

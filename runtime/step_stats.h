@@ -88,4 +88,19 @@ class StepStatsCollector {
   absl::flat_hash_map<std::thread::id, int> threads_;
 };
 
+// The traced step whose kernel is running on this thread (null: none), so that a function
+// that kernel calls (If, While: runtime/function_runtime.cc) records its body's nodes in
+// the same trace. The executor sets it around each kernel's Compute.
+StepStatsCollector* CurrentStepStats();
+class ScopedStepStats {
+ public:
+  explicit ScopedStepStats(StepStatsCollector* stats);
+  ~ScopedStepStats();
+  ScopedStepStats(const ScopedStepStats&) = delete;
+  ScopedStepStats& operator=(const ScopedStepStats&) = delete;
+
+ private:
+  StepStatsCollector* saved_;
+};
+
 }  // namespace rill

@@ -63,18 +63,14 @@ struct Reg {
 
 #if RILL_WITH_OPENMP
 extern "C" int omp_get_max_threads();
-#endif
 
 // Below this many outputs a chain runs on the calling thread: a team's start costs more.
 constexpr int64_t kTeamElements = int64_t{1} << 16;
 
-int TeamSize(int64_t total) {
-#if RILL_WITH_OPENMP
-  if (total >= kTeamElements) return omp_get_max_threads();
+int TeamSize(int64_t total) { return total >= kTeamElements ? omp_get_max_threads() : 1; }
+#else
+int TeamSize(int64_t) { return 1; }
 #endif
-  (void)total;
-  return 1;
-}
 
 // A kernel run's buffers.
 template <typename T>

@@ -1,5 +1,6 @@
 // If and While (ops/control_flow_ops.h): values through both branches, loops whose
 // variables change shape, nesting, threads, graph files, and the errors a user meets.
+#include <map>
 #include <thread>
 
 #include "gradient_checker.h"
@@ -134,6 +135,53 @@ TEST(BuildWhileLoop, CountsAndAccumulates) {
     EXPECT_EQ(got[0].scalar<int32_t>()(), n);
     EXPECT_EQ(got[1].scalar<float>()(), n * (n - 1) / 2.f);
   }
+}
+
+// A traced step shows the nodes of the functions its If and While ran (each iteration's),
+// within the calling node's time, besides the calling node itself.
+TEST(ControlFlow, ATracedStepShowsTheFunctionsNodes) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_FLOAT, ops::Placeholder::Shape({3}));
+  std::vector<Output> branch;
+  RILL_ASSERT_OK(ops::Cond(root, ops::Const(root, true), {x}, Twice(), Negate(), &branch));
+  OutputList loop;
+  RILL_ASSERT_OK(ops::BuildWhileLoop(
+      root, {ops::Const(root, 0)},
+      [](const Scope& s, const std::vector<Output>& v, Output* o) {
+        *o = ops::Less(s, v[0], 4);
+        return s.status();
+      },
+      [](const Scope& s, const std::vector<Output>& v, std::vector<Output>* o) {
+        *o = {ops::Add(s, v[0], 1)};
+        return s.status();
+      },
+      "count", &loop));
+  Session session(root);
+  RunOptions traced;
+  traced.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata meta;
+  std::vector<Tensor> got;
+  RILL_ASSERT_OK(
+      session.Run(traced, {{x, {1.f, 2.f, 3.f}}}, {branch[0], loop[0]}, {}, &got, &meta));
+  EXPECT_EQ(got[1].scalar<int32_t>()(), 4);
+  std::map<std::string, int> ops_run;
+  int64_t if_start = -1, if_end = -1, mul_start = -1;
+  for (const NodeExecStats& n : meta.step_stats.nodes) {
+    ++ops_run[n.op];
+    if (n.op == "If") if_start = n.start_ns, if_end = n.end_ns;
+    if (n.op == "Mul") mul_start = n.start_ns;
+  }
+  EXPECT_EQ(ops_run["If"], 1);
+  EXPECT_EQ(ops_run["Mul"], 1);  // the branch taken
+  EXPECT_EQ(ops_run["Neg"], 0);  // not the other
+  EXPECT_EQ(ops_run["While"], 1);
+  EXPECT_EQ(ops_run["Less"], 5);  // the condition before each of 4 iterations and the last
+  EXPECT_EQ(ops_run["Add"], 4);
+  EXPECT_LE(if_start, mul_start);
+  EXPECT_LE(mul_start, if_end);
+  // An untraced run of the same step records nothing and still runs the functions.
+  RILL_ASSERT_OK(session.Run({{x, {1.f, 2.f, 3.f}}}, {branch[0]}, &got));
+  ExpectTensorNear(got[0], DT_FLOAT, TensorShape({3}), {2, 4, 6}, 0);
 }
 
 // A loop variable that grows: its shape is relaxed to what every iteration has.
