@@ -55,7 +55,8 @@ struct Executor::State {
     for (int s = 0; s < plan.num_slots; ++s) {
       uses[s].store(plan.slot_uses[s], std::memory_order_relaxed);
     }
-    remaining.store(static_cast<int>(plan.nodes.size()), std::memory_order_relaxed);
+    remaining.store(static_cast<int>(plan.nodes.size() - plan.constants.size()),
+                    std::memory_order_relaxed);
     failed.store(false, std::memory_order_relaxed);
     status = absl::OkStatus();
     stats = nullptr;
@@ -375,8 +376,9 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
   s->stats = stats;
   PrepareMemory(s, feeds);
   for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
+  for (const auto& [slot, value] : plan.constants) s->slots[slot] = value;
 
-  if (!plan.nodes.empty()) {
+  if (!plan.roots.empty()) {
     // Roots beyond the first go to the pool when they are expensive, else run inline.
     for (size_t r = 1; r < plan.roots.size(); ++r) {
       int id = plan.roots[r];

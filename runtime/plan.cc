@@ -92,7 +92,8 @@ class Partitioner {
   absl::StatusOr<int> Route(NodeOut in, Device* dst, int* producer) {
     const bool is_fed = pg_.fed.contains(in.node);
     const int slot = first_slot_.at(in.node) + (is_fed ? 0 : in.index);
-    const int src_index = is_fed ? -1 : index_.at(in.node);
+    int src_index = is_fed ? -1 : index_.at(in.node);
+    if (src_index >= 0 && plan_->nodes[src_index].preset) src_index = -1;  // there at the start
     Device* src = is_fed || OutputsOnHost(in.node) ? host_ : DeviceOf(in.node);
     if (src == dst) {
       *producer = src_index;
@@ -151,6 +152,13 @@ class Partitioner {
     pn.device = DeviceOf(n);
     pn.first_output_slot = first_slot_[n];
     RILL_RETURN_IF_ERROR(Instantiate(pn, n));
+    if (n->IsConstant() && pn.device->IsHost() && n->control_inputs().empty() &&
+        n->constant_value() != nullptr) {
+      pn.preset = true;  // what its kernel would do each run (ConstOp shares the value)
+      plan_->constants.push_back({pn.first_output_slot, *n->constant_value()});
+      plan_->slot_pinned[pn.first_output_slot] = true;
+      return absl::OkStatus();
+    }
     const KernelDef* def = def_.at(n);
     for (int k = 0; k < n->num_inputs(); ++k) {
       NodeOut in = n->input(k);
@@ -170,14 +178,15 @@ class Partitioner {
       }
       pn.input_slots.push_back(slot);
       ++plan_->slot_uses[slot];
-      if (producer >= 0) {
+      if (producer >= 0 && !plan_->nodes[producer].preset) {
         plan_->nodes[producer].consumers.push_back(i);
         ++pn.num_predecessors;
       }
     }
     for (const Node* c : n->control_inputs()) {
       auto it = index_.find(c);
-      if (it == index_.end()) continue;  // a fed node: its value is there before the run
+      // A fed or preset node: its value is there before the run.
+      if (it == index_.end() || plan_->nodes[it->second].preset) continue;
       plan_->nodes[it->second].consumers.push_back(i);
       ++pn.num_predecessors;
     }
@@ -218,7 +227,8 @@ class Partitioner {
       }
     }
     for (size_t i = 0; i < plan_->nodes.size(); ++i) {
-      if (plan_->nodes[i].num_predecessors == 0) plan_->roots.push_back(static_cast<int>(i));
+      const PlanNode& pn = plan_->nodes[i];
+      if (pn.num_predecessors == 0 && !pn.preset) plan_->roots.push_back(static_cast<int>(i));
     }
     for (PlanNode& pn : plan_->nodes) {
       for (size_t k = 0; k < pn.input_slots.size() && k < 64; ++k) {

@@ -29,6 +29,9 @@ struct PlanNode {
   bool outputs_on_host = false;  // its kernel makes its outputs in host memory (Shape on a GPU)
   bool reads_variables = false;  // some input_vars entry is set
   bool async = false;            // an AsyncOpKernel (a collective): finishes on another thread
+  // A Const on the host with no control inputs: its value is put in its slot when a run
+  // starts (ExecutionPlan::constants) and the node never runs, so it costs no scheduling.
+  bool preset = false;
 };
 
 struct PlanRequest {
@@ -56,8 +59,10 @@ struct ExecutionPlan {
   Device* host = nullptr;             // where fetched values must end up
   std::vector<Device*> sync_devices;  // non-host devices this plan runs on
   std::vector<int> slot_uses;         // consumers per slot; a slot is released after its last
-  std::vector<bool> slot_pinned;      // fetched or fed: never released early
-  bool has_async = false;             // some node is async
+  std::vector<bool> slot_pinned;      // fetched, fed or preset: never released early
+  // The preset nodes' values and slots, put in place before any node runs.
+  std::vector<std::pair<int, Tensor>> constants;
+  bool has_async = false;  // some node is async
 };
 
 struct PlanContext {
