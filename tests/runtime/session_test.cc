@@ -3,6 +3,7 @@
 #include <atomic>
 #include <thread>
 
+#include "rill/core/testing/status_test_util.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -27,6 +28,35 @@ TEST(Session, OnlyWhatTheFetchesNeedRuns) {
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(Msg(s).find("You must feed a value for placeholder tensor 'x'"), std::string::npos)
       << s;
+}
+
+// Constants are in their slots before a run starts (they never run): a fetched constant,
+// a constant read by a kernel that may reuse its input's buffer (the constant must stay as
+// it is for the next run), one behind a control input (it runs, after it), and a plan of
+// constants alone.
+TEST(Session, ConstantsArePresetAndStayConstant) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_FLOAT, ops::Placeholder::Shape({3}));
+  auto c = ops::Const(root.WithOpName("c"), {1.f, -2.f, 3.f});
+  auto relu = ops::Relu(root, c);  // sole reader of c: may forward its buffer
+  auto sum = ops::Add(root, ops::Neg(root, c), x);
+  auto v = ops::Variable(root, Tensor(0.f));
+  auto bump = ops::AssignAdd(root, v, 1.f);
+  auto after = ops::Const(root.WithControlDependencies({bump.operation}).WithOpName("after"), 5.f);
+  Session session(root);
+  RILL_ASSERT_OK(session.Run({ops::Assign(root, v, 0.f)}, nullptr));
+  std::vector<Tensor> out;
+  for (int run = 0; run < 3; ++run) {
+    RILL_ASSERT_OK(session.Run({{x, {10.f, 10.f, 10.f}}}, {c, relu, sum, after}, &out));
+    ExpectTensorNear(out[0], DT_FLOAT, TensorShape({3}), {1, -2, 3}, 0);
+    ExpectTensorNear(out[1], DT_FLOAT, TensorShape({3}), {1, 0, 3}, 0);
+    ExpectTensorNear(out[2], DT_FLOAT, TensorShape({3}), {9, 12, 7}, 0);
+    EXPECT_EQ(out[3].scalar<float>()(), 5.f);
+  }
+  RILL_ASSERT_OK(session.Run({v}, &out));
+  EXPECT_EQ(out[0].scalar<float>()(), 3.f);  // the control input ran before each `after`
+  RILL_ASSERT_OK(session.Run({c}, &out));    // nothing runs at all
+  ExpectTensorNear(out[0], DT_FLOAT, TensorShape({3}), {1, -2, 3}, 0);
 }
 
 TEST(Session, FeedsAreCheckedAgainstThePlaceholder) {
