@@ -217,10 +217,11 @@ bool ConcatChannelsLast(NodeContext& c) {
     if (c.nhwc_input(i).node() == nullptr) return false;
     in.push_back(c.nhwc_input(i));
   }
-  const int64_t axis = NhwcAxis(c.attrs().i("axis", 0));
+  const int rank = in.empty() ? 0 : static_cast<int>(RankOf(c.input(0)));
+  const int64_t axis = NhwcAxis(c.attrs().i("axis", 0), rank);
   if (in.empty() || axis < 0) return false;
   in.push_back(ScalarI32(c, axis));
-  SetChannelsLast(c, 0, c.Op("ConcatV2", in));
+  SetChannelsLast(c, 0, c.Op("ConcatV2", in), rank);
   return true;
 }
 

@@ -158,15 +158,14 @@ absl::StatusOr<Output> ToNhwc(const NodeContext& c, int* spatial) {
   if (rank != 3 && rank != 4)
     return c.Error("only 1-D and 2-D windows are supported (input rank ", rank, ")");
   *spatial = static_cast<int>(rank - 2);
-  if (rank == 4 && c.nhwc_input(0).node() != nullptr) return c.nhwc_input(0);
+  if (c.nhwc_input(0).node() != nullptr) return c.nhwc_input(0);  // [N, H or 1, W, C]
   if (rank == 3) x = c.Op("ExpandDims", {x, c.Const(Tensor(int64_t{2}))});
   return c.Op("Transpose", {x, c.Int64s(kToNhwc)});
 }
 
-// Output 0 from the NHWC result y; a 2-D window's y is also kept as the output's twin.
+// Output 0 from the NHWC result y (of height 1 for a 1-D window), kept as its twin.
 void SetNhwcOutput(NodeContext& c, const Output& y, int spatial) {
-  if (spatial == 2) return SetChannelsLast(c, 0, y);
-  c.set_output(0, c.Op("Squeeze", {ToNchw(c, y)}, {{"squeeze_dims", std::vector<int64_t>{2}}}));
+  SetChannelsLast(c, 0, y, spatial + 2);
 }
 
 // The window's kernel: the attribute, else the filter's spatial dims.
@@ -351,7 +350,7 @@ ConvertFn GlobalPool(std::string reduce) {
   return [reduce](NodeContext& c) {
     if (Output x = c.nhwc_input(0); x.node() != nullptr) {  // [N, 1, 1, C]
       Output y = c.Op(reduce, {x, c.Int64s({1, 2})}, {{"keep_dims", true}});
-      SetNhwcOutput(c, y, 2);
+      SetNhwcOutput(c, y, static_cast<int>(RankOf(c.input(0))) - 2);
       return absl::OkStatus();
     }
     RILL_ASSIGN_OR_RETURN(std::vector<int64_t> axes, SpatialAxes(c, c.input(0)));

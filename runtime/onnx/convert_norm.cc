@@ -34,7 +34,7 @@ absl::Status ConvertBatchNorm(NodeContext& c) {
   Output mul = c.Op("Mul", {c.input(1), inv});
   Output add = c.Op("Sub", {c.input(2), c.Op("Mul", {c.input(3), mul})});
   if (Output t = c.nhwc_input(0); t.node() != nullptr) {  // channels last: [C] broadcasts
-    SetChannelsLast(c, 0, c.Op("Add", {c.Op("Mul", {t, mul}), add}));
+    SetChannelsLast(c, 0, c.Op("Add", {c.Op("Mul", {t, mul}), add}), static_cast<int>(rank));
     return absl::OkStatus();
   }
   c.set_output(0,

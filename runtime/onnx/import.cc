@@ -199,8 +199,9 @@ class Importer final : public internal::SubgraphConverter {
     const Scope node_scope = scope.NewSubScope(name);
     // An elementwise node over channels-last twins converts on them: its outputs are twins.
     std::optional<std::vector<Output>> nhwc;
+    int rank = 4;  // of the values whose twins nhwc holds
     if (m_.opset() >= 7 && internal::IsLayoutFree(node.op_type())) {  // 7: numpy broadcasting
-      nhwc = internal::ChannelsLastInputs(node_scope, inputs, twins);
+      nhwc = internal::ChannelsLastInputs(node_scope, inputs, twins, &rank);
     }
     if (nhwc) inputs = *nhwc;
     internal::NodeContext ctx(node, attrs, m_.opset(), node_scope, std::move(inputs), this,
@@ -219,7 +220,7 @@ class Importer final : public internal::SubgraphConverter {
       }
       const Output out = ctx.outputs()[i];
       if (nhwc) {  // the NCHW value is pruned from the plan when nothing reads it
-        values->Set(node.output(i), internal::ToNchw(ctx, out), out);
+        values->Set(node.output(i), internal::ToNchw(ctx, out, rank), out);
       } else {
         const auto& t = ctx.nhwc_outputs();
         values->Set(node.output(i), out, i < static_cast<int>(t.size()) ? t[i] : Output());

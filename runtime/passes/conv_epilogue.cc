@@ -1,20 +1,22 @@
 // Optimizer pass: convolution epilogues. What an imported model does right after a
-// convolution — a per-channel bias, an affine of learned scalars, an activation such as
-// HardSwish, another affine — is an elementwise chain that the elementwise fusion pass
-// has made one _FusedElementwise node; it still reads the convolution's whole output
-// back from memory and runs as a loop of its own. oneDNN applies such a chain to the
-// output while it is still in registers (its post-ops), as ONNX Runtime and TensorFlow
-// fuse a convolution with what follows it. So a _FusedElementwise whose input is a
-// Conv2D's or DepthwiseConv2dNative's output, read by nothing else, becomes one
-// _FusedConv2DElementwise / _FusedDepthwiseConv2dNativeElementwise node: the convolution's
-// inputs and attrs, then the chain's other operands, its program renumbered so that
-// register 0 is the convolution's output.
+// convolution (a per-channel bias, an affine of learned scalars, an activation such as
+// HardSwish, another affine) is an elementwise chain that the elementwise fusion pass
+// has made one _FusedElementwise node, or left as one op (a lone BiasAdd or Relu); it
+// still reads the convolution's whole output back from memory and runs as a loop of its
+// own. oneDNN applies such a chain to the output while it is still in registers (its
+// post-ops), as ONNX Runtime and TensorFlow fuse a convolution with what follows it. So a
+// chain (or single elementwise op) whose input is a Conv2D's or DepthwiseConv2dNative's
+// output, read by nothing else, becomes one _FusedConv2DElementwise /
+// _FusedDepthwiseConv2dNativeElementwise node: the convolution's inputs and attrs, then
+// the chain's other operands, its program renumbered so that register 0 is the
+// convolution's output.
 //
 // It fires only where the kernel can hand the chain to oneDNN: the chain reads the
 // convolution's output once, at its start, and each step reads the step before it
 // (core/fused_elementwise.h LinearChain); every other operand broadcasts into the
 // output without growing it, as far as shapes known while planning tell (the kernel
-// checks again, and runs the chain itself where oneDNN refuses it). NHWC only; the fused
+// checks again, and runs the chain itself where oneDNN refuses it); and it has an operand
+// besides the convolution (a chain of unary steps alone stays). NHWC only; the fused
 // node has no control inputs of its own, is on the convolution's device, and takes the
 // chain's name. Runs after elementwise fusion, which makes the chains.
 #include "absl/container/flat_hash_map.h"
@@ -43,11 +45,38 @@ bool BroadcastsInto(const PartialTensorShape& s, const PartialTensorShape& out) 
   return true;
 }
 
-// Which input of `f` (a _FusedElementwise) is a convolution's output it may take over.
+// The elementwise program `f` computes over its inputs: a _FusedElementwise's, or one step
+// for a single elementwise op (a BiasAdd only where it is an Add: NHWC, a vector of known
+// length); nullopt for any other node.
+std::optional<std::vector<int64_t>> ProgramOf(const Node& f) {
+  if (f.type_string() == "_FusedElementwise") return f.attr<std::vector<int64_t>>("program");
+  const std::optional<ElementwiseOp> op = ElementwiseOpOf(f.type_string());
+  if (!op || f.num_outputs() != 1 || f.num_inputs() != (IsUnary(*op) ? 1 : 2)) return {};
+  const DataType t = f.output_type(0);
+  if ((t != DT_FLOAT && t != DT_DOUBLE) || f.input_is_ref(0)) return {};
+  if (f.type_string() == "BiasAdd") {
+    auto format = f.attrs().find("data_format");
+    const PartialTensorShape& b = f.input(1).node->output_shape(f.input(1).index);
+    const PartialTensorShape& v = f.input(0).node->output_shape(f.input(0).index);
+    if ((format != f.attrs().end() && std::get<std::string>(format->second) != "NHWC") ||
+        b.unknown_rank() || b.dims() != 1 || v.unknown_rank() || v.dims() < 1 ||
+        b.dim_size(0) < 0 || b.dim_size(0) != v.dim_size(v.dims() - 1)) {
+      return {};
+    }
+  }
+  return std::vector<int64_t>{static_cast<int64_t>(*op), 0, IsUnary(*op) ? -1 : 1};
+}
+
+// Which input of `f` (an elementwise chain) is a convolution's output it may take over.
 std::optional<int> ConvInput(const Node& f, const PlanGraph& g, const UseCounts& uses) {
-  if (f.type_string() != "_FusedElementwise" || !f.control_inputs().empty()) return {};
+  if (!f.control_inputs().empty()) return {};
+  const std::optional<std::vector<int64_t>> program = ProgramOf(f);
+  if (!program) return {};
   const int n = f.num_inputs();
-  auto steps = ParseElementwiseProgram(f.attr<std::vector<int64_t>>("program"), n);
+  // A chain of the convolution alone (unary steps only) would leave the fused node's
+  // operand list empty, which op lists do not allow: it stays as it is.
+  if (n < 2) return {};
+  auto steps = ParseElementwiseProgram(*program, n);
   if (!steps.ok()) return {};
   for (int j = 0; j < n; ++j) {
     const NodeOut v = f.input(j);
@@ -113,7 +142,7 @@ absl::StatusOr<PlanGraph> FuseConvEpilogues(const PlanGraph& in) {
       if (i != j) spec.inputs.push_back(rw.Map(old.input(i)));
     }
     spec.attrs["N"] = static_cast<int64_t>(n - 1);
-    spec.attrs["program"] = WithConvFirst(old.attr<std::vector<int64_t>>("program"), n, j);
+    spec.attrs["program"] = WithConvFirst(*ProgramOf(old), n, j);
     std::vector<std::string> replaces = rw.NamesOf(conv);
     for (std::string& name : rw.NamesOf(old)) replaces.push_back(std::move(name));
     RILL_ASSIGN_OR_RETURN(Node * f, rw.Add(std::move(spec), in.DeviceOf(&old), replaces));

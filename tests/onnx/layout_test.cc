@@ -112,6 +112,62 @@ TEST(OnnxLayout, ChannelsLastChainsComputeOnnxValues) {
   ExpectValues(out[2], {1, C, H, W}, z);
 }
 
+// The same chain over 1-D windows: [N, C, L] values whose twins are [N, 1, L, C]. Constants
+// per channel ([M, 1]) and along L ([L]), a Concat and a global pool of twins, and a
+// second Conv of width 3 with pads reading the Relu's twin.
+ModelProto ChainModel1D() {
+  ModelProto m = NewModel(13);
+  AddInput(&m, "x", {1, C, W});
+  AddFloatInit(&m, "w", {M, C, 1}, Iota(M * C, 0.25f, -1.f));
+  AddFloatInit(&m, "s", {M, 1}, {2.f, -1.f, 0.5f});
+  AddFloatInit(&m, "b", {W}, {0.5f, -0.25f, 1.f, 0.f});
+  AddFloatInit(&m, "w2", {C, M, 3}, Iota(C * M * 3, -0.5f, 1.f));
+  AddNode(&m, "Conv", {"x", "w"}, {"conv"});
+  AddNode(&m, "Mul", {"conv", "s"}, {"scaled"});
+  AddNode(&m, "Add", {"scaled", "b"}, {"shifted"});
+  AddNode(&m, "Relu", {"shifted"}, {"r"});
+  AddInt(AddNode(&m, "Concat", {"r", "conv"}, {"cat"}), "axis", 1);
+  AddNode(&m, "GlobalAveragePool", {"cat"}, {"y"});
+  AddInts(AddNode(&m, "Conv", {"r", "w2"}, {"conv2"}), "pads", {1, 1});
+  AddNode(&m, "Add", {"conv2", "x"}, {"z"});
+  AddOutput(&m, "r");
+  AddOutput(&m, "y");
+  AddOutput(&m, "z");
+  return m;
+}
+
+TEST(OnnxLayout, OneDimensionalChainsComputeOnnxValues) {
+  const std::vector<float> x = Iota(C * W, 0.3f, -1.2f), w = Iota(M * C, 0.25f, -1.f),
+                           w2 = Iota(C * M * 3, -0.5f, 1.f);
+  const float s[M] = {2.f, -1.f, 0.5f}, b[W] = {0.5f, -0.25f, 1.f, 0.f};
+  std::vector<float> r(M * W), y(2 * M, 0.f), z(C * W);
+  for (int64_t o = 0; o < M; ++o)
+    for (int64_t i = 0; i < W; ++i) {
+      float acc = 0;
+      for (int64_t c = 0; c < C; ++c) acc += w[o * C + c] * x[c * W + i];
+      r[o * W + i] = std::max(acc * s[o] + b[i], 0.f);
+      y[o] += r[o * W + i] / W;
+      y[M + o] += acc / W;
+    }
+  for (int64_t o = 0; o < C; ++o)
+    for (int64_t i = 0; i < W; ++i) {
+      float acc = 0;
+      for (int64_t c = 0; c < M; ++c)
+        for (int64_t k = 0; k < 3; ++k) {
+          const int64_t at = i + k - 1;
+          if (at >= 0 && at < W) acc += w2[(o * M + c) * 3 + k] * r[c * W + at];
+        }
+      z[o * W + i] = acc + x[o * W + i];
+    }
+  Tensor xt(DT_FLOAT, TensorShape({1, C, W}));
+  std::copy(x.begin(), x.end(), xt.base<float>());
+  std::vector<Tensor> out = RunModel(ChainModel1D(), xt);
+  ASSERT_EQ(out.size(), 3u);
+  ExpectValues(out[0], {1, M, W}, r);
+  ExpectValues(out[1], {1, 2 * M, 1}, y);
+  ExpectValues(out[2], {1, C, W}, z);
+}
+
 // A Resize of a convolution's output runs on its channels-last twin: the same values as a
 // Resize of the same tensor without a twin (a Reshape to its own shape in between), for
 // nearest and linear modes.

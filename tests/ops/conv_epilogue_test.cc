@@ -133,8 +133,34 @@ TEST(ConvEpilogue, AConvolutionAndItsChainBecomeOneNode) {
   }
 }
 
+// A single op after a convolution joins it too: a BiasAdd (NHWC, a bias of the output's
+// channels), an Add to a depthwise convolution. A Relu alone (no operand) does not.
+TEST(ConvEpilogue, ALoneBiasAddOrAddJoinsItsConvolution) {
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({2, 6, 6, 3}));
+  Output conv = ops::Conv2D(s, x, ops::Const(s, RandomTensor(DT_FLOAT, {3, 3, 3, 4}, -1, 1, 87)),
+                            {1, 1, 1, 1}, "SAME");
+  Output biased = ops::BiasAdd(s.WithOpName("biased"), conv,
+                               ops::Const(s, RandomTensor(DT_FLOAT, {4}, -1, 1, 88)));
+  Output dw = ops::DepthwiseConv2dNative(
+      s, biased, ops::Const(s, RandomTensor(DT_FLOAT, {3, 3, 4, 1}, -1, 1, 89)), {1, 2, 2, 1},
+      "VALID");
+  Output out = ops::Add(s.WithOpName("out"), dw, ops::Const(s, 0.5f));
+  std::vector<std::string> plan = PlanOps(s, out, x);
+  EXPECT_TRUE(Has(plan, "_FusedConv2DElementwise"));
+  EXPECT_TRUE(Has(plan, "_FusedDepthwiseConv2dNativeElementwise"));
+  EXPECT_FALSE(Has(plan, "BiasAdd") || Has(plan, "Add"));
+  ExpectSameAsUnoptimized(s, out, x, RandomTensor(DT_FLOAT, {2, 6, 6, 3}, -2, 2, 90), 1e-5);
+  Output relu = ops::Relu(s, dw);
+  plan = PlanOps(s, relu, x);
+  EXPECT_TRUE(Has(plan, "Relu"));
+  EXPECT_TRUE(Has(plan, "DepthwiseConv2dNative"));
+  ExpectSameAsUnoptimized(s, relu, x, RandomTensor(DT_FLOAT, {2, 6, 6, 3}, -2, 2, 91), 1e-5);
+}
+
 // What the pass leaves alone: a convolution read elsewhere too, a chain that is not a
-// chain of the convolution's value, an operand that would grow the output.
+// chain of the convolution's value, a chain with no operand, an operand that would grow
+// the output.
 TEST(ConvEpilogue, ConvolutionsThePassLeavesAlone) {
   Scope s = Scope::NewRootScope();
   auto x = ops::Placeholder(s.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({1, 6, 6, 2}));
@@ -147,18 +173,20 @@ TEST(ConvEpilogue, ConvolutionsThePassLeavesAlone) {
   Output b = ops::Sum(s, shared, ops::Const(s, {1, 2}));
   Output c1 = conv(81);  // read twice inside its chain
   Output c = ops::Minimum(s, ops::Add(s, ops::Mul(s, c1, c1), ops::Const(s, 1.f)), c1);
+  Output c3 = conv(84);  // a chain of unary steps alone: no operand for the fused node
+  Output e = ops::Relu(s, ops::Abs(s, c3));
   Output c2 = conv(82);  // an operand [2, 1, 1, 1] broadcasts the batch up to 2
   Output d =
       ops::Relu(s, ops::Add(s, c2, ops::Const(s, RandomTensor(DT_FLOAT, {2, 1, 1, 1}, 0, 1, 83))));
   ClientSession session(s);
-  auto plan = session.ViewPlan({{x}, {a, b, c, d}, {}});
+  auto plan = session.ViewPlan({{x}, {a, b, c, d, e}, {}});
   ASSERT_TRUE(plan.ok()) << plan.status();
   int convs = 0, fused = 0;
   for (const auto& n : plan->nodes) {
     convs += n.op == "Conv2D";
     fused += n.op == "_FusedConv2DElementwise";
   }
-  EXPECT_EQ(convs, 3);
+  EXPECT_EQ(convs, 4);
   EXPECT_EQ(fused, 0);
 }
 
