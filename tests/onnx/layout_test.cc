@@ -59,20 +59,29 @@ constexpr int64_t C = 2, H = 3, W = 4, M = 3;
 
 // conv = Conv1x1(x) [1, M, H, W]; r = Relu(conv * s[M,1,1] + b[W]); y = mean over H, W of
 // Concat(r, conv) [1, 2M, 1, 1]; z = Conv1x1'(r) [1, C, H, W] + x (x has no twin).
-ModelProto ChainModel() {
+// `spatial` dims: 2 ({H, W}) or 1 ({W}); the second Conv is 1x1, or of width 3 with pads
+// for 1-D.
+ModelProto ChainModel(int spatial = 2) {
+  const bool one = spatial == 1;
+  auto dims = [&](std::vector<int64_t> d, std::vector<int64_t> sp) {
+    d.insert(d.end(), sp.begin(), sp.end());
+    return d;
+  };
   ModelProto m = NewModel(13);
-  AddInput(&m, "x", {1, C, H, W});
-  AddFloatInit(&m, "w", {M, C, 1, 1}, Iota(M * C, 0.25f, -1.f));
-  AddFloatInit(&m, "s", {M, 1, 1}, {2.f, -1.f, 0.5f});
+  AddInput(&m, "x", dims({1, C}, one ? std::vector<int64_t>{W} : std::vector<int64_t>{H, W}));
+  AddFloatInit(&m, "w", dims({M, C}, std::vector<int64_t>(spatial, 1)), Iota(M * C, 0.25f, -1.f));
+  AddFloatInit(&m, "s", dims({M}, std::vector<int64_t>(spatial, 1)), {2.f, -1.f, 0.5f});
   AddFloatInit(&m, "b", {W}, {0.5f, -0.25f, 1.f, 0.f});
-  AddFloatInit(&m, "w2", {C, M, 1, 1}, Iota(C * M, -0.5f, 1.f));
+  AddFloatInit(&m, "w2", one ? std::vector<int64_t>{C, M, 3} : std::vector<int64_t>{C, M, 1, 1},
+               Iota(C * M * (one ? 3 : 1), -0.5f, 1.f));
   AddNode(&m, "Conv", {"x", "w"}, {"conv"});
   AddNode(&m, "Mul", {"conv", "s"}, {"scaled"});
   AddNode(&m, "Add", {"scaled", "b"}, {"shifted"});
   AddNode(&m, "Relu", {"shifted"}, {"r"});
   AddInt(AddNode(&m, "Concat", {"r", "conv"}, {"cat"}), "axis", 1);
   AddNode(&m, "GlobalAveragePool", {"cat"}, {"y"});
-  AddNode(&m, "Conv", {"r", "w2"}, {"conv2"});
+  ::onnx::NodeProto* conv2 = AddNode(&m, "Conv", {"r", "w2"}, {"conv2"});
+  if (one) AddInts(conv2, "pads", {1, 1});
   AddNode(&m, "Add", {"conv2", "x"}, {"z"});
   AddOutput(&m, "r");
   AddOutput(&m, "y");
@@ -115,27 +124,6 @@ TEST(OnnxLayout, ChannelsLastChainsComputeOnnxValues) {
 // The same chain over 1-D windows: [N, C, L] values whose twins are [N, 1, L, C]. Constants
 // per channel ([M, 1]) and along L ([L]), a Concat and a global pool of twins, and a
 // second Conv of width 3 with pads reading the Relu's twin.
-ModelProto ChainModel1D() {
-  ModelProto m = NewModel(13);
-  AddInput(&m, "x", {1, C, W});
-  AddFloatInit(&m, "w", {M, C, 1}, Iota(M * C, 0.25f, -1.f));
-  AddFloatInit(&m, "s", {M, 1}, {2.f, -1.f, 0.5f});
-  AddFloatInit(&m, "b", {W}, {0.5f, -0.25f, 1.f, 0.f});
-  AddFloatInit(&m, "w2", {C, M, 3}, Iota(C * M * 3, -0.5f, 1.f));
-  AddNode(&m, "Conv", {"x", "w"}, {"conv"});
-  AddNode(&m, "Mul", {"conv", "s"}, {"scaled"});
-  AddNode(&m, "Add", {"scaled", "b"}, {"shifted"});
-  AddNode(&m, "Relu", {"shifted"}, {"r"});
-  AddInt(AddNode(&m, "Concat", {"r", "conv"}, {"cat"}), "axis", 1);
-  AddNode(&m, "GlobalAveragePool", {"cat"}, {"y"});
-  AddInts(AddNode(&m, "Conv", {"r", "w2"}, {"conv2"}), "pads", {1, 1});
-  AddNode(&m, "Add", {"conv2", "x"}, {"z"});
-  AddOutput(&m, "r");
-  AddOutput(&m, "y");
-  AddOutput(&m, "z");
-  return m;
-}
-
 TEST(OnnxLayout, OneDimensionalChainsComputeOnnxValues) {
   const std::vector<float> x = Iota(C * W, 0.3f, -1.2f), w = Iota(M * C, 0.25f, -1.f),
                            w2 = Iota(C * M * 3, -0.5f, 1.f);
@@ -161,7 +149,7 @@ TEST(OnnxLayout, OneDimensionalChainsComputeOnnxValues) {
     }
   Tensor xt(DT_FLOAT, TensorShape({1, C, W}));
   std::copy(x.begin(), x.end(), xt.base<float>());
-  std::vector<Tensor> out = RunModel(ChainModel1D(), xt);
+  std::vector<Tensor> out = RunModel(ChainModel(1), xt);
   ASSERT_EQ(out.size(), 3u);
   ExpectValues(out[0], {1, M, W}, r);
   ExpectValues(out[1], {1, 2 * M, 1}, y);
