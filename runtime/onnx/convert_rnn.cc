@@ -68,6 +68,23 @@ struct State {
   Output h, c;
 };
 
+// An LSTM step's state from its gates g [B, 4H] (i, o, f, c) without peepholes: one split
+// and one activation for the three gates that share f (a loop body runs per step, so its
+// node count is what a short sequence costs).
+State LstmGates(const NodeContext& c, const std::string& f, const std::string& gfn,
+                const std::string& hfn, const Output& g, const Output& c0, int64_t H) {
+  const Operation parts =
+      c.OpNode("SplitV", {g, c.Int64s({3 * H, H}), ScalarI32(c, -1)}, {{"num_split", int64_t{2}}});
+  if (parts.node() == nullptr) return {};  // the scope holds the error
+  const Operation iof = c.OpNode("Split", {ScalarI32(c, -1), Act(c, f, Output(parts.node(), 0))},
+                                 {{"num_split", int64_t{3}}});
+  if (iof.node() == nullptr) return {};
+  const Output i(iof.node(), 0), o(iof.node(), 1), ff(iof.node(), 2);
+  Output ct =
+      c.Op("Add", {c.Op("Mul", {ff, c0}), c.Op("Mul", {i, Act(c, gfn, Output(parts.node(), 1))})});
+  return {c.Op("Mul", {o, Act(c, hfn, ct)}), ct};
+}
+
 // One step: the projected input xw [B, G*H] (with W's bias), the state, and the
 // direction's recurrent weights rt = R^T [H, G*H], recurrent bias rb [G*H], peepholes p.
 State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, const State& s,
@@ -80,15 +97,15 @@ State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, con
   }
   if (p.cell == Cell::kLstm) {
     Output g = c.Op("Add", {c.Op("Add", {xw, c.Op("MatMul", {s.h, rt})}), rb});
+    if (peep.node() == nullptr) return LstmGates(c, fn(0), fn(1), fn(2), g, s.c, H);
+    // With peepholes: i and f read the old cell, o the new one.
     Output gi = Cols(c, g, 0, H), go = Cols(c, g, H, H), gf = Cols(c, g, 2 * H, H),
            gc = Cols(c, g, 3 * H, H);
-    if (peep.node() != nullptr) {
-      gi = c.Op("Add", {gi, c.Op("Mul", {Cols(c, peep, 0, H), s.c})});
-      gf = c.Op("Add", {gf, c.Op("Mul", {Cols(c, peep, 2 * H, H), s.c})});
-    }
+    gi = c.Op("Add", {gi, c.Op("Mul", {Cols(c, peep, 0, H), s.c})});
+    gf = c.Op("Add", {gf, c.Op("Mul", {Cols(c, peep, 2 * H, H), s.c})});
     Output i = Act(c, fn(0), gi), ff = Act(c, fn(0), gf), cc = Act(c, fn(1), gc);
     Output ct = c.Op("Add", {c.Op("Mul", {ff, s.c}), c.Op("Mul", {i, cc})});
-    if (peep.node() != nullptr) go = c.Op("Add", {go, c.Op("Mul", {Cols(c, peep, H, H), ct})});
+    go = c.Op("Add", {go, c.Op("Mul", {Cols(c, peep, H, H), ct})});
     Output o = Act(c, fn(0), go);
     return {c.Op("Mul", {o, Act(c, fn(2), ct)}), ct};
   }
@@ -117,15 +134,13 @@ absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int d
                                     const Output& peep) {
   const bool lstm = p.cell == Cell::kLstm;
   Output length = DimOf(c, xw, 0, DT_INT64);
-  std::vector<Output> init = {c.Const(Tensor(int64_t{0})),
-                              length,
-                              s->h,
-                              lstm ? s->c : s->h,
-                              c.Const(Tensor(xw.type(), TensorShape({0}))),
-                              xw,
-                              rt,
-                              rb,
-                              peep.node() != nullptr ? peep : rb};
+  // The stack of h's starts as [0, B, H], so that a step appends with one Concat.
+  Output empty =
+      c.Op("Reshape", {c.Const(Tensor(xw.type(), TensorShape({0}))),
+                       c.Op("ConcatV2", {c.Int64s({0}), ShapeOf(c, s->h), ScalarI32(c, 0)})});
+  std::vector<Output> init = {
+      c.Const(Tensor(int64_t{0})),       length, s->h, lstm ? s->c : s->h, empty, xw, rt, rb,
+      peep.node() != nullptr ? peep : rb};
   std::vector<DataType> types;
   std::vector<PartialTensorShape> shapes;
   for (const Output& o : init) {
@@ -152,7 +167,8 @@ absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int d
           a[1],
           next.h,
           lstm ? next.c : next.h,
-          AppendAlongNewAxis(f, a[4], next.h),
+          in.Op("ConcatV2", {a[4], in.Op("ExpandDims", {next.h, in.Const(Tensor(int64_t{0}))}),
+                             ScalarI32(in, 0)}),
           a[5],
           a[6],
           a[7],
