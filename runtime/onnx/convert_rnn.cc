@@ -126,6 +126,12 @@ State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, con
   return {c.Op("Add", {c.Op("Mul", {c.Op("Sub", {one, z}), ht}), c.Op("Mul", {z, s.h})}), Output()};
 }
 
+// The stack of h's a loop starts with: [0, B, H], so that a step appends with one Concat.
+Output EmptyStack(const NodeContext& c, const Output& h) {
+  return c.Op("Reshape", {c.Const(Tensor(h.type(), TensorShape({0}))),
+                          c.Op("ConcatV2", {c.Int64s({0}), ShapeOf(c, h), ScalarI32(c, 0)})});
+}
+
 // The steps of one direction as a While loop, for a sequence length known only when the
 // model runs. Loop variables: (step, length, h, c, stacked h's, xw, rt, rb, peep); the
 // body is Step on xw's row for this step. Returns the h's [T, B, H] in time order.
@@ -134,13 +140,15 @@ absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int d
                                     const Output& peep) {
   const bool lstm = p.cell == Cell::kLstm;
   Output length = DimOf(c, xw, 0, DT_INT64);
-  // The stack of h's starts as [0, B, H], so that a step appends with one Concat.
-  Output empty =
-      c.Op("Reshape", {c.Const(Tensor(xw.type(), TensorShape({0}))),
-                       c.Op("ConcatV2", {c.Int64s({0}), ShapeOf(c, s->h), ScalarI32(c, 0)})});
-  std::vector<Output> init = {
-      c.Const(Tensor(int64_t{0})),       length, s->h, lstm ? s->c : s->h, empty, xw, rt, rb,
-      peep.node() != nullptr ? peep : rb};
+  std::vector<Output> init = {c.Const(Tensor(int64_t{0})),
+                              length,
+                              s->h,
+                              lstm ? s->c : s->h,
+                              EmptyStack(c, s->h),
+                              xw,
+                              rt,
+                              rb,
+                              peep.node() != nullptr ? peep : rb};
   std::vector<DataType> types;
   std::vector<PartialTensorShape> shapes;
   for (const Output& o : init) {
