@@ -418,6 +418,12 @@ struct DnnlConv::Impl {
     e->threads = ThreadsFor(g);
     try {
       ScopedThreads threads(e->threads);
+      // One primitive made at a time in the process: it happens once per geometry, and
+      // oneDNN's primitive cache, shared by every kernel, is set up inside the library
+      // where ThreadSanitizer cannot see its synchronization (two kernels making their
+      // first primitives on two threads were reported as a race).
+      static std::mutex* making = new std::mutex;
+      std::lock_guard<std::mutex> made(*making);
       e->p = Make(pass, g, fused, post);
     } catch (const dnnl::error& err) {
       // Kept, so that later runs of the geometry are refused without trying again.
