@@ -7,6 +7,7 @@
 #include "rill/kernels/cpu/elementwise_program.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "Eigen/Core"
@@ -89,10 +90,10 @@ void SetOperand(const Tensor& t, const TensorShape& out, Operand<T>* op) {
   const int rank = out.dims(), offset = rank - t.dims();
   int first = 0;  // t's first dim that is not 1
   while (first < t.dims() && t.dim_size(first) == 1) ++first;
-  if (t.NumElements() == out.num_elements()) {
+  if (t.NumElements() == 1) {
+    o.layout = Layout::kScalar;  // read as a Reg's value, no block (also for a 1-element output)
+  } else if (t.NumElements() == out.num_elements()) {
     o.layout = Layout::kFull;
-  } else if (t.NumElements() == 1) {
-    o.layout = Layout::kScalar;  // read as a Reg's value, no block
   } else if (first == t.dims() - 1 && t.dim_size(first) == out.dim_size(rank - 1)) {
     o.layout = Layout::kLastDim;
     o.period = out.dim_size(rank - 1);
@@ -231,21 +232,60 @@ void Apply(ElementwiseOp op, const Reg<T>& a, const Reg<T>& b, T* r, int64_t n) 
   }
 }
 
-// One step over a block: into `r`, or, where every operand is a scalar, into the scalar
-// register itself (computed on one element).
+// op(a, b) on single values, as Eigen's expressions compute one element (std::max and
+// std::min for Maximum and Minimum).
 template <typename T>
-Reg<T> Step(const ElementwiseStep& s, const std::vector<Reg<T>>& reg, T* r, int64_t n) {
+T ScalarStep(ElementwiseOp op, T a, T b) {
+  switch (op) {
+    case ElementwiseOp::kAdd:
+      return a + b;
+    case ElementwiseOp::kSub:
+      return a - b;
+    case ElementwiseOp::kMul:
+      return a * b;
+    case ElementwiseOp::kDiv:
+      return a / b;
+    case ElementwiseOp::kMaximum:
+      return std::max(a, b);
+    case ElementwiseOp::kMinimum:
+      return std::min(a, b);
+    case ElementwiseOp::kRelu:
+      return std::max(a, T(0));
+    case ElementwiseOp::kRelu6:
+      return ApplyPointActivation<PointActivation::kRelu6>(a, T(0));
+    case ElementwiseOp::kNeg:
+      return -a;
+    case ElementwiseOp::kAbs:
+      return std::abs(a);
+    case ElementwiseOp::kSquare:
+      return a * a;
+    case ElementwiseOp::kIdentity:
+      return a;
+    case ElementwiseOp::kHardSwish:
+      return a * std::min(std::max(a + T(3), T(0)), T(6)) / T(6);
+    case ElementwiseOp::kCount:
+      break;
+  }
+  return a;
+}
+
+// One step over a block: into `r` (*out points at it), or, where every operand is a
+// scalar, into *out's value itself (computed on one element).
+template <typename T>
+void Step(const ElementwiseStep& s, std::vector<Reg<T>>& reg, Reg<T>* out, T* r, int64_t n) {
   static const Reg<T> kNone;
   const Reg<T>& a = reg[s.a];
   const Reg<T>& b = s.b >= 0 ? reg[s.b] : kNone;
+  // Fields written one by one: a whole Reg stored and read back field by field stalls
+  // store forwarding (measured on chains of scalars).
   if (a.scalar && (s.b < 0 || b.scalar)) {
-    Reg<T> one_a{&a.s, T(0), false}, one_b{&b.s, T(0), false};
-    Reg<T> out{nullptr, T(0), true};
-    Apply<T>(s.op, one_a, one_b, &out.s, 1);
-    return out;
+    out->s = ScalarStep(s.op, a.s, b.s);
+    out->scalar = true;
+    return;
   }
   Apply<T>(s.op, a, b, r, n);
-  return Reg<T>{r, T(0), false};
+  out->p = r;
+  out->scalar = false;
 }
 
 }  // namespace
@@ -329,7 +369,7 @@ void ElementwiseProgram<T>::RunBlocks(absl::FunctionRef<const Tensor&(int)> inpu
     for (size_t k = 0; k < steps_.size(); ++k) {
       const int slot = slots_.slot[k];
       T* r = slot < 0 ? result + start : scratch.data() + slot * kBlock;
-      reg[n + k] = Step<T>(steps_[k], reg, r, len);
+      Step<T>(steps_[k], reg, &reg[n + k], r, len);
     }
     // A chain of scalars only (a constant the optimizer did not fold) fills the block.
     const Reg<T>& last_reg = reg[n + steps_.size() - 1];

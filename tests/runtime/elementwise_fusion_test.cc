@@ -170,6 +170,24 @@ TEST(ElementwiseFusion, FusedPlansComputeWhatTheChainsComputed) {
   }
 }
 
+// A chain whose values are single elements (scalars, or [1, 1]) runs on single values, as
+// the unfused kernels compute them, through every op of the program set.
+TEST(ElementwiseFusion, ChainsOfSingleValues) {
+  for (const TensorShape& shape : {TensorShape({}), TensorShape({1, 1})}) {
+    SCOPED_TRACE(shape.DebugString());
+    Scope s = Scope::NewRootScope();
+    auto x = Placeholder(s.WithOpName("x"), DT_FLOAT, Placeholder::Shape(shape));
+    Output y = HardSwish(s, Sub(s, Mul(s, x, Const(s, 1.5f)), Const(s, 0.25f)));
+    y = Relu6(s, Abs(s, Neg(s, Square(s, Div(s, y, Const(s, 0.7f))))));
+    y = Relu(s, Minimum(s, Maximum(s, y, Const(s, -1.f)), Const(s, 4.f)));
+    for (float v : {-3.f, 0.5f, 2.f}) {
+      Tensor value(DT_FLOAT, shape);
+      value.flat<float>()(0) = v;
+      ExpectSameAsUnfused(s, y, {x}, {value});
+    }
+  }
+}
+
 // Outputs of thousands of elements cross the kernel's blocks; a bias longer than a block
 // wraps within one; tens of thousands are split between threads.
 TEST(ElementwiseFusion, LargeOutputsAndLongBiasVectors) {
