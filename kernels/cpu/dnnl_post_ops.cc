@@ -60,4 +60,38 @@ bool AppendPostOp(const ConvPostOp& op, const dnnl::memory::dims& dst, dnnl::pos
   return false;
 }
 
+std::vector<PostSource> PostSources(const ConvPostOps* post, bool after_activation,
+                                    const dnnl::memory::dims& dst) {
+  std::vector<PostSource> sources;
+  int index = after_activation ? 1 : 0;
+  for (int i = 0; post != nullptr && i < post->size; ++i) {
+    const ConvPostOp& op = post->ops[i];
+    if (op.op == ElementwiseOp::kIdentity) continue;
+    if (op.shape != PostOperand::kNone)
+      sources.push_back({index, i, PostOperandDesc(op.shape, dst)});
+    ++index;
+  }
+  return sources;
+}
+
+dnnl::primitive_attr AttrOf(std::optional<FusedActivation> fused, const ConvPostOps* post,
+                            const dnnl::memory::dims& dst) {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  dnnl::post_ops po;
+  if (fused) {
+    const auto algo = *fused == FusedActivation::kRelu      ? dnnl::algorithm::eltwise_relu
+                      : *fused == FusedActivation::kSigmoid ? dnnl::algorithm::eltwise_logistic
+                                                            : dnnl::algorithm::eltwise_tanh;
+    po.append_eltwise(1.f, algo, 0.f, 0.f);
+  }
+  for (int i = 0; post != nullptr && i < post->size; ++i) {
+    if (!AppendPostOp(post->ops[i], dst, &po)) {
+      throw dnnl::error(dnnl_unimplemented, "no post-op for this elementwise op");
+    }
+  }
+  if (po.len() > 0) attr.set_post_ops(po);
+  return attr;
+}
+
 }  // namespace rill::cpu
