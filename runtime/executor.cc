@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "absl/container/inlined_vector.h"
@@ -188,7 +189,11 @@ bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode
         StartAsync(owner, s, pn, ctx, start_ns);
         return false;
       }
-      ScopedStepStats traced(stats);  // functions the kernel calls join the trace
+      // In a traced step, functions the kernel calls join the trace. Untraced, nothing is
+      // set: the thread's current trace is null there already (a thread-local access in a
+      // shared library is a call, kept off the untraced path).
+      std::optional<ScopedStepStats> traced;
+      if (stats != nullptr) traced.emplace(stats);
       if (pn.expensive) {
         const auto start = std::chrono::steady_clock::now();
         st = pn.kernel->Compute(ctx);

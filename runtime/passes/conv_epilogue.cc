@@ -50,21 +50,9 @@ bool BroadcastsInto(const PartialTensorShape& s, const PartialTensorShape& out) 
 // length); nullopt for any other node.
 std::optional<std::vector<int64_t>> ProgramOf(const Node& f) {
   if (f.type_string() == "_FusedElementwise") return f.attr<std::vector<int64_t>>("program");
-  const std::optional<ElementwiseOp> op = ElementwiseOpOf(f.type_string());
-  if (!op || f.num_outputs() != 1 || f.num_inputs() != (IsUnary(*op) ? 1 : 2)) return {};
-  const DataType t = f.output_type(0);
-  if ((t != DT_FLOAT && t != DT_DOUBLE) || f.input_is_ref(0)) return {};
-  if (f.type_string() == "BiasAdd") {
-    auto format = f.attrs().find("data_format");
-    const PartialTensorShape& b = f.input(1).node->output_shape(f.input(1).index);
-    const PartialTensorShape& v = f.input(0).node->output_shape(f.input(0).index);
-    if ((format != f.attrs().end() && std::get<std::string>(format->second) != "NHWC") ||
-        b.unknown_rank() || b.dims() != 1 || v.unknown_rank() || v.dims() < 1 ||
-        b.dim_size(0) < 0 || b.dim_size(0) != v.dim_size(v.dims() - 1)) {
-      return {};
-    }
-  }
-  return std::vector<int64_t>{static_cast<int64_t>(*op), 0, IsUnary(*op) ? -1 : 1};
+  if (!IsFusableElementwise(f)) return {};
+  const ElementwiseOp op = *ElementwiseOpOf(f.type_string());
+  return std::vector<int64_t>{static_cast<int64_t>(op), 0, IsUnary(op) ? -1 : 1};
 }
 
 // Which input of `f` (an elementwise chain) is a convolution's output it may take over.

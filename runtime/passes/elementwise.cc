@@ -35,14 +35,8 @@ bool PlainBias(const Node& n) {
 }
 
 bool Fusable(const Node& n, const PlanGraph& g) {
-  if (n.num_outputs() != 1 || !ElementwiseOpOf(n.type_string())) return false;
-  const DataType t = n.output_type(0);
-  if (t != DT_FLOAT && t != DT_DOUBLE) return false;
-  if (n.type_string() == "BiasAdd" && !PlainBias(n)) return false;
-  for (int i = 0; i < n.num_inputs(); ++i) {
-    if (n.input_type(i) != t || n.input_is_ref(i)) return false;
-  }
-  return HasKernelFor("_FusedElementwise", {{"T", t}}, g.DeviceOf(&n)->device_type());
+  return IsFusableElementwise(n) && HasKernelFor("_FusedElementwise", {{"T", n.output_type(0)}},
+                                                 g.DeviceOf(&n)->device_type());
 }
 
 // The group's root (its last node) of every fusable node reached, and each root's size.
@@ -245,6 +239,17 @@ std::vector<int64_t> Encode(const Program& p) {
 }
 
 }  // namespace
+
+bool IsFusableElementwise(const Node& n) {
+  if (n.num_outputs() != 1 || !ElementwiseOpOf(n.type_string())) return false;
+  const DataType t = n.output_type(0);
+  if (t != DT_FLOAT && t != DT_DOUBLE) return false;
+  if (n.type_string() == "BiasAdd" && !PlainBias(n)) return false;
+  for (int i = 0; i < n.num_inputs(); ++i) {
+    if (n.input_type(i) != t || n.input_is_ref(i)) return false;
+  }
+  return true;
+}
 
 absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in) {
   const UseCounts uses(in);

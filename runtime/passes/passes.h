@@ -47,6 +47,10 @@ absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in);
+// Whether `n` is an op a fused elementwise program computes as one step (a floating
+// dtype throughout, no ref input; a BiasAdd only where it is an Add: NHWC, a bias as long
+// as the value's known last dim). Elementwise fusion and convolution epilogues share it.
+bool IsFusableElementwise(const Node& n);
 absl::StatusOr<PlanGraph> FuseConvEpilogues(const PlanGraph& in);
 // All of them, in order (optimize.cc says why that order).
 absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizerOptions& options);
