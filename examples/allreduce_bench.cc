@@ -1,6 +1,7 @@
 // Times rill's CollectiveAllReduce (a Session::Run of placeholder -> allreduce -> fetch)
 // against a raw MPI_Allreduce of the same buffers, alternated in one run, for buffers of
-// 1 MiB to 64 MiB of float32. Run under mpirun; rank 0 prints the table.
+// 1 MiB to 64 MiB of float32, and a tiny one for the per-call overhead. Run under mpirun;
+// rank 0 prints the table.
 //   mpirun -np 2 build/release/examples/allreduce_bench --sizes_mib=1,4,16,64
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -17,6 +18,8 @@
 
 ABSL_FLAG(std::vector<std::string>, sizes_mib, std::vector<std::string>({"1", "4", "16", "64"}),
           "buffer sizes in MiB (float32)");
+ABSL_FLAG(int64_t, latency_elements, 1,
+          "also time an allreduce of this many floats (rill's per-call overhead); 0: none");
 ABSL_FLAG(int, reps, 15, "timed repetitions of each side (alternated; medians reported)");
 
 namespace {
@@ -55,12 +58,17 @@ int main(int argc, char** argv) {
   Session session(s, options);
   if (rank == 0) {
     std::printf("allreduce_bench: %d ranks, %s\n", size, dist::Backend().c_str());
-    std::printf("%8s %14s %14s %12s %12s %8s\n", "MiB", "MPI ms", "rill ms", "MPI GB/s",
+    std::printf("%10s %14s %14s %12s %12s %8s\n", "bytes", "MPI ms", "rill ms", "MPI GB/s",
                 "rill GB/s", "ratio");
   }
+  std::vector<int64_t> sizes;
+  if (absl::GetFlag(FLAGS_latency_elements) > 0) {
+    sizes.push_back(absl::GetFlag(FLAGS_latency_elements));
+  }
   for (const std::string& mib_text : absl::GetFlag(FLAGS_sizes_mib)) {
-    const int64_t mib = std::max<int64_t>(1, std::atoll(mib_text.c_str()));
-    const int64_t n = mib * (1 << 20) / 4;
+    sizes.push_back(std::max<int64_t>(1, std::atoll(mib_text.c_str())) * (1 << 20) / 4);
+  }
+  for (const int64_t n : sizes) {
     Tensor in(DT_FLOAT, TensorShape({n}));
     std::fill_n(in.flat<float>().data(), n, 1.f + rank);
     std::vector<float> recv(n);
@@ -90,8 +98,8 @@ int main(int argc, char** argv) {
     }
     const double raw = Median(raw_s), mine = Median(rill_s), bytes = 4.0 * n;
     if (rank == 0) {
-      std::printf("%8lld %14.3f %14.3f %12.2f %12.2f %8.3f\n", static_cast<long long>(mib),
-                  raw * 1e3, mine * 1e3, bytes / raw / 1e9, bytes / mine / 1e9, raw / mine);
+      std::printf("%10.0f %14.4f %14.4f %12.3f %12.3f %8.3f\n", bytes, raw * 1e3, mine * 1e3,
+                  bytes / raw / 1e9, bytes / mine / 1e9, raw / mine);
     }
   }
   (void)dist::Shutdown();

@@ -10,6 +10,6 @@ flags=(--device=cpu --epochs=1 --train_examples="$examples" --batch_size="$batch
 figures() { grep -A1 "examples/s" | tail -1 | awk '{print $3, $4}'; }
 for _ in $(seq 1 "$pairs"); do
   one=$(OMP_NUM_THREADS=1 "$bin" "${flags[@]}" 2>&1 | figures)
-  two=$(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 -np 2 "$bin" "${flags[@]}" 2>&1 | figures)
+  two=$(mpirun --allow-run-as-root --oversubscribe -x OMP_NUM_THREADS=1 ${MPIFLAGS:-} -np 2 "$bin" "${flags[@]}" 2>&1 | figures)
   echo "$batch $one $two"
 done

@@ -118,29 +118,33 @@ void Engine::Core::Loop() {
       in_flight_ = r;
       started_ = absl::Now();
     }
-    watch_cv_.notify_one();
+    // The watchdog is not woken: it looks again by itself before this deadline (Watch).
     absl::Status st = r->work(*comm_);
     {
       std::lock_guard<std::mutex> lock(mu_);
       in_flight_.reset();
+      if (stopping_ && queue_.empty()) watch_cv_.notify_one();  // Stop waits for the watchdog
     }
-    watch_cv_.notify_one();
     r->Finish(st);
   }
 }
 
+// Sleeps a timeout at a time, or until the collective in flight is due, so the
+// communication thread never has to wake it: a collective started while it sleeps is due
+// after it wakes (started later, same timeout).
 void Engine::Core::Watch() {
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     if (stopping_ && in_flight_ == nullptr && queue_.empty()) return;
     if (!broken_.ok()) return;
-    if (in_flight_ == nullptr) {
-      watch_cv_.wait(lock);
-      continue;
-    }
-    const absl::Time deadline = started_ + timeout_;
-    if (absl::Now() < deadline) {
-      watch_cv_.wait_until(lock, absl::ToChronoTime(deadline));
+    const absl::Time now = absl::Now();
+    if (in_flight_ == nullptr || now < started_ + timeout_) {
+      const absl::Time wake = in_flight_ == nullptr ? now + timeout_ : started_ + timeout_;
+      if (wake == absl::InfiniteFuture()) {
+        watch_cv_.wait(lock);
+      } else {
+        watch_cv_.wait_until(lock, absl::ToChronoTime(wake));
+      }
       continue;
     }
     const std::string what = in_flight_->what;
