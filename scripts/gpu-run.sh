@@ -8,11 +8,24 @@ set -uo pipefail
 : "${OUT:?the device tool sets OUT}"
 tar xJf .devpack/bundle.tar.xz
 source .devbundle/env.sh
+# NCCL (the collectives' GPU path) comes with the machine's PyTorch when the toolkit lacks it.
+nccl=$(python3 -c "import nvidia.nccl,os; print(os.path.join(list(nvidia.nccl.__path__)[0],'lib'))" 2>/dev/null)
+[[ -n $nccl ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$nccl"
 R=$OUT/results.txt
 for f in node simple pytorch-converted pytorch-operator; do onnx_conformance --data=.devbundle/onnx-testdata/$f --device=/GPU:0 --expected=tests/onnx/passing/$f.txt --quiet > $OUT/onnx_$f.log 2>&1; echo "onnx $f gpu rc=$?" >> $R; tail -3 $OUT/onnx_$f.log >> $R; done
 nvidia-smi -L >> $R
 timeout 60 rill_onnx_tests > $OUT/onnx_tests.log 2>&1
 echo "onnx tests rc=$?" >> $R
+# The collectives on the GPU: NCCL with one rank; with mpirun there, two ranks sharing the
+# GPU (staged through pinned host memory).
+timeout 120 rill_dist_tests > $OUT/dist_tests.log 2>&1
+echo "dist tests (1 rank, NCCL) rc=$?" >> $R
+grep -E "rank 0 of|FAILED|GpuTensors" $OUT/dist_tests.log | head -8 >> $R
+if command -v mpirun > /dev/null; then
+  timeout 180 mpirun --allow-run-as-root --oversubscribe -np 2 rill_dist_tests > $OUT/dist_tests_2.log 2>&1
+  echo "dist tests (2 ranks on one GPU, staged) rc=$?" >> $R
+  grep -E "rank 0 of|FAILED" $OUT/dist_tests_2.log | head -8 >> $R
+fi
 timeout 200 rill_tests > $OUT/all_tests.log 2>&1
 echo "tests rc=$?" >> $R
 grep -E '^\[  (FAILED|PASSED|SKIPPED) ' $OUT/all_tests.log >> $R

@@ -1,9 +1,10 @@
 // The collective ops' kernels: each states its collective, hands the data movement to the
 // engine's thread and returns (AsyncOpKernel), so the executor runs other nodes meanwhile.
-// On a GPU they are host-memory kernels: the plan copies their inputs to the host and their
-// outputs back, and MPI moves host memory.
+// On a GPU the data stays in the GPU's memory: NCCL moves it, or it is staged through
+// pinned host memory for MPI (runtime/dist/gpu/).
 #include "rill/core/async_kernel.h"
 #include "rill/runtime/dist/collectives.h"
+#include "rill/runtime/dist/gpu_place.h"
 #include "rill/runtime/dist/world.h"
 
 namespace rill::dist {
@@ -41,24 +42,29 @@ class CollectiveKernel : public AsyncOpKernel {
       }
       spec.rows = rows_of.dim_size(0);
     }
+    Tensor* out = nullptr;
+    if (kind_ != CollectiveKind::kAllGather) {
+      TensorShape shape = in.shape();
+      if (kind_ == CollectiveKind::kAllGatherGrad) shape = ctx.input(1).shape();
+      absl::Status st = kind_ == CollectiveKind::kAllReduce
+                            ? ctx.forward_or_allocate_output(0, 0, shape, &out)
+                            : ctx.allocate_output(0, shape, &out);
+      if (!st.ok()) return done(st);
+    }
+    // Made after the output: on a GPU it marks where the kernel's inputs (and whatever last
+    // used the output's memory) are queued on the device's stream.
+    absl::StatusOr<std::shared_ptr<DataPlace>> place = PlaceOf(ctx);
+    if (!place.ok()) return done(place.status());
     if (kind_ == CollectiveKind::kAllGather) {
-      Allocator* host = cpu_allocator();
       return engine->Submit(
           what,
-          [spec, in, outputs, host](Comm& c) -> absl::Status {
-            RILL_ASSIGN_OR_RETURN(outputs[0], AllGather(c, spec, in, host));
+          [spec, in, outputs, place = *std::move(place)](Comm& c) -> absl::Status {
+            RILL_ASSIGN_OR_RETURN(outputs[0], AllGather(c, *place, spec, in));
             return absl::OkStatus();
           },
           std::move(done));
     }
-    Tensor* out = nullptr;
-    TensorShape shape = in.shape();
-    if (kind_ == CollectiveKind::kAllGatherGrad) shape = ctx.input(1).shape();
-    absl::Status st = kind_ == CollectiveKind::kAllReduce
-                          ? ctx.forward_or_allocate_output(0, 0, shape, &out)
-                          : ctx.allocate_output(0, shape, &out);
-    if (!st.ok()) return done(st);
-    engine->Submit(what, Work(spec, in, *out), std::move(done));
+    engine->Submit(what, Work(spec, in, *out, *std::move(place)), std::move(done));
   }
 
  private:
@@ -78,17 +84,26 @@ class CollectiveKernel : public AsyncOpKernel {
     return "collective";
   }
 
-  Engine::Work Work(const CollectiveSpec& spec, const Tensor& in, const Tensor& out) const {
+  // Host memory, or the GPU's (gpu_place.h).
+  static absl::StatusOr<std::shared_ptr<DataPlace>> PlaceOf(OpKernelContext& ctx) {
+    if (ctx.device()->gpu_context() != nullptr) return MakeGpuPlace(ctx);
+    return std::make_shared<HostPlace>();
+  }
+
+  Engine::Work Work(const CollectiveSpec& spec, const Tensor& in, const Tensor& out,
+                    std::shared_ptr<DataPlace> place) const {
     const bool mean = mean_;
     switch (kind_) {
       case CollectiveKind::kAllReduce:
-        return [spec, in, out, mean](Comm& c) { return AllReduce(c, spec, in, out, mean); };
+        return [spec, in, out, mean, place](Comm& c) {
+          return AllReduce(c, *place, spec, in, out, mean);
+        };
       case CollectiveKind::kBroadcast:
-        return [spec, in, out](Comm& c) { return Broadcast(c, spec, in, out); };
+        return [spec, in, out, place](Comm& c) { return Broadcast(c, *place, spec, in, out); };
       case CollectiveKind::kBroadcastGrad:
-        return [spec, in, out](Comm& c) { return BroadcastGrad(c, spec, in, out); };
+        return [spec, in, out, place](Comm& c) { return BroadcastGrad(c, *place, spec, in, out); };
       default:
-        return [spec, in, out](Comm& c) { return AllGatherGrad(c, spec, in, out); };
+        return [spec, in, out, place](Comm& c) { return AllGatherGrad(c, *place, spec, in, out); };
     }
   }
 
@@ -109,11 +124,11 @@ using AllGatherKernel = Collective<CollectiveKind::kAllGather>;
 using BroadcastGradKernel = Collective<CollectiveKind::kBroadcastGrad>;
 using AllGatherGradKernel = Collective<CollectiveKind::kAllGatherGrad>;
 
-// On the CPU; on a GPU the same kernel over host memory (every input read on the host).
+// The same kernel on the CPU and on a GPU, over the device's own memory.
 #define RILL_REGISTER_COLLECTIVE_CPU(T, op, K) \
   RILL_REGISTER_KERNEL(op, DEVICE_CPU, "T", DataTypeToEnum<T>::value, K);
 #define RILL_REGISTER_COLLECTIVE_GPU(T, op, K) \
-  RILL_REGISTER_KERNEL_HOST_OUTPUTS(op, DEVICE_GPU, "T", DataTypeToEnum<T>::value, ({0, 1}), K);
+  RILL_REGISTER_KERNEL(op, DEVICE_GPU, "T", DataTypeToEnum<T>::value, K);
 #if RILL_WITH_CUDA
 #define RILL_REGISTER_COLLECTIVE(T, op, K) \
   RILL_REGISTER_COLLECTIVE_CPU(T, op, K) RILL_REGISTER_COLLECTIVE_GPU(T, op, K)

@@ -23,6 +23,10 @@ struct Statement {
   uint64_t shape_hash;  // every dim
   uint64_t rest_hash;   // every dim but the first (allgathers agree only on those)
   char node[64];
+  // Where the data is (not compared: it picks the path, see Start).
+  int32_t nccl_able;
+  int32_t gpu;
+  uint64_t host;
 };
 
 // FNV-1a over dims: the same on every rank (absl's hashes are seeded per process).
@@ -53,7 +57,7 @@ const char* KindName(int32_t k) {
   return "an unknown collective";
 }
 
-Statement State(const CollectiveSpec& spec) {
+Statement State(const CollectiveSpec& spec, const NcclReach& reach) {
   Statement s;
   std::memset(&s, 0, sizeof(s));
   s.kind = static_cast<int32_t>(spec.kind);
@@ -67,6 +71,9 @@ Statement State(const CollectiveSpec& spec) {
   s.shape_hash = HashDims(dims);
   s.rest_hash = dims.empty() ? 0 : HashDims(dims.subspan(1));
   std::strncpy(s.node, spec.node.c_str(), sizeof(s.node) - 1);
+  s.nccl_able = reach.able;
+  s.gpu = reach.gpu;
+  s.host = reach.node;
   return s;
 }
 
@@ -79,8 +86,9 @@ std::string Describe(const Statement& s, int rank) {
 }
 
 // Every rank's statement; an error (the same on every rank) when they disagree.
-absl::StatusOr<std::vector<Statement>> Agree(Comm& comm, const CollectiveSpec& spec) {
-  const Statement mine = State(spec);
+absl::StatusOr<std::vector<Statement>> Agree(Comm& comm, const CollectiveSpec& spec,
+                                             const NcclReach& reach) {
+  const Statement mine = State(spec, reach);
   std::vector<Statement> all(comm.size());
   RILL_RETURN_IF_ERROR(comm.AllGather(&mine, sizeof(mine), all.data()));
   const bool gather = spec.kind == CollectiveKind::kAllGather;
@@ -105,22 +113,46 @@ void Scale(void* data, int64_t n, int size) {
   for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(p[i] / static_cast<T>(size));
 }
 
-void DivideBySize(const Tensor& t, int size) {
-  const int64_t n = t.NumElements();
-  switch (t.dtype()) {
+void DivideBySize(void* data, int64_t n, DataType dtype, int size) {
+  switch (dtype) {
     case DT_FLOAT:
-      return Scale<float>(t.data(), n, size);
+      return Scale<float>(data, n, size);
     case DT_DOUBLE:
-      return Scale<double>(t.data(), n, size);
+      return Scale<double>(data, n, size);
     case DT_INT32:
-      return Scale<int32_t>(t.data(), n, size);
+      return Scale<int32_t>(data, n, size);
     case DT_INT64:
-      return Scale<int64_t>(t.data(), n, size);
+      return Scale<int64_t>(data, n, size);
     case DT_UINT8:
-      return Scale<uint8_t>(t.data(), n, size);
+      return Scale<uint8_t>(data, n, size);
     default:
       return;
   }
+}
+
+// NCCL moves the data when every rank can use it, each on a GPU of its own (two ranks on
+// one GPU cannot both join a communicator): the same answer on every rank.
+bool EveryRankOnItsOwnNcclGpu(const std::vector<Statement>& all) {
+  for (size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].nccl_able) return false;
+    for (size_t q = 0; q < r; ++q) {
+      if (all[q].host == all[r].host && all[q].gpu == all[r].gpu) return false;
+    }
+  }
+  return true;
+}
+
+struct Started {
+  std::vector<Statement> all;
+  DataPath* data = nullptr;
+};
+
+// Every rank states its collective; then the data's path is chosen.
+absl::StatusOr<Started> Start(Comm& comm, DataPlace& place, const CollectiveSpec& spec) {
+  Started s;
+  RILL_ASSIGN_OR_RETURN(s.all, Agree(comm, spec, place.reach()));
+  RILL_ASSIGN_OR_RETURN(s.data, place.Choose(comm, EveryRankOnItsOwnNcclGpu(s.all)));
+  return s;
 }
 
 absl::Status CheckRoot(const Comm& comm, const CollectiveSpec& spec) {
@@ -131,28 +163,44 @@ absl::Status CheckRoot(const Comm& comm, const CollectiveSpec& spec) {
 
 }  // namespace
 
-absl::Status AllReduce(Comm& comm, const CollectiveSpec& spec, const Tensor& in, const Tensor& out,
-                       bool mean) {
-  RILL_RETURN_IF_ERROR(Agree(comm, spec).status());
-  RILL_RETURN_IF_ERROR(comm.AllReduceSum(in.data(), out.data(), in.NumElements(), in.dtype()));
-  if (mean && comm.size() > 1) DivideBySize(out, comm.size());
+absl::Status HostAllReduce(Comm& comm, const void* send, void* recv, int64_t count, DataType dtype,
+                           bool mean) {
+  RILL_RETURN_IF_ERROR(comm.AllReduceSum(send, recv, count, dtype));
+  if (mean && comm.size() > 1) DivideBySize(recv, count, dtype, comm.size());
   return absl::OkStatus();
 }
 
-absl::Status Broadcast(Comm& comm, const CollectiveSpec& spec, const Tensor& in,
-                       const Tensor& out) {
-  RILL_RETURN_IF_ERROR(Agree(comm, spec).status());
-  RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
-  if (comm.rank() == spec.root && in.data() != out.data() && in.TotalBytes() > 0) {
-    std::memcpy(out.data(), in.data(), in.TotalBytes());
-  }
-  return comm.Broadcast(out.data(), static_cast<int64_t>(out.TotalBytes()),
-                        static_cast<int>(spec.root));
+absl::Status HostPlace::Copy(void* dst, const void* src, int64_t bytes) {
+  if (bytes > 0 && dst != src) std::memcpy(dst, src, static_cast<size_t>(bytes));
+  return absl::OkStatus();
 }
 
-absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const Tensor& in,
-                                 Allocator* allocator) {
-  RILL_ASSIGN_OR_RETURN(std::vector<Statement> all, Agree(comm, spec));
+absl::Status HostPlace::Zero(void* dst, int64_t bytes) {
+  if (bytes > 0) std::memset(dst, 0, static_cast<size_t>(bytes));
+  return absl::OkStatus();
+}
+
+absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
+                       const Tensor& out, bool mean) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
+  RILL_RETURN_IF_ERROR(
+      s.data->AllReduce(in.data(), out.data(), in.NumElements(), in.dtype(), mean));
+  return s.data->Finish();
+}
+
+absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
+                       const Tensor& out) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
+  RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
+  const int64_t bytes = static_cast<int64_t>(out.TotalBytes());
+  if (comm.rank() == spec.root) RILL_RETURN_IF_ERROR(s.data->Copy(out.data(), in.data(), bytes));
+  RILL_RETURN_IF_ERROR(s.data->Broadcast(out.data(), bytes, static_cast<int>(spec.root)));
+  return s.data->Finish();
+}
+
+absl::StatusOr<Tensor> AllGather(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                                 const Tensor& in) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   const int64_t row_bytes = [&] {
     int64_t e = 1;
     for (int d = 1; d < spec.shape.dims(); ++d) e *= spec.shape.dim_size(d);
@@ -160,10 +208,10 @@ absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const T
   }();
   int64_t rows = 0;
   for (int r = 0; r < comm.size(); ++r) {
-    if (all[r].rows < 0 || all[r].rows > (int64_t{1} << 40)) {
-      return errors::InvalidArgument("rank ", r, " brings ", all[r].rows, " rows");
+    if (s.all[r].rows < 0 || s.all[r].rows > (int64_t{1} << 40)) {
+      return errors::InvalidArgument("rank ", r, " brings ", s.all[r].rows, " rows");
     }
-    rows += all[r].rows;
+    rows += s.all[r].rows;
   }
   std::vector<int64_t> dims(spec.shape.dim_sizes().begin(), spec.shape.dim_sizes().end());
   dims[0] = rows;
@@ -174,56 +222,58 @@ absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const T
                                    ", is over 2 GiB (MPI's counts are ints)");
   }
   std::vector<int64_t> bytes(comm.size());
-  for (int r = 0; r < comm.size(); ++r) bytes[r] = all[r].rows * row_bytes;
-  Tensor out(allocator, spec.dtype, shape);
+  for (int r = 0; r < comm.size(); ++r) bytes[r] = s.all[r].rows * row_bytes;
+  Tensor out(s.data->allocator(), spec.dtype, shape);
   if (out.data() == nullptr && out.TotalBytes() > 0) {
     return errors::ResourceExhausted("cannot allocate the gathered value, ", shape.DebugString(),
                                      " of ", DataTypeString(spec.dtype));
   }
-  RILL_RETURN_IF_ERROR(comm.AllGatherV(in.data(), bytes, out.data()));
+  RILL_RETURN_IF_ERROR(s.data->AllGatherV(in.data(), bytes, out.data()));
+  RILL_RETURN_IF_ERROR(s.data->Finish());
   return out;
 }
 
-absl::Status BroadcastGrad(Comm& comm, const CollectiveSpec& spec, const Tensor& grad,
-                           const Tensor& out) {
-  RILL_RETURN_IF_ERROR(Agree(comm, spec).status());
+absl::Status BroadcastGrad(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                           const Tensor& grad, const Tensor& out) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
   RILL_RETURN_IF_ERROR(
-      comm.AllReduceSum(grad.data(), out.data(), grad.NumElements(), grad.dtype()));
-  if (comm.rank() != spec.root && out.TotalBytes() > 0)
-    std::memset(out.data(), 0, out.TotalBytes());
-  return absl::OkStatus();
+      s.data->AllReduce(grad.data(), out.data(), grad.NumElements(), grad.dtype(), false));
+  if (comm.rank() != spec.root) {
+    RILL_RETURN_IF_ERROR(s.data->Zero(out.data(), static_cast<int64_t>(out.TotalBytes())));
+  }
+  return s.data->Finish();
 }
 
-absl::Status AllGatherGrad(Comm& comm, const CollectiveSpec& spec, const Tensor& grad,
-                           const Tensor& out) {
-  RILL_ASSIGN_OR_RETURN(std::vector<Statement> all, Agree(comm, spec));
+absl::Status AllGatherGrad(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                           const Tensor& grad, const Tensor& out) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   int64_t before = 0, rows = 0;
   for (int r = 0; r < comm.size(); ++r) {
-    if (all[r].rows < 0 || all[r].rows > (int64_t{1} << 40)) {
-      return errors::InvalidArgument("rank ", r, " took ", all[r].rows, " rows");
+    if (s.all[r].rows < 0 || s.all[r].rows > (int64_t{1} << 40)) {
+      return errors::InvalidArgument("rank ", r, " took ", s.all[r].rows, " rows");
     }
-    if (r < comm.rank()) before += all[r].rows;
-    rows += all[r].rows;
+    if (r < comm.rank()) before += s.all[r].rows;
+    rows += s.all[r].rows;
   }
   const int64_t grad_rows = spec.shape.dim_size(0);
   if (rows != grad_rows) {
     return errors::InvalidArgument("the gradient has ", grad_rows, " rows (",
                                    spec.shape.DebugString(), ") but the ranks gathered ", rows);
   }
-  Tensor sum(cpu_allocator(), grad.dtype(), grad.shape());
+  Tensor sum(s.data->allocator(), grad.dtype(), grad.shape());
   if (sum.data() == nullptr && sum.TotalBytes() > 0) {
     return errors::ResourceExhausted("cannot allocate the summed gradient, ",
                                      grad.shape().DebugString());
   }
   RILL_RETURN_IF_ERROR(
-      comm.AllReduceSum(grad.data(), sum.data(), grad.NumElements(), grad.dtype()));
+      s.data->AllReduce(grad.data(), sum.data(), grad.NumElements(), grad.dtype(), false));
   const int64_t row_bytes = grad_rows > 0 ? static_cast<int64_t>(grad.TotalBytes()) / grad_rows : 0;
-  if (out.TotalBytes() > 0) {
-    std::memcpy(out.data(), static_cast<const char*>(sum.data()) + before * row_bytes,
-                out.TotalBytes());
-  }
-  return absl::OkStatus();
+  RILL_RETURN_IF_ERROR(s.data->Copy(out.data(),
+                                    static_cast<const char*>(sum.data()) + before * row_bytes,
+                                    static_cast<int64_t>(out.TotalBytes())));
+  // `sum` goes back to the allocator only once the copy out of it is done.
+  return s.data->Finish();
 }
 
 }  // namespace rill::dist

@@ -2,6 +2,8 @@
 // rank states what it is about to do (which collective, node, dtype, shape) and all ranks
 // compare: a rank running another collective, or the same one on another dtype or shape,
 // is an InvalidArgument on every rank naming each rank's side, never a mismatched transfer.
+// The data then moves through the DataPath the rank's DataPlace picks (data_path.h): host
+// memory, or a GPU's through NCCL or staged through the host.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "rill/core/tensor.h"
-#include "rill/runtime/dist/comm.h"
+#include "rill/runtime/dist/data_path.h"
 
 namespace rill::dist {
 
@@ -32,19 +34,20 @@ struct CollectiveSpec {
 
 // out = the sum (or mean: the sum / size, integers truncated) over ranks of `in`; out may
 // share in's buffer.
-absl::Status AllReduce(Comm& comm, const CollectiveSpec& spec, const Tensor& in, const Tensor& out,
-                       bool mean);
+absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
+                       const Tensor& out, bool mean);
 // out = root's `in`, on every rank.
-absl::Status Broadcast(Comm& comm, const CollectiveSpec& spec, const Tensor& in, const Tensor& out);
-// Every rank's `in` concatenated along dim 0 in rank order, made with `allocator`.
-absl::StatusOr<Tensor> AllGather(Comm& comm, const CollectiveSpec& spec, const Tensor& in,
-                                 Allocator* allocator);
+absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
+                       const Tensor& out);
+// Every rank's `in` concatenated along dim 0 in rank order, made with the path's allocator.
+absl::StatusOr<Tensor> AllGather(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                                 const Tensor& in);
 // out = the sum over ranks of `grad` on the root, zeros elsewhere.
-absl::Status BroadcastGrad(Comm& comm, const CollectiveSpec& spec, const Tensor& grad,
-                           const Tensor& out);
+absl::Status BroadcastGrad(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                           const Tensor& grad, const Tensor& out);
 // out = this rank's rows (spec.rows of them, after those of lower ranks) of the sum over
 // ranks of `grad` (the gathered value's gradient).
-absl::Status AllGatherGrad(Comm& comm, const CollectiveSpec& spec, const Tensor& grad,
-                           const Tensor& out);
+absl::Status AllGatherGrad(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                           const Tensor& grad, const Tensor& out);
 
 }  // namespace rill::dist

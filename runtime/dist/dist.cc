@@ -7,6 +7,7 @@
 
 #include "absl/strings/numbers.h"
 #include "rill/core/status.h"
+#include "rill/runtime/dist/data_path.h"
 #include "rill/runtime/dist/engine.h"
 #include "rill/runtime/dist/world.h"
 
@@ -43,6 +44,8 @@ absl::StatusOr<absl::Duration> TimeoutFrom(const InitOptions& options) {
 
 void ShutdownAtExit() { Shutdown().IgnoreError(); }
 
+std::atomic<int64_t> g_paths[3];
+
 }  // namespace
 
 Engine* GetEngine() { return g_engine.load(std::memory_order_acquire); }
@@ -73,6 +76,25 @@ int LocalSize() { return GetEngine() ? GetEngine()->comm().local_size() : 1; }
 std::string Backend() {
   return GetEngine() ? GetEngine()->comm().backend() : "none (not initialized)";
 }
+
+void CountPath(int path) { g_paths[path].fetch_add(1, std::memory_order_relaxed); }
+
+PathCounts CollectivePaths() {
+  PathCounts c;
+  c.host = g_paths[0].load(std::memory_order_relaxed);
+  c.staged = g_paths[1].load(std::memory_order_relaxed);
+  c.nccl = g_paths[2].load(std::memory_order_relaxed);
+  return c;
+}
+
+bool NcclBuilt() {
+#if RILL_WITH_NCCL
+  return true;
+#else
+  return false;
+#endif
+}
+
 absl::Duration Timeout() { return GetEngine() ? GetEngine()->timeout() : InitOptions{}.timeout; }
 
 absl::Status Shutdown() {

@@ -36,6 +36,17 @@ int LocalRank();
 int LocalSize();
 // "MPI" (with the library's version) or "local" for a job of one process without MPI.
 std::string Backend();
+// How this process's collectives have moved their data so far: host memory through the
+// Comm (MPI), GPU memory staged through pinned host memory and MPI (ranks sharing a GPU, or
+// a build without NCCL), or GPU memory through NCCL (every rank on a GPU of its own).
+struct PathCounts {
+  int64_t host = 0;
+  int64_t staged = 0;
+  int64_t nccl = 0;
+};
+PathCounts CollectivePaths();
+// Whether this build moves GPU tensors with NCCL (built with CUDA, MPI and NCCL found).
+bool NcclBuilt();
 // The collective timeout in effect.
 absl::Duration Timeout();
 // Waits for queued collectives, stops the communication thread and finalizes MPI (when

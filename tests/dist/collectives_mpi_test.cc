@@ -212,6 +212,7 @@ TEST(Collectives, GradientsSumOverTheRanks) {
 
 // One rank with another shape: every rank fails with both sides named; the job goes on.
 TEST(Collectives, ShapesThatDifferAcrossRanksAreAnErrorOnEveryRank) {
+  if (dist::Size() < 2) GTEST_SKIP() << "needs two ranks to disagree";
   const int rank = dist::Rank();
   Scope s = Scope::NewRootScope();
   auto x = ops::Placeholder(s, DT_FLOAT);
@@ -230,6 +231,42 @@ TEST(Collectives, ShapesThatDifferAcrossRanksAreAnErrorOnEveryRank) {
       << st.message();
   RILL_ASSERT_OK(session.Run({{x, Tensor(1.f)}}, {sum}, &out));
   EXPECT_EQ(out[0].scalar<float>()(), static_cast<float>(dist::Size()));
+}
+
+// On a GPU the data stays in the GPU's memory: NCCL moves it when every rank has a GPU of
+// its own (a job of one rank too), else it is staged through pinned host memory and MPI
+// (ranks sharing a GPU, or a build without NCCL). Either way the values are the host's.
+TEST(Collectives, GpuTensorsMoveByNcclOrThroughTheHost) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU in this process";
+  const int size = dist::Size(), rank = dist::Rank();
+  int gpus = 0;
+  for (const auto& d : DeviceSet::Local().devices()) gpus += d->device_type() == DEVICE_GPU;
+  Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto x = ops::Placeholder(s, DT_FLOAT, ops::Placeholder::Shape({3}));
+  auto sum = ops::CollectiveAllReduce(s, x);
+  auto mean = ops::CollectiveAllReduce(s, x, ops::CollectiveAllReduce::Reduction("mean"));
+  auto root = ops::CollectiveBroadcast(s, x, ops::CollectiveBroadcast::RootRank(size - 1));
+  auto rows = ops::CollectiveAllGather(s, ops::Reshape(s, x, ops::Const(s, {1, 3})));
+  Session session(s);
+  std::vector<Tensor> out;
+  const dist::PathCounts before = dist::CollectivePaths();
+  const Tensor mine = FromDoubles(DT_FLOAT, TensorShape({3}), {1.0 + rank, 2.0, 3.0 * rank});
+  RILL_ASSERT_OK(session.Run({{x, mine}}, {sum, mean, root, rows}, &out));
+  const dist::PathCounts after = dist::CollectivePaths();
+  const bool nccl = dist::NcclBuilt() && dist::LocalSize() <= gpus;
+  EXPECT_EQ(after.nccl - before.nccl, nccl ? 4 : 0);
+  EXPECT_EQ(after.staged - before.staged, nccl ? 0 : 4);
+  EXPECT_EQ(after.host, before.host);
+  double r_sum = 0;
+  for (int r = 0; r < size; ++r) r_sum += r;
+  ExpectTensorNear(out[0], DT_FLOAT, TensorShape({3}), {size + r_sum, 2.0 * size, 3 * r_sum}, 0);
+  ExpectTensorNear(out[1], DT_FLOAT, TensorShape({3}),
+                   {(size + r_sum) / size, 2.0, 3 * r_sum / size}, 1e-6);
+  ExpectTensorNear(out[2], DT_FLOAT, TensorShape({3}), {1.0 + (size - 1), 2.0, 3.0 * (size - 1)},
+                   0);
+  std::vector<double> gathered;
+  for (int r = 0; r < size; ++r) gathered.insert(gathered.end(), {1.0 + r, 2.0, 3.0 * r});
+  ExpectTensorNear(out[3], DT_FLOAT, TensorShape({size, 3}), gathered, 0);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -260,22 +261,26 @@ class FakeComm : public dist::Comm {
   std::condition_variable cv_;
 };
 
+// Keeps what rank 0 states (its statement's bytes).
+struct RecordingComm : FakeComm {
+  using FakeComm::FakeComm;
+  std::vector<char> sent;
+  absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
+    sent.assign(static_cast<const char*>(send), static_cast<const char*>(send) + bytes);
+    return FakeComm::AllGather(send, bytes, recv);
+  }
+};
+
 dist::CollectiveSpec Spec(TensorShape shape) {
   return {dist::CollectiveKind::kAllReduce, "grad_sum", DT_FLOAT, std::move(shape), 0, 0};
 }
 
 // What rank 0 states for `spec` (the statement's layout is private to collectives.cc).
 std::vector<char> Statement(const dist::CollectiveSpec& spec) {
-  struct Recorder : FakeComm {
-    using FakeComm::FakeComm;
-    std::vector<char> sent;
-    absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
-      sent.assign(static_cast<const char*>(send), static_cast<const char*>(send) + bytes);
-      return FakeComm::AllGather(send, bytes, recv);
-    }
-  } recorder(1, nullptr);
+  RecordingComm recorder(1, nullptr);
   Tensor t(spec.dtype, spec.shape);
-  EXPECT_TRUE(dist::AllReduce(recorder, spec, t, t, false).ok());
+  dist::HostPlace host;
+  EXPECT_TRUE(dist::AllReduce(recorder, host, spec, t, t, false).ok());
   return recorder.sent;
 }
 
@@ -283,7 +288,8 @@ TEST(Collectives, RanksThatDisagreeAreAnErrorBeforeAnyTransfer) {
   const std::vector<char> four = Statement(Spec(TensorShape({4})));
   FakeComm comm(2, [&](void* st) { std::memcpy(st, four.data(), four.size()); });
   Tensor mine(DT_FLOAT, TensorShape({3}));
-  absl::Status st = dist::AllReduce(comm, Spec(TensorShape({3})), mine, mine, false);
+  dist::HostPlace host;
+  absl::Status st = dist::AllReduce(comm, host, Spec(TensorShape({3})), mine, mine, false);
   EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
   EXPECT_TRUE(absl::StrContains(st.message(),
                                 "rank 0 runs CollectiveAllReduce 'grad_sum' on "
@@ -291,6 +297,44 @@ TEST(Collectives, RanksThatDisagreeAreAnErrorBeforeAnyTransfer) {
                                 "'grad_sum' on float [4]"))
       << st.message();
   EXPECT_EQ(comm.transfers.load(), 0);
+}
+
+// A place that states a GPU NCCL can reach and records the path every rank agreed on.
+class NcclAblePlace : public dist::DataPlace {
+ public:
+  explicit NcclAblePlace(bool able) : able_(able) {}
+  dist::NcclReach reach() const override { return {able_, 42, 0}; }
+  absl::StatusOr<dist::DataPath*> Choose(dist::Comm& comm, bool nccl) override {
+    chose_nccl = nccl;
+    return host_.Choose(comm, nccl);
+  }
+  std::optional<bool> chose_nccl;
+
+ private:
+  bool able_;
+  dist::HostPlace host_;
+};
+
+// NCCL only when every rank can use it on a GPU of its own: one rank, yes; two ranks that
+// state the same GPU of the same host (NCCL refuses them), no; a rank that cannot, no.
+TEST(Collectives, NcclOnlyWhenEveryRankHasAGpuOfItsOwn) {
+  Tensor t(DT_FLOAT, TensorShape({3}));
+  for (bool able : {true, false}) {
+    FakeComm one(1, nullptr);
+    NcclAblePlace place(able);
+    ASSERT_TRUE(dist::AllReduce(one, place, Spec(TensorShape({3})), t, t, false).ok());
+    EXPECT_EQ(place.chose_nccl, able);
+  }
+  const std::vector<char> mine = [&] {
+    RecordingComm recorder(1, nullptr);
+    NcclAblePlace place(true);
+    EXPECT_TRUE(dist::AllReduce(recorder, place, Spec(TensorShape({3})), t, t, false).ok());
+    return recorder.sent;
+  }();
+  FakeComm two(2, [&](void* st) { std::memcpy(st, mine.data(), mine.size()); });
+  NcclAblePlace shared(true);
+  ASSERT_TRUE(dist::AllReduce(two, shared, Spec(TensorShape({3})), t, t, false).ok());
+  EXPECT_EQ(shared.chose_nccl, false);
 }
 
 TEST(Engine, AStuckCollectiveFailsAfterTheTimeoutAndBreaksTheEngine) {
@@ -303,7 +347,10 @@ TEST(Engine, AStuckCollectiveFailsAfterTheTimeoutAndBreaksTheEngine) {
   Tensor t(DT_FLOAT, TensorShape({3}));
   engine.Submit(
       "allreduce (sum) of float [3]",
-      [t](dist::Comm& c) { return dist::AllReduce(c, Spec(TensorShape({3})), t, t, false); },
+      [t](dist::Comm& c) {
+        dist::HostPlace host;
+        return dist::AllReduce(c, host, Spec(TensorShape({3})), t, t, false);
+      },
       [&](absl::Status st) { first.set_value(st); });
   engine.Submit(
       "queued behind it", [](dist::Comm&) { return absl::OkStatus(); },
