@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "rill/core/function.h"
+#include "rill/core/function_chain.h"
 #include "rill/core/kernel.h"
 #include "rill/core/status.h"
 
@@ -37,6 +38,14 @@ class FunctionCallingKernel : public OpKernel {
   bool IsExpensive() const override { return true; }
 
  protected:
+  const Function& function(size_t which) const { return *functions_[which]; }
+  // Another function to call (only from a constructor: Run reads the lists unlocked).
+  size_t AddFunction(FunctionRef f) {
+    functions_.push_back(std::move(f));
+    calls_.emplace_back();
+    return functions_.size() - 1;
+  }
+
   absl::StatusOr<const FunctionCall*> Call(size_t which) {
     std::lock_guard<std::mutex> lock(mu_);
     if (calls_[which] == nullptr) {
@@ -86,24 +95,42 @@ class IfOp : public FunctionCallingKernel {
   }
 };
 
+// The condition runs once on the initial values; then each iteration is one run of the
+// body chained with the condition (ChainFunctions), not two runs.
 class WhileOp : public FunctionCallingKernel {
  public:
-  explicit WhileOp(OpKernelConstruction& c) : FunctionCallingKernel(c, {"cond", "body"}) {}
+  explicit WhileOp(OpKernelConstruction& c) : FunctionCallingKernel(c, {"cond", "body"}) {
+    // The op checks that the body returns what the condition takes, so this is not
+    // expected to fail; if it did, the loop would call the two functions in turn.
+    absl::StatusOr<FunctionRef> chained = ChainFunctions(function(1), function(0));
+    if (chained.ok()) chained_ = AddFunction(*std::move(chained));
+  }
 
   absl::Status Compute(OpKernelContext& ctx) override {
     std::vector<Tensor> vars;
     for (int i = 0; i < ctx.num_inputs(); ++i) vars.push_back(ctx.input(i));
     std::vector<Tensor> pred, next;
+    RILL_RETURN_IF_ERROR(Run(0, vars, &pred));
+    const size_t num_vars = vars.size();
     for (;;) {
-      RILL_RETURN_IF_ERROR(Run(0, vars, &pred));
       RILL_ASSIGN_OR_RETURN(const bool go, Truth(node(), pred[0]));
       if (!go) break;
-      RILL_RETURN_IF_ERROR(Run(1, vars, &next));
+      if (chained_ != 0) {
+        RILL_RETURN_IF_ERROR(Run(chained_, vars, &next));
+        pred.assign(next.begin() + static_cast<std::ptrdiff_t>(num_vars), next.end());
+        next.resize(num_vars);
+      } else {
+        RILL_RETURN_IF_ERROR(Run(1, vars, &next));
+        RILL_RETURN_IF_ERROR(Run(0, next, &pred));
+      }
       vars.swap(next);
     }
     for (size_t i = 0; i < vars.size(); ++i) ctx.set_output(static_cast<int>(i), vars[i]);
     return absl::OkStatus();
   }
+
+ private:
+  size_t chained_ = 0;  // the chained function's index, or 0 (the condition's) when none
 };
 
 RILL_REGISTER_KERNEL("If", DEVICE_CPU, "", DT_INVALID, IfOp);

@@ -3,7 +3,9 @@
 #include <map>
 #include <thread>
 
+#include "absl/strings/match.h"
 #include "gradient_checker.h"
+#include "rill/core/function_chain.h"
 #include "rill/core/testing/status_test_util.h"
 #include "test_util.h"
 
@@ -266,6 +268,47 @@ TEST(BuildWhileLoop, RunsFromSeveralThreadsAtOnce) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < 8; ++t) EXPECT_EQ(results[t], t % 2 == 0 ? 111 : 118) << t;
+}
+
+// While runs its body chained with its condition: one function whose rets are the body's,
+// then the condition's on them. Nodes of the same name in both get distinct names; a
+// condition that does not take what the body returns is refused.
+TEST(ControlFlow, ChainedFunctionsRunTheSecondOnTheFirstsValues) {
+  auto first =
+      ops::MakeFunction("body", {DT_FLOAT, DT_INT32}, {},
+                        [](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) {
+                          *r = {ops::Mul(s.WithOpName("x"), a[0], 2.f), ops::Add(s, a[1], 1)};
+                          return s.status();
+                        });
+  auto second =
+      ops::MakeFunction("cond", {DT_FLOAT, DT_INT32}, {},
+                        [](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) {
+                          *r = {ops::Less(s.WithOpName("x"), ops::Cast(s, a[1], DT_FLOAT), a[0])};
+                          return s.status();
+                        });
+  RILL_ASSERT_OK(first.status());
+  RILL_ASSERT_OK(second.status());
+  absl::StatusOr<FunctionRef> chained = ChainFunctions(**first, **second);
+  RILL_ASSERT_OK(chained.status());
+  EXPECT_EQ((*chained)->name(), "body_then_cond");
+  EXPECT_EQ((*chained)->arg_types(), (std::vector<DataType>{DT_FLOAT, DT_INT32}));
+  EXPECT_EQ((*chained)->ret_types(), (std::vector<DataType>{DT_FLOAT, DT_INT32, DT_BOOL}));
+  EXPECT_NE((*chained)->graph().FindNode("x_1"), nullptr);  // the second's "x"
+  // As a branch of an If: (3, 4) -> (6, 5, 5 < 6); (1, 4) -> (2, 5, 5 < 2).
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_FLOAT, ops::Placeholder::Shape(TensorShape()));
+  ops::If call(root, true, {x, ops::Const(root, 4)}, *chained, *chained);
+  Session session(root);
+  std::vector<Tensor> out;
+  for (float v : {3.f, 1.f}) {
+    RILL_ASSERT_OK(session.Run({{x, v}}, {call.output[0], call.output[1], call.output[2]}, &out));
+    EXPECT_EQ(out[0].scalar<float>()(), 2 * v);
+    EXPECT_EQ(out[1].scalar<int32_t>()(), 5);
+    EXPECT_EQ(out[2].scalar<bool>()(), 5 < 2 * v);
+  }
+  absl::StatusOr<FunctionRef> wrong = ChainFunctions(**second, **first);
+  EXPECT_TRUE(absl::IsInvalidArgument(wrong.status())) << wrong.status();
+  EXPECT_TRUE(absl::StrContains(wrong.status().message(), "takes 2 args")) << wrong.status();
 }
 
 TEST(ControlFlow, ValuesOfTheCallersGraphMustComeInAsArguments) {

@@ -1,0 +1,69 @@
+#include "rill/core/function_chain.h"
+
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "rill/core/status.h"
+
+namespace rill {
+namespace {
+
+// Copies every node of `from` into `into` in id order (inputs come first), with inputs
+// mapped through `map`; nodes already in `map` (bound args) are not copied. Names `from`
+// shares with nodes already in `into` get a suffix.
+absl::Status CopyNodes(const Graph& from, Graph& into,
+                       std::map<const Node*, std::vector<NodeOut>>& map) {
+  auto out = [&](NodeOut in) { return map.at(in.node)[in.index]; };
+  for (int id = 0; id < from.num_nodes(); ++id) {
+    const Node* n = from.node(id);
+    if (map.contains(n)) continue;
+    NodeSpec spec;
+    spec.name = n->name();
+    for (int k = 1; into.HasNode(spec.name); ++k) spec.name = absl::StrCat(n->name(), "_", k);
+    spec.op = n->type_string();
+    spec.attrs = n->attrs();
+    spec.device = n->requested_device();
+    if (const Node* c = from.FindNode(n->colocate_with()); c != nullptr && map.contains(c)) {
+      spec.colocate_with = out({const_cast<Node*>(c), 0}).node->name();
+    }
+    for (int i = 0; i < n->num_inputs(); ++i) spec.inputs.push_back(out(n->input(i)));
+    for (const Node* c : n->control_inputs())
+      spec.control_inputs.push_back(out({const_cast<Node*>(c), 0}).node);
+    RILL_ASSIGN_OR_RETURN(Node * m, into.AddNode(std::move(spec)));
+    std::vector<NodeOut>& outs = map[n];
+    for (int k = 0; k < m->num_outputs(); ++k) outs.push_back({m, k});
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function& second) {
+  const std::string name = absl::StrCat(first.name(), "_then_", second.name());
+  if (second.num_args() != first.num_rets()) {
+    return errors::InvalidArgument("function '", name, "': ", FunctionDebugName(second), " takes ",
+                                   second.num_args(), " args, ", FunctionDebugName(first),
+                                   " returns ", first.num_rets());
+  }
+  for (int i = 0; i < second.num_args(); ++i) {
+    if (second.arg_type(i) != first.ret_type(i)) {
+      return errors::InvalidArgument(
+          "function '", name, "': arg ", i, " of ", FunctionDebugName(second), " is ",
+          DataTypeString(second.arg_type(i)), ", not ", DataTypeString(first.ret_type(i)));
+    }
+  }
+  auto graph = std::make_shared<Graph>();
+  std::map<const Node*, std::vector<NodeOut>> map;
+  RILL_RETURN_IF_ERROR(CopyNodes(first.graph(), *graph, map));
+  std::vector<NodeOut> rets;
+  for (const NodeOut& r : first.rets()) rets.push_back(map.at(r.node)[r.index]);
+  // second's args are bound to first's rets: its Placeholders are not copied.
+  for (int i = 0; i < second.num_args(); ++i) map[second.args()[i]] = {rets[i]};
+  RILL_RETURN_IF_ERROR(CopyNodes(second.graph(), *graph, map));
+  for (const NodeOut& r : second.rets()) rets.push_back(map.at(r.node)[r.index]);
+  std::vector<Node*> args;
+  for (Node* a : first.args()) args.push_back(map.at(a)[0].node);
+  return Function::Create(name, std::move(graph), std::move(args), std::move(rets));
+}
+
+}  // namespace rill
