@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# On the lent GPU machine, in the repository root, after scripts/gpu-bundle.sh here and with
+# `carry: [".devpack", "data/mnist-digits"]`: the figures half of the GPU run (about 6
+# minutes; scripts/gpu-check.sh is the correctness half). rill's training steps and matmuls
+# alternated with PyTorch's on the same GPU (scripts/torch_peer.py: the same models,
+# batches and optimizers, eager mode), the CPU-against-GPU matmul figure's CSV
+# ($OUT/matmul_devices.csv: draw it here with `matmul_bench --plot_from=FILE --plot=...`),
+# and the GPU micro-benchmarks; a summary in $OUT/figures.txt (printed at the end).
+set -uo pipefail
+: "${OUT:?the device tool sets OUT}"
+source scripts/gpu-env.sh
+R=$OUT/figures.txt
+{ nvidia-smi -L; date -u; } >> $R
+peer() { timeout 120 python3 scripts/torch_peer.py "$@" 2>&1 | grep -E "^torch|rror" >> $R; }
+# Training steps, three alternations: CIFAR-10 MLP (batch 32, SGD), MNIST CNN (batch 50,
+# Adam). rill's ms/step: CIFAR from its table (one epoch of 10,000 synthetic examples),
+# MNIST from its second epoch (the first includes planning and the first runs).
+for i in 1 2 3; do
+  timeout 90 train_cifar_mlp --device=gpu --epochs=1 --train_examples=10000 --test_examples=100 \
+    2>&1 | grep -A1 ms/step | tail -1 | sed 's/^/rill cifar /' >> $R
+  peer cifar --steps=300
+  timeout 90 train_mnist_cnn --data=digits --device=gpu --epochs=2 2>&1 | grep "^epoch 2" |
+    sed 's/^/rill mnist /' >> $R
+  peer mnist --steps=300
+done
+# Matmul per size, float32 then TF32, rill (and raw cuBLAS, from matmul_bench) and PyTorch.
+for t in "" --tf32; do
+  for i in 1 2; do
+    timeout 120 matmul_bench --devices=gpu --sizes=256,1024,2048,4096,8192 --reps=20 $t \
+      --csv=$OUT/matmul_gpu$t.csv 2>&1 | grep -E "gpu |start" | sed "s/^/rill$t /" >> $R
+    peer matmul --sizes=256,1024,2048,4096,8192 $t
+  done
+done
+timeout 200 matmul_bench --reps=5 --min_time=0.05 --csv=$OUT/matmul_devices.csv > /dev/null 2>&1
+echo "figure run (CPU and GPU, 128 to 8192) rc=$?" >> $R
+# One traced step of each on the GPU, to read where its time goes (chrome://tracing files).
+timeout 60 train_cifar_mlp --device=gpu --epochs=1 --train_examples=2000 --test_examples=100 \
+  --trace=$OUT/cifar_gpu.json > /dev/null 2>&1
+timeout 60 train_mnist_cnn --data=digits --device=gpu --max_train=1000 --trace=$OUT/cnn_gpu.json \
+  > /dev/null 2>&1
+timeout 90 rill_gpu_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true 2>&1 |
+  grep -E "median|rror" >> $R
+cat $R
