@@ -3,7 +3,7 @@
 # `carry: [".devpack", "data/mnist-digits"]`: the correctness half of the GPU run (about 6
 # minutes; the figures are scripts/gpu-figures.sh, a second device command). Unpacks the
 # bundle and runs ONNX's backend suite with the GPU as default device, the collectives on
-# the GPU (NCCL with one rank; staged with two where mpirun exists), the whole test suite
+# the GPU (NCCL and staged with one rank; staged with two where mpirun exists), the whole test suite
 # and compute-sanitizer over the GPU tests; a summary in $OUT/results.txt (printed at the
 # end), full logs in $OUT/logs.tgz.
 set -uo pipefail
@@ -22,6 +22,9 @@ echo "onnx tests rc=$?" >> $R
 timeout 120 rill_dist_tests > $L/dist_tests.log 2>&1
 echo "dist tests (1 rank, NCCL) rc=$?" >> $R
 grep -E "rank 0 of|FAILED|GpuTensors" $L/dist_tests.log | head -8 >> $R
+RILL_GPU_COLLECTIVES=MPI timeout 120 rill_dist_tests > $L/dist_tests_staged.log 2>&1
+echo "dist tests (1 rank, staged through the host) rc=$?" >> $R
+grep -E "rank 0 of|FAILED|GpuTensors" $L/dist_tests_staged.log | head -8 >> $R
 if command -v mpirun > /dev/null; then
   timeout 180 mpirun --allow-run-as-root --oversubscribe -np 2 rill_dist_tests > $L/dist_tests_2.log 2>&1
   echo "dist tests (2 ranks on one GPU, staged) rc=$?" >> $R

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <string_view>
 
 #include "absl/strings/numbers.h"
 #include "rill/core/status.h"
@@ -42,6 +43,16 @@ absl::StatusOr<absl::Duration> TimeoutFrom(const InitOptions& options) {
   return timeout;
 }
 
+absl::StatusOr<bool> NcclFrom(const InitOptions& options) {
+  const char* env = std::getenv("RILL_GPU_COLLECTIVES");
+  if (env == nullptr) return options.nccl;
+  if (std::string_view(env) == "NCCL") return true;
+  if (std::string_view(env) == "MPI") return false;
+  return errors::InvalidArgument("RILL_GPU_COLLECTIVES must be NCCL or MPI, got '", env, "'");
+}
+
+std::atomic<bool> g_nccl{true};
+
 void ShutdownAtExit() { Shutdown().IgnoreError(); }
 
 std::atomic<int64_t> g_paths[3];
@@ -57,6 +68,8 @@ absl::Status Init(const InitOptions& options) {
     return errors::FailedPrecondition("dist::Init after dist::Shutdown: MPI cannot start twice");
   }
   RILL_ASSIGN_OR_RETURN(absl::Duration timeout, TimeoutFrom(options));
+  RILL_ASSIGN_OR_RETURN(const bool nccl, NcclFrom(options));
+  g_nccl.store(nccl);
   std::unique_ptr<Comm> comm;
   if (LaunchedAsRank() || ProgramStartedMpi()) {
     RILL_ASSIGN_OR_RETURN(comm, MakeMpiComm());
@@ -94,6 +107,8 @@ bool NcclBuilt() {
   return false;
 #endif
 }
+
+bool NcclEnabled() { return NcclBuilt() && g_nccl.load(); }
 
 absl::Duration Timeout() { return GetEngine() ? GetEngine()->timeout() : InitOptions{}.timeout; }
 

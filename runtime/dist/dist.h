@@ -22,6 +22,11 @@ struct InitOptions {
   // after that every collective of this process fails at once. The environment variable
   // RILL_COLLECTIVE_TIMEOUT (seconds) overrides it.
   absl::Duration timeout = absl::Minutes(3);
+  // GPU tensors move through NCCL where every rank can use it (a build with NCCL, a GPU a
+  // rank); false: always staged through pinned host memory and MPI (Horovod's
+  // HOROVOD_GPU_OPERATIONS=MPI). The environment variable RILL_GPU_COLLECTIVES (NCCL or
+  // MPI) overrides it.
+  bool nccl = true;
 };
 
 // Starts MPI (when launched by mpirun; MPI already started by the program is used as it is)
@@ -45,8 +50,11 @@ struct PathCounts {
   int64_t nccl = 0;
 };
 PathCounts CollectivePaths();
-// Whether this build moves GPU tensors with NCCL (built with CUDA, MPI and NCCL found).
+// Whether this build moves GPU tensors with NCCL (built with CUDA and NCCL found).
 bool NcclBuilt();
+// Whether this process's GPU collectives take NCCL where every rank can: NcclBuilt() and
+// InitOptions::nccl (or RILL_GPU_COLLECTIVES) after Init.
+bool NcclEnabled();
 // The collective timeout in effect.
 absl::Duration Timeout();
 // Waits for queued collectives, stops the communication thread and finalizes MPI (when

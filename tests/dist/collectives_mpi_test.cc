@@ -253,7 +253,7 @@ TEST(Collectives, GpuTensorsMoveByNcclOrThroughTheHost) {
   const Tensor mine = FromDoubles(DT_FLOAT, TensorShape({3}), {1.0 + rank, 2.0, 3.0 * rank});
   RILL_ASSERT_OK(session.Run({{x, mine}}, {sum, mean, root, rows}, &out));
   const dist::PathCounts after = dist::CollectivePaths();
-  const bool nccl = dist::NcclBuilt() && dist::LocalSize() <= gpus;
+  const bool nccl = dist::NcclEnabled() && dist::LocalSize() <= gpus;
   EXPECT_EQ(after.nccl - before.nccl, nccl ? 4 : 0);
   EXPECT_EQ(after.staged - before.staged, nccl ? 0 : 4);
   EXPECT_EQ(after.host, before.host);

@@ -19,6 +19,7 @@
 
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
+#include "rill/runtime/dist/dist.h"
 #include "rill/runtime/dist/world.h"
 #if RILL_WITH_NCCL
 #include "rill/runtime/dist/gpu/nccl/nccl_comm.h"
@@ -235,7 +236,7 @@ class GpuPlace final : public DataPlace {
   NcclReach reach() const override {
     NcclReach r;
 #if RILL_WITH_NCCL
-    r.able = NcclCanServe(g_->device);
+    r.able = NcclEnabled() && NcclCanServe(g_->device);
 #endif
     r.node = HostHash();
     r.gpu = g_->device;
