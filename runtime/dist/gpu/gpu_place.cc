@@ -87,6 +87,7 @@ class GpuPath : public DataPath {
   GpuPath(Comm& comm, gpu::GpuContext* g, Allocator* allocator, GpuState* s)
       : comm_(comm), g_(g), allocator_(allocator), s_(s) {}
   absl::Status Copy(void* dst, const void* src, int64_t bytes) override {
+    RILL_RETURN_IF_ERROR(Fenced());
     if (bytes > 0 && dst != src) {
       RILL_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<size_t>(bytes),
                                       cudaMemcpyDeviceToDevice, s_->stream));
@@ -94,19 +95,28 @@ class GpuPath : public DataPath {
     return absl::OkStatus();
   }
   absl::Status Zero(void* dst, int64_t bytes) override {
+    RILL_RETURN_IF_ERROR(Fenced());
     if (bytes > 0) RILL_CUDA_CHECK(cudaMemsetAsync(dst, 0, static_cast<size_t>(bytes), s_->stream));
     return absl::OkStatus();
   }
-  Allocator* allocator() override { return allocator_; }
+  // What is allocated here, on the engine's thread (an allgather's output, a temporary),
+  // may be memory that work queued on the device's stream after the kernel ran still
+  // reads: the next write waits for everything queued there by then (Fenced).
+  Allocator* allocator() override {
+    fence_ = true;
+    return allocator_;
+  }
   absl::Status Finish() override {
     RILL_CUDA_CHECK(cudaStreamSynchronize(s_->stream));
     return absl::OkStatus();
   }
 
  protected:
-  // A value allocated on the engine's thread (an allgather's output) may reuse memory that
-  // work queued on the device's stream since the kernel ran still reads: wait for that too.
-  absl::Status FenceDeviceStream() {
+  // Called before every write: after an allocation here, the collective's stream also
+  // waits for what the device's stream holds now.
+  absl::Status Fenced() {
+    if (!fence_) return absl::OkStatus();
+    fence_ = false;
     RILL_CUDA_CHECK(cudaEventRecord(s_->done, g_->stream));
     RILL_CUDA_CHECK(cudaStreamWaitEvent(s_->stream, s_->done, 0));
     return absl::OkStatus();
@@ -115,6 +125,7 @@ class GpuPath : public DataPath {
   gpu::GpuContext* g_;
   Allocator* allocator_;
   GpuState* s_;
+  bool fence_ = false;
 };
 
 class StagedPath final : public GpuPath {
@@ -139,7 +150,6 @@ class StagedPath final : public GpuPath {
     RILL_ASSIGN_OR_RETURN(void* host_in, Down(send, bytes[comm_.rank()], 0));
     RILL_ASSIGN_OR_RETURN(void* host_out, Pinned(s_, 1, total));
     RILL_RETURN_IF_ERROR(comm_.AllGatherV(host_in, bytes, host_out));
-    RILL_RETURN_IF_ERROR(FenceDeviceStream());
     return Up(recv, host_out, total);
   }
 
@@ -155,6 +165,7 @@ class StagedPath final : public GpuPath {
     return host;
   }
   absl::Status Up(void* device, const void* host, int64_t bytes) {
+    RILL_RETURN_IF_ERROR(Fenced());
     if (bytes > 0) {
       RILL_CUDA_CHECK(cudaMemcpyAsync(device, host, static_cast<size_t>(bytes),
                                       cudaMemcpyHostToDevice, s_->stream));
@@ -187,6 +198,7 @@ class NcclPath final : public GpuPath {
       : GpuPath(comm, g, allocator, s), nccl_(nccl) {}
   absl::Status AllReduce(const void* send, void* recv, int64_t count, DataType dtype,
                          bool mean) override {
+    RILL_RETURN_IF_ERROR(Fenced());
     RILL_RETURN_IF_ERROR(NcclAllReduceSum(nccl_, send, recv, count, dtype, s_->stream));
     if (!mean || comm_.size() == 1 || count == 0) return absl::OkStatus();
     switch (dtype) {
@@ -205,11 +217,12 @@ class NcclPath final : public GpuPath {
     }
   }
   absl::Status Broadcast(void* buf, int64_t bytes, int root) override {
+    RILL_RETURN_IF_ERROR(Fenced());
     return NcclBroadcast(nccl_, buf, bytes, root, s_->stream);
   }
   absl::Status AllGatherV(const void* send, const std::vector<int64_t>& bytes,
                           void* recv) override {
-    RILL_RETURN_IF_ERROR(FenceDeviceStream());
+    RILL_RETURN_IF_ERROR(Fenced());
     return NcclAllGatherV(nccl_, send, bytes, recv, s_->stream);
   }
   // Waits with the collective timeout, aborting NCCL past it (a dead peer would otherwise
