@@ -10,6 +10,9 @@
 #include "rill/core/status.h"
 #include "rill/runtime/dist/data_path.h"
 #include "rill/runtime/dist/engine.h"
+#if RILL_WITH_NCCL
+#include "rill/runtime/dist/gpu/nccl/nccl_comm.h"
+#endif
 #include "rill/runtime/dist/world.h"
 
 namespace rill::dist {
@@ -108,7 +111,13 @@ bool NcclBuilt() {
 #endif
 }
 
-bool NcclEnabled() { return NcclBuilt() && g_nccl.load(); }
+bool NcclEnabled() {
+#if RILL_WITH_NCCL
+  return g_nccl.load() && NcclLoaded();
+#else
+  return false;
+#endif
+}
 
 absl::Duration Timeout() { return GetEngine() ? GetEngine()->timeout() : InitOptions{}.timeout; }
 

@@ -52,8 +52,9 @@ struct PathCounts {
 PathCounts CollectivePaths();
 // Whether this build moves GPU tensors with NCCL (built with CUDA and NCCL found).
 bool NcclBuilt();
-// Whether this process's GPU collectives take NCCL where every rank can: NcclBuilt() and
-// InitOptions::nccl (or RILL_GPU_COLLECTIVES) after Init.
+// Whether this process's GPU collectives take NCCL where every rank can: NcclBuilt(),
+// InitOptions::nccl (or RILL_GPU_COLLECTIVES) after Init, and libnccl.so.2 found at run
+// time (it is loaded when first needed, not linked).
 bool NcclEnabled();
 // The collective timeout in effect.
 absl::Duration Timeout();

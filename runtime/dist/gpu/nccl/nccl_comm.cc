@@ -1,5 +1,6 @@
 #include "rill/runtime/dist/gpu/nccl/nccl_comm.h"
 
+#include <dlfcn.h>
 #include <nccl.h>
 
 #include <atomic>
@@ -19,10 +20,57 @@ class NcclComm {
 
 namespace {
 
+// NCCL is loaded when first needed, not linked: a program that never moves GPU tensors
+// between ranks does not map its 200 MB, and a machine without it still runs everything
+// (the collectives then stage GPU tensors through the host).
+struct NcclApi {
+  decltype(&ncclGetErrorString) GetErrorString = nullptr;
+  decltype(&ncclGetUniqueId) GetUniqueId = nullptr;
+  decltype(&ncclCommInitRank) CommInitRank = nullptr;
+  decltype(&ncclCommUserRank) CommUserRank = nullptr;
+  decltype(&ncclCommGetAsyncError) CommGetAsyncError = nullptr;
+  decltype(&ncclCommAbort) CommAbort = nullptr;
+  decltype(&ncclAllReduce) AllReduce = nullptr;
+  decltype(&ncclBroadcast) Broadcast = nullptr;
+  decltype(&ncclGroupStart) GroupStart = nullptr;
+  decltype(&ncclGroupEnd) GroupEnd = nullptr;
+};
+
+template <typename F>
+bool Find(void* lib, const char* name, F* f) {
+  *f = reinterpret_cast<F>(dlsym(lib, name));
+  return *f != nullptr;
+}
+
+// The loaded library's functions, or null when libnccl.so.2 (or one of them) is missing.
+const NcclApi* Api() {
+  static const NcclApi* api = []() -> const NcclApi* {
+    void* lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) return nullptr;
+    auto* a = new NcclApi;
+    const bool all =
+        Find(lib, "ncclGetErrorString", &a->GetErrorString) &&
+        Find(lib, "ncclGetUniqueId", &a->GetUniqueId) &&
+        Find(lib, "ncclCommInitRank", &a->CommInitRank) &&
+        Find(lib, "ncclCommUserRank", &a->CommUserRank) &&
+        Find(lib, "ncclCommGetAsyncError", &a->CommGetAsyncError) &&
+        Find(lib, "ncclCommAbort", &a->CommAbort) && Find(lib, "ncclAllReduce", &a->AllReduce) &&
+        Find(lib, "ncclBroadcast", &a->Broadcast) && Find(lib, "ncclGroupStart", &a->GroupStart) &&
+        Find(lib, "ncclGroupEnd", &a->GroupEnd);
+    if (!all) {
+      delete a;
+      dlclose(lib);
+      return nullptr;
+    }
+    return a;  // kept for the process's life, as the library
+  }();
+  return api;
+}
+
 absl::Status Check(ncclResult_t rc, const char* call) {
   if (rc == ncclSuccess) return absl::OkStatus();
-  return errors::Internal(call, " failed: ", ncclGetErrorString(rc), " (NCCL ", NCCL_MAJOR, ".",
-                          NCCL_MINOR, "; NCCL_DEBUG=WARN says more)");
+  return errors::Internal(call, " failed: ", Api()->GetErrorString(rc),
+                          " (NCCL_DEBUG=WARN says more)");
 }
 
 #define RILL_NCCL_CHECK(call) RILL_RETURN_IF_ERROR(Check((call), #call))
@@ -60,12 +108,16 @@ absl::Status Usable(NcclComm* c) {
 
 }  // namespace
 
+bool NcclLoaded() { return Api() != nullptr; }
+
 bool NcclCanServe(int ordinal) {
+  if (!NcclLoaded()) return false;
   std::lock_guard<std::mutex> lock(CommMutex());
   return g_comm == nullptr || g_comm->ordinal == ordinal;
 }
 
 absl::StatusOr<NcclComm*> GetNcclComm(Comm& comm, int ordinal) {
+  if (!NcclLoaded()) return errors::FailedPrecondition("libnccl.so.2 could not be loaded");
   std::lock_guard<std::mutex> lock(CommMutex());
   if (g_comm != nullptr) {
     if (g_comm->ordinal != ordinal) {
@@ -75,11 +127,11 @@ absl::StatusOr<NcclComm*> GetNcclComm(Comm& comm, int ordinal) {
     return g_comm;
   }
   ncclUniqueId id;
-  if (comm.rank() == 0) RILL_NCCL_CHECK(ncclGetUniqueId(&id));
+  if (comm.rank() == 0) RILL_NCCL_CHECK(Api()->GetUniqueId(&id));
   RILL_RETURN_IF_ERROR(comm.Broadcast(&id, sizeof(id), 0));
   auto made = std::make_unique<NcclComm>();
   made->ordinal = ordinal;
-  RILL_NCCL_CHECK(ncclCommInitRank(&made->comm, comm.size(), id, comm.rank()));
+  RILL_NCCL_CHECK(Api()->CommInitRank(&made->comm, comm.size(), id, comm.rank()));
   g_comm = made.release();
   return g_comm;
 }
@@ -90,7 +142,7 @@ absl::Status NcclAllReduceSum(NcclComm* c, const void* send, void* recv, int64_t
   RILL_ASSIGN_OR_RETURN(ncclDataType_t type, NcclType(dtype));
   if (count == 0) return absl::OkStatus();
   RILL_NCCL_CHECK(
-      ncclAllReduce(send, recv, static_cast<size_t>(count), type, ncclSum, c->comm, stream));
+      Api()->AllReduce(send, recv, static_cast<size_t>(count), type, ncclSum, c->comm, stream));
   return absl::OkStatus();
 }
 
@@ -98,7 +150,7 @@ absl::Status NcclBroadcast(NcclComm* c, void* buf, int64_t bytes, int root, cuda
   RILL_RETURN_IF_ERROR(Usable(c));
   if (bytes == 0) return absl::OkStatus();
   RILL_NCCL_CHECK(
-      ncclBroadcast(buf, buf, static_cast<size_t>(bytes), ncclUint8, root, c->comm, stream));
+      Api()->Broadcast(buf, buf, static_cast<size_t>(bytes), ncclUint8, root, c->comm, stream));
   return absl::OkStatus();
 }
 
@@ -106,8 +158,8 @@ absl::Status NcclAllGatherV(NcclComm* c, const void* send, const std::vector<int
                             void* recv, cudaStream_t stream) {
   RILL_RETURN_IF_ERROR(Usable(c));
   int rank = 0;
-  RILL_NCCL_CHECK(ncclCommUserRank(c->comm, &rank));
-  RILL_NCCL_CHECK(ncclGroupStart());
+  RILL_NCCL_CHECK(Api()->CommUserRank(c->comm, &rank));
+  RILL_NCCL_CHECK(Api()->GroupStart());
   absl::Status st;
   int64_t offset = 0;
   for (size_t r = 0; r < bytes.size() && st.ok(); ++r) {
@@ -116,12 +168,12 @@ absl::Status NcclAllGatherV(NcclComm* c, const void* send, const std::vector<int
     // Every rank knows every count (from the statements), so all skip the same empty ones.
     if (bytes[r] == 0) continue;
     const void* from = static_cast<int>(r) == rank ? send : into;
-    st = Check(ncclBroadcast(from, into, static_cast<size_t>(bytes[r]), ncclUint8,
-                             static_cast<int>(r), c->comm, stream),
+    st = Check(Api()->Broadcast(from, into, static_cast<size_t>(bytes[r]), ncclUint8,
+                                static_cast<int>(r), c->comm, stream),
                "ncclBroadcast");
   }
   // The group is closed whatever happened inside it.
-  const absl::Status end = Check(ncclGroupEnd(), "ncclGroupEnd");
+  const absl::Status end = Check(Api()->GroupEnd(), "ncclGroupEnd");
   return st.ok() ? end : st;
 }
 
@@ -133,7 +185,7 @@ absl::Status NcclWait(NcclComm* c, cudaEvent_t done, absl::Time deadline, const 
       return errors::Internal(what, ": waiting for NCCL: ", cudaGetErrorString(q));
     }
     ncclResult_t async = ncclSuccess;
-    absl::Status st = Check(ncclCommGetAsyncError(c->comm, &async), "ncclCommGetAsyncError");
+    absl::Status st = Check(Api()->CommGetAsyncError(c->comm, &async), "ncclCommGetAsyncError");
     if (st.ok() && async != ncclSuccess && async != ncclInProgress) {
       st = Check(async, "an NCCL collective");
     }
@@ -143,7 +195,7 @@ absl::Status NcclWait(NcclComm* c, cudaEvent_t done, absl::Time deadline, const 
     if (!st.ok()) {
       // Aborting frees the GPU from kernels that wait for a dead peer; the communicator
       // cannot be used again.
-      if (!c->aborted.exchange(true)) ncclCommAbort(c->comm);
+      if (!c->aborted.exchange(true)) Api()->CommAbort(c->comm);
       return st;
     }
     // Short collectives finish within the first polls; longer ones are not worth a core.

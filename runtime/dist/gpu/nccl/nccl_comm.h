@@ -19,8 +19,10 @@ namespace rill::dist {
 
 class NcclComm;
 
-// Whether NCCL can move data on GPU `ordinal` of this process: no communicator yet, or the
-// process's communicator is on that GPU (one GPU a process).
+// Whether libnccl.so.2 was found and loaded (on first use; rill does not link it).
+bool NcclLoaded();
+// Whether NCCL can move data on GPU `ordinal` of this process: loaded, and no communicator
+// yet or the process's communicator is on that GPU (one GPU a process).
 bool NcclCanServe(int ordinal);
 // The process's communicator, made on first use (with cudaSetDevice(ordinal) done).
 absl::StatusOr<NcclComm*> GetNcclComm(Comm& comm, int ordinal);
