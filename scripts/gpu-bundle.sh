@@ -20,6 +20,9 @@ scripts/build.sh
 # Symbols are not needed there: stripping rill's own binaries saves about 3 MiB of the
 # tool's 64 (the bundle was 63 MiB with Open MPI's libraries, 60 stripped).
 strip --strip-unneeded .devbundle/bin/* .devbundle/lib/librill.so.*
+# Open MPI's launcher, relocatable: the GPU machine has no MPI, and the collectives' test
+# of two ranks sharing its GPU (the staged path) runs under mpirun.
+scripts/bundle-mpi.sh .devbundle/ompi
 mkdir -p .devbundle/onnx-testdata
 cp -r /usr/share/libonnx-testdata/data/{node,simple,pytorch-converted,pytorch-operator} .devbundle/onnx-testdata/
 # (device-bundle.sh's warning about 60 MiB is about this unpacked folder: the archive travels.)
