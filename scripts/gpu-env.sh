@@ -6,6 +6,6 @@ source .devbundle/env.sh
 nccl=$(python3 -c "import nvidia.nccl,os; print(os.path.join(list(nvidia.nccl.__path__)[0],'lib'))" 2>/dev/null)
 [[ -n $nccl ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$nccl"
 # Open MPI's launcher from the bundle (scripts/bundle-mpi.sh), where the machine has none.
-if ! command -v mpirun > /dev/null && [[ -f .devbundle/ompi/mpi-env.sh ]]; then
+if ! mpirun --version > /dev/null 2>&1 && [[ -f .devbundle/ompi/mpi-env.sh ]]; then
   source .devbundle/ompi/mpi-env.sh
 fi
