@@ -1,11 +1,10 @@
 # Sourced by scripts/gpu-check.sh and scripts/gpu-figures.sh on the GPU machine: unpacks
-# the bundle (once) and sets the paths, NCCL's included.
-[[ -d .devbundle ]] || tar xJf .devpack/bundle.tar.xz
-source .devbundle/env.sh
+# the bundle (once) and sets the paths, NCCL's included. RILL_SYSTEM_LD_LIBRARY_PATH keeps
+# the machine's own path for python3 (PyTorch): the bundle's Debian libraries must not
+# shadow the machine's newer ones there.
+export RILL_SYSTEM_LD_LIBRARY_PATH=${LD_LIBRARY_PATH-}
 # NCCL (the collectives' GPU path) comes with the machine's PyTorch when the toolkit lacks it.
 nccl=$(python3 -c "import nvidia.nccl,os; print(os.path.join(list(nvidia.nccl.__path__)[0],'lib'))" 2>/dev/null)
-[[ -n $nccl ]] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$nccl"
-# Open MPI's launcher from the bundle (scripts/bundle-mpi.sh), where the machine has none.
-if ! mpirun --version > /dev/null 2>&1 && [[ -f .devbundle/ompi/mpi-env.sh ]]; then
-  source .devbundle/ompi/mpi-env.sh
-fi
+[[ -d .devbundle ]] || tar xJf .devpack/bundle.tar.xz
+source .devbundle/env.sh
+if [[ -n $nccl ]]; then export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$nccl"; fi

@@ -11,7 +11,10 @@ set -uo pipefail
 source scripts/gpu-env.sh
 R=$OUT/figures.txt
 { nvidia-smi -L; date -u; } >> $R
-peer() { timeout 120 python3 scripts/torch_peer.py "$@" 2>&1 | grep -E "^torch|rror" >> $R; }
+peer() {
+  LD_LIBRARY_PATH=$RILL_SYSTEM_LD_LIBRARY_PATH timeout 120 python3 scripts/torch_peer.py "$@" 2>&1 |
+    grep -E "^torch|rror" >> $R
+}
 # Training steps, three alternations: CIFAR-10 MLP (batch 32, SGD), MNIST CNN (batch 50,
 # Adam). rill's ms/step: CIFAR from its table (one epoch of 10,000 synthetic examples),
 # MNIST from its second epoch (the first includes planning and the first runs).
