@@ -147,6 +147,15 @@ struct Started {
   DataPath* data = nullptr;
 };
 
+// Runs `moves` on the path, then waits for it: also after an error, since a GPU path's
+// queued work may still read or write the buffers the caller releases when this returns.
+template <typename Moves>
+absl::Status Moved(DataPath* data, Moves moves) {
+  const absl::Status st = moves();
+  const absl::Status done = data->Finish();
+  return st.ok() ? done : st;
+}
+
 // Every rank states its collective; then the data's path is chosen.
 absl::StatusOr<Started> Start(Comm& comm, DataPlace& place, const CollectiveSpec& spec) {
   Started s;
@@ -183,9 +192,9 @@ absl::Status HostPlace::Zero(void* dst, int64_t bytes) {
 absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
                        const Tensor& out, bool mean) {
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
-  RILL_RETURN_IF_ERROR(
-      s.data->AllReduce(in.data(), out.data(), in.NumElements(), in.dtype(), mean));
-  return s.data->Finish();
+  return Moved(s.data, [&] {
+    return s.data->AllReduce(in.data(), out.data(), in.NumElements(), in.dtype(), mean);
+  });
 }
 
 absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
@@ -193,9 +202,10 @@ absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
   const int64_t bytes = static_cast<int64_t>(out.TotalBytes());
-  if (comm.rank() == spec.root) RILL_RETURN_IF_ERROR(s.data->Copy(out.data(), in.data(), bytes));
-  RILL_RETURN_IF_ERROR(s.data->Broadcast(out.data(), bytes, static_cast<int>(spec.root)));
-  return s.data->Finish();
+  return Moved(s.data, [&] {
+    if (comm.rank() == spec.root) RILL_RETURN_IF_ERROR(s.data->Copy(out.data(), in.data(), bytes));
+    return s.data->Broadcast(out.data(), bytes, static_cast<int>(spec.root));
+  });
 }
 
 absl::StatusOr<Tensor> AllGather(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
@@ -228,8 +238,8 @@ absl::StatusOr<Tensor> AllGather(Comm& comm, DataPlace& place, const CollectiveS
     return errors::ResourceExhausted("cannot allocate the gathered value, ", shape.DebugString(),
                                      " of ", DataTypeString(spec.dtype));
   }
-  RILL_RETURN_IF_ERROR(s.data->AllGatherV(in.data(), bytes, out.data()));
-  RILL_RETURN_IF_ERROR(s.data->Finish());
+  RILL_RETURN_IF_ERROR(
+      Moved(s.data, [&] { return s.data->AllGatherV(in.data(), bytes, out.data()); }));
   return out;
 }
 
@@ -237,12 +247,12 @@ absl::Status BroadcastGrad(Comm& comm, DataPlace& place, const CollectiveSpec& s
                            const Tensor& grad, const Tensor& out) {
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   RILL_RETURN_IF_ERROR(CheckRoot(comm, spec));
-  RILL_RETURN_IF_ERROR(
-      s.data->AllReduce(grad.data(), out.data(), grad.NumElements(), grad.dtype(), false));
-  if (comm.rank() != spec.root) {
-    RILL_RETURN_IF_ERROR(s.data->Zero(out.data(), static_cast<int64_t>(out.TotalBytes())));
-  }
-  return s.data->Finish();
+  return Moved(s.data, [&]() -> absl::Status {
+    RILL_RETURN_IF_ERROR(
+        s.data->AllReduce(grad.data(), out.data(), grad.NumElements(), grad.dtype(), false));
+    if (comm.rank() == spec.root) return absl::OkStatus();
+    return s.data->Zero(out.data(), static_cast<int64_t>(out.TotalBytes()));
+  });
 }
 
 absl::Status AllGatherGrad(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
@@ -266,14 +276,14 @@ absl::Status AllGatherGrad(Comm& comm, DataPlace& place, const CollectiveSpec& s
     return errors::ResourceExhausted("cannot allocate the summed gradient, ",
                                      grad.shape().DebugString());
   }
-  RILL_RETURN_IF_ERROR(
-      s.data->AllReduce(grad.data(), sum.data(), grad.NumElements(), grad.dtype(), false));
   const int64_t row_bytes = grad_rows > 0 ? static_cast<int64_t>(grad.TotalBytes()) / grad_rows : 0;
-  RILL_RETURN_IF_ERROR(s.data->Copy(out.data(),
-                                    static_cast<const char*>(sum.data()) + before * row_bytes,
-                                    static_cast<int64_t>(out.TotalBytes())));
   // `sum` goes back to the allocator only once the copy out of it is done.
-  return s.data->Finish();
+  return Moved(s.data, [&]() -> absl::Status {
+    RILL_RETURN_IF_ERROR(
+        s.data->AllReduce(grad.data(), sum.data(), grad.NumElements(), grad.dtype(), false));
+    return s.data->Copy(out.data(), static_cast<const char*>(sum.data()) + before * row_bytes,
+                        static_cast<int64_t>(out.TotalBytes()));
+  });
 }
 
 }  // namespace rill::dist
