@@ -251,7 +251,8 @@ class GpuPlace final : public DataPlace {
 #if RILL_WITH_NCCL
     r.able = NcclEnabled() && NcclCanServe(g_->device);
 #endif
-    r.node = HostHash();
+    static const uint64_t host = HostHash();  // once: a system call
+    r.node = host;
     r.gpu = g_->device;
     return r;
   }
