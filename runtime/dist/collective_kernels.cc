@@ -84,10 +84,13 @@ class CollectiveKernel : public AsyncOpKernel {
     return "collective";
   }
 
-  // Host memory, or the GPU's (gpu_place.h).
+  // Host memory, or the GPU's (gpu_place.h). One HostPlace serves every host collective, so
+  // a call allocates none: only the engine's thread uses it, one collective at a time.
   static absl::StatusOr<std::shared_ptr<DataPlace>> PlaceOf(OpKernelContext& ctx) {
     if (ctx.device()->gpu_context() != nullptr) return MakeGpuPlace(ctx);
-    return std::make_shared<HostPlace>();
+    static const std::shared_ptr<DataPlace>* host = new std::shared_ptr<DataPlace>(
+        std::make_shared<HostPlace>());  // never destroyed: the engine may outlive statics
+    return *host;
   }
 
   Engine::Work Work(const CollectiveSpec& spec, const Tensor& in, const Tensor& out,
