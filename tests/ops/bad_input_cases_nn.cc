@@ -23,8 +23,16 @@ AttrMap Window(Ints ksize, Ints strides, std::string padding) {
   return a;
 }
 
-const bool kRegistered = [] {
-  const AttrMap conv = Window({}, {1, 1, 1, 1}, "SAME");
+// The convolutions' attributes: stride 1, SAME.
+AttrMap Conv() { return Window({}, {1, 1, 1, 1}, "SAME"); }
+
+AttrMap Activation(std::string name) { return {{"activation", std::move(name)}}; }
+
+// The cases are split into one function a family: one function of every case took GCC
+// minutes to optimize.
+
+void ConvCases() {
+  const AttrMap conv = Conv();
   AddRecipe({"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, conv});
   Both("input channels that differ from the filter's",
        {"Conv2D", {F({1, 4, 4, 3}), F({3, 3, 2, 5})}, conv}, {"3 channels", "[3,3,2,5]"});
@@ -57,7 +65,9 @@ const bool kRegistered = [] {
       {"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I({4}, {3, 3, 2, 5}), F({1, 3, 3, 5})}, conv});
   Both("a negative filter size",
        {"Conv2DBackpropFilter", {F({1, 4, 4, 2}), I({4}, {-3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
+}
 
+void PoolCases() {
   const AttrMap pool = Window({1, 2, 2, 1}, {1, 2, 2, 1}, "VALID");
   for (const char* op : {"MaxPool", "AvgPool"}) {
     AddRecipe({op, {F({1, 4, 4, 2})}, pool});
@@ -83,7 +93,9 @@ const bool kRegistered = [] {
            {"AvgPoolGrad", {I({4}, {1, 4, 4, 2}), F({1, 3, 3, 2})}, pool}, {"[1,3,3,2]"});
   Both("a negative orig_input_shape",
        {"AvgPoolGrad", {I({4}, {1, -4, 4, 2}), F({1, 2, 2, 2})}, pool});
+}
 
+void BiasCases() {
   AddRecipe({"BiasAdd", {F({2, 3}), F({3})}, {}});
   Both("a bias of the wrong length", {"BiasAdd", {F({2, 3}), F({4})}, {}}, {"[4]"});
   Both("a bias of rank 2", {"BiasAdd", {F({2, 3}), F({1, 3})}, {}}, {"[1,3]"});
@@ -92,8 +104,10 @@ const bool kRegistered = [] {
   AddCase("data_format 'NWHC'",
           {"BiasAddGrad", {F({2, 3})}, {{"data_format", std::string("NWHC")}}}, kConstruction,
           kInvalid, {"NWHC"});
+}
 
-  const AttrMap relu{{"activation", std::string("relu")}};
+void FusedElementwiseCases() {
+  const AttrMap relu = Activation("relu");
   const AttrMap add_program{{"program", Ints{0, 0, 1}}};
   AddRecipe({"_FusedElementwise", {F({2, 3}), F({3})}, add_program});
   Both("fused inputs that do not broadcast",
@@ -121,7 +135,9 @@ const bool kRegistered = [] {
   AddCase("activation 'elu'",
           {"_BiasActivationGrad", {F({2, 3}), F({2, 3})}, {{"activation", std::string("elu")}}},
           kConstruction, kInvalid, {"elu"});
+}
 
+void LossCases() {
   AddRecipe({"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 3})}, {}});
   Both("labels of another shape", {"SoftmaxCrossEntropyWithLogits", {F({2, 3}), F({2, 4})}, {}},
        {"[2,4]"});
@@ -154,7 +170,9 @@ const bool kRegistered = [] {
   AddCase("a negative epsilon",
           {"_CategoricalCrossentropy", {F({2, 3}), F({2, 3})}, {{"epsilon", -1.f}}}, kConstruction,
           kInvalid, {"epsilon"});
+}
 
+void AccuracyCases() {
   const AttrMap categorical{{"kind", std::string("categorical")}};
   const AttrMap sparse{{"kind", std::string("sparse_categorical")}};
   AddRecipe({"_Accuracy", {F({2, 3}), F({2, 3})}, categorical});
@@ -169,7 +187,9 @@ const bool kRegistered = [] {
            {"_Accuracy", {F({2, 3}), F({5})}, {{"kind", std::string("binary")}}}, {"[5]"});
   InKernel("outputs with no classes", {"_Accuracy", {F({2, 0}), F({2, 0})}, categorical},
            {"no classes"});
+}
 
+void RandomCases() {
   AddRecipe({"Dropout", {F({2, 3})}, {{"rate", 0.5f}}});
   AddCase("rate 1", {"Dropout", {F({2, 3})}, {{"rate", 1.f}}}, kConstruction, kInvalid, {"rate"});
   AddCase("a negative rate", {"Dropout", {F({2, 3})}, {{"rate", -0.1f}}}, kConstruction, kInvalid,
@@ -182,7 +202,9 @@ const bool kRegistered = [] {
     AddCase("dtype int32", {op, {I({2}, {2, 3})}, {{"dtype", DT_INT32}}}, kConstruction, kInvalid,
             {"int32"});
   }
+}
 
+void StateCases() {
   // State: ref inputs are variables (initialized to the value given).
   AddRecipe({"Assign", {F({2, 3}), F({2, 3})}, {}});
   AddRecipe({"IsVariableInitialized", {F({2, 3})}, {}});
@@ -192,6 +214,9 @@ const bool kRegistered = [] {
     Both("a value of another shape", {op, {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
     Both("a broadcastable value", {op, {F({2, 3}), F({3})}, {}}, {"[3]"});
   }
+}
+
+void OptimizerCases() {
   AddRecipe({"ApplyGradientDescent", {F({2, 3}), F({}, {0.1f}), F({2, 3})}, {}});
   Both("a delta of another shape",
        {"ApplyGradientDescent", {F({2, 3}), F({}, {0.1f}), F({3, 2})}, {}});
@@ -219,7 +244,10 @@ const bool kRegistered = [] {
        {"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({2, 5})}, {}});
   Both("inner dimensions that differ",
        {"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({3, 4})}, {}});
+}
 
+void FusedMatMulCases() {
+  const AttrMap relu = Activation("relu");
   // The remapper's fused layers: the base op's checks, then the bias's and activation's.
   AddRecipe({"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, relu});
   Both("a bias of the wrong length", {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({3})}, relu},
@@ -230,8 +258,10 @@ const bool kRegistered = [] {
   AddCase("activation 'gelu'",
           {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, {{"activation", std::string("gelu")}}},
           kConstruction, kInvalid, {"gelu"});
-  AttrMap fused_conv = conv;
-  fused_conv["activation"] = std::string("tanh");
+}
+
+void DepthwiseCases() {
+  const AttrMap conv = Conv();
   AddRecipe({"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({3, 3, 2, 3})}, conv});
   Both("input channels that differ from the depthwise filter's",
        {"DepthwiseConv2dNative", {F({1, 4, 4, 3}), F({3, 3, 2, 3})}, conv},
@@ -261,6 +291,12 @@ const bool kRegistered = [] {
             {F({1, 4, 4, 2}), I({4}, {1, 1, 2, 1 << 30}), F({1, 4, 4, 6})},
             conv},
            {"out_backprop"});
+}
+
+void FusedConvCases() {
+  const AttrMap conv = Conv();
+  AttrMap fused_conv = conv;
+  fused_conv["activation"] = std::string("tanh");
   AddRecipe({"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({5})}, fused_conv});
   Both("a bias of the wrong length",
        {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({2})}, fused_conv},
@@ -290,7 +326,9 @@ const bool kRegistered = [] {
             {op, {F({1, 4, 4, 2}), filter, F({oc})}, unmade}, kConstruction, kInvalid,
             {"registers 0 to 1"});
   }
+}
 
+void GraphOpCases() {
   // The graph's own ops.
   AddRecipe({"Const", {}, {{"value", F({2})}, {"dtype", DT_FLOAT}}});
   AddCase("a dtype that disagrees with the value",
@@ -318,6 +356,22 @@ const bool kRegistered = [] {
   AddRecipe({"_Copy", {}, copy, false});
   AddCase("a _Copy added by hand and run", {"_Copy", {}, copy}, kRun, absl::StatusCode::kNotFound,
           {"no registered kernel"}, /*names_device=*/false);
+}
+
+const bool kRegistered = [] {
+  ConvCases();
+  PoolCases();
+  BiasCases();
+  FusedElementwiseCases();
+  LossCases();
+  AccuracyCases();
+  RandomCases();
+  StateCases();
+  OptimizerCases();
+  FusedMatMulCases();
+  DepthwiseCases();
+  FusedConvCases();
+  GraphOpCases();
   return true;
 }();
 
