@@ -1,5 +1,6 @@
 #include "rill/runtime/device.h"
 
+#include <cstring>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,16 @@ DeviceSet DeviceSet::Local() {
 }
 
 void DeviceSet::Add(std::shared_ptr<Device> d) { devices_.push_back(std::move(d)); }
+
+absl::Status Device::CopyInto(const Tensor& src, const Tensor& dst) {
+  if (src.dtype() != dst.dtype() || src.TotalBytes() != dst.TotalBytes()) {
+    return errors::Internal("CopyInto on ", name(), ": ", DataTypeString(src.dtype()), " ",
+                            src.shape().DebugString(), " into ", DataTypeString(dst.dtype()), " ",
+                            dst.shape().DebugString());
+  }
+  if (src.TotalBytes() > 0) std::memcpy(dst.data(), src.data(), src.TotalBytes());
+  return absl::OkStatus();
+}
 
 Device* DeviceSet::cpu() const {
   for (const auto& d : devices_)

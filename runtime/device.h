@@ -24,6 +24,14 @@ struct DeviceMemoryStats {
   int64_t prefetch_hits = 0;
 };
 
+// A device's work for one step, recorded once and replayed (a CUDA graph): Launch enqueues
+// it on the device's stream, after whatever was enqueued there before.
+class DeviceGraph {
+ public:
+  virtual ~DeviceGraph() = default;
+  virtual absl::Status Launch() = 0;
+};
+
 class Device : public DeviceBase {
  public:
   Device(std::string type, int id, Allocator* allocator)
@@ -41,6 +49,23 @@ class Device : public DeviceBase {
   const DeviceName& parsed_name() const { return parsed_; }
   // Devices with their own memory (GPUs) report it; the CPU has nothing to report.
   virtual std::optional<DeviceMemoryStats> memory_stats() const { return std::nullopt; }
+
+  // Recording a step (SessionOptions::cuda_graphs; runtime/step_graph.h). Only a device
+  // that CanCapture is asked to: between BeginCapture and EndCapture, the work the calling
+  // thread enqueues on this device is recorded instead of run, memory it allocates comes
+  // from the recording's own pool (kept as long as the graph), and anything that would make
+  // the host wait for the device fails. One recording at a time per device.
+  virtual bool CanCapture() const { return false; }
+  virtual absl::Status BeginCapture() {
+    return errors::FailedPrecondition(name(), " cannot record a step");
+  }
+  // The recording, ready to launch; an error when a kernel did what a recording cannot.
+  virtual absl::StatusOr<std::unique_ptr<DeviceGraph>> EndCapture() {
+    return errors::FailedPrecondition(name(), " cannot record a step");
+  }
+  // Copies `src` into the existing buffer of `dst` (same dtype and bytes), on this device,
+  // in the calling thread's stream order (recorded while it records).
+  virtual absl::Status CopyInto(const Tensor& src, const Tensor& dst);
 
  private:
   std::string type_;

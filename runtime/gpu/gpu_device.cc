@@ -24,6 +24,14 @@ class CudaMemory final : public DeviceMemory {
   int ordinal_;
 };
 
+}  // namespace
+
+std::unique_ptr<DeviceMemory> MakeCudaMemory(int ordinal) {
+  return std::make_unique<CudaMemory>(ordinal);
+}
+
+namespace {
+
 // Page-locked host memory: copies from and to it run as DMA without a bounce buffer, and
 // an upload from it does not make the host wait.
 class PinnedMemory final : public DeviceMemory {
@@ -94,11 +102,13 @@ std::optional<DeviceMemoryStats> GpuDevice::memory_stats() const {
 GpuDevice::~GpuDevice() {
   // Devices live for the process; at exit the driver may already be gone, so only
   // best-effort releases here.
-  if (context_.cudnn) (void)cudnnDestroy(context_.cudnn);
-  if (context_.cublas) (void)cublasDestroy(context_.cublas);
+  for (const GpuContext* c : {&context_, &capture_context_}) {
+    if (c->cudnn) (void)cudnnDestroy(c->cudnn);
+    if (c->cublas) (void)cublasDestroy(c->cublas);
+  }
+  if (capture_workspace_ != nullptr) (void)cudaFree(capture_workspace_);
 }
 
-namespace {
 // cuBLAS makes its workspace and loads its kernels on the first product (about 100 ms on
 // an H100): one small product of each compute type here keeps that out of a user's first
 // Run, in the device's start-up with the handles.
@@ -120,7 +130,6 @@ absl::Status WarmUpCublas(const GpuContext& c) {
   (void)cudaFree(buf);
   return st;
 }
-}  // namespace
 
 absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
   GpuContext c;
@@ -195,6 +204,7 @@ absl::StatusOr<bool> GpuDevice::TakePrefetched(const Tensor& src, Tensor* dst) {
 }
 
 absl::Status GpuDevice::CopyFromHost(const Tensor& src, Tensor* dst) {
+  RILL_RETURN_IF_ERROR(RefuseWhileRecording("an upload from the host"));
   RILL_ASSIGN_OR_RETURN(const bool prefetched, TakePrefetched(src, dst));
   if (prefetched) return absl::OkStatus();
   RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
@@ -219,6 +229,7 @@ absl::Status GpuDevice::CopyFromHost(const Tensor& src, Tensor* dst) {
 // Downloads land in pinned host memory when there is some (the fetched tensor keeps it
 // until released), else in ordinary host memory.
 absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
+  RILL_RETURN_IF_ERROR(RefuseWhileRecording("a download to the host"));
   Tensor pinned(pinned_.get(), src.dtype(), src.shape());
   if (pinned.IsInitialized()) {
     *dst = std::move(pinned);
@@ -234,6 +245,7 @@ absl::Status GpuDevice::CopyToHost(const Tensor& src, Tensor* dst) {
 
 // Into pinned memory only (a pageable destination would make the DMA synchronous anyway).
 absl::Status GpuDevice::CopyToHostAsync(const Tensor& src, Tensor* dst) {
+  RILL_RETURN_IF_ERROR(RefuseWhileRecording("a download to the host"));
   Tensor pinned(pinned_.get(), src.dtype(), src.shape());
   if (!pinned.IsInitialized()) return CopyToHost(src, dst);
   *dst = std::move(pinned);
@@ -243,15 +255,14 @@ absl::Status GpuDevice::CopyToHostAsync(const Tensor& src, Tensor* dst) {
   return absl::OkStatus();
 }
 
+// On the calling thread's stream: a kernel's copy is part of a step it records.
 absl::Status GpuDevice::CopyOnDevice(const Tensor& src, Tensor* dst) {
   RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
-  if (src.TotalBytes() == 0) return absl::OkStatus();
-  RILL_CUDA_CHECK(cudaMemcpyAsync(dst->data(), src.data(), src.TotalBytes(),
-                                  cudaMemcpyDeviceToDevice, context_.stream));
-  return absl::OkStatus();
+  return CopyInto(src, *dst);
 }
 
 absl::Status GpuDevice::Sync() {
+  RILL_RETURN_IF_ERROR(RefuseWhileRecording("waiting for the device"));
   std::vector<Tensor> done;  // enqueued before this sync, so complete after it
   std::deque<QueuedStep> queued;
   {
@@ -271,6 +282,7 @@ absl::Status GpuDevice::Sync() {
 // The step's staged buffers go with an event recorded after its work; if the event
 // cannot be recorded, the step waits as Sync does.
 absl::Status GpuDevice::FinishStepAsync() {
+  RILL_RETURN_IF_ERROR(RefuseWhileRecording("ending a step"));
   QueuedStep step;
   {
     std::lock_guard<std::mutex> lock(staging_mu_);

@@ -8,8 +8,10 @@
 // the next one while the GPU finishes it.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "rill/kernels/cuda/gpu_context.h"
@@ -24,8 +26,14 @@ class GpuDevice final : public Device {
   static absl::StatusOr<std::shared_ptr<GpuDevice>> Create(int ordinal);
   ~GpuDevice() override;
 
-  Allocator* allocator() const override { return allocator_.get(); }
-  GpuContext* gpu_context() const override { return const_cast<GpuContext*>(&context_); }
+  // While this thread records a step (BeginCapture), its kernels get the recording's
+  // stream, handles and memory pool; every other thread gets the device's own.
+  Allocator* allocator() const override {
+    return Recording() ? capture_pool_.get() : allocator_.get();
+  }
+  GpuContext* gpu_context() const override {
+    return const_cast<GpuContext*>(Recording() ? &capture_context_ : &context_);
+  }
   Allocator* host_staging_allocator() const override { return pinned_.get(); }
   void PrefetchFromHost(const Tensor& host) override;
   absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override;
@@ -38,7 +46,22 @@ class GpuDevice final : public Device {
 
   std::optional<DeviceMemoryStats> memory_stats() const override;
 
+  // CUDA graphs (runtime/gpu/gpu_capture.cc): steps recorded on a stream of their own.
+  bool CanCapture() const override { return true; }
+  absl::Status BeginCapture() override;
+  absl::StatusOr<std::unique_ptr<DeviceGraph>> EndCapture() override;
+  absl::Status CopyInto(const Tensor& src, const Tensor& dst) override;
+
  private:
+  bool Recording() const {
+    return capturing_.load(std::memory_order_acquire) &&
+           capture_thread_.load(std::memory_order_relaxed) == std::this_thread::get_id();
+  }
+  // The recording's stream and handles, made by the first BeginCapture.
+  absl::Status MakeCaptureContext();
+  // What would make the host wait for the device fails while this thread records.
+  absl::Status RefuseWhileRecording(const char* what) const;
+
   GpuDevice(int ordinal, GpuContext context);
   GpuContext context_;
   std::unique_ptr<CachingAllocator> allocator_;
@@ -72,6 +95,26 @@ class GpuDevice final : public Device {
   int64_t prefetch_hits_ = 0;
   // Looks for an upload of `src` started ahead; on a hit the stream waits for it.
   absl::StatusOr<bool> TakePrefetched(const Tensor& src, Tensor* dst);
+
+  // Recording: one at a time (capture_mu_ is held from BeginCapture to EndCapture).
+  std::mutex capture_mu_;
+  std::atomic<bool> capturing_{false};
+  std::atomic<std::thread::id> capture_thread_;
+  GpuContext capture_context_;
+  void* capture_workspace_ = nullptr;  // cuBLAS's, fixed before any recording
+  std::shared_ptr<CachingAllocator> capture_pool_;
+  // Pools of graphs gone whose memory is still held (a variable's buffer made during a
+  // recording): kept, so that memory stays valid.
+  std::mutex retired_mu_;
+  std::vector<std::shared_ptr<CachingAllocator>> retired_pools_;
+  friend class CudaStepGraph;
 };
+
+// Device memory through cudaMalloc on GPU `ordinal`: the backend of its caching allocators.
+std::unique_ptr<DeviceMemory> MakeCudaMemory(int ordinal);
+
+// One small product of each compute type on `c`'s handle and stream, then a sync: cuBLAS
+// loads its kernels there instead of in a step (or a recording).
+absl::Status WarmUpCublas(const GpuContext& c);
 
 }  // namespace rill::gpu
