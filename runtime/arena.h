@@ -24,6 +24,8 @@ class Arena final : public BufferOwner {
   // The buffer planned for `slot`, handed out, when it fits `bytes` and may be used now.
   TensorBuffer* Take(int slot, size_t bytes);
   void Return(TensorBuffer* /*buffer*/) override { Unref(); }
+  // Another holder (a recorded step writes this arena's memory on each replay).
+  void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   // The run state lets go (the arena goes once every buffer is back).
   void Unref();
 

@@ -12,8 +12,8 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "rill/core/async_kernel.h"
-#include "rill/runtime/arena.h"
 #include "rill/runtime/copy.h"
+#include "rill/runtime/executor_state.h"
 
 namespace rill {
 namespace {
@@ -33,62 +33,6 @@ absl::Status NameNodeAndDevice(const absl::Status& st, const PlanNode& pn) {
 }
 
 }  // namespace
-
-struct Executor::State {
-  State(const ExecutionPlan& p, std::atomic<int64_t>* ns, ThreadPool* tp)
-      : plan(p),
-        compute_ns(ns),
-        pool(tp),
-        slots(p.num_slots),
-        pending(new std::atomic<int>[p.nodes.size()]),
-        uses(new std::atomic<int>[p.num_slots]) {
-    Reset();
-  }
-  ~State() {
-    if (arena != nullptr) arena->Unref();
-  }
-
-  // Ready for another run of the same plan.
-  void Reset() {
-    for (size_t i = 0; i < plan.nodes.size(); ++i) {
-      pending[i].store(plan.nodes[i].num_predecessors, std::memory_order_relaxed);
-    }
-    for (int s = 0; s < plan.num_slots; ++s) {
-      uses[s].store(plan.slot_uses[s], std::memory_order_relaxed);
-    }
-    remaining.store(static_cast<int>(plan.nodes.size() - plan.constants.size()),
-                    std::memory_order_relaxed);
-    failed.store(false, std::memory_order_relaxed);
-    status = absl::OkStatus();
-    stats = nullptr;
-  }
-
-  void Fail(absl::Status s) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (status.ok()) status = std::move(s);
-    failed.store(true, std::memory_order_release);
-  }
-
-  const ExecutionPlan& plan;
-  std::atomic<int64_t>* compute_ns;  // the executor's, per plan node
-  ThreadPool* pool;
-  std::vector<Tensor> slots;
-  std::unique_ptr<std::atomic<int>[]> pending;
-  std::unique_ptr<std::atomic<int>[]> uses;
-  std::atomic<int> remaining{0};
-  std::atomic<bool> failed{false};
-  std::mutex mu;
-  absl::Status status;
-  StepStatsCollector* stats = nullptr;  // set for a traced step
-  // Plans with async kernels (runtime/executor.cc: AsyncDone): nodes made ready by a
-  // kernel finishing on another thread, for the calling thread when there is no pool.
-  std::mutex inbox_mu;
-  std::condition_variable inbox_cv;
-  std::vector<int> inbox;
-  Arena* arena = nullptr;  // one reference; the memory of a planned run
-  bool recording = false;  // this run records a memory layout
-  MemoryRecord record;
-};
 
 namespace {
 using RunState = Executor::State;
@@ -165,6 +109,8 @@ absl::Status GatherInputs(RunState* s, const PlanNode& pn, const Tensor** inputs
   return absl::OkStatus();
 }
 
+}  // namespace
+
 // Runs one node's kernel; false when an async kernel will finish the node later.
 bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode& pn) {
   const int n_in = static_cast<int>(pn.input_slots.size());
@@ -212,6 +158,8 @@ bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode
   ReleaseInputs(s, pn);  // a failed run: only the bookkeeping
   return true;
 }
+
+namespace {
 
 // Drop inputs after their last consumer so memory is reused within a run.
 void ReleaseInputs(RunState* s, const PlanNode& pn) {
@@ -337,12 +285,18 @@ absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>*
 
 }  // namespace
 
-Executor::Executor(std::shared_ptr<const ExecutionPlan> plan, bool plan_memory)
+Executor::Executor(std::shared_ptr<const ExecutionPlan> plan, bool plan_memory, bool step_graphs)
     : plan_(std::move(plan)),
       compute_ns_(new std::atomic<int64_t>[plan_->nodes.size()]),
       plan_memory_(plan_memory) {
   for (size_t i = 0; i < plan_->nodes.size(); ++i) {
     compute_ns_[i].store(-1, std::memory_order_relaxed);
+  }
+  if (step_graphs) {
+    replay_ = std::make_unique<const ReplayPlan>(AnalyzeForReplay(*plan_));
+    if (!plan_memory)
+      StopReplaying("the plan's memory is not planned (SessionOptions::plan_memory)");
+    if (replay_->device == nullptr) StopReplaying(replay_->why_not);
   }
 }
 
@@ -380,10 +334,23 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
   RunState* s = state.get();
   s->stats = stats;
   PrepareMemory(s, feeds);
-  for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
-  for (const auto& [slot, value] : plan.constants) s->slots[slot] = value;
+  auto fill = [&] {
+    for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
+    for (const auto& [slot, value] : plan.constants) s->slots[slot] = value;
+  };
+  fill();
 
-  if (!plan.roots.empty()) {
+  bool ran = false;
+  if (replay_ != nullptr && stats == nullptr && s->arena != nullptr &&
+      !replay_off_.load(std::memory_order_relaxed)) {
+    ran = RunGraphed(s);
+    if (!ran) {  // a recording failed: the step again from the start, the usual way
+      for (Tensor& t : s->slots) t = Tensor();
+      s->Reset();
+      fill();
+    }
+  }
+  if (!ran && !plan.roots.empty()) {
     // Roots beyond the first go to the pool when they are expensive, else run inline.
     for (size_t r = 1; r < plan.roots.size(); ++r) {
       int id = plan.roots[r];
@@ -430,6 +397,13 @@ void Executor::PrepareMemory(State* s, const Tensor* const* feeds) const {
     s->arena = nullptr;
   }
   if (layout != nullptr) {
+    // A step recorded for this layout writes its own arena: take that one.
+    for (const auto& g : s->graphs) {
+      if (s->arena == nullptr && &g->arena->layout() == layout.get()) {
+        g->arena->Ref();
+        s->arena = g->arena;
+      }
+    }
     if (s->arena == nullptr) s->arena = Arena::Create(std::move(layout));
   } else if (room) {  // beyond kMaxLayouts feed shapes, runs allocate as they go
     s->recording = true;

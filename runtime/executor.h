@@ -6,10 +6,12 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "rill/runtime/memory_plan.h"
 #include "rill/runtime/plan.h"
+#include "rill/runtime/step_graph.h"
 #include "rill/runtime/step_stats.h"
 #include "rill/runtime/thread_pool.h"
 
@@ -21,7 +23,10 @@ namespace rill {
 class Executor {
  public:
   // `plan_memory`: lay the values out in an arena (runtime/memory_plan.h); else allocate.
-  explicit Executor(std::shared_ptr<const ExecutionPlan> plan, bool plan_memory = true);
+  // `step_graphs`: record the plan's device work once per run state and memory layout and
+  // replay it (runtime/step_graph.h), where the plan qualifies and its memory is planned.
+  explicit Executor(std::shared_ptr<const ExecutionPlan> plan, bool plan_memory = true,
+                    bool step_graphs = false);
   ~Executor();
   const ExecutionPlan& plan() const { return *plan_; }
 
@@ -34,6 +39,8 @@ class Executor {
   // What the memory planner made of the plan for the feed shapes of the latest planned run
   // (all zero before a run has recorded them).
   MemoryPlanStats memory_stats() const;
+  // What graph mode made of this plan's runs.
+  StepGraphStats step_graph_stats() const;
 
   struct State;  // opaque; public only so the implementation's helpers can name it
 
@@ -44,6 +51,15 @@ class Executor {
   void PrepareMemory(State* s, const Tensor* const* feeds) const;
   // After a successful run: a new layout from a recording run; values that did not fit.
   void LearnMemory(State* s, const Tensor* const* feeds) const;
+  // Graph mode (runtime/executor_graph.cc). False: nothing ran (the plan fell back to
+  // ordinary runs), run it the usual way.
+  bool RunGraphed(State* s) const;
+  // Records the step, launches it once; false when recording failed (the state is then
+  // to be reset and the step run the usual way).
+  bool Capture(State* s) const;
+  void Replay(State* s, StepGraph* g) const;
+  // Gives up on graph mode for this plan.
+  void StopReplaying(std::string why) const;
 
   std::shared_ptr<const ExecutionPlan> plan_;
   mutable std::mutex free_mu_;
@@ -60,6 +76,12 @@ class Executor {
   mutable std::vector<std::shared_ptr<const MemoryLayout>> layouts_;
   mutable std::vector<char> unplannable_;
   mutable MemoryPlanStats last_stats_;
+  // Graph mode: the plan's split (null when off), and what it did.
+  std::unique_ptr<const ReplayPlan> replay_;
+  mutable std::atomic<bool> replay_off_{false};
+  mutable std::atomic<int64_t> captures_{0}, replays_{0}, fallbacks_{0};
+  mutable std::mutex replay_mu_;
+  mutable std::string replay_why_not_;
 };
 
 }  // namespace rill

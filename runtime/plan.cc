@@ -152,6 +152,7 @@ class Partitioner {
     pn.device = DeviceOf(n);
     pn.first_output_slot = first_slot_[n];
     RILL_RETURN_IF_ERROR(Instantiate(pn, n));
+    pn.var = VarOf(n);
     if (n->IsConstant() && pn.device->IsHost() && n->control_inputs().empty() &&
         n->constant_value() != nullptr) {
       pn.preset = true;  // what its kernel would do each run (ConstOp shares the value)

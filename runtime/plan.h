@@ -29,6 +29,7 @@ struct PlanNode {
   bool outputs_on_host = false;  // its kernel makes its outputs in host memory (Shape on a GPU)
   bool reads_variables = false;  // some input_vars entry is set
   bool async = false;            // an AsyncOpKernel (a collective): finishes on another thread
+  Var* var = nullptr;            // a Variable node: its variable (updaters reach it by reference)
   // A Const on the host with no control inputs: its value is put in its slot when a run
   // starts (ExecutionPlan::constants) and the node never runs, so it costs no scheduling.
   bool preset = false;

@@ -66,6 +66,14 @@ struct Session::Impl {
     return it->second;
   }
 
+  absl::StatusOr<std::shared_ptr<const Executor>> CallableExecutor(CallableHandle handle) const {
+    RILL_RETURN_IF_ERROR(Usable());
+    std::shared_lock<std::shared_mutex> lock(cache_mu);
+    auto it = callables.find(handle);
+    if (it == callables.end()) return errors::InvalidArgument("no callable with handle ", handle);
+    return it->second;
+  }
+
   absl::StatusOr<std::shared_ptr<const Executor>> Build(const PlanRequest& req) {
     std::lock_guard<std::mutex> lock(build_mu);
     PlanContext ctx{scope.graph(),
@@ -77,7 +85,7 @@ struct Session::Impl {
                     options.optimize_graph};
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
     return std::make_shared<const Executor>(std::shared_ptr<const ExecutionPlan>(std::move(plan)),
-                                            options.plan_memory);
+                                            options.plan_memory, options.cuda_graphs);
   }
 
   // offload false: every kernel runs on the calling thread (a caller's pool runs the run).
@@ -453,13 +461,13 @@ int Session::calls_in_flight() const {
 }
 
 absl::StatusOr<MemoryPlanStats> Session::GetMemoryPlanStats(CallableHandle handle) const {
-  RILL_RETURN_IF_ERROR(impl_->Usable());
-  std::shared_lock<std::shared_mutex> lock(impl_->cache_mu);
-  auto it = impl_->callables.find(handle);
-  if (it == impl_->callables.end()) {
-    return errors::InvalidArgument("no callable with handle ", handle);
-  }
-  return it->second->memory_stats();
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const Executor> e, impl_->CallableExecutor(handle));
+  return e->memory_stats();
+}
+
+absl::StatusOr<StepGraphStats> Session::GetStepGraphStats(CallableHandle handle) const {
+  RILL_ASSIGN_OR_RETURN(std::shared_ptr<const Executor> e, impl_->CallableExecutor(handle));
+  return e->step_graph_stats();
 }
 
 int Session::num_cached_plans() const {

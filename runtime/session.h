@@ -18,6 +18,7 @@
 #include "rill/runtime/device.h"
 #include "rill/runtime/graph_view.h"
 #include "rill/runtime/memory_plan.h"
+#include "rill/runtime/step_graph_stats.h"
 #include "rill/runtime/step_stats.h"
 
 namespace rill {
@@ -45,6 +46,12 @@ struct SessionOptions {
   // each set of feed shapes (docs/design.md, pass 6), so that later runs allocate nothing.
   // Off: every value is allocated when made, as TensorFlow does.
   bool plan_memory = true;
+  // Record each plan's GPU work once per memory layout as a CUDA graph and replay it in
+  // later runs (as ONNX Runtime's enable_cuda_graph; docs/design.md). A plan qualifies
+  // when all of it but the feeds' uploads and fetches' downloads runs on one GPU, with no
+  // random or other stateful op besides variable updates and no collective; others run as
+  // usual (GetStepGraphStats says why). Needs plan_memory. Off until measured on a GPU.
+  bool cuda_graphs = false;
   // TensorFlow's address of a remote runtime. rill runs in this process: anything but ""
   // makes a Session that returns InvalidArgument from every call.
   std::string target;
@@ -158,6 +165,9 @@ class Session {
   // How the static memory plan of a callable's plan lays out its values (runtime/
   // memory_plan.h), once a run has recorded their sizes; all zero before.
   absl::StatusOr<MemoryPlanStats> GetMemoryPlanStats(CallableHandle handle) const;
+  // What graph mode (SessionOptions::cuda_graphs) made of a callable's runs: recordings,
+  // replays, and why the plan is not replayed when it is not.
+  absl::StatusOr<StepGraphStats> GetStepGraphStats(CallableHandle handle) const;
   // Number of cached execution plans (for tests and diagnostics).
   int num_cached_plans() const;
   // Calls (Run, RunCallable, MakeCallable, ViewPlan) now running in other threads.

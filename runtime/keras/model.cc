@@ -449,6 +449,13 @@ Output Sequential::output() const { return impl_->built ? impl_->prediction : Ou
 
 Session* Sequential::session() { return impl_->session.get(); }
 
+absl::StatusOr<StepGraphStats> Sequential::FitStepGraphStats() const {
+  if (!impl_->session || impl_->queued_train_call < 0) {
+    return errors::FailedPrecondition("the model has not been compiled and fitted yet");
+  }
+  return impl_->session->GetStepGraphStats(impl_->queued_train_call);
+}
+
 std::vector<std::pair<std::string, std::string>> Sequential::Placements() const {
   std::vector<std::pair<std::string, std::string>> out;
   if (!impl_->session) return out;

@@ -78,6 +78,8 @@ class Sequential {
   // Evaluate or Predict).
   const Scope& scope() const;
   Session* session();
+  // What graph mode (ModelOptions::session.cuda_graphs) made of Fit's full-batch steps.
+  absl::StatusOr<StepGraphStats> FitStepGraphStats() const;
   // The model's input placeholder and its prediction, once built (as Keras' model.input
   // and model.output); empty Outputs before.
   Output input() const;

@@ -1,0 +1,80 @@
+// The executor's per-run state, shared by its files (runtime/executor.cc runs a plan's
+// nodes as they become ready; runtime/executor_graph.cc replays a recorded step). Not
+// installed for users: an implementation detail of Executor.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "rill/runtime/arena.h"
+#include "rill/runtime/executor.h"
+#include "rill/runtime/step_graph.h"
+
+namespace rill {
+
+struct Executor::State {
+  State(const ExecutionPlan& p, std::atomic<int64_t>* ns, ThreadPool* tp)
+      : plan(p),
+        compute_ns(ns),
+        pool(tp),
+        slots(p.num_slots),
+        pending(new std::atomic<int>[p.nodes.size()]),
+        uses(new std::atomic<int>[p.num_slots]) {
+    Reset();
+  }
+  ~State() {
+    if (arena != nullptr) arena->Unref();
+  }
+
+  // Ready for another run of the same plan.
+  void Reset() {
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
+      pending[i].store(plan.nodes[i].num_predecessors, std::memory_order_relaxed);
+    }
+    for (int s = 0; s < plan.num_slots; ++s) {
+      uses[s].store(plan.slot_uses[s], std::memory_order_relaxed);
+    }
+    remaining.store(static_cast<int>(plan.nodes.size() - plan.constants.size()),
+                    std::memory_order_relaxed);
+    failed.store(false, std::memory_order_relaxed);
+    status = absl::OkStatus();
+    stats = nullptr;
+  }
+
+  void Fail(absl::Status s) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (status.ok()) status = std::move(s);
+    failed.store(true, std::memory_order_release);
+  }
+
+  const ExecutionPlan& plan;
+  std::atomic<int64_t>* compute_ns;  // the executor's, per plan node
+  ThreadPool* pool;
+  std::vector<Tensor> slots;
+  std::unique_ptr<std::atomic<int>[]> pending;
+  std::unique_ptr<std::atomic<int>[]> uses;
+  std::atomic<int> remaining{0};
+  std::atomic<bool> failed{false};
+  std::mutex mu;
+  absl::Status status;
+  StepStatsCollector* stats = nullptr;  // set for a traced step
+  // Plans with async kernels (runtime/executor.cc: AsyncDone): nodes made ready by a
+  // kernel finishing on another thread, for the calling thread when there is no pool.
+  std::mutex inbox_mu;
+  std::condition_variable inbox_cv;
+  std::vector<int> inbox;
+  Arena* arena = nullptr;  // one reference; the memory of a planned run
+  bool recording = false;  // this run records a memory layout
+  MemoryRecord record;
+  // Steps recorded for replay (SessionOptions::cuda_graphs), one per memory layout.
+  std::vector<std::unique_ptr<StepGraph>> graphs;
+};
+
+// Runs one node's kernel on the calling thread; false when an async kernel will finish
+// the node later. A failed run (s->failed) only does the node's bookkeeping.
+bool RunNode(const std::shared_ptr<Executor::State>& owner, Executor::State* s, const PlanNode& pn);
+
+}  // namespace rill

@@ -1,0 +1,220 @@
+#include "rill/runtime/step_graph.h"
+
+#include <algorithm>
+
+#include "rill/runtime/arena.h"
+
+namespace rill {
+namespace {
+
+// The parts of a split plan, in the order they run.
+enum Part : char { kBefore = 0, kBody = 1, kAfter = 2 };
+
+bool IsCopy(const PlanNode& pn) { return pn.node->type_string() == "_Copy"; }
+
+// A stateful op whose state is only the variables it updates (Assign, the optimizers'
+// Apply ops) replays as recorded; any other (random ops) would repeat its first run.
+bool UpdatesOnlyVariables(const PlanNode& pn) {
+  if (!pn.node->op_def().is_stateful || pn.node->IsVariable()) return true;
+  for (bool ref : pn.input_is_ref) {
+    if (ref) return true;
+  }
+  return false;
+}
+
+// Plan nodes in an order that respects every edge (plan.nodes puts copies last).
+std::vector<int> TopologicalOrder(const ExecutionPlan& plan) {
+  std::vector<int> indegree(plan.nodes.size(), 0);
+  for (const PlanNode& pn : plan.nodes) {
+    for (int c : pn.consumers) ++indegree[c];
+  }
+  std::vector<int> order;
+  for (size_t i = 0; i < plan.nodes.size(); ++i) {
+    if (indegree[i] == 0) order.push_back(static_cast<int>(i));
+  }
+  for (size_t k = 0; k < order.size(); ++k) {
+    for (int c : plan.nodes[order[k]].consumers) {
+      if (--indegree[c] == 0) order.push_back(c);
+    }
+  }
+  return order;
+}
+
+class Splitter {
+ public:
+  explicit Splitter(const ExecutionPlan& plan)
+      : plan_(plan), part_(plan.nodes.size(), kBefore), producer_(plan.num_slots, -1) {
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
+      const PlanNode& pn = plan.nodes[i];
+      for (int o = 0; o < pn.node->num_outputs(); ++o) {
+        producer_[pn.first_output_slot + o] = static_cast<int>(i);
+      }
+    }
+    for (const auto& [slot, value] : plan.constants) constant_slots_.push_back(slot);
+    preds_.assign(plan.nodes.size(), {});
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
+      for (int c : plan.nodes[i].consumers) preds_[c].push_back(static_cast<int>(i));
+    }
+  }
+
+  ReplayPlan Split() {
+    ReplayPlan rp;
+    if (plan_.has_async) return Refuse("it has an asynchronous node (a collective)");
+    for (const PlanNode& pn : plan_.nodes) {
+      if (!pn.device->IsHost() && pn.device->CanCapture()) rp.device = pn.device;
+    }
+    if (rp.device == nullptr) return Refuse("no node runs on a device that can record");
+    const std::vector<int> order = TopologicalOrder(plan_);
+    for (int id : order) {
+      std::string why = Place(id, &rp);
+      if (!why.empty()) return Refuse(why);
+    }
+    for (int id : order) {
+      if (plan_.nodes[id].preset) continue;
+      (part_[id] == kBefore ? rp.before : part_[id] == kBody ? rp.body : rp.after).push_back(id);
+    }
+    std::string why = Edges(&rp);
+    if (!why.empty()) return Refuse(why);
+    return rp;
+  }
+
+ private:
+  static ReplayPlan Refuse(std::string why) {
+    ReplayPlan refused;
+    refused.why_not = std::move(why);
+    return refused;
+  }
+
+  Part LatestInput(int id) const {
+    Part latest = kBefore;
+    for (int pred : preds_[id]) latest = std::max(latest, part_[pred]);
+    return latest;
+  }
+
+  // Decides node `id`'s part from its inputs' parts; "" or why the plan does not qualify.
+  std::string Place(int id, ReplayPlan* rp) {
+    const PlanNode& pn = plan_.nodes[id];
+    const Part latest = LatestInput(id);
+    const std::string node = pn.node->DebugName();
+    if (pn.preset) return "";
+    if (pn.device->IsHost()) {
+      // Never recorded, but run again when a recording fails: no side effects allowed (a
+      // Variable node does nothing itself).
+      if (pn.node->op_def().is_stateful && !pn.node->IsVariable()) {
+        return node + " is stateful and runs on the host";
+      }
+      part_[id] = latest == kBefore ? kBefore : kAfter;
+      return "";
+    }
+    if (pn.device != rp->device) return "its nodes run on two devices";
+    if (IsCopy(pn)) {  // an upload from the host
+      if (latest != kBefore) return "a value goes to the host and back inside the step";
+      part_[id] = kBefore;
+      return "";
+    }
+    if (latest == kAfter) return "a value goes to the host and back inside the step";
+    part_[id] = kBody;
+    if (!UpdatesOnlyVariables(pn)) return node + " is stateful (a replay would repeat its run)";
+    for (size_t i = 0; i < pn.input_vars.size(); ++i) {
+      Var* var = pn.input_vars[i];
+      if (var != nullptr && pn.input_var_devices[i] != rp->device) {
+        return node + " reads a variable of another device";
+      }
+      if (pn.input_is_ref[i]) {  // updated through the Variable node's slot
+        const int from = producer_[pn.input_slots[i]];
+        var = from >= 0 ? plan_.nodes[from].var : nullptr;
+      }
+      if (var != nullptr && std::find(rp->vars.begin(), rp->vars.end(), var) == rp->vars.end()) {
+        rp->vars.push_back(var);
+      }
+    }
+    if (pn.var != nullptr &&
+        std::find(rp->vars.begin(), rp->vars.end(), pn.var) == rp->vars.end()) {
+      rp->vars.push_back(pn.var);
+    }
+    return "";
+  }
+
+  // The values crossing from one part to the next, and the host values the body reads.
+  std::string Edges(ReplayPlan* rp) {
+    for (int id : rp->body) {
+      const PlanNode& pn = plan_.nodes[id];
+      for (size_t i = 0; i < pn.input_slots.size(); ++i) {
+        if (pn.input_vars[i] != nullptr) continue;
+        const int slot = pn.input_slots[i];
+        const int from = producer_[slot];
+        if (IsConstant(slot) || (from >= 0 && part_[from] == kBody)) continue;
+        if (from < 0 || plan_.nodes[from].device->IsHost()) {
+          return pn.node->DebugName() + " reads a host value made in the run (a feed)";
+        }
+        AddOnce(&rp->in_slots, slot);
+      }
+    }
+    for (int id : rp->after) {
+      for (int slot : plan_.nodes[id].input_slots) {
+        const int from = producer_[slot];
+        if (from < 0 || part_[from] != kBody || plan_.nodes[from].preset) continue;
+        if (plan_.nodes[from].outputs_on_host) {
+          return plan_.nodes[from].node->DebugName() + " makes a host value read after it";
+        }
+        AddOnce(&rp->out_slots, slot);
+      }
+    }
+    for (int slot : plan_.fetch_slots) {
+      const int from = producer_[slot];
+      if (from >= 0 && part_[from] == kBody && !plan_.nodes[from].preset) {
+        return plan_.nodes[from].node->DebugName() + " is fetched on the device";
+      }
+    }
+    return "";
+  }
+
+  bool IsConstant(int slot) const {
+    return std::find(constant_slots_.begin(), constant_slots_.end(), slot) != constant_slots_.end();
+  }
+  static void AddOnce(std::vector<int>* v, int x) {
+    if (std::find(v->begin(), v->end(), x) == v->end()) v->push_back(x);
+  }
+
+  const ExecutionPlan& plan_;
+  std::vector<Part> part_;
+  std::vector<int> producer_;  // per slot: the node that makes it, or -1 (a feed)
+  std::vector<int> constant_slots_;
+  std::vector<std::vector<int>> preds_;
+};
+
+}  // namespace
+
+ReplayPlan AnalyzeForReplay(const ExecutionPlan& plan) { return Splitter(plan).Split(); }
+
+StepGraph::~StepGraph() {
+  // The pool's blocks go back before the graph (so the pool can be freed with it); the
+  // graph waits for its launches before the feeds' buffers and the arena go.
+  outputs.clear();
+  graph.reset();
+  inputs.clear();
+  if (arena != nullptr) arena->Unref();
+}
+
+bool StepGraph::VariablesUnchanged(const ReplayPlan& rp) const {
+  for (size_t i = 0; i < rp.vars.size(); ++i) {
+    Var* v = rp.vars[i];
+    std::lock_guard<std::mutex> lock(v->mu());
+    const Tensor& t = v->value();
+    if (!t.IsInitialized() || t.data() != var_data[i] || t.shape() != var_shapes[i]) return false;
+  }
+  return true;
+}
+
+void StepGraph::NoteVariables(const ReplayPlan& rp) {
+  var_data.clear();
+  var_shapes.clear();
+  for (Var* v : rp.vars) {
+    std::lock_guard<std::mutex> lock(v->mu());
+    const Tensor& t = v->value();
+    var_data.push_back(t.IsInitialized() ? t.data() : nullptr);
+    var_shapes.push_back(t.IsInitialized() ? t.shape() : TensorShape());
+  }
+}
+
+}  // namespace rill

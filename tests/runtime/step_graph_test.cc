@@ -1,0 +1,435 @@
+// Graph mode (SessionOptions::cuda_graphs): which plans qualify, and the runs themselves
+// (runtime/executor_graph.cc) on a fake device that records as a CUDA stream does: its
+// kernels enqueue their work, which runs at once, or is only recorded while the thread
+// records, to run at each launch with the addresses it was recorded with. On a GPU, a
+// training step replayed gives the losses of ordinary runs.
+#include <cstring>
+#include <functional>
+
+#include "rill/ops/nn_ops.h"
+#include "rill/ops/optimizers.h"
+#include "rill/ops/training_ops.h"
+#include "runtime/fake_device.h"
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+
+using namespace ::rill::ops;  // NOLINT
+
+constexpr char kStream[] = "FAKE_STREAM";
+
+class StreamDevice final : public Device {
+ public:
+  StreamDevice() : Device(kStream, 0, nullptr), memory_("stream", Memory()) {}
+
+  Allocator* allocator() const override {
+    return Recording() ? pool_.get() : const_cast<CachingAllocator*>(&memory_);
+  }
+  // The device's stream: work runs now, or is recorded while this thread records.
+  void Enqueue(std::function<void()> work) {
+    if (Recording()) {
+      recorded_.push_back(std::move(work));
+    } else {
+      work();
+    }
+  }
+
+  bool CanCapture() const override { return true; }
+  absl::Status BeginCapture() override {
+    if (refuse_recording) return errors::Unavailable("this device was told to refuse");
+    pool_ = std::make_shared<CachingAllocator>("stream_graph_pool", Memory());
+    recorder_ = std::this_thread::get_id();
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::unique_ptr<DeviceGraph>> EndCapture() override {
+    recorder_ = std::thread::id();
+    pools_.push_back(pool_);  // kept: a replay writes there
+    return std::unique_ptr<DeviceGraph>(new Recorded(this, std::move(recorded_)));
+  }
+  absl::Status CopyInto(const Tensor& src, const Tensor& dst) override {
+    if (src.TotalBytes() != dst.TotalBytes()) return errors::Internal("CopyInto: sizes differ");
+    const void* from = src.data();
+    void* to = dst.data();
+    const size_t n = src.TotalBytes();
+    Enqueue([=] { std::memcpy(to, from, n); });
+    return absl::OkStatus();
+  }
+  absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override {
+    if (Recording()) return errors::FailedPrecondition("an upload while recording");
+    RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
+    std::memcpy(dst->data(), src.data(), src.TotalBytes());
+    return absl::OkStatus();
+  }
+  absl::Status CopyToHost(const Tensor& src, Tensor* dst) override {
+    if (Recording()) return errors::FailedPrecondition("a download while recording");
+    RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape()));
+    std::memcpy(dst->data(), src.data(), src.TotalBytes());
+    return absl::OkStatus();
+  }
+  absl::Status CopyToHostAsync(const Tensor& src, Tensor* dst) override {
+    return CopyToHost(src, dst);
+  }
+
+  bool refuse_recording = false;
+  int launches = 0;
+
+ private:
+  class Recorded final : public DeviceGraph {
+   public:
+    Recorded(StreamDevice* d, std::vector<std::function<void()>> work)
+        : device_(d), work_(std::move(work)) {}
+    absl::Status Launch() override {
+      ++device_->launches;
+      for (const auto& w : work_) w();
+      return absl::OkStatus();
+    }
+
+   private:
+    StreamDevice* device_;
+    std::vector<std::function<void()>> work_;
+  };
+  static std::unique_ptr<DeviceMemory> Memory() { return std::make_unique<FakeMemory>(64 << 20); }
+  bool Recording() const { return recorder_ == std::this_thread::get_id(); }
+
+  CachingAllocator memory_;
+  std::shared_ptr<CachingAllocator> pool_;
+  std::vector<std::shared_ptr<CachingAllocator>> pools_;
+  std::thread::id recorder_;
+  std::vector<std::function<void()>> recorded_;
+};
+
+StreamDevice* StreamOf(const OpKernelContext& ctx) {
+  return static_cast<StreamDevice*>(static_cast<Device*>(ctx.device()));
+}
+
+// out = a b, row-major, enqueued.
+class StreamMatMul : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor &a = ctx.input(0), &b = ctx.input(1);
+    const int64_t m = a.dim_size(0), k = a.dim_size(1), n = b.dim_size(1);
+    if (b.dim_size(0) != k) return errors::InvalidArgument("inner dimensions differ");
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({m, n}), &out));
+    const float *pa = a.base<float>(), *pb = b.base<float>();
+    float* po = out->base<float>();
+    StreamOf(ctx)->Enqueue([=] {
+      for (int64_t i = 0; i < m; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          float acc = 0;
+          for (int64_t q = 0; q < k; ++q) acc += pa[i * k + q] * pb[q * n + j];
+          po[i * n + j] = acc;
+        }
+      }
+    });
+    return absl::OkStatus();
+  }
+};
+
+Var* VarOfRef(OpKernelConstruction& c) {
+  const Node& v = *c.node().input(0).node;
+  return c.resources()->LookupOrCreateVar(v.name(), v.output_type(0), v.output_shape(0));
+}
+
+// var -= lr * delta in place, enqueued.
+class StreamApplyGradientDescent : public OpKernel {
+ public:
+  explicit StreamApplyGradientDescent(OpKernelConstruction& c) : OpKernel(c), var_(VarOfRef(c)) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    std::lock_guard<std::mutex> lock(var_->mu());
+    Tensor& w = var_->value();
+    const Tensor& delta = ctx.input(2);
+    if (!w.IsInitialized() || w.shape() != delta.shape()) return errors::InvalidArgument("shapes");
+    float* pw = w.base<float>();
+    const float *lr = ctx.input(1).base<float>(), *pd = delta.base<float>();
+    const int64_t n = w.NumElements();
+    StreamOf(ctx)->Enqueue([=] {
+      for (int64_t i = 0; i < n; ++i) pw[i] -= *lr * pd[i];
+    });
+    ctx.set_output(0, w);
+    return absl::OkStatus();
+  }
+
+ private:
+  Var* var_;
+};
+
+// Gives the variable a new buffer every time (as TensorFlow's Assign may), filled on the
+// stream.
+class StreamAssign : public OpKernel {
+ public:
+  explicit StreamAssign(OpKernelConstruction& c) : OpKernel(c), var_(VarOfRef(c)) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& value = ctx.input(1);
+    Tensor fresh(ctx.device()->allocator(), value.dtype(), value.shape());
+    RILL_RETURN_IF_ERROR(static_cast<Device*>(ctx.device())->CopyInto(value, fresh));
+    std::lock_guard<std::mutex> lock(var_->mu());
+    var_->value() = fresh;
+    ctx.set_output(0, fresh);
+    return absl::OkStatus();
+  }
+
+ private:
+  Var* var_;
+};
+
+class StreamNothing : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext&) override { return absl::OkStatus(); }
+};
+
+void RegisterStreamKernels() {
+  static const bool once = [] {
+    auto add = [](const char* op, KernelFactory f) {
+      KernelRegistry::Global()->Register({op, kStream, "", DT_INVALID, std::move(f), {}, false});
+    };
+    add("MatMul", MakeKernel<StreamMatMul>);
+    add("ApplyGradientDescent", MakeKernel<StreamApplyGradientDescent>);
+    add("Assign", MakeKernel<StreamAssign>);
+    add("Variable", MakeKernel<StreamNothing>);
+    add("NoOp", MakeKernel<StreamNothing>);
+    return true;
+  }();
+  (void)once;
+}
+
+DeviceSet StreamAndCpu(std::shared_ptr<StreamDevice> d) {
+  DeviceSet set;
+  set.Add(std::move(d));
+  for (const auto& c : CpuOnly().devices()) set.Add(c);
+  return set;
+}
+
+// One SGD step of a linear map: y = x w (fetched), w -= 0.01 x^T y (x^T fed as xt). The
+// reference in doubles on the host.
+struct LinearStep {
+  Scope root = Scope::NewRootScope();
+  Output x, xt, y, w;
+  Operation init, train;
+
+  LinearStep() {
+    RegisterStreamKernels();
+    x = Placeholder(root.WithOpName("x"), DT_FLOAT, Placeholder::Shape({-1, 3}));
+    xt = Placeholder(root.WithOpName("xt"), DT_FLOAT, Placeholder::Shape({3, -1}));
+    Variable var(root.WithOpName("w"), RandomTensor(DT_FLOAT, {3, 2}, -1, 1, 7));
+    w = var;
+    init = var.initializer;
+    y = MatMul(root.WithOpName("y"), x, w);
+    auto g = MatMul(root.WithOpName("g"), xt, y);
+    train = ApplyGradientDescent(root.WithOpName("train"), w, Const(root, 0.01f), g).operation;
+  }
+
+  static void Reference(const std::vector<double>& xs, int64_t b, std::vector<double>* w,
+                        std::vector<double>* y) {
+    y->assign(b * 2, 0);
+    for (int64_t i = 0; i < b; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        for (int q = 0; q < 3; ++q) (*y)[i * 2 + j] += xs[i * 3 + q] * (*w)[q * 2 + j];
+      }
+    }
+    for (int q = 0; q < 3; ++q) {
+      for (int j = 0; j < 2; ++j) {
+        double g = 0;
+        for (int64_t i = 0; i < b; ++i) g += xs[i * 3 + q] * (*y)[i * 2 + j];
+        (*w)[q * 2 + j] -= 0.01 * g;
+      }
+    }
+  }
+};
+
+Tensor Transposed(const Tensor& t) {
+  const auto v = ToDoubles(t);
+  const int64_t r = t.dim_size(0), c = t.dim_size(1);
+  std::vector<double> out(v.size());
+  for (int64_t i = 0; i < r; ++i) {
+    for (int64_t j = 0; j < c; ++j) out[j * r + i] = v[i * c + j];
+  }
+  return FromDoubles(DT_FLOAT, {c, r}, out);
+}
+
+// Runs steps of the given batch sizes on the stream device with graph mode on, checking
+// each y and the final w against the reference; returns the stats.
+StepGraphStats RunSteps(const std::vector<int64_t>& batches, StreamDevice* dev = nullptr,
+                        bool reinit_midway = false) {
+  LinearStep m;
+  auto device = std::make_shared<StreamDevice>();
+  if (dev != nullptr) device->refuse_recording = dev->refuse_recording;
+  SessionOptions o;
+  o.cuda_graphs = true;
+  o.allow_soft_placement = true;
+  Session session(m.root, o, StreamAndCpu(device));
+  EXPECT_TRUE(session.Run({}, {}, {m.init}, nullptr).ok());
+  std::vector<double> w = ToDoubles(RandomTensor(DT_FLOAT, {3, 2}, -1, 1, 7)), y;
+  CallableOptions sig{{m.x, m.xt}, {m.y}, {m.train}};
+  Session::CallableHandle h;
+  EXPECT_TRUE(session.MakeCallable(sig, &h).ok());
+  for (size_t step = 0; step < batches.size(); ++step) {
+    if (reinit_midway && step == batches.size() / 2) {
+      EXPECT_TRUE(session.Run({}, {}, {m.init}, nullptr).ok());
+      w = ToDoubles(RandomTensor(DT_FLOAT, {3, 2}, -1, 1, 7));
+    }
+    Tensor xv = RandomTensor(DT_FLOAT, {batches[step], 3}, -1, 1, 100 + step);
+    std::vector<Tensor> out;
+    absl::Status st = session.RunCallable(h, {xv, Transposed(xv)}, &out);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) break;
+    LinearStep::Reference(ToDoubles(xv), batches[step], &w, &y);
+    ExpectTensorNear(out[0], DT_FLOAT, {batches[step], 2}, y, 1e-5);
+  }
+  std::vector<Tensor> final_w;
+  EXPECT_TRUE(session.Run({}, {m.w}, &final_w).ok());
+  ExpectTensorNear(final_w[0], DT_FLOAT, {3, 2}, w, 1e-5);
+  if (dev != nullptr) dev->launches = device->launches;
+  return *session.GetStepGraphStats(h);
+}
+
+TEST(StepGraph, ReplaysGiveWhatOrdinaryRunsGive) {
+  StreamDevice counts;
+  StepGraphStats st = RunSteps({4, 4, 4, 4, 4, 4}, &counts);
+  EXPECT_TRUE(st.enabled);
+  EXPECT_EQ(st.why_not, "");
+  // The first run lays the memory out, the second records (and launches), then replays.
+  EXPECT_EQ(st.captures, 1);
+  EXPECT_EQ(st.replays, 4);
+  EXPECT_EQ(st.fallbacks, 0);
+  EXPECT_EQ(counts.launches, 5);
+}
+
+TEST(StepGraph, ANewBatchSizeIsRecordedOnceAndTheOldOneStillReplays) {
+  StepGraphStats st = RunSteps({4, 4, 4, 2, 2, 2, 4, 4});
+  EXPECT_EQ(st.captures, 2);
+  EXPECT_EQ(st.replays, 4);  // the third run of each size, then both runs of 4 again
+}
+
+TEST(StepGraph, AVariableGivenANewBufferIsRecordedAgain) {
+  // The initializer gives w a new buffer: the recording's address for w is stale.
+  StepGraphStats st = RunSteps({4, 4, 4, 4, 4, 4}, nullptr, /*reinit_midway=*/true);
+  EXPECT_EQ(st.captures, 2);
+  EXPECT_EQ(st.replays, 3);  // the third run, then the two after the new recording
+}
+
+TEST(StepGraph, AFailedRecordingRunsTheStepAsUsualFromThenOn) {
+  StreamDevice refusing;
+  refusing.refuse_recording = true;
+  StepGraphStats st = RunSteps({4, 4, 4, 4}, &refusing);
+  EXPECT_EQ(st.captures, 0);
+  EXPECT_EQ(st.replays, 0);
+  EXPECT_EQ(st.fallbacks, 1);
+  EXPECT_NE(st.why_not.find("told to refuse"), std::string::npos) << st.why_not;
+  EXPECT_EQ(refusing.launches, 0);
+}
+
+// The reason a plan of `fetch` (after `init`) gives on the stream device.
+std::string WhyNot(const Scope& root, Output fetch, Operation init, bool plan_memory = true) {
+  auto device = std::make_shared<StreamDevice>();
+  SessionOptions o;
+  o.cuda_graphs = true;
+  o.plan_memory = plan_memory;
+  Session session(root, o, StreamAndCpu(device));
+  EXPECT_TRUE(session.Run({}, {}, {init}, nullptr).ok());
+  Session::CallableHandle h;
+  EXPECT_TRUE(session.MakeCallable({{}, {fetch}, {}}, &h).ok());
+  std::vector<Tensor> out;
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(session.RunCallable(h, {}, &out).ok());
+  return session.GetStepGraphStats(h)->why_not;
+}
+
+TEST(StepGraph, PlansThatCannotBeReplayedSayWhy) {
+  RegisterStreamKernels();
+  Scope root = Scope::NewRootScope();
+  Variable w(root.WithOpName("w"), RandomTensor(DT_FLOAT, {2, 2}, -1, 1, 1));
+  auto a = MatMul(root.WithOpName("a"), w, w);
+  // Sub has no kernel on the stream device: a's value goes to the host and back.
+  auto back = MatMul(root.WithOpName("back"), Sub(root.WithOpName("sub"), a, a), w);
+  EXPECT_NE(WhyNot(root, back, w.initializer).find("to the host and back"), std::string::npos);
+  // A random op would repeat its first numbers.
+  auto r = RandomUniform(root.WithOpName("r"), Const(root, {2, 2}), DT_FLOAT);
+  auto noisy = MatMul(root.WithOpName("noisy"), Add(root, a, r), w);
+  EXPECT_NE(WhyNot(root, noisy, w.initializer).find("stateful"), std::string::npos);
+  EXPECT_NE(WhyNot(root, a, w.initializer, /*plan_memory=*/false).find("plan_memory"),
+            std::string::npos);
+}
+
+TEST(StepGraph, APlanOnlyOnTheCpuIsNotRecorded) {
+  Scope root = Scope::NewRootScope();
+  auto x = Placeholder(root, DT_FLOAT);
+  auto y = Mul(root, x, x);
+  SessionOptions o;
+  o.cuda_graphs = true;
+  Session session(root, o, CpuOnly());
+  Session::CallableHandle h;
+  ASSERT_TRUE(session.MakeCallable({{x}, {y}, {}}, &h).ok());
+  std::vector<Tensor> out;
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(session.RunCallable(h, {Tensor(float(i))}, &out).ok());
+    ExpectTensorNear(out[0], DT_FLOAT, {}, {double(i * i)}, 0);
+  }
+  StepGraphStats st = *session.GetStepGraphStats(h);
+  EXPECT_TRUE(st.enabled);
+  EXPECT_NE(st.why_not.find("no node runs on a device that can record"), std::string::npos);
+  EXPECT_EQ(st.captures + st.replays + st.fallbacks, 0);
+}
+
+// Losses of 8 training steps of an MLP with everything on the GPU (labels one-hot: sparse
+// labels are read on the host, which a recording cannot), fed a new batch each step, with
+// graph mode on or off; the stats of the training callable.
+std::vector<double> GpuLosses(bool graphs, bool adam, StepGraphStats* stats) {
+  Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto x = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 8}));
+  auto y = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 4}));
+  auto w1 = Variable(s, RandomTensor(DT_FLOAT, {8, 32}, -0.5, 0.5, 1));
+  auto b1 = Variable(s, RandomTensor(DT_FLOAT, {32}, -0.1, 0.1, 2));
+  auto w2 = Variable(s, RandomTensor(DT_FLOAT, {32, 4}, -0.5, 0.5, 3));
+  auto h = Relu(s, BiasAdd(s, MatMul(s, x, w1), b1));
+  auto loss = Mean(s, SoftmaxCrossEntropyWithLogits(s, MatMul(s, h, w2), y).loss, 0);
+  std::unique_ptr<Optimizer> opt;
+  if (adam) {
+    opt = std::make_unique<AdamOptimizer>(0.01);
+  } else {
+    opt = std::make_unique<MomentumOptimizer>(0.1, 0.9, true);
+  }
+  Operation train = opt->Minimize(s, loss);
+  EXPECT_TRUE(s.ok()) << s.status();
+  SessionOptions o;
+  o.cuda_graphs = graphs;
+  Session session(s, o);
+  EXPECT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  Session::CallableHandle handle;
+  EXPECT_TRUE(session.MakeCallable({{x, y}, {loss}, {train}}, &handle).ok());
+  std::vector<double> losses;
+  for (uint32_t i = 0; i < 8; ++i) {
+    std::vector<double> labels(16 * 4, 0.0);
+    for (int r = 0; r < 16; ++r) labels[r * 4 + (r * 7 + i) % 4] = 1;
+    std::vector<Tensor> out;
+    absl::Status st = session.RunCallable(
+        handle,
+        {RandomTensor(DT_FLOAT, {16, 8}, -1, 1, 10 + i), FromDoubles(DT_FLOAT, {16, 4}, labels)},
+        &out);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) break;
+    losses.push_back(out[0].scalar<float>()());
+  }
+  *stats = *session.GetStepGraphStats(handle);
+  return losses;
+}
+
+TEST(StepGraph, OnTheGpuATrainingStepReplaysWithTheLossesOfOrdinaryRuns) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  for (bool adam : {false, true}) {
+    StepGraphStats off, on;
+    const std::vector<double> want = GpuLosses(false, adam, &off);
+    const std::vector<double> got = GpuLosses(true, adam, &on);
+    EXPECT_FALSE(off.enabled);
+    EXPECT_EQ(on.why_not, "");
+    EXPECT_EQ(on.captures, 1);
+    EXPECT_EQ(on.replays, 6);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * std::abs(want[i]));
+  }
+}
+
+}  // namespace
+}  // namespace rill::testing
