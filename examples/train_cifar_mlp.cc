@@ -16,6 +16,7 @@
 #include "rill/rill.h"
 #include "rill/runtime/data/cifar.h"
 #include "rill/runtime/file_util.h"
+#include "step_graphs.h"
 
 ABSL_FLAG(std::string, data_dir, "",
           "directory of data_batch_{1..5}.bin and test_batch.bin (default: $CIFAR10_DIR)");
@@ -28,6 +29,8 @@ ABSL_FLAG(double, learning_rate, 0.01, "SGD learning rate (Keras's default)");
 ABSL_FLAG(bool, tf32, false,
           "let the GPU's matrix products use TF32 tensor cores (TensorFlow's default on such "
           "GPUs; rill's is full float32)");
+ABSL_FLAG(bool, cuda_graphs, false,
+          "replay each full training step as a CUDA graph (SessionOptions::cuda_graphs)");
 ABSL_FLAG(int64_t, train_examples, 50000, "training examples used (at most the data's)");
 ABSL_FLAG(int64_t, test_examples, 10000, "test examples used (at most the data's)");
 ABSL_FLAG(std::string, trace, "",
@@ -82,6 +85,7 @@ absl::StatusOr<Result> Train(const std::string& device, const std::string& devic
   keras::ModelOptions mo;
   mo.device = device;
   mo.session.allow_tf32 = absl::GetFlag(FLAGS_tf32);
+  mo.session.cuda_graphs = absl::GetFlag(FLAGS_cuda_graphs);
   keras::Sequential model(mo);
   model.Add(std::make_shared<keras::Flatten>())
       .Add(std::make_shared<keras::Dense>(3000, "relu"))
@@ -98,6 +102,7 @@ absl::StatusOr<Result> Train(const std::string& device, const std::string& devic
   fit.batch_size = absl::GetFlag(FLAGS_batch_size);
   const Tensor x = Rows(d.train.images, n), y = OneHot(d.train.labels, n);
   RILL_ASSIGN_OR_RETURN(keras::History h, model.Fit(x, y, fit));
+  if (absl::GetFlag(FLAGS_cuda_graphs)) rill::examples::PrintStepGraphs(model);
   Result r;
   for (double s : h.epoch_seconds) r.seconds += s;
   const int64_t steps_per_epoch = examples::StepsPerEpoch(n, fit.batch_size);

@@ -17,6 +17,7 @@
 #include "rill/rill.h"
 #include "rill/runtime/data/idx.h"
 #include "rill/runtime/file_util.h"
+#include "step_graphs.h"
 
 ABSL_FLAG(std::string, model, "conv2", "conv2 or conv4");
 ABSL_FLAG(std::string, data, "fashion",
@@ -31,6 +32,8 @@ ABSL_FLAG(double, learning_rate, 1e-4, "Adam learning rate");
 ABSL_FLAG(bool, tf32, false,
           "let the GPU's convolutions and matrix products use TF32 tensor cores (TensorFlow's "
           "default on such GPUs; rill's is full float32)");
+ABSL_FLAG(bool, cuda_graphs, false,
+          "replay each full training step as a CUDA graph (SessionOptions::cuda_graphs)");
 ABSL_FLAG(std::string, graph_dot, "",
           "write a Graphviz picture of the model's forward graph as placed (render it with "
           "scripts/render-graph.sh)");
@@ -170,6 +173,7 @@ int main(int argc, char** argv) {
   keras::ModelOptions mo;
   mo.device = dev.empty() ? "" : (dev == "gpu" ? "/GPU:0" : "/CPU:0");
   mo.session.allow_tf32 = absl::GetFlag(FLAGS_tf32);
+  mo.session.cuda_graphs = absl::GetFlag(FLAGS_cuda_graphs);
   keras::Sequential model(mo);
   auto conv = [](int filters) {
     return std::make_shared<keras::Conv2D>(filters, 5, "relu", "same");
@@ -197,6 +201,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "train_mnist_cnn: %s\n", std::string(history.status().message()).c_str());
     return 1;
   }
+  if (absl::GetFlag(FLAGS_cuda_graphs)) examples::PrintStepGraphs(model);
   auto eval = model.Evaluate(test->images, test->labels, 500);
   if (!eval.ok()) {
     std::fprintf(stderr, "train_mnist_cnn: %s\n", std::string(eval.status().message()).c_str());

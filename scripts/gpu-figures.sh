@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the lent GPU machine, in the repository root, after scripts/gpu-bundle.sh here and with
-# `carry: [".devpack", "data/mnist-digits"]`: the figures half of the GPU run (about 6
+# `carry: [".devpack", "data/mnist-digits"]`: the figures half of the GPU run (about 8
 # minutes; scripts/gpu-check.sh is the correctness half). rill's training steps and matmuls
 # alternated with PyTorch's on the same GPU (scripts/torch_peer.py: the same models,
 # batches and optimizers, eager mode), the CPU-against-GPU matmul figure's CSV
@@ -21,9 +21,15 @@ peer() {
 for i in 1 2 3; do
   timeout 90 train_cifar_mlp --device=gpu --epochs=1 --train_examples=10000 --test_examples=100 \
     2>&1 | grep -A1 ms/step | tail -1 | sed 's/^/rill cifar /' >> $R
+  # The same step replayed as a CUDA graph (SessionOptions::cuda_graphs), and whether it was.
+  timeout 90 train_cifar_mlp --device=gpu --epochs=1 --train_examples=10000 --test_examples=100 \
+    --cuda_graphs 2>&1 | grep -E -A1 "ms/step|cuda graphs" | grep -v "^--" | tail -3 |
+    sed 's/^/rill cifar graphs /' >> $R
   peer cifar --steps=300
   timeout 90 train_mnist_cnn --data=digits --device=gpu --epochs=2 2>&1 | grep "^epoch 2" |
     sed 's/^/rill mnist /' >> $R
+  timeout 90 train_mnist_cnn --data=digits --device=gpu --epochs=2 --cuda_graphs 2>&1 |
+    grep -E "^epoch 2|cuda graphs" | sed 's/^/rill mnist graphs /' >> $R
   peer mnist --steps=300
 done
 # Matmul per size, float32 then TF32, rill (and raw cuBLAS, from matmul_bench) and PyTorch.
