@@ -43,14 +43,17 @@ std::vector<int> TopologicalOrder(const ExecutionPlan& plan) {
 class Splitter {
  public:
   explicit Splitter(const ExecutionPlan& plan)
-      : plan_(plan), part_(plan.nodes.size(), kBefore), producer_(plan.num_slots, -1) {
+      : plan_(plan),
+        part_(plan.nodes.size(), kBefore),
+        producer_(plan.num_slots, -1),
+        constant_(plan.num_slots, 0) {
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       const PlanNode& pn = plan.nodes[i];
       for (int o = 0; o < pn.node->num_outputs(); ++o) {
         producer_[pn.first_output_slot + o] = static_cast<int>(i);
       }
     }
-    for (const auto& [slot, value] : plan.constants) constant_slots_.push_back(slot);
+    for (const auto& [slot, value] : plan.constants) constant_[slot] = 1;
     preds_.assign(plan.nodes.size(), {});
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
       for (int c : plan.nodes[i].consumers) preds_[c].push_back(static_cast<int>(i));
@@ -143,7 +146,7 @@ class Splitter {
         if (pn.input_vars[i] != nullptr) continue;
         const int slot = pn.input_slots[i];
         const int from = producer_[slot];
-        if (IsConstant(slot) || (from >= 0 && part_[from] == kBody)) continue;
+        if (constant_[slot] || (from >= 0 && part_[from] == kBody)) continue;
         if (from < 0 || plan_.nodes[from].device->IsHost()) {
           return pn.node->DebugName() + " reads a host value made in the run (a feed)";
         }
@@ -169,17 +172,14 @@ class Splitter {
     return "";
   }
 
-  bool IsConstant(int slot) const {
-    return std::find(constant_slots_.begin(), constant_slots_.end(), slot) != constant_slots_.end();
-  }
   static void AddOnce(std::vector<int>* v, int x) {
     if (std::find(v->begin(), v->end(), x) == v->end()) v->push_back(x);
   }
 
   const ExecutionPlan& plan_;
   std::vector<Part> part_;
-  std::vector<int> producer_;  // per slot: the node that makes it, or -1 (a feed)
-  std::vector<int> constant_slots_;
+  std::vector<int> producer_;   // per slot: the node that makes it, or -1 (a feed)
+  std::vector<char> constant_;  // per slot: a preset constant's value
   std::vector<std::vector<int>> preds_;
 };
 

@@ -25,10 +25,7 @@ class CudaStepGraph final : public DeviceGraph {
     (void)cudaStreamSynchronize(device_->context_.stream);
     (void)cudaGraphExecDestroy(exec_);
     (void)cudaGetLastError();
-    if (pool_->GetStats().bytes_in_use > 0) {
-      std::lock_guard<std::mutex> lock(device_->retired_mu_);
-      device_->retired_pools_.push_back(std::move(pool_));
-    }
+    device_->Retire(std::move(pool_));
   }
   absl::Status Launch() override {
     RILL_CUDA_CHECK(cudaGraphLaunch(exec_, device_->context_.stream));
@@ -98,14 +95,17 @@ absl::StatusOr<std::unique_ptr<DeviceGraph>> GpuDevice::EndCapture() {
   if (graph != nullptr) (void)cudaGraphDestroy(graph);
   if (made != cudaSuccess) {
     (void)cudaGetLastError();  // a failed capture is not sticky: the device goes on
-    if (pool->GetStats().bytes_in_use > 0) {
-      std::lock_guard<std::mutex> lock(retired_mu_);
-      retired_pools_.push_back(std::move(pool));
-    }
+    Retire(std::move(pool));
     return CudaError(made, e != cudaSuccess ? "cudaStreamEndCapture" : "cudaGraphInstantiate",
                      __FILE__, __LINE__);
   }
   return std::unique_ptr<DeviceGraph>(new CudaStepGraph(this, exec, std::move(pool)));
+}
+
+void GpuDevice::Retire(std::shared_ptr<CachingAllocator> pool) {
+  if (pool->GetStats().bytes_in_use == 0) return;  // freed with its last reference
+  std::lock_guard<std::mutex> lock(retired_mu_);
+  retired_pools_.push_back(std::move(pool));
 }
 
 absl::Status GpuDevice::CopyInto(const Tensor& src, const Tensor& dst) {

@@ -59,6 +59,8 @@ class GpuDevice final : public Device {
   }
   // The recording's stream and handles, made by the first BeginCapture.
   absl::Status MakeCaptureContext();
+  // A recording's pool when it goes: kept while some of its memory is still held.
+  void Retire(std::shared_ptr<CachingAllocator> pool);
   // What would make the host wait for the device fails while this thread records.
   absl::Status RefuseWhileRecording(const char* what) const;
 
