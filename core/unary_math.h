@@ -1,5 +1,5 @@
 // Elementwise float math with one formula per op, shared by the CPU kernels
-// (kernels/cpu/cwise_ops.cc) and the GPU kernels (kernels/cuda/unary_math.cu) so both
+// (kernels/cpu/cwise_*_ops.cc) and the GPU kernels (kernels/cuda/unary_math.cu) so both
 // devices compute the same thing: Rsqrt, Reciprocal, Floor, Ceil, Round (half to even, as
 // TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow), Expm1, Log1p and
 // the hyperbolic and inverse trigonometric functions.

@@ -313,7 +313,7 @@ class RandomGpu : public RandomKernelBase {
 #define RILL_REG_GPU_UNARY(T, NAME, KIND) \
   RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, UnaryGpu<T, KIND>);
 // int32 is not here: as in TensorFlow, int32 elementwise ops on the GPU are host-memory
-// kernels (kernels/cpu/cwise_ops.cc), since int32 tensors are shapes, sizes and axes that
+// kernels (kernels/cpu/cwise_*_ops.cc), since int32 tensors are shapes, sizes and axes that
 // their consumers read on the host.
 #define RILL_GPU_SIGNED_TYPES(M, ...) RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) M(int64_t, __VA_ARGS__)
 #define RILL_GPU_NUMBER_TYPES(M, ...) RILL_GPU_SIGNED_TYPES(M, __VA_ARGS__) M(uint8_t, __VA_ARGS__)

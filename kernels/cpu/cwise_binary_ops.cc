@@ -1,0 +1,31 @@
+// CPU kernels of the binary arithmetic ops, with NumPy broadcasting.
+#include "rill/kernels/cpu/cwise_kernels.h"
+
+namespace rill::cpu {
+namespace {
+using namespace cwise;  // NOLINT(build/namespaces): the functors and kernel templates
+
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Add", AddF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Sub", SubF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Mul", MulF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Div", DivF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "RealDiv", DivF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_BINARY, "SquaredDifference", SquaredDifferenceF)
+RILL_FOR_SIGNED_TYPES(RILL_REG_BINARY, "Pow", PowF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Maximum", MaxF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Minimum", MinF)
+
+RILL_REG_HOST(int32_t, "Add", int32_t, AddF)
+RILL_REG_HOST(int32_t, "Sub", int32_t, SubF)
+RILL_REG_HOST(int32_t, "SquaredDifference", int32_t, SquaredDifferenceF)
+RILL_REG_HOST(int32_t, "Mul", int32_t, MulF)
+RILL_REG_HOST(int32_t, "Div", int32_t, DivF)
+RILL_REG_HOST(int32_t, "Pow", int32_t, PowF)
+RILL_REG_HOST(int32_t, "Maximum", int32_t, MaxF)
+RILL_REG_HOST(int32_t, "Minimum", int32_t, MinF)
+RILL_REG_HOST(int64_t, "Div", int64_t, DivF)
+RILL_REG_HOST(uint8_t, "Div", uint8_t, DivF)
+RILL_REG_HOST(int64_t, "Pow", int64_t, PowF)
+
+}  // namespace
+}  // namespace rill::cpu
