@@ -29,175 +29,198 @@ struct Case {
   std::vector<Tensor> inputs;
 };
 
-std::vector<Case> Cases() {
-  const TensorShape s23({2, 3});
-  std::vector<Case> c;
-  auto binary = [&](const std::string& op, auto make, Tensor x, Tensor y) {
-    c.push_back({op + "_" + x.shape().DebugString() + "_" + y.shape().DebugString(),
-                 {op},
-                 [make](const Scope& s, const Xs& in) { return Output(make(s, in[0], in[1])); },
-                 {x, y}});
-  };
-  auto unary = [&](const std::string& op, auto make, Tensor x) {
-    c.push_back(
+// The cases, appended in order by one function per family of ops.
+class CaseList {
+ public:
+  template <typename F>
+  void Binary(const std::string& op, F make, Tensor x, Tensor y) {
+    cases.push_back({op + "_" + x.shape().DebugString() + "_" + y.shape().DebugString(),
+                     {op},
+                     [make](const Scope& s, const Xs& in) { return Output(make(s, in[0], in[1])); },
+                     {x, y}});
+  }
+  template <typename F>
+  void Unary(const std::string& op, F make, Tensor x) {
+    cases.push_back(
         {op, {op}, [make](const Scope& s, const Xs& in) { return Output(make(s, in[0])); }, {x}});
-  };
+  }
+  std::vector<Case> cases;
+};
+
+// Arithmetic on two inputs, with broadcasting.
+void BinaryMathCases(CaseList& l) {
+  const TensorShape s23({2, 3});
   auto add = [](const Scope& s, Output a, Output b) { return Add(s, a, b); };
-  binary("Add", add, Vals(s23, -1, 1, 1), Vals({3}, -1, 1, 2));
-  binary("Add", add, Vals({2, 1}, -1, 1, 3), Vals({1, 3}, -1, 1, 4));
-  binary(
+  l.Binary("Add", add, Vals(s23, -1, 1, 1), Vals({3}, -1, 1, 2));
+  l.Binary("Add", add, Vals({2, 1}, -1, 1, 3), Vals({1, 3}, -1, 1, 4));
+  l.Binary(
       "Sub", [](const Scope& s, Output a, Output b) { return Sub(s, a, b); }, Vals(s23, -1, 1, 5),
       Vals({1, 3}, -1, 1, 6));
-  binary(
+  l.Binary(
       "Mul", [](const Scope& s, Output a, Output b) { return Mul(s, a, b); }, Vals(s23, -1, 1, 7),
       Vals({2, 1}, -1, 1, 8));
-  binary(
+  l.Binary(
       "Div", [](const Scope& s, Output a, Output b) { return Div(s, a, b); }, Vals(s23, -1, 1, 9),
       Vals({3}, 0.5, 1.5, 10));
-  binary(
+  l.Binary(
       "RealDiv", [](const Scope& s, Output a, Output b) { return RealDiv(s, a, b); },
       Vals(s23, -1, 1, 57), Vals({3}, 0.5, 1.5, 58));
-  binary(
+  l.Binary(
       "SquaredDifference",
       [](const Scope& s, Output a, Output b) { return SquaredDifference(s, a, b); },
       Vals(s23, -1, 1, 59), Vals({2, 1}, -1, 1, 60));
-  binary(
+  l.Binary(
       "Pow", [](const Scope& s, Output a, Output b) { return Pow(s, a, b); },
       Vals(s23, 0.5, 1.5, 11), Vals({3}, 0.5, 2, 12));
-  binary(
+  l.Binary(
       "Maximum", [](const Scope& s, Output a, Output b) { return Maximum(s, a, b); },
       Vals(s23, -1, 1, 13), Vals({3}, -1, 1, 14));
-  binary(
+  l.Binary(
       "Minimum", [](const Scope& s, Output a, Output b) { return Minimum(s, a, b); },
       Vals(s23, -1, 1, 15), Vals({2, 1}, -1, 1, 16));
-  unary(
+}
+
+// Unary math and activations.
+void UnaryMathCases(CaseList& l) {
+  const TensorShape s23({2, 3});
+  l.Unary(
       "Neg", [](const Scope& s, Output x) { return Neg(s, x); }, Vals(s23, -1, 1, 17));
-  unary(
+  l.Unary(
       "Abs", [](const Scope& s, Output x) { return Abs(s, x); }, AwayFromZero(s23, 18));
-  unary(
+  l.Unary(
       "Square", [](const Scope& s, Output x) { return Square(s, x); }, Vals(s23, -1, 1, 19));
-  unary(
+  l.Unary(
       "Sqrt", [](const Scope& s, Output x) { return Sqrt(s, x); }, Vals(s23, 0.5, 2, 20));
-  unary(
+  l.Unary(
       "Exp", [](const Scope& s, Output x) { return Exp(s, x); }, Vals(s23, -1, 1, 21));
-  unary(
+  l.Unary(
       "Log", [](const Scope& s, Output x) { return Log(s, x); }, Vals(s23, 0.5, 2, 22));
-  unary(
+  l.Unary(
       "Relu", [](const Scope& s, Output x) { return Relu(s, x); }, AwayFromZero(s23, 23));
-  unary(
+  l.Unary(
       "Sigmoid", [](const Scope& s, Output x) { return Sigmoid(s, x); }, Vals(s23, -2, 2, 24));
-  unary(
+  l.Unary(
       "Tanh", [](const Scope& s, Output x) { return Tanh(s, x); }, Vals(s23, -2, 2, 25));
-  unary(
+  l.Unary(
       "Rsqrt", [](const Scope& s, Output x) { return Rsqrt(s, x); }, Vals(s23, 0.5, 2, 40));
-  unary(
+  l.Unary(
       "Reciprocal", [](const Scope& s, Output x) { return Reciprocal(s, x); },
       AwayFromZero(s23, 41));
-  unary(
+  l.Unary(
       "Sin", [](const Scope& s, Output x) { return Sin(s, x); }, Vals(s23, -3, 3, 42));
-  unary(
+  l.Unary(
       "Cos", [](const Scope& s, Output x) { return Cos(s, x); }, Vals(s23, -3, 3, 43));
-  unary(
+  l.Unary(
       "Erf", [](const Scope& s, Output x) { return Erf(s, x); }, Vals(s23, -2, 2, 44));
-  unary(
+  l.Unary(
       "Softplus", [](const Scope& s, Output x) { return Softplus(s, x); }, Vals(s23, -3, 3, 45));
-  unary(
+  l.Unary(
       "Expm1", [](const Scope& s, Output x) { return Expm1(s, x); }, Vals(s23, -2, 2, 46));
-  unary(
+  l.Unary(
       "Log1p", [](const Scope& s, Output x) { return Log1p(s, x); }, Vals(s23, -0.5, 2, 47));
-  unary(
+  l.Unary(
       "Sinh", [](const Scope& s, Output x) { return Sinh(s, x); }, Vals(s23, -2, 2, 48));
-  unary(
+  l.Unary(
       "Cosh", [](const Scope& s, Output x) { return Cosh(s, x); }, Vals(s23, -2, 2, 49));
-  unary(
+  l.Unary(
       "Tan", [](const Scope& s, Output x) { return Tan(s, x); }, Vals(s23, -1, 1, 50));
-  unary(
+  l.Unary(
       "Asin", [](const Scope& s, Output x) { return Asin(s, x); }, Vals(s23, -0.8, 0.8, 51));
-  unary(
+  l.Unary(
       "Acos", [](const Scope& s, Output x) { return Acos(s, x); }, Vals(s23, -0.8, 0.8, 52));
-  unary(
+  l.Unary(
       "Atan", [](const Scope& s, Output x) { return Atan(s, x); }, Vals(s23, -3, 3, 53));
-  unary(
+  l.Unary(
       "Asinh", [](const Scope& s, Output x) { return Asinh(s, x); }, Vals(s23, -3, 3, 54));
-  unary(
+  l.Unary(
       "Acosh", [](const Scope& s, Output x) { return Acosh(s, x); }, Vals(s23, 1.2, 3, 55));
-  unary(
+  l.Unary(
       "Atanh", [](const Scope& s, Output x) { return Atanh(s, x); }, Vals(s23, -0.8, 0.8, 56));
-  unary(
+  l.Unary(
       "Softmax", [](const Scope& s, Output x) { return Softmax(s, x); }, Vals({2, 4}, -2, 2, 26));
-  unary(
+  l.Unary(
       "LogSoftmax", [](const Scope& s, Output x) { return LogSoftmax(s, x); },
       Vals({2, 4}, -2, 2, 27));
-  unary(
+}
+
+// Shapes, slices, copies and joins.
+void ArrayCases(CaseList& l) {
+  const TensorShape s23({2, 3});
+  l.Unary(
       "Identity", [](const Scope& s, Output x) { return Identity(s, x); }, Vals(s23, -1, 1, 28));
-  unary(
+  l.Unary(
       "EnsureShape",
       [](const Scope& s, Output x) {
         return EnsureShape(s, x, PartialTensorShape({2, -1}));
       },
       Vals(s23, -1, 1, 28));
-  unary(
+  l.Unary(
       "Reshape",
       [](const Scope& s, Output x) {
         return Reshape(s, x, {3, -1});
       },
       Vals(s23, -1, 1, 29));
-  unary(
+  l.Unary(
       "ExpandDims", [](const Scope& s, Output x) { return ExpandDims(s, x, 1); },
       Vals(s23, -1, 1, 30));
-  unary(
+  l.Unary(
       "Squeeze", [](const Scope& s, Output x) { return Squeeze(s, x); },
       Vals({2, 1, 3}, -1, 1, 31));
-  unary(
+  l.Unary(
       "Transpose",
       [](const Scope& s, Output x) {
         return Transpose(s, x, {1, 2, 0});
       },
       Vals({2, 3, 2}, -1, 1, 32));
-  unary(
+  l.Unary(
       "Slice",
       [](const Scope& s, Output x) {
         return Slice(s, x, {1, 1}, {2, -1});
       },
       Vals({3, 4}, -1, 1, 33));
-  unary(
+  l.Unary(
       "Pad",
       [](const Scope& s, Output x) {
         return Pad(s, x, {{1, 0}, {0, 2}});
       },
       Vals(s23, -1, 1, 34));
-  unary(
+  l.Unary(
       "BroadcastTo",
       [](const Scope& s, Output x) {
         return BroadcastTo(s, x, {2, 2, 3});
       },
       Vals({2, 1, 3}, -1, 1, 35));
-  unary(
+  l.Unary(
       "Fill",
       [](const Scope& s, Output x) {
         return Fill(s, {2, 3}, x);
       },
       Vals({}, -1, 1, 36));
-  unary(
+  l.Unary(
       "Cast", [](const Scope& s, Output x) { return Mul(s, Cast(s, x, DT_DOUBLE), 3.0); },
       Vals(s23, -1, 1, 37));
-  binary(
+  l.Binary(
       "AddN",
       [](const Scope& s, Output a, Output b) {
         return AddN(s, {a, b, a});
       },
       Vals(s23, -1, 1, 38), Vals(s23, -1, 1, 39));
-  binary(
+  l.Binary(
       "ConcatV2",
       [](const Scope& s, Output a, Output b) {
         return Concat(s, {a, b, a}, 1);
       },
       Vals({2, 2}, -1, 1, 40), Vals(s23, -1, 1, 41));
+}
+
+// Products, every transposition, and reductions.
+void MatMulAndReductionCases(CaseList& l) {
+  const TensorShape s23({2, 3});
   for (bool ta : {false, true}) {
     for (bool tb : {false, true}) {
       TensorShape a = ta ? TensorShape({3, 2}) : TensorShape({2, 3});
       TensorShape b = tb ? TensorShape({4, 3}) : TensorShape({3, 4});
-      binary(
+      l.Binary(
           "MatMul",
           [ta, tb](const Scope& s, Output x, Output y) {
             return MatMul(s, x, y, MatMul::TransposeA(ta).TransposeB(tb));
@@ -206,56 +229,61 @@ std::vector<Case> Cases() {
     }
   }
   const TensorShape s234({2, 3, 4});
-  unary(
+  l.Unary(
       "Sum", [](const Scope& s, Output x) { return Sum(s, x, 1); }, Vals(s234, -1, 1, 44));
-  unary(
+  l.Unary(
       "Sum",
       [](const Scope& s, Output x) {
         return Sum(s, x, {0, 2}, Sum::KeepDims(true));
       },
       Vals(s234, -1, 1, 45));
-  unary(
+  l.Unary(
       "Mean",
       [](const Scope& s, Output x) {
         return Mean(s, x, {-1, 0});
       },
       Vals(s234, -1, 1, 46));
-  unary(
+  l.Unary(
       "Mean",
       [](const Scope& s, Output x) {
         return Mean(s, x, {0, 1, 2});
       },
       Vals(s234, -1, 1, 47));
-  unary(  // down to one element, kept as [1, 1, 1]: _MeanAllGrad too
+  l.Unary(  // down to one element, kept as [1, 1, 1]: _MeanAllGrad too
       "Mean",
       [](const Scope& s, Output x) {
         return Mean(s, x, {0, 1, 2}, Mean::KeepDims(true));
       },
       Vals(s234, -1, 1, 149));
-  unary(  // its own gradient (second order of a loss's batch mean)
+  l.Unary(  // its own gradient (second order of a loss's batch mean)
       "_MeanAllGrad",
       [](const Scope& s, Output dy) {
         return MeanAllGrad(s, dy, {2, 3});
       },
       Vals({1, 1}, -1, 1, 150));
-  unary(
+  l.Unary(
       "Max", [](const Scope& s, Output x) { return Max(s, x, 2); }, Vals(s234, -1, 1, 48));
-  unary(
+  l.Unary(
       "Min",
       [](const Scope& s, Output x) {
         return Min(s, x, {0, 1}, Min::KeepDims(true));
       },
       Vals(s234, -1, 1, 49));
-  binary(
+}
+
+// Activation gradients as ops of their own, and the losses.
+void ActivationGradAndLossCases(CaseList& l) {
+  const TensorShape s23({2, 3});
+  l.Binary(
       "ReluGrad", [](const Scope& s, Output g, Output x) { return ReluGrad(s, g, x); },
       Vals(s23, -1, 1, 50), AwayFromZero(s23, 51));
-  binary(
+  l.Binary(
       "SigmoidGrad", [](const Scope& s, Output y, Output dy) { return SigmoidGrad(s, y, dy); },
       Vals(s23, 0.1, 0.9, 52), Vals(s23, -1, 1, 53));
-  binary(
+  l.Binary(
       "TanhGrad", [](const Scope& s, Output y, Output dy) { return TanhGrad(s, y, dy); },
       Vals(s23, -0.9, 0.9, 54), Vals(s23, -1, 1, 55));
-  binary(
+  l.Binary(
       "SoftmaxCrossEntropyWithLogits",
       [](const Scope& s, Output f, Output l) {
         return SoftmaxCrossEntropyWithLogits(s, f, l).loss;
@@ -263,54 +291,58 @@ std::vector<Case> Cases() {
       Vals({3, 4}, -2, 2, 56), Vals({3, 4}, 0.1, 1, 57));
   Tensor labels(DT_INT64, TensorShape({3}));
   labels.flat<int64_t>().setValues({2, 0, 3});
-  binary(
+  l.Binary(
       "SparseSoftmaxCrossEntropyWithLogits",
       [](const Scope& s, Output f, Output l) {
         return SparseSoftmaxCrossEntropyWithLogits(s, f, l).loss;
       },
       Vals({3, 4}, -2, 2, 58), labels);
-  unary(
+  l.Unary(
       "L2Loss", [](const Scope& s, Output x) { return L2Loss(s, x); }, Vals(s23, -1, 1, 64));
   // Bounds a scalar and of t's shape; t keeps away from them.
-  c.push_back(
+  l.cases.push_back(
       {"ClipByValue",
        {"ClipByValue"},
        [](const Scope& s, const Xs& in) { return Output(ClipByValue(s, in[0], in[1], in[2])); },
        {FromDoubles(DT_DOUBLE, s23, {-0.9, -0.2, 0.1, 0.35, 0.8, -0.6}),
         FromDoubles(DT_DOUBLE, {}, {-0.5}),
         FromDoubles(DT_DOUBLE, s23, {0.5, 0.5, 0, 0.3, 1, 0.5})}});
-  binary(
+  l.Binary(
       "SigmoidCrossEntropyWithLogits",
       [](const Scope& s, Output x, Output z) { return SigmoidCrossEntropyWithLogits(s, x, z); },
       Vals(s23, -3, 3, 59), Vals(s23, 0, 1, 60));
+}
+
+// Convolutions, pooling and their gradients; bias.
+void ConvolutionCases(CaseList& l) {
   for (const char* pad : {"SAME", "VALID"}) {
     const std::string p = pad;
-    binary(
+    l.Binary(
         "Conv2D",
         [p](const Scope& s, Output x, Output f) {
           return Conv2D(s, x, f, {1, 2, 1, 1}, p);
         },
         Vals({2, 5, 4, 2}, -1, 1, 64), Vals({3, 2, 2, 3}, -1, 1, 65));
-    unary(
+    l.Unary(
         "MaxPool",
         [p](const Scope& s, Output x) {
           return MaxPool(s, x, {1, 2, 2, 1}, {1, 2, 1, 1}, p);
         },
         Vals({2, 5, 4, 2}, -1, 1, 66));
-    unary(
+    l.Unary(
         "AvgPool",
         [p](const Scope& s, Output x) {
           return AvgPool(s, x, {1, 3, 2, 1}, {1, 2, 2, 1}, p);
         },
         Vals({2, 5, 4, 2}, -1, 1, 67));
   }
-  binary(
+  l.Binary(
       "Conv2DBackpropInput",
       [](const Scope& s, Output f, Output dy) {
         return Conv2DBackpropInput(s, {2, 5, 4, 2}, f, dy, {1, 2, 1, 1}, "SAME");
       },
       Vals({3, 2, 2, 3}, -1, 1, 68), Vals({2, 3, 4, 3}, -1, 1, 69));
-  binary(
+  l.Binary(
       "Conv2DBackpropFilter",
       [](const Scope& s, Output x, Output dy) {
         return Conv2DBackpropFilter(s, x, {3, 2, 2, 3}, dy, {1, 2, 1, 1}, "SAME");
@@ -318,104 +350,122 @@ std::vector<Case> Cases() {
       Vals({2, 5, 4, 2}, -1, 1, 70), Vals({2, 3, 4, 3}, -1, 1, 71));
   for (const char* pad : {"SAME", "VALID"}) {  // 2 channels, multiplier 2
     const std::string p = pad;
-    binary(
+    l.Binary(
         "DepthwiseConv2dNative",
         [p](const Scope& s, Output x, Output f) {
           return DepthwiseConv2dNative(s, x, f, {1, 2, 1, 1}, p);
         },
         Vals({2, 5, 4, 2}, -1, 1, 80), Vals({3, 2, 2, 2}, -1, 1, 81));
   }
-  binary(
+  l.Binary(
       "DepthwiseConv2dNativeBackpropInput",
       [](const Scope& s, Output f, Output dy) {
         return DepthwiseConv2dNativeBackpropInput(s, {2, 5, 4, 2}, f, dy, {1, 2, 1, 1}, "SAME");
       },
       Vals({3, 2, 2, 2}, -1, 1, 82), Vals({2, 3, 4, 4}, -1, 1, 83));
-  binary(
+  l.Binary(
       "DepthwiseConv2dNativeBackpropFilter",
       [](const Scope& s, Output x, Output dy) {
         return DepthwiseConv2dNativeBackpropFilter(s, x, {3, 2, 2, 2}, dy, {1, 2, 1, 1}, "SAME");
       },
       Vals({2, 5, 4, 2}, -1, 1, 84), Vals({2, 3, 4, 4}, -1, 1, 85));
-  unary(
+  l.Unary(
       "AvgPoolGrad",
       [](const Scope& s, Output g) {
         return AvgPoolGrad(s, {1, 4, 4, 2}, g, {1, 2, 2, 1}, {1, 2, 2, 1}, "SAME");
       },
       Vals({1, 2, 2, 2}, -1, 1, 72));
-  binary(
+  l.Binary(
       "BiasAdd", [](const Scope& s, Output v, Output b) { return BiasAdd(s, v, b); },
       Vals({2, 3, 4}, -1, 1, 73), Vals({4}, -1, 1, 74));
-  unary(
+  l.Unary(
       "BiasAddGrad", [](const Scope& s, Output d) { return BiasAddGrad(s, d); },
       Vals({2, 3, 4}, -1, 1, 75));
+}
+
+// Fused ops of the graph optimizer and Keras, and a whole network.
+void FusedCases(CaseList& l) {
   // The fused end of a Dense layer, per activation (relu away from its kink), and the
   // second order through its gradient's two outputs.
   uint32_t seed = 80;
   for (const char* a : {"relu", "sigmoid", "tanh"}) {
     const std::string act = a;
-    c.push_back({"_BiasActivation_" + act,
-                 {"_BiasActivation"},
-                 [act](const Scope& s, const Xs& in) {
-                   return Output(BiasActivation(s, in[0], in[1], act));
-                 },
-                 {AwayFromZero({2, 3, 4}, seed), Vals({4}, -0.1, 0.1, seed + 1)}});
+    l.cases.push_back({"_BiasActivation_" + act,
+                       {"_BiasActivation"},
+                       [act](const Scope& s, const Xs& in) {
+                         return Output(BiasActivation(s, in[0], in[1], act));
+                       },
+                       {AwayFromZero({2, 3, 4}, seed), Vals({4}, -0.1, 0.1, seed + 1)}});
     // y as the forward pass could make it: sigmoid's in (0, 1), tanh's in (-1, 1).
     Tensor y = act == "sigmoid" ? Vals({3, 4}, 0.1, 0.9, seed + 2)
                : act == "tanh"  ? Vals({3, 4}, -0.9, 0.9, seed + 2)
                                 : AwayFromZero({3, 4}, seed + 2);
     for (int k : {0, 1}) {
-      c.push_back({"_BiasActivationGrad_" + act + (k == 0 ? "_backprops" : "_bias_backprop"),
-                   {"_BiasActivationGrad"},
-                   [act, k](const Scope& s, const Xs& in) {
-                     BiasActivationGrad d(s, in[0], in[1], act);
-                     return k == 0 ? d.backprops : d.bias_backprop;
-                   },
-                   {Vals({3, 4}, -1, 1, seed + 3), y}});
+      l.cases.push_back({"_BiasActivationGrad_" + act + (k == 0 ? "_backprops" : "_bias_backprop"),
+                         {"_BiasActivationGrad"},
+                         [act, k](const Scope& s, const Xs& in) {
+                           BiasActivationGrad d(s, in[0], in[1], act);
+                           return k == 0 ? d.backprops : d.bias_backprop;
+                         },
+                         {Vals({3, 4}, -1, 1, seed + 3), y}});
     }
     seed += 4;
   }
   // The remapper's fused layers, through their activation's and base op's gradients.
   for (const char* a : {"sigmoid", "tanh"}) {
     const std::string act = a;
-    c.push_back({"_FusedMatMul_" + act,
-                 {"_FusedMatMul"},
-                 [act](const Scope& s, const Xs& in) {
-                   return Output(
-                       FusedMatMul(s, in[0], in[1], in[2], act, MatMul::TransposeB(true)));
-                 },
-                 {Vals({3, 4}, -1, 1, seed), Vals({2, 4}, -1, 1, seed + 1),
-                  Vals({2}, -0.5, 0.5, seed + 2)}});
-    c.push_back({"_FusedConv2D_" + act,
-                 {"_FusedConv2D"},
-                 [act](const Scope& s, const Xs& in) {
-                   return Output(FusedConv2D(s, in[0], in[1], in[2], {1, 2, 1, 1}, "SAME", act));
-                 },
-                 {Vals({2, 5, 4, 2}, -1, 1, seed + 3), Vals({3, 2, 2, 3}, -1, 1, seed + 4),
-                  Vals({3}, -0.5, 0.5, seed + 5)}});
+    l.cases.push_back({"_FusedMatMul_" + act,
+                       {"_FusedMatMul"},
+                       [act](const Scope& s, const Xs& in) {
+                         return Output(
+                             FusedMatMul(s, in[0], in[1], in[2], act, MatMul::TransposeB(true)));
+                       },
+                       {Vals({3, 4}, -1, 1, seed), Vals({2, 4}, -1, 1, seed + 1),
+                        Vals({2}, -0.5, 0.5, seed + 2)}});
+    l.cases.push_back(
+        {"_FusedConv2D_" + act,
+         {"_FusedConv2D"},
+         [act](const Scope& s, const Xs& in) {
+           return Output(FusedConv2D(s, in[0], in[1], in[2], {1, 2, 1, 1}, "SAME", act));
+         },
+         {Vals({2, 5, 4, 2}, -1, 1, seed + 3), Vals({3, 2, 2, 3}, -1, 1, seed + 4),
+          Vals({3}, -0.5, 0.5, seed + 5)}});
     seed += 6;
   }
   // Keras's categorical cross-entropy of probabilities: the gradient flows to the output
   // only (the labels, a constant here, are data).
-  c.push_back({"_CategoricalCrossentropy",
-               {"_CategoricalCrossentropy"},
-               [](const Scope& s, const Xs& in) {
-                 Tensor labels(DT_DOUBLE, TensorShape({3, 4}));
-                 labels.flat<double>().setValues({0, 1, 0, 0, 0.25, 0.25, 0.5, 0, 0, 0, 0, 1});
-                 Output y = Cast(s, Const(s, labels), in[0].type());
-                 return Output(CategoricalCrossentropy(s, in[0], y).loss);
-               },
-               {Vals({3, 4}, 0.1, 1, 76)}});
+  l.cases.push_back(
+      {"_CategoricalCrossentropy",
+       {"_CategoricalCrossentropy"},
+       [](const Scope& s, const Xs& in) {
+         Tensor labels(DT_DOUBLE, TensorShape({3, 4}));
+         labels.flat<double>().setValues({0, 1, 0, 0, 0.25, 0.25, 0.5, 0, 0, 0, 0, 1});
+         Output y = Cast(s, Const(s, labels), in[0].type());
+         return Output(CategoricalCrossentropy(s, in[0], y).loss);
+       },
+       {Vals({3, 4}, 0.1, 1, 76)}});
   // A network: several paths into one input, broadcasting, reductions and activations.
-  c.push_back({"mlp",
-               {},
-               [](const Scope& s, const Xs& in) {
-                 Output h = Tanh(s, Add(s, MatMul(s, in[0], in[1]), in[2]));
-                 Output logits = MatMul(s, h, in[1], MatMul::TransposeB(true));
-                 return Output(Mean(s, Add(s, Square(s, logits), Mul(s, in[0], in[0])), {0, 1}));
-               },
-               {Vals({4, 3}, -1, 1, 61), Vals({3, 3}, -1, 1, 62), Vals({3}, -1, 1, 63)}});
-  return c;
+  l.cases.push_back(
+      {"mlp",
+       {},
+       [](const Scope& s, const Xs& in) {
+         Output h = Tanh(s, Add(s, MatMul(s, in[0], in[1]), in[2]));
+         Output logits = MatMul(s, h, in[1], MatMul::TransposeB(true));
+         return Output(Mean(s, Add(s, Square(s, logits), Mul(s, in[0], in[0])), {0, 1}));
+       },
+       {Vals({4, 3}, -1, 1, 61), Vals({3, 3}, -1, 1, 62), Vals({3}, -1, 1, 63)}});
+}
+
+std::vector<Case> Cases() {
+  CaseList l;
+  BinaryMathCases(l);
+  UnaryMathCases(l);
+  ArrayCases(l);
+  MatMulAndReductionCases(l);
+  ActivationGradAndLossCases(l);
+  ConvolutionCases(l);
+  FusedCases(l);
+  return l.cases;
 }
 
 class GradientCheck : public ::testing::TestWithParam<int> {};
