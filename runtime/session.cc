@@ -225,15 +225,15 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
     return;
   }
   if (options.inter_op_threads < 0 || options.inter_op_threads > kMaxPoolThreads) {
-    impl_->init_status =
-        errors::InvalidArgument("SessionOptions.inter_op_threads must be 0 (one per core) .. ",
-                                kMaxPoolThreads, ", got ", options.inter_op_threads);
+    impl_->init_status = errors::InvalidArgument(
+        "SessionOptions.inter_op_threads must be 0 (one per core but one) .. ", kMaxPoolThreads,
+        ", got ", options.inter_op_threads);
     return;
   }
   const int threads = options.inter_op_threads > 0
                           ? options.inter_op_threads
-                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  auto pool = ThreadPool::Create(std::min(threads, kMaxPoolThreads));
+                          : DefaultPoolThreads(std::thread::hardware_concurrency());
+  auto pool = ThreadPool::Create(threads);
   if (!pool.ok()) {
     impl_->init_status = errors::Annotate(pool.status(), "cannot make the Session: ");
     return;

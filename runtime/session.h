@@ -29,7 +29,8 @@ struct ThreadPoolOptions;
 }  // namespace thread
 
 struct SessionOptions {
-  // Threads for expensive kernels; 0: one per core. At most kMaxPoolThreads (1024).
+  // Threads for expensive kernels, besides the one that calls Run; 0: one per core but
+  // one (the caller's), at least one. At most kMaxPoolThreads (1024).
   int inter_op_threads = 0;
   // Print "name (Op): device" for each node when it is placed.
   bool log_device_placement = false;

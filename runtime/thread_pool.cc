@@ -13,6 +13,10 @@ thread_local const ThreadPool* current_pool = nullptr;
 thread_local int current_index = -1;
 }  // namespace
 
+int DefaultPoolThreads(unsigned cores) {
+  return static_cast<int>(std::clamp<unsigned>(cores, 2, kMaxPoolThreads + 1) - 1);
+}
+
 absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {
   if (num_threads < 1 || num_threads > kMaxPoolThreads) {
     return errors::InvalidArgument("a thread pool needs 1..", kMaxPoolThreads, " threads, got ",

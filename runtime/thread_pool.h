@@ -15,6 +15,13 @@ namespace rill {
 // More threads than this is a mistake, not a configuration (each costs a stack).
 inline constexpr int kMaxPoolThreads = 1024;
 
+// A Session's pool size when its options leave it to rill: one thread fewer than `cores`
+// (at least one), because the thread that calls Run runs nodes too. A worker per core
+// besides it let one more expensive kernel run than there are cores, each with oneDNN's
+// OpenMP team over all of them: on 2 cores the CIFAR MLP and MNIST CNN steps were 4%
+// slower (docs/benchmarks.md, 2026-11-26).
+int DefaultPoolThreads(unsigned cores);
+
 class ThreadPool {
  public:
   // InvalidArgument outside 1..kMaxPoolThreads; ResourceExhausted when the system cannot

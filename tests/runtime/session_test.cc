@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "rill/core/testing/status_test_util.h"
+#include "rill/runtime/thread_pool.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -322,6 +323,16 @@ TEST(Session, LongChainsRunAndFreeIntermediates) {
   std::vector<Tensor> out;
   ASSERT_TRUE(session.Run({acc}, &out).ok());
   EXPECT_EQ(out[0].scalar<float>()(), 500.0f);
+}
+
+// The thread calling Run runs nodes too, so the default pool leaves its core to it: as
+// many kernels at once as there are cores, not one more.
+TEST(Session, DefaultPoolHasOneThreadFewerThanTheCores) {
+  EXPECT_EQ(DefaultPoolThreads(0), 1);  // the core count is unknown
+  EXPECT_EQ(DefaultPoolThreads(1), 1);
+  EXPECT_EQ(DefaultPoolThreads(2), 1);
+  EXPECT_EQ(DefaultPoolThreads(16), 15);
+  EXPECT_EQ(DefaultPoolThreads(1u << 20), kMaxPoolThreads);
 }
 
 }  // namespace
