@@ -9,17 +9,19 @@ namespace rill {
 namespace {
 
 // Copies every node of `from` into `into` in id order (inputs come first), with inputs
-// mapped through `map`; nodes already in `map` (bound args) are not copied. Names `from`
-// shares with nodes already in `into` get a suffix.
+// mapped through `map`; nodes already in `map` (bound args) are not copied. Names get
+// `prefix` in front; one already in `into` gets a suffix.
 absl::Status CopyNodes(const Graph& from, Graph& into,
-                       std::map<const Node*, std::vector<NodeOut>>& map) {
+                       std::map<const Node*, std::vector<NodeOut>>& map,
+                       const std::string& prefix = "") {
   auto out = [&](NodeOut in) { return map.at(in.node)[in.index]; };
   for (int id = 0; id < from.num_nodes(); ++id) {
     const Node* n = from.node(id);
     if (map.contains(n)) continue;
     NodeSpec spec;
-    spec.name = n->name();
-    for (int k = 1; into.HasNode(spec.name); ++k) spec.name = absl::StrCat(n->name(), "_", k);
+    const std::string name = absl::StrCat(prefix, n->name());
+    spec.name = name;
+    for (int k = 1; into.HasNode(spec.name); ++k) spec.name = absl::StrCat(name, "_", k);
     spec.op = n->type_string();
     spec.attrs = n->attrs();
     spec.device = n->requested_device();
@@ -64,6 +66,48 @@ absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function
   std::vector<Node*> args;
   for (Node* a : first.args()) args.push_back(map.at(a)[0].node);
   return Function::Create(name, std::move(graph), std::move(args), std::move(rets));
+}
+
+absl::StatusOr<std::vector<NodeOut>> InlineFunction(const Function& f,
+                                                    const std::vector<NodeOut>& args, Graph& into,
+                                                    const std::string& prefix) {
+  if (static_cast<int>(args.size()) != f.num_args()) {
+    return errors::InvalidArgument(FunctionDebugName(f), " takes ", f.num_args(),
+                                   " args; inlining it was given ", args.size());
+  }
+  std::map<const Node*, std::vector<NodeOut>> map;
+  for (int i = 0; i < f.num_args(); ++i) {
+    const DataType dt = args[i].node->output_type(args[i].index);
+    if (dt != f.arg_type(i)) {
+      return errors::InvalidArgument(FunctionDebugName(f), " takes arg ", i, " of dtype ",
+                                     DataTypeString(f.arg_type(i)), "; inlining it was given ",
+                                     DataTypeString(dt));
+    }
+    map[f.args()[i]] = {args[i]};
+  }
+  RILL_RETURN_IF_ERROR(CopyNodes(f.graph(), into, map, prefix.empty() ? "" : prefix + "/"));
+  std::vector<NodeOut> rets;
+  for (const NodeOut& r : f.rets()) rets.push_back(map.at(r.node)[r.index]);
+  return rets;
+}
+
+std::vector<bool> ArgsReaching(const Function& f, const std::vector<int>& rets,
+                               bool through_control) {
+  std::vector<bool> seen(f.graph().num_nodes(), false);
+  std::vector<const Node*> stack;
+  for (int k : rets) stack.push_back(f.rets()[k].node);
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    if (seen[n->id()]) continue;
+    seen[n->id()] = true;
+    for (int i = 0; i < n->num_inputs(); ++i) stack.push_back(n->input(i).node);
+    if (through_control)
+      stack.insert(stack.end(), n->control_inputs().begin(), n->control_inputs().end());
+  }
+  std::vector<bool> reaching;
+  for (const Node* a : f.args()) reaching.push_back(seen[a->id()]);
+  return reaching;
 }
 
 }  // namespace rill

@@ -1,5 +1,11 @@
-// Two functions as one (While's body and condition: one run an iteration instead of two).
+// Functions copied into other graphs: two functions as one (While's body and condition:
+// one run an iteration instead of two), and a function's nodes put inline into a graph
+// (the gradients of If and While run their functions' nodes again); and which args a
+// function's rets depend on.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "rill/core/function.h"
@@ -10,5 +16,17 @@ namespace rill {
 // first's, its rets first's then second's. `second`'s args must match first's rets in
 // number and dtype; its nodes are renamed where first has the name.
 absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function& second);
+
+// Copies `f`'s nodes into `into` with its args bound to `args` (one per arg, of its
+// dtypes) and returns its rets as values of `into`. Copies are named "prefix/name" (a
+// suffix where that is taken); their requested devices are kept.
+absl::StatusOr<std::vector<NodeOut>> InlineFunction(const Function& f,
+                                                    const std::vector<NodeOut>& args, Graph& into,
+                                                    const std::string& prefix);
+
+// Per arg of `f`: whether any of its rets `rets` depends on it, through data edges (what
+// gradients follow) or also through control edges (what running those rets needs).
+std::vector<bool> ArgsReaching(const Function& f, const std::vector<int>& rets,
+                               bool through_control);
 
 }  // namespace rill

@@ -1,5 +1,6 @@
 // If and While: op definitions (shape functions that check the functions against the
-// node), the wrappers and the lambda builders. Kernels: kernels/cpu/control_flow_kernels.cc.
+// node), the wrappers and the lambda builders. Kernels: kernels/cpu/control_flow_ops.cc;
+// gradients: ops/control_flow_grad.cc.
 #include "rill/ops/control_flow_ops.h"
 
 #include "absl/strings/str_cat.h"
@@ -91,6 +92,36 @@ absl::Status WhileShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+// While's checks and outputs, then the iteration count (a scalar) and, per recorded
+// variable, its values one after another ([?]) and their layout ([?, 1 + rank]: the
+// element offset of each value, then its shape).
+absl::Status WhileRecordShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(WhileShape(c));
+  const auto& t = c.attr<std::vector<DataType>>("T");
+  const auto& values = c.attr<std::vector<DataType>>("Thistory");
+  const auto& layouts = c.attr<std::vector<DataType>>("Tlayout");
+  const auto& record = c.attr<std::vector<int64_t>>("record");
+  const Function& body = *c.attr<FunctionRef>("body");
+  if (record.size() != values.size() || layouts != std::vector<DataType>(record.size(), DT_INT64)) {
+    return errors::InvalidArgument("'record' names ", record.size(), " variables but 'Thistory' ",
+                                   values.size(), " and 'Tlayout' ", TypesString(layouts),
+                                   " (one int64 per variable)");
+  }
+  const int n = static_cast<int>(t.size()), r = static_cast<int>(record.size());
+  c.set_output(n, PartialTensorShape({}));
+  for (int j = 0; j < r; ++j) {
+    if (record[j] < 0 || record[j] >= n || t[record[j]] != values[j]) {
+      return errors::InvalidArgument("'record'[", j, "] = ", record[j],
+                                     " is not a loop variable of dtype ", DataTypeString(values[j]),
+                                     " (", n, " variables)");
+    }
+    const PartialTensorShape& s = body.arg_shape(static_cast<int>(record[j]));
+    c.set_output(n + 1 + j, PartialTensorShape({-1}));
+    c.set_output(n + 1 + r + j, PartialTensorShape({-1, s.unknown_rank() ? -1 : 1 + s.dims()}));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // Stateful, as TensorFlow's If and While: never folded or merged, as their functions
@@ -117,16 +148,27 @@ RILL_REGISTER_OP("While")
     .SetIsStateful()
     .SetShapeFn(WhileShape);
 
+// A While's loop run again for its gradient (ops/control_flow_grad.cc): While's outputs,
+// then the number of iterations and, for each variable `record` names, its values before
+// each iteration and where each lies (kernels/cpu/control_flow_ops.cc's ValueLog). Not
+// differentiable itself.
+RILL_REGISTER_OP("_WhileRecord")
+    .InputTypeList("input", "T")
+    .OutputTypeList("output", "T")
+    .Output("iterations", DT_INT64)
+    .OutputTypeList("values", "Thistory")
+    .OutputTypeList("layout", "Tlayout")
+    .Attr("T", AttrKind::kTypeList)
+    .Attr("Thistory", AttrKind::kTypeList)
+    .Attr("Tlayout", AttrKind::kTypeList)
+    .Attr("record", AttrKind::kIntList)
+    .Attr("cond", AttrKind::kFunc)
+    .Attr("body", AttrKind::kFunc)
+    .SetIsStateful()
+    .SetShapeFn(WhileRecordShape);
+
 namespace ops {
 namespace {
-
-absl::Status NoControlFlowGradient(const Scope&, const Operation& op, const std::vector<Output>&,
-                                   std::vector<Output>*) {
-  return errors::InvalidArgument(op.node()->DebugName(), ": gradients through ",
-                                 op.node()->type_string(),
-                                 " are not computed; stop them before it (StopGradient) or "
-                                 "differentiate its functions' graphs separately");
-}
 
 OutputList OutputsOf(const Operation& op) {
   OutputList out;
@@ -152,9 +194,6 @@ Operation AddWhile(const Scope& scope, const InputList& input, const FunctionRef
 }
 
 }  // namespace
-
-RILL_REGISTER_GRADIENT("If", NoControlFlowGradient);
-RILL_REGISTER_GRADIENT("While", NoControlFlowGradient);
 
 PartialTensorShape CommonShape(const PartialTensorShape& a, const PartialTensorShape& b) {
   if (a.unknown_rank() || b.unknown_rank() || a.dims() != b.dims()) return PartialTensorShape();

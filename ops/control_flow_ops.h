@@ -3,8 +3,10 @@
 // says so. The functions are graphs of their own (core/function.h), planned once per
 // Session like any plan. The builders TensorFlow's C++ users know make the functions from
 // lambdas: ops::Cond and ops::BuildWhileLoop (tensorflow/cc/ops/while_loop.h's signature).
-// Gradients through If and While are not computed: AddSymbolicGradients through one is an
-// InvalidArgument naming the node.
+// AddSymbolicGradients goes through both (ops/control_flow_grad.cc): the backward pass runs
+// the functions again on the node's inputs, so a function holding a stateful op (random
+// numbers, dropout) is an InvalidArgument naming the node, and a loop variable that
+// changes shape between iterations is an error when the gradient runs.
 #pragma once
 
 #include <functional>

@@ -1,6 +1,7 @@
 // If and While on the host: each function is planned once per kernel (through the
 // Session's FunctionRuntime, so its nodes are placed, optimized and run like any plan's)
 // and then run per call. The predicate and the loop variables cross on the host.
+#include <cstring>
 #include <mutex>
 
 #include "rill/core/function.h"
@@ -95,8 +96,76 @@ class IfOp : public FunctionCallingKernel {
   }
 };
 
+// One loop variable's values before each iteration, for _WhileRecord. A value that begins
+// with the bytes of the value before it (a loop appending along axis 0, or one leaving the
+// variable as it was) extends that value's segment instead of starting one, so an
+// accumulator costs its final size rather than the sum of its sizes.
+class ValueLog {
+ public:
+  absl::Status Add(const Node& node, int var, const Tensor& v) {
+    if (!shapes_.empty() && v.dims() != shapes_[0].dims()) {
+      return errors::InvalidArgument(
+          node.DebugName(), ": loop variable ", var, " is ", shapes_[0].DebugString(),
+          " before iteration 0 but ", v.shape().DebugString(), " before iteration ", shapes_.size(),
+          "; gradients through While need loop variables that keep their rank");
+    }
+    if (segments_.empty() || !Extends(segments_.back(), v)) {
+      segments_.push_back(v);
+    } else {
+      segments_.back() = v;
+    }
+    segment_of_.push_back(static_cast<int64_t>(segments_.size()) - 1);
+    shapes_.push_back(v.shape());
+    return absl::OkStatus();
+  }
+
+  // The segments one after another into output `values`; per value its element offset
+  // there and its shape into output `layout`: [values, 1 + rank]. `rank` is the
+  // variable's (its initial value's) when there are no values.
+  absl::Status Write(OpKernelContext& ctx, int values, int layout, int rank) const {
+    std::vector<int64_t> start;
+    int64_t total = 0;
+    for (const Tensor& t : segments_) {
+      start.push_back(total);
+      total += t.NumElements();
+    }
+    Tensor* out = nullptr;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(values, TensorShape({total}), &out));
+    char* dst = static_cast<char*>(out->data());
+    for (const Tensor& t : segments_) {
+      if (t.TotalBytes() > 0) std::memcpy(dst, t.data(), t.TotalBytes());
+      dst += t.TotalBytes();
+    }
+    const int64_t n = static_cast<int64_t>(shapes_.size());
+    if (n > 0) rank = shapes_[0].dims();
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(layout, TensorShape({n, 1 + rank}), &out));
+    int64_t* row = out->base<int64_t>();
+    for (int64_t i = 0; i < n; ++i, row += 1 + rank) {
+      row[0] = start[segment_of_[i]];
+      for (int d = 0; d < rank; ++d) row[1 + d] = shapes_[i].dim_size(d);
+    }
+    return absl::OkStatus();
+  }
+
+  int64_t size() const { return static_cast<int64_t>(shapes_.size()); }
+
+ private:
+  static bool Extends(const Tensor& before, const Tensor& v) {
+    if (v.dtype() != before.dtype() || v.TotalBytes() < before.TotalBytes()) return false;
+    // An empty value begins every value (and may have no buffer to compare).
+    return before.TotalBytes() == 0 || v.data() == before.data() ||
+           std::memcmp(v.data(), before.data(), before.TotalBytes()) == 0;
+  }
+
+  std::vector<Tensor> segments_;     // the latest value of each segment
+  std::vector<int64_t> segment_of_;  // per value
+  std::vector<TensorShape> shapes_;  // per value
+};
+
 // The condition runs once on the initial values; then each iteration is one run of the
-// body chained with the condition (ChainFunctions), not two runs.
+// body chained with the condition (ChainFunctions), not two runs. _WhileRecord (for
+// While's gradient) also logs the values of the variables its `record` attr names before
+// each iteration, and returns the count of iterations and, per variable, the log.
 class WhileOp : public FunctionCallingKernel {
  public:
   explicit WhileOp(OpKernelConstruction& c) : FunctionCallingKernel(c, {"cond", "body"}) {
@@ -104,6 +173,9 @@ class WhileOp : public FunctionCallingKernel {
     // expected to fail; if it did, the loop would call the two functions in turn.
     absl::StatusOr<FunctionRef> chained = ChainFunctions(function(1), function(0));
     if (chained.ok()) chained_ = AddFunction(*std::move(chained));
+    if (c.node().type_string() == "_WhileRecord") {
+      record_ = c.node().attr<std::vector<int64_t>>("record");
+    }
   }
 
   absl::Status Compute(OpKernelContext& ctx) override {
@@ -112,9 +184,14 @@ class WhileOp : public FunctionCallingKernel {
     std::vector<Tensor> pred, next;
     RILL_RETURN_IF_ERROR(Run(0, vars, &pred));
     const size_t num_vars = vars.size();
-    for (;;) {
+    std::vector<ValueLog> logs(record_.size());
+    int64_t iterations = 0;
+    for (;; ++iterations) {
       RILL_ASSIGN_OR_RETURN(const bool go, Truth(node(), pred[0]));
       if (!go) break;
+      for (size_t j = 0; j < record_.size(); ++j) {
+        RILL_RETURN_IF_ERROR(logs[j].Add(node(), static_cast<int>(record_[j]), vars[record_[j]]));
+      }
       if (chained_ != 0) {
         RILL_RETURN_IF_ERROR(Run(chained_, vars, &next));
         pred.assign(next.begin() + static_cast<std::ptrdiff_t>(num_vars), next.end());
@@ -126,15 +203,24 @@ class WhileOp : public FunctionCallingKernel {
       vars.swap(next);
     }
     for (size_t i = 0; i < vars.size(); ++i) ctx.set_output(static_cast<int>(i), vars[i]);
+    if (node().type_string() != "_WhileRecord") return absl::OkStatus();
+    const int n = static_cast<int>(num_vars), r = static_cast<int>(record_.size());
+    ctx.set_output(n, Tensor(iterations));
+    for (int j = 0; j < r; ++j) {
+      const int rank = ctx.input(static_cast<int>(record_[j])).dims();
+      RILL_RETURN_IF_ERROR(logs[j].Write(ctx, n + 1 + j, n + 1 + r + j, rank));
+    }
     return absl::OkStatus();
   }
 
  private:
   size_t chained_ = 0;  // the chained function's index, or 0 (the condition's) when none
+  std::vector<int64_t> record_;
 };
 
 RILL_REGISTER_KERNEL("If", DEVICE_CPU, "", DT_INVALID, IfOp);
 RILL_REGISTER_KERNEL("While", DEVICE_CPU, "", DT_INVALID, WhileOp);
+RILL_REGISTER_KERNEL("_WhileRecord", DEVICE_CPU, "", DT_INVALID, WhileOp);
 
 }  // namespace
 }  // namespace rill

@@ -1,6 +1,7 @@
-// Valid recipes and op-specific bad inputs of If and While: functions that do not fit the
-// node are refused when it is added; values that do not fit a function's arguments, and
-// functions that fail, are refused when it runs.
+// Valid recipes and op-specific bad inputs of If, While and _WhileRecord (While's loop run
+// again for its gradient): functions that do not fit the node are refused when it is
+// added; values that do not fit a function's arguments, functions that fail, and loop
+// variables that cannot be stacked are refused when it runs.
 #include <string>
 
 #include "ops/bad_input.h"
@@ -113,9 +114,50 @@ void WhileCases() {
           Where::kRun, kInvalid, {"function 'bad_body'", "Reshape"});
 }
 
+void WhileRecordCases() {
+  const PartialTensorShape any;
+  auto small = Fn("small", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Less(s, ops::Sum(s, ops::Reshape(s, x, {-1}), 0), 20.f)};
+  });
+  auto plus1 = Fn("plus1", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Add(s, x, 1.f)};
+  });
+  auto attrs = [](FunctionRef c, FunctionRef b, std::vector<int64_t> record,
+                  std::vector<DataType> values, std::vector<DataType> layout = {DT_INT64}) {
+    return AttrMap{{"cond", std::move(c)},
+                   {"body", std::move(b)},
+                   {"record", std::move(record)},
+                   {"Thistory", std::move(values)},
+                   {"Tlayout", std::move(layout)}};
+  };
+  const Tensor one = F({1});
+  AddRecipe({"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_FLOAT})});
+  AddCase("a recorded variable out of range",
+          {"_WhileRecord", {one}, attrs(small, plus1, {1}, {DT_FLOAT})}, kConstruction, kInvalid,
+          {"'record'[0] = 1", "1 variables"});
+  AddCase("a negative recorded variable",
+          {"_WhileRecord", {one}, attrs(small, plus1, {-1}, {DT_FLOAT})}, kConstruction, kInvalid,
+          {"'record'[0] = -1"});
+  AddCase("values of another dtype", {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_INT32})},
+          kConstruction, kInvalid, {"of dtype int32"});
+  AddCase("more values than recorded variables",
+          {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_FLOAT, DT_FLOAT})}, kConstruction,
+          kInvalid, {"names 1 variables but 'Thistory' 2"});
+  AddCase("a layout of int32",
+          {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_FLOAT}, {DT_INT32})}, kConstruction,
+          kInvalid, {"'Tlayout' [int32]", "one int64 per variable"});
+  auto nest = Fn("nest", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Reshape(s, ops::Add(s, x, 1.f), {1, -1})};
+  });
+  AddCase("a recorded variable that changes rank",
+          {"_WhileRecord", {one}, attrs(small, nest, {0}, {DT_FLOAT})}, Where::kRun, kInvalid,
+          {"loop variable 0 is [1]", "[1,1] before iteration 1", "keep their rank"});
+}
+
 const bool kRegistered = [] {
   IfCases();
   WhileCases();
+  WhileRecordCases();
   return true;
 }();
 

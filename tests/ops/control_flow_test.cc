@@ -13,12 +13,6 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested({"If", "While"});
-// Their gradient functions (which refuse, clearly) are checked by
-// ControlFlow.GradientsThroughThemAreAClearError below.
-const bool kGradChecked = [] {
-  GradTestedOps().insert({"If", "While"});
-  return true;
-}();
 
 using Fn = ops::FunctionBodyFn;
 
@@ -355,37 +349,6 @@ TEST(ControlFlow, FunctionsHoldNoVariablesAndNoFreePlaceholders) {
   EXPECT_NE(std::string(f.status().message()).find("not an argument of the function"),
             std::string::npos)
       << f.status().message();
-}
-
-TEST(ControlFlow, GradientsThroughThemAreAClearError) {
-  Scope root = Scope::NewRootScope();
-  auto x = ops::Placeholder(root, DT_FLOAT, ops::Placeholder::Shape({2}));
-  std::vector<Output> out;
-  RILL_ASSERT_OK(ops::Cond(root, ops::Const(root, true), {x}, Twice(), Negate(), &out));
-  std::vector<Output> grads;
-  absl::Status s = AddSymbolicGradients(root, {out[0]}, {x}, &grads);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(std::string(s.message()).find("gradients through If are not computed"),
-            std::string::npos)
-      << s.message();
-  OutputList loop;
-  RILL_ASSERT_OK(ops::BuildWhileLoop(
-      root, {x},
-      [](const Scope& t, const std::vector<Output>& v, Output* o) {
-        *o = ops::Less(t, ops::Sum(t, v[0], 0), 10.f);
-        return t.status();
-      },
-      [](const Scope& t, const std::vector<Output>& v, std::vector<Output>* o) {
-        o->push_back(ops::Mul(t, v[0], 2.f));
-        return t.status();
-      },
-      "loop", &loop));
-  Scope other = root.NewSubScope("grads");
-  s = AddSymbolicGradients(other, {loop[0]}, {x}, &grads);
-  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(std::string(s.message()).find("gradients through While are not computed"),
-            std::string::npos)
-      << s.message();
 }
 
 TEST(ControlFlow, GraphFilesKeepTheFunctions) {

@@ -27,6 +27,35 @@ Output Conv(const Scope& s, const Output& in, int64_t c_in, int64_t c_out, uint3
   return Relu(s, BiasAdd(s, Conv2D(s, in, k, {1, 1, 1, 1}, "SAME"), b));
 }
 
+Output RnnCell(const Scope& s, const Output& xt, const Output& h, const Output& w,
+               const Output& u) {
+  return Tanh(s, Add(s, MatMul(s, xt, w), MatMul(s, h, u)));
+}
+
+// The last h of the recurrent net, as a While over (t, h, x, w, u) or unrolled.
+Output RnnLastState(const Scope& s, const Output& x, const Output& w, const Output& u,
+                    const Output& h0, int64_t steps, bool as_while) {
+  if (!as_while) {
+    Output h = h0;
+    for (int64_t t = 0; t < steps; ++t) h = RnnCell(s, Gather(s, x, t), h, w, u);
+    return h;
+  }
+  OutputList out;
+  s.UpdateStatus(BuildWhileLoop(
+      s, {Const(s, int64_t{0}), h0, x, w, u},
+      [steps](const Scope& c, const std::vector<Output>& v, Output* o) {
+        *o = Less(c, v[0], steps);
+        return c.status();
+      },
+      [](const Scope& b, const std::vector<Output>& v, std::vector<Output>* o) {
+        *o = {Add(b, v[0], int64_t{1}), RnnCell(b, Gather(b, v[2], v[0]), v[1], v[3], v[4]), v[2],
+              v[3], v[4]};
+        return b.status();
+      },
+      "rnn", &out));
+  return s.ok() ? out[1] : Output();
+}
+
 }  // namespace
 
 CallableOptions TrainStep::Signature() const {
@@ -72,6 +101,23 @@ TrainStep MnistCnnStep(int64_t batch, int64_t c1, int64_t c2, int64_t d) {
   t.init = GlobalVariablesInitializer(s);
   t.x_value = RandomTensor(DT_FLOAT, {batch, 28, 28, 1}, 0, 1, 19);
   t.y_value = RandomTensor(DT_INT64, {batch}, 0, 9, 20);
+  return t;
+}
+
+TrainStep RnnStep(int64_t steps, int64_t batch, int64_t in, int64_t hidden, bool as_while) {
+  TrainStep t;
+  const Scope& s = t.scope;
+  t.x = Placeholder(s, DT_FLOAT, Placeholder::Shape({steps, batch, in}));
+  t.y = Placeholder(s, DT_FLOAT, Placeholder::Shape({batch, hidden}));
+  t.weights = {Weights(s, {in, hidden}, in, hidden, 21),
+               Weights(s, {hidden, hidden}, hidden, hidden, 23)};
+  auto h0 = Const(s, Input::Initializer(0.f, TensorShape({batch, hidden})));
+  Output h = RnnLastState(s, t.x, t.weights[0], t.weights[1], h0, steps, as_while);
+  t.loss = Mean(s, Reshape(s, Square(s, Sub(s, h, t.y)), {-1}), 0);
+  t.train = GradientDescentOptimizer(0.5f).Minimize(s, t.loss);
+  t.init = GlobalVariablesInitializer(s);
+  t.x_value = RandomTensor(DT_FLOAT, {steps, batch, in}, -1, 1, 25);
+  t.y_value = RandomTensor(DT_FLOAT, {batch, hidden}, -0.5, 0.5, 26);
   return t;
 }
 

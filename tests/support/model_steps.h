@@ -10,6 +10,7 @@ namespace rill::testing {
 struct TrainStep {
   Scope scope = Scope::NewRootScope();
   Output x, y, loss;
+  std::vector<Output> weights;  // the Variables it trains (RnnStep's)
   Operation train, init;
   Tensor x_value, y_value;            // one batch
   CallableOptions Signature() const;  // feeds x, y; runs train; fetches nothing
@@ -23,5 +24,11 @@ TrainStep CifarMlpStep(int64_t batch, int64_t h1, int64_t h2);
 // Dense(d, relu) -> Dense(10), softmax cross-entropy of the labels, Adam (0.001), on
 // 28x28x1 images. The seed's sizes: c1 = 32, c2 = 64, d = 1024, batch 50.
 TrainStep MnistCnnStep(int64_t batch, int64_t c1, int64_t c2, int64_t d);
+
+// A recurrent net h <- tanh(x[t] W + h U) over `steps` steps of x [steps, batch, in] from
+// h = 0, the mean squared error of the last h against y [batch, hidden], SGD (0.5). As a
+// While (BuildWhileLoop, so its gradient goes through the loop) or unrolled by hand, with
+// the same initial weights.
+TrainStep RnnStep(int64_t steps, int64_t batch, int64_t in, int64_t hidden, bool as_while);
 
 }  // namespace rill::testing
