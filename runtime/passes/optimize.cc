@@ -10,6 +10,10 @@
 //                              folds reshape chains: it sees the constants folding made;
 //   common subexpressions      merges repeated work, once identities no longer hide that
 //                              two nodes read the same value;
+//   loop twins                 runs a While and the _WhileRecord its gradient added as
+//                              one loop (it needs the inputs CSE made the same);
+//   loop variables             drops from a While the variables nothing reads (after the
+//                              twins: a While merged into its record needs them all);
 //   remapper, backward         fuses activation and bias gradients and the weight update
 //                              of a MatMul gradient;
 //   remapper, forward          fuses bias and activation;
@@ -31,6 +35,8 @@ absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizerOptions& options)
   RILL_ASSIGN_OR_RETURN(g, FoldConstants(g, options));
   RILL_ASSIGN_OR_RETURN(g, SimplifyArithmetic(g));
   RILL_ASSIGN_OR_RETURN(g, EliminateCommonSubexpressions(g));
+  RILL_ASSIGN_OR_RETURN(g, MergeLoopTwins(g));
+  RILL_ASSIGN_OR_RETURN(g, PruneLoopVariables(g));
   RILL_ASSIGN_OR_RETURN(g, FuseBackward(g));
   RILL_ASSIGN_OR_RETURN(g, FuseForward(g));
   RILL_ASSIGN_OR_RETURN(g, FuseElementwise(g));

@@ -43,6 +43,8 @@ struct OptimizerOptions {
 absl::StatusOr<PlanGraph> FuseComposites(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizerOptions& options);
 absl::StatusOr<PlanGraph> EliminateCommonSubexpressions(const PlanGraph& in);
+absl::StatusOr<PlanGraph> MergeLoopTwins(const PlanGraph& in);
+absl::StatusOr<PlanGraph> PruneLoopVariables(const PlanGraph& in);
 absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in);
 absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in);

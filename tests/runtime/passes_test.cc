@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "rill/rill.h"
 #include "test_util.h"
 
@@ -255,6 +257,102 @@ TEST_F(PassesTest, WeightUpdateTakesOverTheMatMulUnlessItReadsAVariable) {
   ASSERT_NE(bar, nullptr);
   EXPECT_EQ(bar->control_inputs().size(), 2u);
   EXPECT_EQ(g->graph->FindNode("from_var")->type_string(), "ApplyGradientDescent");
+}
+
+// A While whose gradient was taken: its outputs and its _WhileRecord twin's in one plan
+// run one loop; a record of other inputs stays apart.
+TEST_F(PassesTest, ALoopAndTheRecordOfItsGradientRunOnce) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT);
+  auto x2 = Placeholder(s.WithOpName("x2"), DT_FLOAT);
+  auto loop = [&](const Output& init, const std::string& name) {
+    OutputList out;
+    EXPECT_TRUE(BuildWhileLoop(
+                    s, {Const(s, 0), init},
+                    [](const Scope& t, const std::vector<Output>& v, Output* o) {
+                      *o = Less(t, v[0], 3);
+                      return t.status();
+                    },
+                    [](const Scope& t, const std::vector<Output>& v, std::vector<Output>* o) {
+                      *o = {Add(t, v[0], 1), Sin(t, v[1])};
+                      return t.status();
+                    },
+                    name, &out)
+                    .ok());
+    return out[1];
+  };
+  Output y = loop(x, "loop");
+  std::vector<Output> grads;
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &grads).ok());
+  PlanGraph g = Copy(s, {y, grads[0]}, {x});
+  auto merged = MergeLoopTwins(g);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  std::vector<std::string> ops = Ops(*merged);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "_WhileRecord"), 1);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "While"), 1);  // the backward loop alone
+  const Node* fetched = merged->fetches[0].node;
+  EXPECT_EQ(fetched->type_string(), "_WhileRecord");
+  EXPECT_EQ(merged->replaces.at(fetched), (V{fetched->name(), "loop"}));
+  // The same values as the two loops give, forward and backward.
+  Session session(s);
+  std::vector<Tensor> got;
+  ASSERT_TRUE(session.Run({{x, {0.5f, -1.f}}}, {y, grads[0]}, &got).ok());
+  std::vector<double> want_y, want_dx;
+  for (double v : {0.5, -1.0}) {
+    double d = 1;
+    for (int k = 0; k < 3; ++k) d *= std::cos(v), v = std::sin(v);
+    want_y.push_back(v);
+    want_dx.push_back(d);
+  }
+  ExpectTensorNear(got[0], DT_FLOAT, TensorShape({2}), want_y, 1e-6);
+  ExpectTensorNear(got[1], DT_FLOAT, TensorShape({2}), want_dx, 1e-6);
+  // A record of another loop's inputs is no twin.
+  Output y2 = loop(x2, "other");
+  PlanGraph apart = Copy(s, {y2, grads[0]}, {x, x2});
+  auto kept = MergeLoopTwins(apart);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  ops = Ops(*kept);
+  EXPECT_EQ(std::count(ops.begin(), ops.end(), "While"), 2);
+}
+
+// Loop variables nothing reads leave the While: here d, whose final value no one reads
+// and on which neither the condition nor a read variable depends. b stays: the read a
+// depends on it; i stays: the condition reads it.
+TEST_F(PassesTest, LoopVariablesNothingNeedsLeaveTheLoop) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s.WithOpName("x"), DT_FLOAT);
+  OutputList out;
+  ASSERT_TRUE(BuildWhileLoop(
+                  s, {Const(s, 0), x, x, x},
+                  [](const Scope& t, const std::vector<Output>& v, Output* o) {
+                    *o = Less(t, v[0], 3);
+                    return t.status();
+                  },
+                  [](const Scope& t, const std::vector<Output>& v, std::vector<Output>* o) {
+                    *o = {Add(t, v[0], 1), Add(t, v[1], v[2]), Mul(t, v[2], 2.f), Exp(t, v[3])};
+                    return t.status();
+                  },
+                  "loop", &out)
+                  .ok());
+  PlanGraph g = Copy(s, {out[1]}, {x});
+  auto pruned = PruneLoopVariables(g);
+  ASSERT_TRUE(pruned.ok()) << pruned.status();
+  const Node* loop = pruned->fetches[0].node;
+  ASSERT_EQ(loop->type_string(), "While");
+  EXPECT_EQ(loop->attr<std::vector<DataType>>("T"),
+            (std::vector<DataType>{DT_INT32, DT_FLOAT, DT_FLOAT}));
+  EXPECT_EQ(pruned->fetches[0].index, 1);
+  EXPECT_EQ(loop->attr<FunctionRef>("body")->num_rets(), 3);
+  // Fetching d too keeps all four; the Session computes what the graph says either way.
+  auto all = PruneLoopVariables(Copy(s, {out[1], out[3]}, {x}));
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->fetches[0].node->attr<std::vector<DataType>>("T").size(), 4u);
+  Session session(s);
+  std::vector<Tensor> got;
+  ASSERT_TRUE(session.Run({{x, 1.f}}, {out[1]}, &got).ok());
+  EXPECT_EQ(got[0].scalar<float>()(), 1 + 1 + 2 + 4);  // a += b with b = 1, 2, 4
+  ASSERT_TRUE(session.Run({{x, 1.f}}, {out[1], out[3]}, &got).ok());
+  EXPECT_NEAR(got[1].scalar<float>()() / std::exp(std::exp(std::exp(1.0))), 1, 1e-5);
 }
 
 }  // namespace
