@@ -1,6 +1,6 @@
 // ONNX's If and Loop through the importer: branches and bodies that read outer values, an
 // If the importer resolves itself, Loop's carried values and scan outputs, and recurrent
-// ops over a sequence whose length is known only when the model runs.
+// ops over a sequence whose length is known only when the model runs, run and trained.
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "onnx/onnx_pb.h"
@@ -182,9 +182,28 @@ TEST(OnnxControlFlow, LoopCarriesValuesAndStacksScanOutputs) {
   return m;
 }
 
-TEST(OnnxControlFlow, RecurrentOpsOfUnknownLengthLoopAsTheUnrolledOnesCompute) {
+// The LSTMs' input: X [5, 1, 2].
+Tensor LstmInput() {
   Tensor x(DT_FLOAT, TensorShape({5, 1, 2}));
   for (int i = 0; i < 10; ++i) x.flat<float>()(i) = 0.3f * static_cast<float>(i) - 1.f;
+  return x;
+}
+
+// The same shapes and values within `tolerance`, tensor by tensor.
+void ExpectAllNear(const std::vector<Tensor>& a, const std::vector<Tensor>& b, double tolerance,
+                   const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (size_t k = 0; k < a.size(); ++k) {
+    ASSERT_EQ(a[k].shape(), b[k].shape()) << what << " " << k;
+    for (int64_t i = 0; i < a[k].NumElements(); ++i) {
+      EXPECT_NEAR(a[k].flat<float>()(i), b[k].flat<float>()(i), tolerance)
+          << what << " " << k << " element " << i;
+    }
+  }
+}
+
+TEST(OnnxControlFlow, RecurrentOpsOfUnknownLengthLoopAsTheUnrolledOnesCompute) {
+  const Tensor x = LstmInput();
   for (const char* direction : {"forward", "reverse", "bidirectional"}) {
     std::vector<Tensor> got[2];
     for (int known = 0; known < 2; ++known) {
@@ -196,13 +215,36 @@ TEST(OnnxControlFlow, RecurrentOpsOfUnknownLengthLoopAsTheUnrolledOnesCompute) {
       Session session(root);
       ASSERT_TRUE(session.Run({{model->input("X"), x}}, model->outputs, &got[known]).ok());
     }
-    for (int o = 0; o < 3; ++o) {
-      ASSERT_EQ(got[0][o].shape(), got[1][o].shape()) << direction << o;
-      for (int64_t i = 0; i < got[0][o].NumElements(); ++i) {
-        EXPECT_NEAR(got[0][o].flat<float>()(i), got[1][o].flat<float>()(i), 1e-6)
-            << direction << " output " << o << " element " << i;
-      }
+    ExpectAllNear(got[0], got[1], 1e-6, std::string(direction) + " output");
+  }
+}
+
+// Imported trainable, the same LSTMs fine-tune alike: the gradients of a loss for the
+// weights and the input through the While (T unknown) equal those of the unrolled import.
+TEST(OnnxControlFlow, RecurrentOpsOfUnknownLengthDifferentiateAsTheUnrolledOnes) {
+  const Tensor x = LstmInput();
+  for (const char* direction : {"forward", "reverse", "bidirectional"}) {
+    std::vector<Tensor> got[2];
+    for (int known = 0; known < 2; ++known) {
+      Scope root = Scope::NewRootScope();
+      auto model =
+          onnx::ImportModel(root, Bytes(LstmModel(known ? 5 : -1, direction)), {.trainable = true});
+      ASSERT_TRUE(model.ok()) << model.status();
+      ASSERT_EQ(model->variables.size(), 3u);
+      std::vector<Output> wrt = model->variables;
+      wrt.push_back(model->input("X"));
+      auto y = ops::Reshape(root, model->output("Y"), {-1});
+      auto yc = ops::Reshape(root, model->output("Y_c"), {-1});
+      auto loss = ops::Add(root, ops::Sum(root, ops::Square(root, y), 0), ops::Sum(root, yc, 0));
+      std::vector<Output> grads;
+      absl::Status s = AddSymbolicGradients(root, {loss}, wrt, &grads);
+      ASSERT_TRUE(s.ok()) << s;
+      Session session(root);
+      ASSERT_TRUE(session.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+      s = session.Run({{model->input("X"), x}}, grads, &got[known]);
+      ASSERT_TRUE(s.ok()) << s;
     }
+    ExpectAllNear(got[0], got[1], 1e-5, std::string(direction) + " gradient");
   }
 }
 
