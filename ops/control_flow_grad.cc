@@ -25,7 +25,6 @@
 #include "rill/core/function_chain.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/control_flow_ops.h"
-#include "rill/ops/gather_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"
@@ -161,11 +160,13 @@ struct LoopVars {
 // Value i of a _WhileRecord's log (`values` and `layout`), of the static `shape`.
 Output LoggedValue(const Scope& s, const Output& values, const Output& layout, const Output& i,
                    const PartialTensorShape& shape) {
-  auto row = Gather(s, layout, i);  // offset, dims...
-  auto offset = Slice(s, row, {int64_t{0}}, {int64_t{1}});
-  auto dims = Slice(s, row, {int64_t{1}}, {int64_t{-1}});
-  auto size = Prod(s, dims, 0, Prod::KeepDims(true));
-  return EnsureShape(s, Reshape(s, Slice(s, values, offset, size), dims), shape);
+  return Output(internal::NodeBuilder(s, "_LogRead")
+                    .Input(values)
+                    .Input(layout)
+                    .Input(i)
+                    .Attr("shape", shape)
+                    .Finalize()
+                    .node());
 }
 
 // The backward loop's step: args i, the gradients of `diff`, the logs of `recorded`
@@ -267,5 +268,6 @@ absl::Status WhileGrad(const Scope& scope, const Operation& op,
 RILL_REGISTER_GRADIENT("If", IfGrad);
 RILL_REGISTER_GRADIENT("While", WhileGrad);
 RILL_REGISTER_NO_GRADIENT("_WhileRecord");
+RILL_REGISTER_NO_GRADIENT("_LogRead");
 
 }  // namespace rill::ops

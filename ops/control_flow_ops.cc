@@ -122,6 +122,18 @@ absl::Status WhileRecordShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+// Value `index` of a _WhileRecord's log: of the static `shape` (the loop variable's).
+absl::Status LogReadShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(shape_fns::VectorInput(c, 0, "values"));
+  const PartialTensorShape& layout = c.input_shape(1);
+  if (!layout.unknown_rank() && layout.dims() != 2) {
+    return errors::InvalidArgument("layout must be a matrix, is ", layout.DebugString());
+  }
+  RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2, "index"));
+  c.set_output(0, c.attr<PartialTensorShape>("shape"));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // Stateful, as TensorFlow's If and While: never folded or merged, as their functions
@@ -166,6 +178,17 @@ RILL_REGISTER_OP("_WhileRecord")
     .Attr("body", AttrKind::kFunc)
     .SetIsStateful()
     .SetShapeFn(WhileRecordShape);
+
+// Value `index` of one variable's log (a _WhileRecord's `values` and `layout`): what the
+// backward loop of While's gradient reads each iteration. Not differentiable.
+RILL_REGISTER_OP("_LogRead")
+    .Input("values", "T")
+    .Input("layout", DT_INT64)
+    .Input("index", DT_INT64)
+    .Output("output", "T")
+    .TypeAttr("T")
+    .Attr("shape", AttrKind::kShape, PartialTensorShape())
+    .SetShapeFn(LogReadShape);
 
 namespace ops {
 namespace {

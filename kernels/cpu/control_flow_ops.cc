@@ -218,9 +218,63 @@ class WhileOp : public FunctionCallingKernel {
   std::vector<int64_t> record_;
 };
 
+// Row `index` of the layout says where value `index` lies in `values` and its shape. The
+// log comes from a _WhileRecord, but the op is reachable by hand: every number is checked
+// before it is used.
+class LogReadOp : public OpKernel {
+ public:
+  explicit LogReadOp(OpKernelConstruction& c)
+      : OpKernel(c), shape_(c.node().attr<PartialTensorShape>("shape")) {}
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& values = ctx.input(0);
+    const Tensor& layout = ctx.input(1);
+    const Tensor& index = ctx.input(2);
+    if (values.dims() != 1 || layout.dims() != 2 || layout.dim_size(1) < 1 || index.dims() != 0) {
+      return errors::InvalidArgument(node().DebugName(), ": values ", values.shape().DebugString(),
+                                     ", layout ", layout.shape().DebugString(), " and index ",
+                                     index.shape().DebugString(),
+                                     " are not a vector, a [n, 1 + rank] matrix and a scalar");
+    }
+    const int64_t i = index.scalar<int64_t>()();
+    if (i < 0 || i >= layout.dim_size(0)) {
+      return errors::InvalidArgument(node().DebugName(), ": index ", i, " is outside the log's ",
+                                     layout.dim_size(0), " values");
+    }
+    const int64_t* row = layout.base<int64_t>() + i * layout.dim_size(1);
+    absl::StatusOr<TensorShape> shape =
+        TensorShape::Build(absl::MakeConstSpan(row + 1, layout.dim_size(1) - 1));
+    if (!shape.ok()) return errors::Annotate(shape.status(), node().DebugName() + ": ");
+    const int64_t n = shape->num_elements();
+    if (row[0] < 0 || row[0] > values.NumElements() || n > values.NumElements() - row[0]) {
+      return errors::InvalidArgument(node().DebugName(), ": value ", i, " (", n, " elements from ",
+                                     row[0], ") is outside the log's ", values.NumElements(),
+                                     " elements");
+    }
+    if (!shape_.IsCompatibleWith(*shape)) {
+      return errors::InvalidArgument(node().DebugName(), ": value ", i, " is ",
+                                     shape->DebugString(), ", not ", shape_.DebugString());
+    }
+    Tensor* out = nullptr;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, *shape, &out));
+    const size_t bytes = static_cast<size_t>(n) * DataTypeSize(values.dtype());
+    if (bytes > 0) {
+      std::memcpy(out->data(),
+                  static_cast<const char*>(values.data()) +
+                      static_cast<size_t>(row[0]) * DataTypeSize(values.dtype()),
+                  bytes);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  PartialTensorShape shape_;
+};
+
 RILL_REGISTER_KERNEL("If", DEVICE_CPU, "", DT_INVALID, IfOp);
 RILL_REGISTER_KERNEL("While", DEVICE_CPU, "", DT_INVALID, WhileOp);
 RILL_REGISTER_KERNEL("_WhileRecord", DEVICE_CPU, "", DT_INVALID, WhileOp);
+RILL_REGISTER_KERNEL("_LogRead", DEVICE_CPU, "", DT_INVALID, LogReadOp);
 
 }  // namespace
 }  // namespace rill

@@ -1,7 +1,7 @@
-// Valid recipes and op-specific bad inputs of If, While and _WhileRecord (While's loop run
-// again for its gradient): functions that do not fit the node are refused when it is
-// added; values that do not fit a function's arguments, functions that fail, and loop
-// variables that cannot be stacked are refused when it runs.
+// Valid recipes and op-specific bad inputs of If, While, _WhileRecord (While's loop run
+// again for its gradient) and _LogRead (a value of its log): functions that do not fit the node are
+// refused when it is added; values that do not fit a function's arguments, functions that fail, and
+// loop variables that cannot be stacked are refused when it runs.
 #include <string>
 
 #include "ops/bad_input.h"
@@ -154,10 +154,40 @@ void WhileRecordCases() {
           {"loop variable 0 is [1]", "[1,1] before iteration 1", "keep their rank"});
 }
 
+// An int64 tensor of `shape` holding `values`.
+Tensor L(std::vector<int64_t> shape, std::vector<int64_t> values) {
+  Tensor t(DT_INT64, TensorShape(absl::MakeConstSpan(shape)));
+  for (size_t i = 0; i < values.size(); ++i) t.base<int64_t>()[i] = values[i];
+  return t;
+}
+
+void LogReadCases() {
+  const Tensor values = F({4});
+  const AttrMap of2 = {{"shape", PartialTensorShape({2})}};
+  auto read = [&](Tensor layout, int64_t i, AttrMap attrs) {
+    return Recipe("_LogRead", {values, std::move(layout), Tensor(i)}, std::move(attrs));
+  };
+  AddRecipe(read(L({2, 2}, {0, 2, 2, 2}), 1, of2));
+  AddCase("an index past the log", read(L({2, 2}, {0, 2, 2, 2}), 2, of2), Where::kRun, kInvalid,
+          {"index 2 is outside the log's 2 values"});
+  AddCase("a negative index", read(L({2, 2}, {0, 2, 2, 2}), -1, of2), Where::kRun, kInvalid,
+          {"index -1"});
+  AddCase("a value past the end", read(L({1, 2}, {3, 2}), 0, of2), Where::kRun, kInvalid,
+          {"2 elements from 3", "4 elements"});
+  AddCase("a negative offset", read(L({1, 2}, {-1, 2}), 0, of2), Where::kRun, kInvalid,
+          {"from -1"});
+  AddCase("a negative dim", read(L({1, 2}, {0, -2}), 0, of2), Where::kRun, kInvalid, {"-2"});
+  AddCase("a value of another shape than the attr",
+          read(L({1, 2}, {0, 2}), 0, {{"shape", PartialTensorShape({3})}}), Where::kRun, kInvalid,
+          {"is [2], not [3]"});
+  Both("a layout that is a vector", read(L({2}, {0, 2}), 0, of2), {"[2]"});
+}
+
 const bool kRegistered = [] {
   IfCases();
   WhileCases();
   WhileRecordCases();
+  LogReadCases();
   return true;
 }();
 
