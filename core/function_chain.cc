@@ -42,7 +42,7 @@ absl::Status CopyNodes(const Graph& from, Graph& into,
 
 absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function& second) {
   const std::string name = absl::StrCat(first.name(), "_then_", second.name());
-  if (second.num_args() != first.num_rets()) {
+  if (second.num_args() > first.num_rets()) {
     return errors::InvalidArgument("function '", name, "': ", FunctionDebugName(second), " takes ",
                                    second.num_args(), " args, ", FunctionDebugName(first),
                                    " returns ", first.num_rets());
@@ -68,14 +68,14 @@ absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function
   return Function::Create(name, std::move(graph), std::move(args), std::move(rets));
 }
 
-absl::StatusOr<std::vector<NodeOut>> InlineFunction(const Function& f,
-                                                    const std::vector<NodeOut>& args, Graph& into,
-                                                    const std::string& prefix) {
+absl::StatusOr<InlinedFunction> InlineFunction(const Function& f, const std::vector<NodeOut>& args,
+                                               Graph& into, const std::string& prefix) {
   if (static_cast<int>(args.size()) != f.num_args()) {
     return errors::InvalidArgument(FunctionDebugName(f), " takes ", f.num_args(),
                                    " args; inlining it was given ", args.size());
   }
-  std::map<const Node*, std::vector<NodeOut>> map;
+  InlinedFunction inlined;
+  std::map<const Node*, std::vector<NodeOut>>& map = inlined.values;
   for (int i = 0; i < f.num_args(); ++i) {
     const DataType dt = args[i].node->output_type(args[i].index);
     if (dt != f.arg_type(i)) {
@@ -86,9 +86,8 @@ absl::StatusOr<std::vector<NodeOut>> InlineFunction(const Function& f,
     map[f.args()[i]] = {args[i]};
   }
   RILL_RETURN_IF_ERROR(CopyNodes(f.graph(), into, map, prefix.empty() ? "" : prefix + "/"));
-  std::vector<NodeOut> rets;
-  for (const NodeOut& r : f.rets()) rets.push_back(map.at(r.node)[r.index]);
-  return rets;
+  for (const NodeOut& r : f.rets()) inlined.rets.push_back(map.at(r.node)[r.index]);
+  return inlined;
 }
 
 std::vector<bool> ArgsReaching(const Function& f, const std::vector<int>& rets,

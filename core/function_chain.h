@@ -4,6 +4,7 @@
 // function's rets depend on.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,17 +13,24 @@
 
 namespace rill {
 
-// One function that runs `first`, then `second` on first's return values: its args are
-// first's, its rets first's then second's. `second`'s args must match first's rets in
-// number and dtype; its nodes are renamed where first has the name.
+// One function that runs `first`, then `second` on first's first return values: its args
+// are first's, its rets first's then second's. `second`'s args must match the first of
+// first's rets in dtype (first may return more: a _WhileRecord body's logged values); its
+// nodes are renamed where first has the name.
 absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function& second);
 
+// A function's nodes copied into another graph.
+struct InlinedFunction {
+  std::vector<NodeOut> rets;
+  // Each node of the function, args included, and its values in the graph inlined into.
+  std::map<const Node*, std::vector<NodeOut>> values;
+};
+
 // Copies `f`'s nodes into `into` with its args bound to `args` (one per arg, of its
-// dtypes) and returns its rets as values of `into`. Copies are named "prefix/name" (a
-// suffix where that is taken); their requested devices are kept.
-absl::StatusOr<std::vector<NodeOut>> InlineFunction(const Function& f,
-                                                    const std::vector<NodeOut>& args, Graph& into,
-                                                    const std::string& prefix);
+// dtypes). Copies are named "prefix/name" (a suffix where that is taken); their requested
+// devices are kept.
+absl::StatusOr<InlinedFunction> InlineFunction(const Function& f, const std::vector<NodeOut>& args,
+                                               Graph& into, const std::string& prefix);
 
 // Per arg of `f`: whether any of its rets `rets` depends on it, through data edges (what
 // gradients follow) or also through control edges (what running those rets needs).

@@ -70,15 +70,19 @@ absl::Status IfShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
-absl::Status WhileShape(InferenceContext& c) {
+// A loop's checks and outputs; the body returns the loop variables, then (a
+// _WhileRecord's) values of `extra` dtypes that it logs.
+absl::Status LoopShape(InferenceContext& c, const std::vector<DataType>& extra) {
   const auto& t = c.attr<std::vector<DataType>>("T");
   const Function& cond = *c.attr<FunctionRef>("cond");
   const Function& body = *c.attr<FunctionRef>("body");
   RILL_RETURN_IF_ERROR(CheckArgs(c, "cond", cond, t, 0));
   RILL_RETURN_IF_ERROR(CheckPredicate(cond));
   RILL_RETURN_IF_ERROR(CheckArgs(c, "body", body, t, 0));
-  RILL_RETURN_IF_ERROR(CheckRets("body", body, t));
-  for (int i = 0; i < body.num_rets(); ++i) {
+  std::vector<DataType> rets = t;
+  rets.insert(rets.end(), extra.begin(), extra.end());
+  RILL_RETURN_IF_ERROR(CheckRets("body", body, rets));
+  for (int i = 0; i < static_cast<int>(t.size()); ++i) {
     // The body's value feeds the next iteration: it must fit the arguments.
     if (!body.ret_shape(i).IsCompatibleWith(body.arg_shape(i)) ||
         !body.ret_shape(i).IsCompatibleWith(cond.arg_shape(i))) {
@@ -92,32 +96,42 @@ absl::Status WhileShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
-// While's checks and outputs, then the iteration count (a scalar) and, per recorded
-// variable, its values one after another ([?]) and their layout ([?, 1 + rank]: the
-// element offset of each value, then its shape).
+absl::Status WhileShape(InferenceContext& c) { return LoopShape(c, {}); }
+
+// [?, 1 + rank]: a log's layout for values of `shape`.
+PartialTensorShape LayoutShape(const PartialTensorShape& shape) {
+  return PartialTensorShape({-1, shape.unknown_rank() ? -1 : 1 + shape.dims()});
+}
+
+// The loop's checks and outputs (its body also returning the values it logs after each
+// iteration: `Thistory` past the recorded variables), then the iteration count (a scalar)
+// and, per log (the recorded variables', then those values'), its values one after
+// another ([?]) and their layout ([?, 1 + rank]: each value's element offset and shape).
 absl::Status WhileRecordShape(InferenceContext& c) {
-  RILL_RETURN_IF_ERROR(WhileShape(c));
   const auto& t = c.attr<std::vector<DataType>>("T");
   const auto& values = c.attr<std::vector<DataType>>("Thistory");
   const auto& layouts = c.attr<std::vector<DataType>>("Tlayout");
   const auto& record = c.attr<std::vector<int64_t>>("record");
   const Function& body = *c.attr<FunctionRef>("body");
-  if (record.size() != values.size() || layouts != std::vector<DataType>(record.size(), DT_INT64)) {
+  if (record.size() > values.size() || layouts != std::vector<DataType>(values.size(), DT_INT64)) {
     return errors::InvalidArgument("'record' names ", record.size(), " variables but 'Thistory' ",
                                    values.size(), " and 'Tlayout' ", TypesString(layouts),
-                                   " (one int64 per variable)");
+                                   " (one int64 per log)");
   }
   const int n = static_cast<int>(t.size()), r = static_cast<int>(record.size());
+  const int logs = static_cast<int>(values.size());
+  RILL_RETURN_IF_ERROR(LoopShape(c, std::vector<DataType>(values.begin() + r, values.end())));
   c.set_output(n, PartialTensorShape({}));
-  for (int j = 0; j < r; ++j) {
-    if (record[j] < 0 || record[j] >= n || t[record[j]] != values[j]) {
+  for (int j = 0; j < logs; ++j) {
+    if (j < r && (record[j] < 0 || record[j] >= n || t[record[j]] != values[j])) {
       return errors::InvalidArgument("'record'[", j, "] = ", record[j],
                                      " is not a loop variable of dtype ", DataTypeString(values[j]),
                                      " (", n, " variables)");
     }
-    const PartialTensorShape& s = body.arg_shape(static_cast<int>(record[j]));
+    const PartialTensorShape& s =
+        j < r ? body.arg_shape(static_cast<int>(record[j])) : body.ret_shape(n + j - r);
     c.set_output(n + 1 + j, PartialTensorShape({-1}));
-    c.set_output(n + 1 + r + j, PartialTensorShape({-1, s.unknown_rank() ? -1 : 1 + s.dims()}));
+    c.set_output(n + 1 + logs + j, LayoutShape(s));
   }
   return absl::OkStatus();
 }
@@ -161,9 +175,10 @@ RILL_REGISTER_OP("While")
     .SetShapeFn(WhileShape);
 
 // A While's loop run again for its gradient (ops/control_flow_grad.cc): While's outputs,
-// then the number of iterations and, for each variable `record` names, its values before
-// each iteration and where each lies (kernels/cpu/control_flow_ops.cc's ValueLog). Not
-// differentiable itself.
+// then the number of iterations and logs (kernels/cpu/control_flow_ops.cc's ValueLog):
+// for each variable `record` names, its values before each iteration; then, for each
+// value the body returns past the loop variables (intermediate values the gradient
+// reads), its values after each iteration. Not differentiable itself.
 RILL_REGISTER_OP("_WhileRecord")
     .InputTypeList("input", "T")
     .OutputTypeList("output", "T")

@@ -102,12 +102,14 @@ class IfOp : public FunctionCallingKernel {
 // accumulator costs its final size rather than the sum of its sizes.
 class ValueLog {
  public:
-  absl::Status Add(const Node& node, int var, const Tensor& v) {
+  // `what` names the value in errors; `when` says whether it is logged before or after
+  // each iteration.
+  absl::Status Add(const Node& node, const std::string& what, const char* when, const Tensor& v) {
     if (!shapes_.empty() && v.dims() != shapes_[0].dims()) {
-      return errors::InvalidArgument(
-          node.DebugName(), ": loop variable ", var, " is ", shapes_[0].DebugString(),
-          " before iteration 0 but ", v.shape().DebugString(), " before iteration ", shapes_.size(),
-          "; gradients through While need loop variables that keep their rank");
+      return errors::InvalidArgument(node.DebugName(), ": ", what, " is ", shapes_[0].DebugString(),
+                                     " ", when, " iteration 0 but ", v.shape().DebugString(), " ",
+                                     when, " iteration ", shapes_.size(),
+                                     "; gradients through While need values that keep their rank");
     }
     if (segments_.empty() || !Extends(segments_.back(), v)) {
       segments_.push_back(v);
@@ -181,39 +183,62 @@ class WhileOp : public FunctionCallingKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     std::vector<Tensor> vars;
     for (int i = 0; i < ctx.num_inputs(); ++i) vars.push_back(ctx.input(i));
+    const size_t num_vars = vars.size();
+    // The loop variables, then (a _WhileRecord's) the values its body returns to be logged.
+    const size_t body_rets = static_cast<size_t>(function(1).num_rets());
+    std::vector<ValueLog> logs(record_.size() + body_rets - num_vars);
     std::vector<Tensor> pred, next;
     RILL_RETURN_IF_ERROR(Run(0, vars, &pred));
-    const size_t num_vars = vars.size();
-    std::vector<ValueLog> logs(record_.size());
     int64_t iterations = 0;
     for (;; ++iterations) {
       RILL_ASSIGN_OR_RETURN(const bool go, Truth(node(), pred[0]));
       if (!go) break;
       for (size_t j = 0; j < record_.size(); ++j) {
-        RILL_RETURN_IF_ERROR(logs[j].Add(node(), static_cast<int>(record_[j]), vars[record_[j]]));
+        RILL_RETURN_IF_ERROR(logs[j].Add(node(), absl::StrCat("loop variable ", record_[j]),
+                                         "before", vars[record_[j]]));
       }
       if (chained_ != 0) {
         RILL_RETURN_IF_ERROR(Run(chained_, vars, &next));
-        pred.assign(next.begin() + static_cast<std::ptrdiff_t>(num_vars), next.end());
-        next.resize(num_vars);
+        pred.assign(next.begin() + static_cast<std::ptrdiff_t>(body_rets), next.end());
       } else {
         RILL_RETURN_IF_ERROR(Run(1, vars, &next));
-        RILL_RETURN_IF_ERROR(Run(0, next, &pred));
+        RILL_RETURN_IF_ERROR(
+            Run(0, {next.begin(), next.begin() + static_cast<std::ptrdiff_t>(num_vars)}, &pred));
       }
+      for (size_t k = num_vars; k < body_rets; ++k) {
+        RILL_RETURN_IF_ERROR(logs[record_.size() + k - num_vars].Add(
+            node(), absl::StrCat("logged value ", k - num_vars), "after", next[k]));
+      }
+      next.resize(num_vars);
       vars.swap(next);
     }
     for (size_t i = 0; i < vars.size(); ++i) ctx.set_output(static_cast<int>(i), vars[i]);
     if (node().type_string() != "_WhileRecord") return absl::OkStatus();
-    const int n = static_cast<int>(num_vars), r = static_cast<int>(record_.size());
+    return WriteLogs(ctx, iterations, logs);
+  }
+
+ private:
+  // The count of iterations, then each log: the recorded variables', then the logged
+  // values'.
+  absl::Status WriteLogs(OpKernelContext& ctx, int64_t iterations,
+                         const std::vector<ValueLog>& logs) const {
+    const int n = ctx.num_inputs(), r = static_cast<int>(record_.size());
+    const int num_logs = static_cast<int>(logs.size());
     ctx.set_output(n, Tensor(iterations));
-    for (int j = 0; j < r; ++j) {
-      const int rank = ctx.input(static_cast<int>(record_[j])).dims();
-      RILL_RETURN_IF_ERROR(logs[j].Write(ctx, n + 1 + j, n + 1 + r + j, rank));
+    for (int j = 0; j < num_logs; ++j) {
+      // With no iteration, the rank a log's layout has: the variable's or the value's.
+      int rank = 0;
+      if (j < r) {
+        rank = ctx.input(static_cast<int>(record_[j])).dims();
+      } else if (const PartialTensorShape& s = function(1).ret_shape(n + j - r);
+                 !s.unknown_rank()) {
+        rank = s.dims();
+      }
+      RILL_RETURN_IF_ERROR(logs[j].Write(ctx, n + 1 + j, n + 1 + num_logs + j, rank));
     }
     return absl::OkStatus();
   }
 
- private:
   size_t chained_ = 0;  // the chained function's index, or 0 (the condition's) when none
   std::vector<int64_t> record_;
 };

@@ -7,18 +7,32 @@
 // so the plan drops the While and reads those instead. That is right because the gradient
 // refused functions with stateful ops: both loops compute the same values.
 //
-// Twins: same inputs in the new graph, same cond and body functions (the same objects),
-// same device. The record is copied early, when its While is visited: its inputs are the
-// While's, so they are already in the new graph; its control inputs must be too.
+// Twins: same inputs in the new graph, the same cond function and the same body (or the
+// record's, over the same graph, also returning the values it logs), same device. The record is
+// copied early, when its While is visited: its inputs are the While's, so they are already in the
+// new graph; its control inputs must be too.
 #include "absl/strings/str_cat.h"
+#include "rill/core/function.h"
 #include "rill/runtime/passes/passes.h"
 
 namespace rill {
 namespace {
 
-bool SameFunctions(const Node& a, const Node& b) {
-  for (const char* attr : {"cond", "body"}) {
-    if (a.attr<FunctionRef>(attr) != b.attr<FunctionRef>(attr)) return false;
+// The record runs the loop's condition and body: the same condition, and the same body or
+// one over the same graph returning more (the values it logs).
+bool SameFunctions(const Node& loop, const Node& record) {
+  if (loop.attr<FunctionRef>("cond") != record.attr<FunctionRef>("cond")) return false;
+  const Function& body = *loop.attr<FunctionRef>("body");
+  const Function& logging = *record.attr<FunctionRef>("body");
+  if (&body.graph() != &logging.graph() || body.args() != logging.args() ||
+      logging.num_rets() < body.num_rets()) {
+    return false;
+  }
+  for (int k = 0; k < body.num_rets(); ++k) {
+    if (body.rets()[k].node != logging.rets()[k].node ||
+        body.rets()[k].index != logging.rets()[k].index) {
+      return false;
+    }
   }
   return true;
 }

@@ -140,18 +140,23 @@ void WhileRecordCases() {
           {"'record'[0] = -1"});
   AddCase("values of another dtype", {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_INT32})},
           kConstruction, kInvalid, {"of dtype int32"});
-  AddCase("more values than recorded variables",
-          {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_FLOAT, DT_FLOAT})}, kConstruction,
-          kInvalid, {"names 1 variables but 'Thistory' 2"});
+  AddCase(
+      "a log of a value the body does not return",
+      {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_FLOAT, DT_FLOAT}, {DT_INT64, DT_INT64})},
+      kConstruction, kInvalid, {"'body'", "returns [float]", "[float,float]"});
+  AddCase("fewer logs than recorded variables",
+          {"_WhileRecord", {one}, attrs(small, plus1, {0, 0}, {DT_FLOAT})}, kConstruction, kInvalid,
+          {"names 2 variables but 'Thistory' 1"});
   AddCase("a layout of int32",
           {"_WhileRecord", {one}, attrs(small, plus1, {0}, {DT_FLOAT}, {DT_INT32})}, kConstruction,
-          kInvalid, {"'Tlayout' [int32]", "one int64 per variable"});
+          kInvalid, {"'Tlayout' [int32]", "one int64 per log"});
   auto nest = Fn("nest", DT_FLOAT, any, [](const Scope& s, Output x) {
     return std::vector<Output>{ops::Reshape(s, ops::Add(s, x, 1.f), {1, -1})};
   });
-  AddCase("a recorded variable that changes rank",
-          {"_WhileRecord", {one}, attrs(small, nest, {0}, {DT_FLOAT})}, Where::kRun, kInvalid,
-          {"loop variable 0 is [1]", "[1,1] before iteration 1", "keep their rank"});
+  AddCase(
+      "a recorded variable that changes rank",
+      {"_WhileRecord", {one}, attrs(small, nest, {0}, {DT_FLOAT})}, Where::kRun, kInvalid,
+      {"loop variable 0 is [1] before iteration 0", "[1,1] before iteration 1", "keep their rank"});
 }
 
 // An int64 tensor of `shape` holding `values`.

@@ -10,7 +10,7 @@
 namespace rill::testing {
 namespace {
 
-MarkTested tested({"_WhileRecord"});
+MarkTested tested({"_WhileRecord", "_LogRead"});
 const bool kGradChecked = [] {
   GradTestedOps().insert({"If", "While"});
   return true;
