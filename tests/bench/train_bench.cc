@@ -5,6 +5,8 @@
 //   BM_TrainStepTinyMlpEigen  the hand-written step; the difference is rill's own cost
 //   BM_SeedTrainStep          the CIFAR MLP and MNIST CNN steps, memory plan and graph
 //                             optimizer off and on
+//   BM_RnnTrainStep           a recurrent net's step unrolled (0) or as a While (1), whose
+//                             gradient runs the loop again with a log and then backward
 #include <random>
 
 #include "Eigen/Core"
@@ -103,6 +105,23 @@ BENCHMARK(BM_TrainStepTinyMlpEigen)->UseRealTime();
 
 namespace {
 
+// Initialises `t`'s variables, makes its step a callable (*h), runs it twice, then times
+// it; false (the error reported to `state`) when the step cannot be built.
+bool TimeSteps(benchmark::State& state, Session& session, const testing::TrainStep& t,
+               Session::CallableHandle* h) {
+  if (!session.Run({}, {}, {t.init}, nullptr).ok() ||
+      !session.MakeCallable(t.Signature(), h).ok()) {
+    state.SkipWithError("could not build the step");
+    return false;
+  }
+  const std::vector<Tensor> feeds = {t.x_value, t.y_value};
+  for (int i = 0; i < 2; ++i) (void)session.RunCallable(*h, feeds, nullptr);
+  for (auto _ : state) {
+    if (!session.RunCallable(*h, feeds, nullptr).ok()) state.SkipWithError("step failed");
+  }
+  return true;
+}
+
 // The seeds' models' training steps (tests/support/model_steps.h) at their sizes, with the
 // static memory plan off (0) or on (1); run with --benchmark_enable_random_interleaving
 // so the two alternate. Counters: the arena's bytes (the peak of the planned values) and
@@ -116,16 +135,7 @@ void BM_SeedTrainStep(benchmark::State& state) {
   options.optimize_graph = state.range(2) == 1;
   Session session(t.scope, options);
   Session::CallableHandle h;
-  if (!session.Run({}, {}, {t.init}, nullptr).ok() ||
-      !session.MakeCallable(t.Signature(), &h).ok()) {
-    state.SkipWithError("could not build the step");
-    return;
-  }
-  const std::vector<Tensor> feeds = {t.x_value, t.y_value};
-  for (int i = 0; i < 2; ++i) (void)session.RunCallable(h, feeds, nullptr);
-  for (auto _ : state) {
-    if (!session.RunCallable(h, feeds, nullptr).ok()) state.SkipWithError("step failed");
-  }
+  if (!TimeSteps(state, session, t, &h)) return;
   absl::StatusOr<MemoryPlanStats> st = session.GetMemoryPlanStats(h);
   if (st.ok()) {
     state.counters["arena_MB"] = static_cast<double>(st->arena_bytes) / 1e6;
@@ -140,6 +150,33 @@ BENCHMARK(BM_SeedTrainStep)
     ->Args({1, 0, 1})
     ->Args({1, 1, 1})
     ->Args({1, 1, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+
+namespace {
+
+// A recurrent net's training step (tests/support/model_steps.h: 20 steps, batch 32,
+// 64 -> 128, SGD) unrolled by hand (while 0) or as a While (while 1), with the graph
+// optimizer on or off (off: the forward loop runs beside its record, and the backward loop
+// carries every variable's gradient). Run with --benchmark_enable_random_interleaving so
+// they alternate. The ratio of the first two is what differentiating through the loop
+// costs: the loop runs again with a log, and the backward loop recomputes each
+// iteration's body before differentiating it.
+void BM_RnnTrainStep(benchmark::State& state) {
+  testing::TrainStep t = testing::RnnStep(20, 32, 64, 128, state.range(0) == 1);
+  SessionOptions options;
+  options.optimize_graph = state.range(1) == 1;
+  Session session(t.scope, options);
+  Session::CallableHandle h;
+  TimeSteps(state, session, t, &h);
+}
+BENCHMARK(BM_RnnTrainStep)
+    ->ArgNames({"while", "optimize"})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
