@@ -321,6 +321,32 @@ TEST(ControlFlowGrad, AnRnnAsAWhileTrainsAsItsUnrolledTwin) {
   }
 }
 
+// A graph holding a While's gradient (its record, log reads and functions, the record's
+// body sharing the loop body's graph) is written to a graph file and read back: the same
+// gradient.
+TEST(ControlFlowGrad, GraphFilesKeepTheGradient) {
+  TrainStep t = RnnStep(4, 2, 3, 5, /*as_while=*/true);
+  std::vector<Output> g;
+  RILL_ASSERT_OK(AddSymbolicGradients(t.scope, {t.loss}, {t.x}, &g));
+  std::vector<Tensor> want, got;
+  {
+    Session session(t.scope);
+    RILL_ASSERT_OK(session.Run({}, {}, {t.init}, nullptr));
+    RILL_ASSERT_OK(session.Run({{t.x, t.x_value}, {t.y, t.y_value}}, {g[0]}, &want));
+  }
+  absl::StatusOr<std::string> text = GraphToText(*t.scope.graph());
+  RILL_ASSERT_OK(text.status());
+  EXPECT_TRUE(absl::StrContains(*text, "_WhileRecord")) << *text;
+  EXPECT_TRUE(absl::StrContains(*text, "_LogRead")) << *text;
+  Scope loaded = Scope::NewRootScope();
+  RILL_ASSERT_OK(GraphFromText(*text, loaded));
+  Session session(loaded);
+  RILL_ASSERT_OK(session.Run({}, {}, {t.init.name()}, nullptr));
+  RILL_ASSERT_OK(
+      session.Run({{t.x.name(), t.x_value}, {t.y.name(), t.y_value}}, {g[0].name()}, {}, &got));
+  ExpectTensorNear(got[0], DT_FLOAT, want[0].shape(), ToDoubles(want[0]), 0);
+}
+
 // A branch that draws random numbers would draw others when run again for the gradient.
 TEST(ControlFlowGrad, AStatefulOpInAFunctionIsRefused) {
   Scope root = Scope::NewRootScope();
