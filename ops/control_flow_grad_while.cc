@@ -316,10 +316,20 @@ absl::Status WhileGrad(const Scope& scope, const Operation& op,
   return absl::OkStatus();
 }
 
+// A gradient reaching a record or a log read differentiates a While's gradient: a second
+// derivative, which this does not compute. Declaring them not differentiable instead would
+// stop the flow there and give wrong second derivatives without a word.
+absl::Status NoSecondOrder(const Scope&, const Operation& op, const std::vector<Output>&,
+                           std::vector<Output>*) {
+  return errors::InvalidArgument(op.node()->DebugName(),
+                                 " belongs to a While's gradient: gradients of gradients through "
+                                 "While are not computed");
+}
+
 }  // namespace
 
 RILL_REGISTER_GRADIENT("While", WhileGrad);
-RILL_REGISTER_NO_GRADIENT("_WhileRecord");
-RILL_REGISTER_NO_GRADIENT("_LogRead");
+RILL_REGISTER_GRADIENT("_WhileRecord", NoSecondOrder);
+RILL_REGISTER_GRADIENT("_LogRead", NoSecondOrder);
 
 }  // namespace rill::ops

@@ -11,8 +11,10 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested({"_WhileRecord", "_LogRead"});
+// _WhileRecord's and _LogRead's gradient functions (which refuse, clearly) are checked by
+// ControlFlowGrad.SecondOrderThroughWhileIsAClearError.
 const bool kGradChecked = [] {
-  GradTestedOps().insert({"If", "While"});
+  GradTestedOps().insert({"If", "While", "_WhileRecord", "_LogRead"});
   return true;
 }();
 
@@ -345,6 +347,40 @@ TEST(ControlFlowGrad, GraphFilesKeepTheGradient) {
   RILL_ASSERT_OK(
       session.Run({{t.x.name(), t.x_value}, {t.y.name(), t.y_value}}, {g[0].name()}, {}, &got));
   ExpectTensorNear(got[0], DT_FLOAT, want[0].shape(), ToDoubles(want[0]), 0);
+}
+
+// An If's gradient is an If, so it differentiates again; a While's is built of a record
+// and log reads, which refuse a second derivative rather than give a wrong one.
+TEST(ControlFlowGrad, SecondOrderThroughIfWorksAndThroughWhileIsAClearError) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root, DT_FLOAT);
+  std::vector<Output> out, g1, g2;
+  RILL_ASSERT_OK(ops::Cond(
+      root, ops::Const(root, true), {x},
+      [](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) {
+        *r = {ops::Mul(s, ops::Square(s, a[0]), a[0])};  // x^3
+        return s.status();
+      },
+      [](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) {
+        *r = {a[0]};
+        return s.status();
+      },
+      &out));
+  RILL_ASSERT_OK(AddSymbolicGradients(root, {out[0]}, {x}, &g1));
+  RILL_ASSERT_OK(AddSymbolicGradients(root, {g1[0]}, {x}, &g2));
+  Session session(root);
+  std::vector<Tensor> got;
+  RILL_ASSERT_OK(session.Run({{x, {2.f}}}, {g1[0], g2[0]}, &got));
+  ExpectTensorNear(got[0], DT_FLOAT, TensorShape({1}), {12}, 1e-5);  // 3x^2
+  ExpectTensorNear(got[1], DT_FLOAT, TensorShape({1}), {12}, 1e-5);  // 6x
+
+  TrainStep t = RnnStep(3, 2, 3, 4, /*as_while=*/true);
+  std::vector<Output> dx, ddx;
+  RILL_ASSERT_OK(AddSymbolicGradients(t.scope, {t.loss}, {t.x}, &dx));
+  auto norm = ops::Sum(t.scope, ops::Reshape(t.scope, ops::Square(t.scope, dx[0]), {-1}), 0);
+  absl::Status s = AddSymbolicGradients(t.scope, {norm}, {t.x}, &ddx);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(s.message(), "gradients of gradients through While")) << s;
 }
 
 // A branch that draws random numbers would draw others when run again for the gradient.
