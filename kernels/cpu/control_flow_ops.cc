@@ -96,10 +96,11 @@ class IfOp : public FunctionCallingKernel {
   }
 };
 
-// One loop variable's values before each iteration, for _WhileRecord. A value that begins
-// with the bytes of the value before it (a loop appending along axis 0, or one leaving the
-// variable as it was) extends that value's segment instead of starting one, so an
-// accumulator costs its final size rather than the sum of its sizes.
+// The values of one loop variable (before each iteration) or body value (after each), for
+// _WhileRecord. A value that begins with the bytes of the value before it (a loop
+// appending along axis 0, or one leaving the value as it was) extends that value's segment
+// instead of starting one, so an accumulator costs its final size rather than the sum of
+// its sizes.
 class ValueLog {
  public:
   // `what` names the value in errors; `when` says whether it is logged before or after
@@ -167,7 +168,8 @@ class ValueLog {
 // The condition runs once on the initial values; then each iteration is one run of the
 // body chained with the condition (ChainFunctions), not two runs. _WhileRecord (for
 // While's gradient) also logs the values of the variables its `record` attr names before
-// each iteration, and returns the count of iterations and, per variable, the log.
+// each iteration and the values its body returns past the loop variables after each, and
+// returns the count of iterations and the logs.
 class WhileOp : public FunctionCallingKernel {
  public:
   explicit WhileOp(OpKernelConstruction& c) : FunctionCallingKernel(c, {"cond", "body"}) {
