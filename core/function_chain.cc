@@ -6,6 +6,41 @@
 #include "rill/core/status.h"
 
 namespace rill {
+
+absl::Status CopyNode(const Node& n, Graph& into, std::map<const Node*, std::vector<NodeOut>>& map,
+                      const std::string& prefix) {
+  auto out = [&](const Node* in, int index) -> absl::StatusOr<NodeOut> {
+    auto it = map.find(in);
+    if (it == map.end()) {
+      return errors::Internal("copying ", n.DebugName(), ": its input ", in->DebugName(),
+                              " was not copied before it");
+    }
+    return it->second[index];
+  };
+  NodeSpec spec;
+  const std::string name = absl::StrCat(prefix, n.name());
+  spec.name = name;
+  for (int k = 1; into.HasNode(spec.name); ++k) spec.name = absl::StrCat(name, "_", k);
+  spec.op = n.type_string();
+  spec.attrs = n.attrs();
+  spec.device = n.requested_device();
+  if (const Node* c = n.graph()->FindNode(n.colocate_with()); c != nullptr && map.contains(c)) {
+    spec.colocate_with = map.at(c)[0].node->name();
+  }
+  for (int i = 0; i < n.num_inputs(); ++i) {
+    RILL_ASSIGN_OR_RETURN(NodeOut in, out(n.input(i).node, n.input(i).index));
+    spec.inputs.push_back(in);
+  }
+  for (const Node* c : n.control_inputs()) {
+    RILL_ASSIGN_OR_RETURN(NodeOut in, out(c, 0));
+    spec.control_inputs.push_back(in.node);
+  }
+  RILL_ASSIGN_OR_RETURN(Node * m, into.AddNode(std::move(spec)));
+  std::vector<NodeOut>& outs = map[&n];
+  for (int k = 0; k < m->num_outputs(); ++k) outs.push_back({m, k});
+  return absl::OkStatus();
+}
+
 namespace {
 
 // Copies every node of `from` into `into` in id order (inputs come first), with inputs
@@ -14,26 +49,9 @@ namespace {
 absl::Status CopyNodes(const Graph& from, Graph& into,
                        std::map<const Node*, std::vector<NodeOut>>& map,
                        const std::string& prefix = "") {
-  auto out = [&](NodeOut in) { return map.at(in.node)[in.index]; };
   for (int id = 0; id < from.num_nodes(); ++id) {
     const Node* n = from.node(id);
-    if (map.contains(n)) continue;
-    NodeSpec spec;
-    const std::string name = absl::StrCat(prefix, n->name());
-    spec.name = name;
-    for (int k = 1; into.HasNode(spec.name); ++k) spec.name = absl::StrCat(name, "_", k);
-    spec.op = n->type_string();
-    spec.attrs = n->attrs();
-    spec.device = n->requested_device();
-    if (const Node* c = from.FindNode(n->colocate_with()); c != nullptr && map.contains(c)) {
-      spec.colocate_with = out({const_cast<Node*>(c), 0}).node->name();
-    }
-    for (int i = 0; i < n->num_inputs(); ++i) spec.inputs.push_back(out(n->input(i)));
-    for (const Node* c : n->control_inputs())
-      spec.control_inputs.push_back(out({const_cast<Node*>(c), 0}).node);
-    RILL_ASSIGN_OR_RETURN(Node * m, into.AddNode(std::move(spec)));
-    std::vector<NodeOut>& outs = map[n];
-    for (int k = 0; k < m->num_outputs(); ++k) outs.push_back({m, k});
+    if (!map.contains(n)) RILL_RETURN_IF_ERROR(CopyNode(*n, into, map, prefix));
   }
   return absl::OkStatus();
 }

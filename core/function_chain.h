@@ -19,6 +19,12 @@ namespace rill {
 // nodes are renamed where first has the name.
 absl::StatusOr<FunctionRef> ChainFunctions(const Function& first, const Function& second);
 
+// Copies node `n` into `into` with its inputs (data and control) mapped through `map`,
+// which must hold them (else Internal), and records its copy's outputs there. Its name
+// gets `prefix` in front, and a suffix where `into` has it; its requested device is kept.
+absl::Status CopyNode(const Node& n, Graph& into, std::map<const Node*, std::vector<NodeOut>>& map,
+                      const std::string& prefix = "");
+
 // A function's nodes copied into another graph.
 struct InlinedFunction {
   std::vector<NodeOut> rets;

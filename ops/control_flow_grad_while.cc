@@ -151,38 +151,6 @@ absl::StatusOr<FunctionRef> LoggingBody(
                           std::move(rets));
 }
 
-// Copies `n` into `into` with its inputs mapped through `map` (which must hold them).
-absl::Status CopyMapped(const Node& n, Graph& into,
-                        std::map<const Node*, std::vector<NodeOut>>& map) {
-  NodeSpec spec;
-  spec.name = n.name();
-  for (int k = 1; into.HasNode(spec.name); ++k) spec.name = absl::StrCat(n.name(), "_", k);
-  spec.op = n.type_string();
-  spec.attrs = n.attrs();
-  spec.device = n.requested_device();
-  auto mapped = [&](const Node* in) -> const std::vector<NodeOut>* {
-    auto it = map.find(in);
-    return it == map.end() ? nullptr : &it->second;
-  };
-  for (int i = 0; i < n.num_inputs(); ++i) {
-    const std::vector<NodeOut>* outs = mapped(n.input(i).node);
-    if (outs == nullptr) {
-      return errors::Internal("While gradient: ", n.DebugName(), " reads ",
-                              n.input(i).node->DebugName(), ", which the backward step lacks");
-    }
-    spec.inputs.push_back((*outs)[n.input(i).index]);
-  }
-  for (const Node* c : n.control_inputs()) {
-    if (const std::vector<NodeOut>* outs = mapped(c); outs != nullptr && !outs->empty()) {
-      spec.control_inputs.push_back((*outs)[0].node);
-    }
-  }
-  RILL_ASSIGN_OR_RETURN(Node * m, into.AddNode(std::move(spec)));
-  std::vector<NodeOut>& outs = map[&n];
-  for (int k = 0; k < m->num_outputs(); ++k) outs.push_back({m, k});
-  return absl::OkStatus();
-}
-
 // Step 4: the first step's graph again with the logs of the body values `logged` added to
 // its variables (after the recorded variables' logs). Those values are read from their
 // logs; the first step's other copies of the body's nodes are left out, but constants.
@@ -221,7 +189,7 @@ absl::StatusOr<FunctionRef> SecondStep(
         for (int id = 0; id < first.graph().num_nodes(); ++id) {
           const Node* n = first.graph().node(id);
           if (map.contains(n) || (copies.contains(n) && !n->IsConstant())) continue;
-          RILL_RETURN_IF_ERROR(CopyMapped(*n, *s.graph(), map));
+          RILL_RETURN_IF_ERROR(CopyNode(*n, *s.graph(), map));
         }
         for (int k = 0; k < 1 + d; ++k) {  // i - 1 and the gradients; the rest passes through
           const NodeOut ret = first.rets()[k];
