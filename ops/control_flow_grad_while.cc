@@ -61,7 +61,7 @@ StepSignature Signature(const Function& body, const LoopVars& vars, const std::v
   for (int j : vars.diff) sig.Add(body.arg_type(j), body.arg_shape(j));
   for (const Log& l : logs) sig.Add(l.dtype, PartialTensorShape({-1}));
   for (const Log& l : logs) {
-    sig.Add(DT_INT64, PartialTensorShape({-1, l.shape.unknown_rank() ? -1 : 1 + l.shape.dims()}));
+    sig.Add(DT_INT64, LogLayoutShape(l.shape));
   }
   for (int k : vars.fixed) sig.Add(body.arg_type(k), body.arg_shape(k));
   return sig;

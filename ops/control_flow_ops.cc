@@ -1,12 +1,11 @@
 // If and While: op definitions (shape functions that check the functions against the
 // node), the wrappers and the lambda builders. Kernels: kernels/cpu/control_flow_ops.cc;
-// gradients: ops/control_flow_grad.cc.
+// gradients: ops/control_flow_grad.cc and ops/control_flow_grad_while.cc.
 #include "rill/ops/control_flow_ops.h"
 
 #include "absl/strings/str_cat.h"
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
-#include "rill/ops/gradients.h"
 
 namespace rill {
 namespace {
@@ -98,11 +97,6 @@ absl::Status LoopShape(InferenceContext& c, const std::vector<DataType>& extra) 
 
 absl::Status WhileShape(InferenceContext& c) { return LoopShape(c, {}); }
 
-// [?, 1 + rank]: a log's layout for values of `shape`.
-PartialTensorShape LayoutShape(const PartialTensorShape& shape) {
-  return PartialTensorShape({-1, shape.unknown_rank() ? -1 : 1 + shape.dims()});
-}
-
 // The loop's checks and outputs (its body also returning the values it logs after each
 // iteration: `Thistory` past the recorded variables), then the iteration count (a scalar)
 // and, per log (the recorded variables', then those values'), its values one after
@@ -131,7 +125,7 @@ absl::Status WhileRecordShape(InferenceContext& c) {
     const PartialTensorShape& s =
         j < r ? body.arg_shape(static_cast<int>(record[j])) : body.ret_shape(n + j - r);
     c.set_output(n + 1 + j, PartialTensorShape({-1}));
-    c.set_output(n + 1 + logs + j, LayoutShape(s));
+    c.set_output(n + 1 + logs + j, ops::LogLayoutShape(s));
   }
   return absl::OkStatus();
 }
@@ -174,7 +168,7 @@ RILL_REGISTER_OP("While")
     .SetIsStateful()
     .SetShapeFn(WhileShape);
 
-// A While's loop run again for its gradient (ops/control_flow_grad.cc): While's outputs,
+// A While's loop run again for its gradient (ops/control_flow_grad_while.cc): While's outputs,
 // then the number of iterations and logs (kernels/cpu/control_flow_ops.cc's ValueLog):
 // for each variable `record` names, its values before each iteration; then, for each
 // value the body returns past the loop variables (intermediate values the gradient
@@ -232,6 +226,10 @@ Operation AddWhile(const Scope& scope, const InputList& input, const FunctionRef
 }
 
 }  // namespace
+
+PartialTensorShape LogLayoutShape(const PartialTensorShape& value) {
+  return PartialTensorShape({-1, value.unknown_rank() ? -1 : 1 + value.dims()});
+}
 
 PartialTensorShape CommonShape(const PartialTensorShape& a, const PartialTensorShape& b) {
   if (a.unknown_rank() || b.unknown_rank() || a.dims() != b.dims()) return PartialTensorShape();

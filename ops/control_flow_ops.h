@@ -77,4 +77,8 @@ absl::Status BuildWhileLoop(const Scope& scope, const std::vector<Output>& input
 // unknown when theirs differ.
 PartialTensorShape CommonShape(const PartialTensorShape& a, const PartialTensorShape& b);
 
+// The static shape of a _WhileRecord log's layout for values of shape `value`:
+// [?, 1 + rank] (each value's element offset, then its dims).
+PartialTensorShape LogLayoutShape(const PartialTensorShape& value);
+
 }  // namespace rill::ops
