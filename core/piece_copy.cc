@@ -8,33 +8,13 @@
 namespace rill {
 namespace {
 
-// Row-major strides of `dims`.
-shape_util::Dims RowMajor(absl::Span<const int64_t> dims) {
-  shape_util::Dims s(dims.size());
-  int64_t stride = 1;
-  for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
-    s[d] = stride;
-    stride *= dims[d];
-  }
-  return s;
-}
-
-// Adds a copy dim; dims of size 1 are left out (they move nothing).
-void Push(StridedCopy* c, int64_t size, int64_t src_stride, int64_t dst_stride) {
-  if (size == 1) return;
-  c->dims[c->rank] = size;
-  c->src_strides[c->rank] = src_stride;
-  c->dst_strides[c->rank] = dst_stride;
-  ++c->rank;
-}
-
 // The copy of a [outer, inner] block between rows `src_row` and `dst_row` elements long,
 // starting at the given offsets.
 StridedCopy Block(int64_t outer, int64_t inner, int64_t src_row, int64_t dst_row, int64_t src_base,
                   int64_t dst_base) {
   StridedCopy c;
-  Push(&c, outer, src_row, dst_row);
-  Push(&c, inner, 1, 1);
+  PushCopyDim(&c, outer, src_row, dst_row);
+  PushCopyDim(&c, inner, 1, 1);
   c.src_base = src_base;
   c.dst_base = dst_base;
   return c;
@@ -44,13 +24,6 @@ int64_t Product(absl::Span<const int64_t> dims, size_t from, size_t to) {
   int64_t n = 1;
   for (size_t d = from; d < to; ++d) n *= dims[d];
   return n;
-}
-
-absl::StatusOr<Tensor*> Allocate(OpKernelContext& ctx, int i, absl::Span<const int64_t> dims) {
-  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
-  Tensor* out;
-  RILL_RETURN_IF_ERROR(ctx.allocate_output(i, shape, &out));
-  return out;
 }
 
 void AddIfNotEmpty(PieceCopies* v, int input, Tensor* out, const StridedCopy& c) {
@@ -75,7 +48,7 @@ absl::StatusOr<PieceCopies> SplitPieces(OpKernelContext& ctx, int value_input, i
   shape_util::Dims piece(in.begin(), in.end());
   for (size_t i = 0; i < sizes.size(); ++i) {
     piece[ax] = sizes[i];
-    RILL_ASSIGN_OR_RETURN(Tensor * out, Allocate(ctx, static_cast<int>(i), piece));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, static_cast<int>(i), piece));
     AddIfNotEmpty(
         &v, value_input, out,
         Block(outer, sizes[i] * inner, in[ax] * inner, sizes[i] * inner, offset * inner, 0));
@@ -85,6 +58,32 @@ absl::StatusOr<PieceCopies> SplitPieces(OpKernelContext& ctx, int value_input, i
 }
 
 }  // namespace
+
+shape_util::Dims RowMajorStrides(absl::Span<const int64_t> dims) {
+  shape_util::Dims s(dims.size());
+  int64_t stride = 1;
+  for (int d = static_cast<int>(dims.size()) - 1; d >= 0; --d) {
+    s[d] = stride;
+    stride *= dims[d];
+  }
+  return s;
+}
+
+void PushCopyDim(StridedCopy* c, int64_t size, int64_t src_stride, int64_t dst_stride) {
+  if (size == 1) return;
+  c->dims[c->rank] = size;
+  c->src_strides[c->rank] = src_stride;
+  c->dst_strides[c->rank] = dst_stride;
+  ++c->rank;
+}
+
+absl::StatusOr<Tensor*> AllocateOutput(OpKernelContext& ctx, int i,
+                                       absl::Span<const int64_t> dims) {
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  Tensor* out;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(i, shape, &out));
+  return out;
+}
 
 absl::StatusOr<PieceCopies> PrepareTile(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
@@ -97,13 +96,13 @@ absl::StatusOr<PieceCopies> PrepareTile(OpKernelContext& ctx) {
     ctx.set_output(0, x);
     return PieceCopies();
   }
-  RILL_ASSIGN_OR_RETURN(Tensor * out, Allocate(ctx, 0, dims));
+  RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, 0, dims));
   // Over (replica, position) pairs per dim: rank up to 2 * kMaxTensorRank.
-  const shape_util::Dims src = RowMajor(in), dst = RowMajor(dims);
+  const shape_util::Dims src = RowMajorStrides(in), dst = RowMajorStrides(dims);
   StridedCopy c;
   for (size_t d = 0; d < in.size(); ++d) {
-    Push(&c, multiples[d], 0, in[d] * dst[d]);
-    Push(&c, in[d], src[d], dst[d]);
+    PushCopyDim(&c, multiples[d], 0, in[d] * dst[d]);
+    PushCopyDim(&c, in[d], src[d], dst[d]);
   }
   PieceCopies v;
   AddIfNotEmpty(&v, 0, out, c);
@@ -124,7 +123,7 @@ absl::StatusOr<PieceCopies> PreparePack(OpKernelContext& ctx) {
   const auto in = first.dim_sizes();
   RILL_ASSIGN_OR_RETURN(shape_util::Dims dims,
                         shape_util::Pack(in, n, ctx.node().attr<int64_t>("axis"), &ax));
-  RILL_ASSIGN_OR_RETURN(Tensor * out, Allocate(ctx, 0, dims));
+  RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, 0, dims));
   const int64_t outer = Product(in, 0, ax), inner = Product(in, ax, in.size());
   PieceCopies v;
   for (int i = 0; i < n; ++i)
@@ -141,7 +140,7 @@ absl::StatusOr<PieceCopies> PrepareUnpack(OpKernelContext& ctx) {
   const int64_t outer = Product(in, 0, ax), inner = Product(in, ax + 1, in.size());
   PieceCopies v;
   for (int64_t i = 0; i < num; ++i) {
-    RILL_ASSIGN_OR_RETURN(Tensor * out, Allocate(ctx, static_cast<int>(i), piece));
+    RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, static_cast<int>(i), piece));
     AddIfNotEmpty(&v, 0, out, Block(outer, inner, num * inner, inner, i * inner, 0));
   }
   return v;

@@ -6,16 +6,26 @@
 
 #include <vector>
 
+#include "rill/core/shape_util.h"
 #include "rill/core/strided_copy.h"
 
 namespace rill {
 
 struct PieceCopy {
+  // An `input` of kZeroFill zero-fills all of `out` instead of copying (Diag's and
+  // SpaceToBatchND's outputs: the elements no later copy writes stay 0).
+  static constexpr int kZeroFill = -1;
   int input = 0;          // the source: input `input` of the node
   Tensor* out = nullptr;  // the destination: an output allocated by the Prepare
   StridedCopy copy;
 };
 using PieceCopies = std::vector<PieceCopy>;
+
+// For the Prepare functions that plan copies (here and rearrange_copy.h).
+shape_util::Dims RowMajorStrides(absl::Span<const int64_t> dims);
+// Appends a dim to `c`; a dim of size 1 moves nothing and is left out.
+void PushCopyDim(StridedCopy* c, int64_t size, int64_t src_stride, int64_t dst_stride);
+absl::StatusOr<Tensor*> AllocateOutput(OpKernelContext& ctx, int i, absl::Span<const int64_t> dims);
 
 // Each validates the op's inputs (and the node's attrs) and allocates or aliases every
 // output; the copies left to run never have zero elements.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -54,6 +55,33 @@ absl::StatusOr<std::vector<int64_t>> SplitSizes(absl::Span<const int64_t> in, in
                                                 int64_t num_split,
                                                 const absl::Span<const int64_t>* sizes,
                                                 int* out_axis);
+
+// The rearranging ops (shape_util_rearrange.cc): each moves elements without arithmetic.
+// MirrorPad pads dim d by paddings[2d] before and paddings[2d+1] after with a mirror image
+// ("REFLECT" leaves the edge out, so a padding is at most dim - 1; "SYMMETRIC" repeats it,
+// at most dim); MirrorPadGrad folds such an output back to the input's dims.
+absl::StatusOr<Dims> MirrorPad(absl::Span<const int64_t> in, absl::Span<const int64_t> paddings,
+                               const std::string& mode);
+absl::StatusOr<Dims> MirrorPadGrad(absl::Span<const int64_t> in, absl::Span<const int64_t> paddings,
+                                   const std::string& mode);
+// SpaceToDepth moves block x block patches of H and W into channels; DepthToSpace back.
+// `in` is [N, H, W, C] (nchw: [N, C, H, W]); block >= 2.
+absl::StatusOr<Dims> SpaceToDepth(absl::Span<const int64_t> in, int64_t block, bool nchw);
+absl::StatusOr<Dims> DepthToSpace(absl::Span<const int64_t> in, int64_t block, bool nchw);
+// SpaceToBatchND pads the M dims after the batch (paddings: 2 per dim) and moves block
+// offsets into the batch; BatchToSpaceND undoes it, cropping by `crops`.
+absl::StatusOr<Dims> SpaceToBatch(absl::Span<const int64_t> in, absl::Span<const int64_t> block,
+                                  absl::Span<const int64_t> paddings);
+absl::StatusOr<Dims> BatchToSpace(absl::Span<const int64_t> in, absl::Span<const int64_t> block,
+                                  absl::Span<const int64_t> crops);
+// Diag: [D1..Dk] -> [D1..Dk, D1..Dk] (1 <= k <= 4); DiagPart the reverse.
+absl::StatusOr<Dims> Diag(absl::Span<const int64_t> in);
+absl::StatusOr<Dims> DiagPart(absl::Span<const int64_t> in);
+// MatrixDiag: [..., K] -> [..., K, K]; MatrixDiagPart: [..., M, N] -> [..., min(M, N)].
+absl::StatusOr<Dims> MatrixDiag(absl::Span<const int64_t> in);
+absl::StatusOr<Dims> MatrixDiagPart(absl::Span<const int64_t> in);
+// ReverseSequence's dims: seq_dim and batch_dim distinct, each in [0, rank).
+absl::Status ReverseSequenceDims(absl::Span<const int64_t> in, int64_t seq_dim, int64_t batch_dim);
 
 std::string Str(absl::Span<const int64_t> dims);  // "[2,?,3]"
 

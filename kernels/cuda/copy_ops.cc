@@ -1,10 +1,12 @@
 // GPU kernels of OneHot, of Transpose, ReverseV2, Slice, Pad, BroadcastTo and ConcatV2, of Tile,
-// Pack, Unpack, Split and SplitV, and of StridedSlice and StridedSliceGrad: the strided copies
-// planned by core/strided_copy.h, core/piece_copy.h and core/strided_slice.h (the CPU
-// kernels' checks), run by copy.cu on the device's stream. perm, begin, size, end, strides,
-// paddings, shape, multiples, size_splits and the axes are read on the host.
+// Pack, Unpack, Split and SplitV, of the rearranging ops (core/rearrange_copy.h), and of
+// StridedSlice and StridedSliceGrad: the strided copies planned by core/strided_copy.h,
+// core/piece_copy.h and core/strided_slice.h (the CPU kernels' checks), run by copy.cu on the
+// device's stream. perm, begin, size, end, strides, paddings, shape, multiples, size_splits and the
+// axes are read on the host.
 #include "rill/core/kernel_util.h"
 #include "rill/core/piece_copy.h"
+#include "rill/core/rearrange_copy.h"
 #include "rill/core/strided_copy.h"
 #include "rill/core/strided_slice.h"
 #include "rill/kernels/cuda/copy_launch.h"
@@ -57,6 +59,12 @@ class PieceCopyGpu : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_ASSIGN_OR_RETURN(PieceCopies copies, kPrepare(ctx));
     for (const PieceCopy& p : copies) {
+      if (p.input == PieceCopy::kZeroFill) {
+        if (p.out->TotalBytes() == 0) continue;
+        RILL_CUDA_CHECK(
+            cudaMemsetAsync(p.out->data(), 0, p.out->TotalBytes(), ContextOf(ctx)->stream));
+        continue;
+      }
       RILL_RETURN_IF_ERROR(Run(ctx, p.copy, ctx.input(p.input), p.out));
     }
     return absl::OkStatus();
@@ -121,6 +129,27 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Split", DEVICE_GPU, "", DT_INVALID, {0},
                                  PieceCopyGpu<PrepareSplit>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("SplitV", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
                                  PieceCopyGpu<PrepareSplitV>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Roll", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
+                                 PieceCopyGpu<PrepareRoll>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("ReverseSequence", DEVICE_GPU, "", DT_INVALID, {1},
+                                 PieceCopyGpu<PrepareReverseSequence>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("MirrorPad", DEVICE_GPU, "", DT_INVALID, {1},
+                                 PieceCopyGpu<PrepareMirrorPad>);
+RILL_REGISTER_KERNEL("SpaceToDepth", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareSpaceToDepth>);
+RILL_REGISTER_KERNEL("DepthToSpace", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareDepthToSpace>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("SpaceToBatchND", DEVICE_GPU, "", DT_INVALID,
+                                 (std::vector<int>{1, 2}), PieceCopyGpu<PrepareSpaceToBatchND>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("BatchToSpaceND", DEVICE_GPU, "", DT_INVALID,
+                                 (std::vector<int>{1, 2}), PieceCopyGpu<PrepareBatchToSpaceND>);
+RILL_REGISTER_KERNEL("Diag", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareDiag>);
+RILL_REGISTER_KERNEL("DiagPart", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareDiagPart>);
+RILL_REGISTER_KERNEL("MatrixDiag", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareMatrixDiag>);
+RILL_REGISTER_KERNEL("MatrixDiagPart", DEVICE_GPU, "", DT_INVALID,
+                     PieceCopyGpu<PrepareMatrixDiagPart>);
+RILL_REGISTER_KERNEL("MatrixSetDiag", DEVICE_GPU, "", DT_INVALID,
+                     PieceCopyGpu<PrepareMatrixSetDiag>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("MatrixBandPart", DEVICE_GPU, "", DT_INVALID,
+                                 (std::vector<int>{1, 2}), PieceCopyGpu<PrepareMatrixBandPart>);
 #define RILL_REG_GPU_ONE_HOT(T, unused)                                                      \
   RILL_REGISTER_KERNEL_HOST_INPUTS("OneHot", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    OneHotGpu<T>);

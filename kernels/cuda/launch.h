@@ -10,6 +10,7 @@
 #include "rill/core/activation.h"
 #include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
+#include "rill/core/mirror_pad_row.h"
 #include "rill/core/point_activation.h"
 #include "rill/core/range_value.h"
 #include "rill/core/select_plan.h"
@@ -194,6 +195,11 @@ cudaError_t LaunchSegmentSum(const T* data, const Index* ids, int64_t num_ids, i
 template <typename T>
 cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
                        bool exclusive, bool reverse, cudaStream_t stream);
+
+// MirrorPadGrad: n output elements, each core/mirror_pad_row.h's sum over g.
+template <typename T>
+cudaError_t LaunchMirrorPadGrad(const T* g, const MirrorFold& fold, T* out, int64_t n,
+                                cudaStream_t stream);
 
 // TopKV2 over [rows, n]: each row's k first entries in core/topk.h's order.
 template <typename T>
