@@ -51,4 +51,10 @@ class LeakyReluGrad : public OpWrapper {
   static Attrs Alpha(float x) { return Attrs().Alpha(x); }
 };
 
+// TensorFlow's C++ API declares these two in ops::internal (nn_ops_internal.h).
+namespace internal {
+using ::rill::ops::LeakyRelu;
+using ::rill::ops::LeakyReluGrad;
+}  // namespace internal
+
 }  // namespace rill::ops

@@ -12,10 +12,10 @@ using GradOut = std::vector<Output>;
 using grad::In;
 using grad::Out;
 
-IntList Strides(const Operation& op) { return op.node()->attr<IntList>("strides"); }
+IntList Strides(const Operation& op) { return op.node()->attr<std::vector<int64_t>>("strides"); }
 std::string Padding(const Operation& op) { return op.node()->attr<std::string>("padding"); }
 IntList Explicit(const Operation& op) { return ExplicitPaddingsOf(op.node()->attrs()); }
-IntList Ksize(const Operation& op) { return op.node()->attr<IntList>("ksize"); }
+IntList Ksize(const Operation& op) { return op.node()->attr<std::vector<int64_t>>("ksize"); }
 
 // The three node builders of a convolution family (Conv2D or DepthwiseConv2dNative).
 template <typename Forward, typename BackpropInput, typename BackpropFilter>

@@ -6,6 +6,7 @@
 // right, 0, 0}.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,16 @@
 
 namespace rill::ops {
 
-using IntList = std::vector<int64_t>;
+// A list of ints taken as TensorFlow's gtl::ArraySlice<int> is: from a brace list, a
+// std::vector<int> (as TensorFlow's own tests pass ksize and strides) or a
+// std::vector<int64_t>.
+class IntList : public std::vector<int64_t> {
+ public:
+  IntList() = default;
+  IntList(std::initializer_list<int64_t> v) : std::vector<int64_t>(v) {}            // NOLINT
+  IntList(const std::vector<int64_t>& v) : std::vector<int64_t>(v) {}               // NOLINT
+  IntList(const std::vector<int>& v) : std::vector<int64_t>(v.begin(), v.end()) {}  // NOLINT
+};
 
 class Conv2D : public OpWrapper {
  public:

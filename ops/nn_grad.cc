@@ -64,8 +64,8 @@ absl::Status LogSoftmaxGrad(const Scope& s, const Operation& op, const GradOut& 
   return s.status();
 }
 
-// The backprop output is itself a gradient; differentiating through it (second order) is
-// refused rather than answered wrongly.
+// The backprop output is itself a gradient; differentiating through the Keras loss's
+// (second order) is refused rather than answered wrongly.
 absl::Status NoBackpropGrad(const Operation& op, const GradOut& g) {
   const Node* n = g[1].node();
   if (n != nullptr && n->type_string() != "ZerosLike") {
@@ -76,17 +76,49 @@ absl::Status NoBackpropGrad(const Operation& op, const GradOut& g) {
   return absl::OkStatus();
 }
 
+// Whether a gradient reaches output 1 (backprop = softmax(logits) - labels).
+bool HasBackpropGrad(const GradOut& g) {
+  const Node* n = g[1].node();
+  return n != nullptr && n->type_string() != "ZerosLike";
+}
+
+// backprop = softmax(logits) * sum(labels) - labels (softmax - labels for a distribution);
+// a gradient gg reaching it (second order) adds, per row with p = softmax(logits) and
+// dot = sum(gg * p), sum(labels) * (gg - dot) * p to the logits and dot - gg to the labels.
+struct BackpropTerms {
+  Output logits, labels;
+};
+BackpropTerms XentBackpropGrad(const Scope& s, const Operation& op, const Output& gg) {
+  Output p = Softmax(s, In(op, 0));
+  Output dot = Sum(s, Mul(s, gg, p), -1, Sum::KeepDims(true));
+  Output mass = Sum(s, In(op, 1), -1, Sum::KeepDims(true));
+  return {Mul(s, mass, Mul(s, Sub(s, gg, dot), p)), Sub(s, dot, gg)};
+}
+
+// logits: dloss * backprop; labels: dloss * -log_softmax(logits); plus the backprop terms.
 absl::Status SoftmaxXentGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
-  RILL_RETURN_IF_ERROR(NoBackpropGrad(op, g));
   Output dl = ExpandDims(s, g[0], 1);
-  out->push_back(Mul(s, dl, Out(op, 1)));
-  out->push_back(Mul(s, dl, Neg(s, LogSoftmax(s, In(op, 0)))));
+  Output logits = Mul(s, dl, Out(op, 1));
+  Output labels = Mul(s, dl, Neg(s, LogSoftmax(s, In(op, 0))));
+  if (HasBackpropGrad(g)) {
+    const BackpropTerms t = XentBackpropGrad(s, op, g[1]);
+    logits = Add(s, logits, t.logits);
+    labels = Add(s, labels, t.labels);
+  }
+  out->push_back(logits);
+  out->push_back(labels);
   return s.status();
 }
+// Sparse: backprop = softmax - onehot(label); the logits get (gg - dot) * p.
 absl::Status SparseSoftmaxXentGrad(const Scope& s, const Operation& op, const GradOut& g,
                                    GradOut* out) {
-  RILL_RETURN_IF_ERROR(NoBackpropGrad(op, g));
-  out->push_back(Mul(s, ExpandDims(s, g[0], 1), Out(op, 1)));
+  Output logits = Mul(s, ExpandDims(s, g[0], 1), Out(op, 1));
+  if (HasBackpropGrad(g)) {
+    Output p = Softmax(s, In(op, 0));
+    Output dot = Sum(s, Mul(s, g[1], p), -1, Sum::KeepDims(true));
+    logits = Add(s, logits, Mul(s, Sub(s, g[1], dot), p));
+  }
+  out->push_back(logits);
   out->push_back(Output());
   return s.status();
 }

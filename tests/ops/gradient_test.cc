@@ -297,6 +297,20 @@ void ActivationGradAndLossCases(CaseList& l) {
         return SparseSoftmaxCrossEntropyWithLogits(s, f, l).loss;
       },
       Vals({3, 4}, -2, 2, 58), labels);
+  // Through the backprop output too (second order), labels not summing to 1.
+  l.Binary(
+      "SoftmaxCrossEntropyWithLogits",
+      [](const Scope& s, Output f, Output l) {
+        SoftmaxCrossEntropyWithLogits r(s, f, l);
+        return Output(Concat(s, {Mul(s, r.backprop, f), ExpandDims(s, r.loss, 1)}, 1));
+      },
+      Vals({3, 4}, -2, 2, 65), Vals({3, 4}, 0.1, 1, 66));
+  l.Binary(
+      "SparseSoftmaxCrossEntropyWithLogits",
+      [](const Scope& s, Output f, Output l) {
+        return Output(Mul(s, SparseSoftmaxCrossEntropyWithLogits(s, f, l).backprop, f));
+      },
+      Vals({3, 4}, -2, 2, 67), labels);
   l.Unary(
       "L2Loss", [](const Scope& s, Output x) { return L2Loss(s, x); }, Vals(s23, -1, 1, 64));
   // Bounds a scalar and of t's shape; t keeps away from them.
