@@ -240,6 +240,24 @@ PartialTensorShape CommonShape(const PartialTensorShape& a, const PartialTensorS
   return PartialTensorShape(absl::MakeConstSpan(dims));
 }
 
+namespace {
+
+// A value a function builder returned: a node exists and has that output.
+absl::Status CheckBuiltValue(const std::string& where, size_t i, const Output& v) {
+  if (v.node() == nullptr) {
+    return errors::InvalidArgument(where, "return value ", i,
+                                   " is a null Output (no node was built for it)");
+  }
+  if (!v.valid()) {
+    return errors::OutOfRange(where, "return value ", i, " is output ", v.index(), " of ",
+                              v.node()->DebugName(), ", which has ", v.node()->num_outputs(),
+                              " output(s)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::StatusOr<FunctionRef> MakeFunction(const std::string& name,
                                          const std::vector<DataType>& types,
                                          const std::vector<PartialTensorShape>& shapes,
@@ -269,7 +287,8 @@ absl::StatusOr<FunctionRef> MakeFunction(const std::string& name,
   }
   std::vector<NodeOut> ret_outs;
   for (size_t i = 0; i < rets.size(); ++i) {
-    if (!rets[i].valid() || rets[i].node()->graph() != root.graph()) {
+    RILL_RETURN_IF_ERROR(CheckBuiltValue(where, i, rets[i]));
+    if (rets[i].node()->graph() != root.graph()) {
       return errors::InvalidArgument(where, "return value ", i, " ('", rets[i].name(),
                                      "') is not a value of the function's graph; values of "
                                      "the caller's graph come in as arguments");
@@ -333,6 +352,12 @@ absl::Status LoopFunctions(const std::string& name, const std::vector<DataType>&
                        std::vector<Output>* rets) -> absl::Status {
     Output pred;
     RILL_RETURN_IF_ERROR(cond(s, args, &pred));
+    const std::string where = absl::StrCat("while loop '", name, "': 'cond' ");
+    RILL_RETURN_IF_ERROR(CheckBuiltValue(where, 0, pred));
+    if (pred.type() != DT_BOOL) {
+      return errors::InvalidArgument(where, "must return a bool, got ",
+                                     DataTypeString(pred.type()));
+    }
     rets->push_back(pred);
     return absl::OkStatus();
   };
