@@ -1,6 +1,6 @@
-// Gradients of Gather, GatherV2 and UnsortedSegmentSum, dense (rill has no IndexedSlices):
-// a gather's gradient sums the incoming rows into the rows they came from, a segment sum's
-// gathers the incoming rows back (zero for dropped, negative ids), as TensorFlow's.
+// Gradients of Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd, dense (rill has no
+// IndexedSlices): a gather's gradient sums the incoming rows into the rows they came from, a
+// segment sum's gathers the incoming rows back (zero for dropped, negative ids), as TensorFlow's.
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/gather_ops.h"
@@ -71,8 +71,25 @@ absl::Status SegmentSumGrad(const Scope& s, const Operation& op, const GradOut& 
   return s.status();
 }
 
+// GatherNd and ScatterNd are each other's gradient (TensorFlow's): the incoming slices sum
+// back where they were gathered from, and a scatter's gradient gathers them again.
+absl::Status GatherNdGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  const Output params = In(op, 0), indices = In(op, 1);
+  out->push_back(ScatterNd(s, indices, g[0], Shape(s, params, Shape::OutType(indices.type()))));
+  out->push_back(Output());
+  return s.status();
+}
+absl::Status ScatterNdGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Output());
+  out->push_back(GatherNd(s, g[0], In(op, 0)));
+  out->push_back(Output());
+  return s.status();
+}
+
 }  // namespace
 
+RILL_REGISTER_GRADIENT("GatherNd", GatherNdGrad);
+RILL_REGISTER_GRADIENT("ScatterNd", ScatterNdGrad);
 RILL_REGISTER_GRADIENT("Gather", GatherGrad);
 RILL_REGISTER_GRADIENT("GatherV2", GatherV2Grad);
 RILL_REGISTER_GRADIENT("UnsortedSegmentSum", SegmentSumGrad);

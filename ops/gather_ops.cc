@@ -1,8 +1,9 @@
-// Gather, GatherV2 and UnsortedSegmentSum: schemas, shape functions (core/gather.h's rules,
-// shared with the kernels) and wrappers.
+// Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd: schemas, shape functions
+// (core/gather.h's and core/gather_nd.h's rules, shared with the kernels) and wrappers.
 #include "rill/ops/gather_ops.h"
 
 #include "rill/core/gather.h"
+#include "rill/core/gather_nd.h"
 #include "rill/core/shape_inference.h"
 
 namespace rill {
@@ -29,7 +30,52 @@ absl::Status GatherShape(InferenceContext& c, int64_t batch_dims) {
   return absl::OkStatus();
 }
 
+absl::Status GatherNdShape(InferenceContext& c) {
+  const PartialTensorShape &p = c.input_shape(0), &i = c.input_shape(1);
+  if (!i.unknown_rank() && i.dims() == 0) {
+    return errors::InvalidArgument("indices must have rank >= 1, got []");
+  }
+  if (p.unknown_rank() || i.unknown_rank() || i.dim_size(i.dims() - 1) < 0) {
+    c.set_output(0, PartialTensorShape());
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(auto out, GatherNdDims(p.dim_sizes(), i.dim_sizes()));
+  c.set_output(0, PartialTensorShape(out));
+  return absl::OkStatus();
+}
+
+absl::Status ScatterNdShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(shape_fns::VectorInput(c, 2, "shape"));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape shape, shape_fns::ShapeFromShapeInput(c, 2, "shape"));
+  const PartialTensorShape &i = c.input_shape(0), &u = c.input_shape(1);
+  if (!i.unknown_rank() && i.dims() == 0) {
+    return errors::InvalidArgument("indices must have rank >= 1, got []");
+  }
+  if (!i.unknown_rank() && !u.unknown_rank() && !shape.unknown_rank()) {
+    RILL_RETURN_IF_ERROR(CheckScatterNd(i.dim_sizes(), u.dim_sizes(), shape.dim_sizes()));
+  }
+  c.set_output(0, shape);
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+RILL_REGISTER_OP("GatherNd")
+    .Input("params", "Tparams")
+    .Input("indices", "Tindices")
+    .Output("output", "Tparams")
+    .TypeAttr("Tparams")
+    .TypeAttr("Tindices", kIndexTypes)
+    .SetShapeFn(GatherNdShape);
+
+RILL_REGISTER_OP("ScatterNd")
+    .Input("indices", "Tindices")
+    .Input("updates", "T")
+    .Input("shape", "Tindices")
+    .Output("output", "T")
+    .TypeAttr("T", kNumberTypes)
+    .TypeAttr("Tindices", kIndexTypes)
+    .SetShapeFn(ScatterNdShape);
 
 RILL_REGISTER_OP("Gather")
     .Input("params", "Tparams")
@@ -98,6 +144,18 @@ UnsortedSegmentSum::UnsortedSegmentSum(const Scope& scope, Input data, Input seg
       .Input(data)
       .Input(segment_ids)
       .Input(num_segments)
+      .Finalize(this);
+}
+
+GatherNd::GatherNd(const Scope& scope, Input params, Input indices) {
+  internal::NodeBuilder(scope, "GatherNd").Input(params).Input(indices).Finalize(this);
+}
+
+ScatterNd::ScatterNd(const Scope& scope, Input indices, Input updates, Input shape) {
+  internal::NodeBuilder(scope, "ScatterNd")
+      .Input(indices)
+      .Input(updates)
+      .Input(shape)
       .Finalize(this);
 }
 

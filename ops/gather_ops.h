@@ -1,5 +1,5 @@
 // Gathering rows by index and summing rows into segments, with TensorFlow's C++ names:
-// Gather, GatherV2 and UnsortedSegmentSum.
+// Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd.
 #pragma once
 
 #include "rill/ops/op_builder.h"
@@ -34,6 +34,20 @@ class GatherV2 : public OpWrapper {
 class UnsortedSegmentSum : public OpWrapper {
  public:
   UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids, Input num_segments);
+};
+
+// Slices of params named by index tuples: indices [m..., K] give
+// out[m..., i...] = params[indices[m..., 0], ..., indices[m..., K-1], i...].
+class GatherNd : public OpWrapper {
+ public:
+  GatherNd(const Scope& scope, Input params, Input indices);
+};
+
+// A zero tensor of `shape` with updates[m..., i...] added at the slice indices[m..., :]
+// names (tuples given twice add up).
+class ScatterNd : public OpWrapper {
+ public:
+  ScatterNd(const Scope& scope, Input indices, Input updates, Input shape);
 };
 
 }  // namespace rill::ops

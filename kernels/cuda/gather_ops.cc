@@ -1,7 +1,9 @@
-// GPU kernels of Gather, GatherV2 and UnsortedSegmentSum. Indices and segment ids are read
-// on the host, where core/gather.h validates every one (an index out of range is an error,
-// where TensorFlow's GPU kernels write zeros), then uploaded for gather.cu.
+// GPU kernels of Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd (the last two
+// over core/gather_nd.h's flat slice numbers, as a gather of rows and a segment sum). Indices and
+// segment ids are read on the host, where core/gather.h validates every one (an index out of range
+// is an error, where TensorFlow's GPU kernels write zeros), then uploaded for gather.cu.
 #include "rill/core/gather.h"
+#include "rill/core/gather_nd.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -57,13 +59,51 @@ class UnsortedSegmentSumGpu : public OpKernel {
   }
 };
 
+class GatherNdGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    Tensor flat;
+    RILL_ASSIGN_OR_RETURN(const NdGeometry g, PrepareGatherNd(ctx, &out, &flat));
+    if (out->NumElements() == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(Tensor idx, UploadHostInput(ctx, flat, "indices"));
+    RILL_CUDA_CHECK(LaunchGather(int64_t{1}, int64_t{1}, g.slices, g.rows, g.inner,
+                                 DataTypeSize(out->dtype()), ctx.input(0).data(),
+                                 idx.base<int64_t>(), out->data(), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class ScatterNdGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    Tensor flat;
+    RILL_ASSIGN_OR_RETURN(const NdGeometry g, PrepareScatterNd(ctx, &out, &flat));
+    cudaStream_t s = ContextOf(ctx)->stream;
+    if (out->TotalBytes() > 0)
+      RILL_CUDA_CHECK(cudaMemsetAsync(out->data(), 0, out->TotalBytes(), s));
+    if (g.rows * g.inner == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(Tensor ids, UploadHostInput(ctx, flat, "indices"));
+    RILL_CUDA_CHECK(LaunchSegmentSum(ctx.input(1).base<T>(), ids.base<int64_t>(), g.rows, g.inner,
+                                     out->base<T>(), s));
+    return absl::OkStatus();
+  }
+};
+
+RILL_REGISTER_KERNEL_HOST_INPUTS("GatherNd", DEVICE_GPU, "", DT_INVALID, {1}, GatherNdGpu);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Gather", DEVICE_GPU, "", DT_INVALID, {1}, GatherGpu);
 RILL_REGISTER_KERNEL_HOST_INPUTS("GatherV2", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
                                  GatherGpu);
-#define RILL_REG_SEGMENT_SUM(T)                                                        \
-  RILL_REGISTER_KERNEL_HOST_INPUTS("UnsortedSegmentSum", DEVICE_GPU, "T",              \
-                                   DataTypeToEnum<T>::value, (std::vector<int>{1, 2}), \
-                                   UnsortedSegmentSumGpu<T>);
+#define RILL_REG_SEGMENT_SUM(T)                                                            \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("UnsortedSegmentSum", DEVICE_GPU, "T",                  \
+                                   DataTypeToEnum<T>::value, (std::vector<int>{1, 2}),     \
+                                   UnsortedSegmentSumGpu<T>);                              \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ScatterNd", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
+                                   (std::vector<int>{0, 2}), ScatterNdGpu<T>);
 RILL_REG_SEGMENT_SUM(float)
 RILL_REG_SEGMENT_SUM(double)
 RILL_REG_SEGMENT_SUM(int64_t)

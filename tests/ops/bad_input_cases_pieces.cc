@@ -153,6 +153,31 @@ void Gathers() {
           {"GatherV2", {F({2, 1, 1, 1, 1}), I({1, 1, 1, 1, 1}, {0}), I({}, {0})}, {}},
           kConstruction, kInvalid, {"rank"});
 
+  AddRecipe({"GatherNd", {F({3, 2}), I({2, 2}, {2, 1, 0, 0})}, {}});
+  AddCase("a tuple entry past its dim", {"GatherNd", {F({3, 2}), I({1, 2}, {0, 2})}, {}},
+          Where::kRun, kInvalid, {"index tuple 0", "[0, 2)"});
+  AddCase("a negative tuple entry", {"GatherNd", {F({3, 2}), I({1, 2}, {-1, 0})}, {}}, Where::kRun,
+          kInvalid, {"index tuple 0", "-1"});
+  Both("tuples longer than params' rank", {"GatherNd", {F({3, 2}), I({1, 3}, {0, 0, 0})}, {}},
+       {"3 entries", "rank 2"});
+  Both("scalar indices", {"GatherNd", {F({3, 2}), I({}, {0})}, {}}, {"rank >= 1"});
+  AddCase("a result of rank 9", {"GatherNd", {F({2, 1, 1, 1, 1}), I({1, 1, 1, 1, 1, 0}, {})}, {}},
+          kConstruction, kInvalid, {"rank 10"});
+  AddRecipe({"ScatterNd", {I({2, 1}, {0, 2}), F({2, 2}), I({2}, {3, 2})}, {}});
+  AddCase("a tuple past the shape",
+          {"ScatterNd", {I({2, 1}, {0, 3}), F({2, 2}), I({2}, {3, 2})}, {}}, Where::kRun, kInvalid,
+          {"index tuple 1", "[0, 3)"});
+  Both("updates of the wrong shape",
+       {"ScatterNd", {I({2, 1}, {0, 2}), F({2, 3}), I({2}, {3, 2})}, {}},
+       {"updates must have shape [2,2]"});
+  Both("a negative dim in shape",
+       {"ScatterNd", {I({2, 1}, {0, 2}), F({2, 2}), I({2}, {3, -2})}, {}}, {"shape"});
+  Both("tuples longer than the shape's rank",
+       {"ScatterNd", {I({2, 3}, {0, 0, 0, 0, 0, 0}), F({2}), I({2}, {3, 2})}, {}}, {"3 entries"});
+  AddCase("bool updates",
+          {"ScatterNd", {I({2, 1}, {0, 2}), B({2, 2}, {1, 0, 1, 0}), I({2}, {3, 2})}, {}},
+          kConstruction, kInvalid, {"bool"});
+
   AddRecipe({"UnsortedSegmentSum", {F({4, 2}), I({4}, {0, 1, 0, -1}), I({}, {2})}, {}});
   AddCase("a segment id past num_segments",
           {"UnsortedSegmentSum", {F({4, 2}), I({4}, {0, 2, 0, 1}), I({}, {2})}, {}}, Where::kRun,

@@ -5,7 +5,7 @@
 namespace rill::testing {
 namespace {
 
-MarkTested tested({"Gather", "GatherV2", "UnsortedSegmentSum"});
+MarkTested tested({"Gather", "GatherV2", "UnsortedSegmentSum", "GatherNd", "ScatterNd"});
 
 TEST(GatherOps, GatherRowsInEveryDtype) {
   for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL}) {
@@ -76,6 +76,57 @@ TEST(GatherOps, UnsortedSegmentSumDropsNegativeIds) {
   EXPECT_FALSE(RunOp(sum, {FromDoubles(DT_FLOAT, {2}, {1, 2}), FromDoubles(DT_INT32, {2}, {0, 2}),
                            FromDoubles(DT_INT32, {}, {2})})
                    .ok());
+}
+
+TEST(GatherOps, GatherNdPicksElementsAndSlices) {
+  auto gather_nd = [](const Scope& s, const auto& in) { return ops::GatherNd(s, in[0], in[1]); };
+  for (DataType dt : {DT_FLOAT, DT_INT64, DT_UINT8, DT_BOOL}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    const Tensor m = FromDoubles(dt, {2, 2}, {1, 0, 0, 1});
+    auto got = RunOp(gather_nd, {m, FromDoubles(DT_INT32, {2, 2}, {0, 0, 1, 0})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2}, {1, 0}, 0);
+    got = RunOp(gather_nd, {m, FromDoubles(DT_INT64, {2, 1}, {1, 0})});  // whole rows
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 2}, {0, 1, 1, 0}, 0);
+  }
+  // [2, 3, 2] by pairs: rows of 2; tuples of length 0 take all of params.
+  std::vector<double> v(12);
+  for (int i = 0; i < 12; ++i) v[i] = i;
+  const Tensor p = FromDoubles(DT_FLOAT, {2, 3, 2}, v);
+  auto got = RunOp(gather_nd, {p, FromDoubles(DT_INT32, {2, 1, 2}, {1, 2, 0, 1})});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {2, 1, 2}, {10, 11, 2, 3}, 0);
+  got = RunOp(gather_nd, {p, Tensor(DT_INT32, TensorShape({2, 0}))});
+  ASSERT_TRUE(got.ok()) << got.status();
+  std::vector<double> twice = v;
+  twice.insert(twice.end(), v.begin(), v.end());
+  ExpectTensorNear(*got, DT_FLOAT, {2, 2, 3, 2}, twice, 0);
+}
+
+TEST(GatherOps, ScatterNdAddsUpdatesIntoZeros) {
+  auto scatter = [](const Scope& s, const auto& in) {
+    return ops::ScatterNd(s, in[0], in[1], in[2]);
+  };
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    // TensorFlow's documented example, and a tuple given twice.
+    auto got =
+        RunOp(scatter, {FromDoubles(DT_INT32, {4, 1}, {4, 3, 1, 7}),
+                        FromDoubles(dt, {4}, {9, 10, 11, 12}), FromDoubles(DT_INT32, {1}, {8})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {8}, {0, 11, 0, 10, 9, 0, 0, 12}, 0);
+    got = RunOp(scatter, {FromDoubles(DT_INT64, {3, 1}, {1, 1, 0}), FromDoubles(dt, {3}, {1, 2, 5}),
+                          FromDoubles(DT_INT64, {1}, {3})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {3}, {5, 3, 0}, 0);
+  }
+  // Slices: rows 0 and 2 of a [3, 2].
+  auto got = RunOp(
+      scatter, {FromDoubles(DT_INT32, {2, 1}, {0, 2}), FromDoubles(DT_FLOAT, {2, 2}, {1, 2, 3, 4}),
+                FromDoubles(DT_INT32, {2}, {3, 2})});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {3, 2}, {1, 2, 0, 0, 3, 4}, 0);
 }
 
 }  // namespace

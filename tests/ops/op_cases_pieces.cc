@@ -73,6 +73,9 @@ std::vector<OpCase> Pieces() {
                                              ops::GatherV2::BatchDims(1));
                       },
                       {params, RandomTensor(DT_INT32, {6, 9}, 0, 39, 62)}));
+    c.push_back(Exact("GatherNd " + DataTypeString(dt),
+                      [](const Scope& s, const auto& in) { return ops::GatherNd(s, in[0], in[1]); },
+                      {params, RandomTensor(DT_INT64, {5, 4, 2}, 0, 2, 68)}));
   }
   // Integer sums are exact in any order; float ones are compared within rounding (the GPU
   // adds atomically, in no fixed order).
@@ -85,6 +88,13 @@ std::vector<OpCase> Pieces() {
          {RandomTensor(dt, {300, 17}, -9, 9, 63), RandomTensor(DT_INT32, {300}, -2, 10, 64)},
          dt == DT_INT64 ? 0 : 1e-5,
          false});
+    c.push_back({"ScatterNd " + DataTypeString(dt),
+                 [](const Scope& s, const auto& in) {
+                   return ops::ScatterNd(s, in[0], in[1], Ints(s, {6, 5, 3}));
+                 },
+                 {RandomTensor(DT_INT32, {40, 2}, 0, 4, 69), RandomTensor(dt, {40, 3}, -9, 9, 70)},
+                 dt == DT_INT64 ? 0 : 1e-5,
+                 false});
   }
   c.push_back(Exact("Where", [](const Scope& s, const auto& in) { return ops::Where(s, in[0]); },
                     {RandomTensor(DT_BOOL, {6, 3, 4}, 0, 1, 57)}));

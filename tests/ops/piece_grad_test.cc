@@ -91,6 +91,20 @@ std::vector<Case> Cases() {
          return Output(GatherV2(s, in[0], Ints(s, {1, 1, 0}), Const(s, 1)));
        },
        {Vals({2, 3, 2}, 14)}},
+      // A tuple given twice sums both slices back.
+      {"GatherNd",
+       [](const Scope& s, const Xs& in) {
+         Tensor idx = FromDoubles(DT_INT64, {3, 2}, {1, 0, 0, 2, 1, 0});
+         return Output(
+             Mul(s, GatherNd(s, in[0], Const(s, idx)), GatherNd(s, in[0], Const(s, idx))));
+       },
+       {Vals({2, 3, 2}, 17)}},
+      {"ScatterNd",
+       [](const Scope& s, const Xs& in) {
+         return Output(ScatterNd(s, Const(s, FromDoubles(DT_INT32, {3, 1}, {2, 0, 2})), in[0],
+                                 Ints(s, {4, 2})));
+       },
+       {Vals({3, 2}, 18)}},
       {"UnsortedSegmentSum",
        [](const Scope& s, const Xs& in) {
          return Output(UnsortedSegmentSum(s, in[0], Ints(s, {2, -1, 0, 2}), Const(s, 3)));

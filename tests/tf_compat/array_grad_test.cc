@@ -1,6 +1,6 @@
 // The cases of TensorFlow's tensorflow/cc/gradients/array_grad_test.cc, rewritten against
 // rill (inputs, shapes and the error bound are TensorFlow's; the code is ours).
-// rill: left out are the ops rill does not have (GatherNd, ScatterNd, CheckNumerics):
+// rill: left out are the ops rill does not have (CheckNumerics):
 // docs/guide.md "Porting from TensorFlow". The cases after ReverseGrad come from the file's
 // later versions (Pad, the space/batch/depth moves, the diagonals, MirrorPad).
 #include <vector>
@@ -137,6 +137,35 @@ TEST_F(ArrayGradTest, MatrixBandPartGrad) {
   const int64 num_lower = 1;
   const int64 num_upper = 2;
   RunTest(x, shape, MatrixBandPart(scope_, x, num_lower, num_upper), shape, 1e-3);
+}
+
+TEST_F(ArrayGradTest, GatherNdGrad_SimpleIndexing) {
+  TensorShape x_shape({2, 2});
+  auto x = In(x_shape);
+  auto indices = Const(scope_, {{0, 0}, {1, 1}});
+  RunTest(x, x_shape, GatherNd(scope_, x, indices), TensorShape({2}), 1e-3);
+}
+
+TEST_F(ArrayGradTest, GatherNdGrad_SliceIndexing) {
+  TensorShape shape({2, 2});
+  auto x = In(shape);
+  auto indices = Const(scope_, {{1}, {0}});
+  RunTest(x, shape, GatherNd(scope_, x, indices), shape, 1e-3);
+}
+
+TEST_F(ArrayGradTest, ScatterNdGrad_SimpleIndexing) {
+  TensorShape updates_shape({4});
+  auto updates = In(updates_shape);
+  auto indices = Const(scope_, {{4}, {3}, {1}, {7}});
+  RunTest(updates, updates_shape, ScatterNd(scope_, indices, updates, {8}), TensorShape({8}), 1e-3);
+}
+
+TEST_F(ArrayGradTest, ScatterNdGrad_SliceIndexing) {
+  TensorShape updates_shape({2, 4, 4});
+  auto updates = In(updates_shape);
+  auto indices = Const(scope_, {{0}, {2}});
+  RunTest(updates, updates_shape, ScatterNd(scope_, indices, updates, {4, 4, 4}),
+          TensorShape({4, 4, 4}), 1e-3);
 }
 
 TEST_F(ArrayGradTest, ReverseSequenceGrad) {

@@ -1,0 +1,107 @@
+#include "rill/core/gather_nd.h"
+
+#include "rill/core/kernel_util.h"
+#include "rill/core/limits.h"
+#include "rill/core/shape_inference.h"
+
+namespace rill {
+namespace {
+
+absl::Status CheckTuples(absl::Span<const int64_t> indices, size_t rank, const char* of) {
+  if (indices.empty()) return errors::InvalidArgument("indices must have rank >= 1, got []");
+  const int64_t k = indices.back();
+  if (k >= 0 && static_cast<size_t>(k) > rank) {
+    return errors::InvalidArgument("index tuples of ", k, " entries (indices ",
+                                   shape_util::Str(indices), ") for ", of, " of rank ", rank);
+  }
+  return absl::OkStatus();
+}
+
+// Each tuple of `indices` [rows, K] as a slice number of `dims`' first K dims.
+absl::StatusOr<NdGeometry> Flatten(const Tensor& indices, absl::Span<const int64_t> dims,
+                                   Tensor* flat) {
+  const int64_t k = indices.dim_size(indices.dims() - 1);
+  NdGeometry g;
+  g.rows = 1;  // one tuple per position of indices[:-1] (an empty tuple when K is 0)
+  for (int d = 0; d + 1 < indices.dims(); ++d) g.rows *= indices.dim_size(d);
+  g.slices = 1;
+  for (int64_t d = 0; d < k; ++d) g.slices *= dims[d];
+  for (size_t d = k; d < dims.size(); ++d) g.inner *= dims[d];
+  RILL_ASSIGN_OR_RETURN(auto v, shape_fns::AllIntValues(indices, "indices"));
+  *flat = Tensor(DT_INT64, TensorShape({g.rows}));
+  int64_t* out = flat->base<int64_t>();
+  for (int64_t r = 0; r < g.rows; ++r) {
+    int64_t at = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      const int64_t i = v[r * k + j];
+      if (i < 0 || i >= dims[j]) {
+        return errors::InvalidArgument("index tuple ", r, " has ", i, " at position ", j,
+                                       ", outside [0, ", dims[j], ") of dims ",
+                                       shape_util::Str(dims));
+      }
+      at = at * dims[j] + i;
+    }
+    out[r] = at;
+  }
+  return g;
+}
+
+}  // namespace
+
+absl::StatusOr<shape_util::Dims> GatherNdDims(absl::Span<const int64_t> params,
+                                              absl::Span<const int64_t> indices) {
+  RILL_RETURN_IF_ERROR(CheckTuples(indices, params.size(), "params"));
+  const int64_t k = indices.back();
+  if (k < 0) return errors::Internal("GatherNdDims needs the tuple length, indices' last dim");
+  shape_util::Dims out(indices.begin(), indices.end() - 1);
+  out.insert(out.end(), params.begin() + k, params.end());
+  if (out.size() > static_cast<size_t>(kMaxTensorRank)) {
+    return errors::InvalidArgument("the result of gathering ", shape_util::Str(params), " by ",
+                                   shape_util::Str(indices), " has rank ", out.size(), "; at most ",
+                                   kMaxTensorRank, " is supported");
+  }
+  return out;
+}
+
+absl::Status CheckScatterNd(absl::Span<const int64_t> indices, absl::Span<const int64_t> updates,
+                            absl::Span<const int64_t> shape) {
+  RILL_RETURN_IF_ERROR(CheckTuples(indices, shape.size(), "shape"));
+  const int64_t k = indices.back();
+  if (k < 0) return absl::OkStatus();
+  shape_util::Dims want(indices.begin(), indices.end() - 1);
+  want.insert(want.end(), shape.begin() + k, shape.end());
+  bool ok = want.size() == updates.size();
+  for (size_t d = 0; ok && d < want.size(); ++d) {
+    ok = want[d] < 0 || updates[d] < 0 || want[d] == updates[d];
+  }
+  if (!ok) {
+    return errors::InvalidArgument("updates must have shape ", shape_util::Str(want),
+                                   " (indices[:-1] + shape[K:]), got ", shape_util::Str(updates));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<NdGeometry> PrepareGatherNd(OpKernelContext& ctx, Tensor** out, Tensor* flat) {
+  const auto params = ctx.input(0).shape().dim_sizes();
+  const Tensor& indices = ctx.input(1);
+  RILL_ASSIGN_OR_RETURN(shape_util::Dims dims, GatherNdDims(params, indices.shape().dim_sizes()));
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  return Flatten(indices, params, flat);
+}
+
+absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, Tensor* flat) {
+  const Tensor& indices = ctx.input(0);
+  const Tensor& shape_t = ctx.input(2);
+  if (shape_t.dims() != 1) {
+    return errors::InvalidArgument("shape must be a vector, got shape ",
+                                   shape_t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(shape_t, "shape"));
+  RILL_RETURN_IF_ERROR(CheckScatterNd(indices.shape().dim_sizes(), ctx.input(1).shape().dim_sizes(),
+                                      shape.dim_sizes()));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  return Flatten(indices, shape.dim_sizes(), flat);
+}
+
+}  // namespace rill

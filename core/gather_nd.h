@@ -1,0 +1,33 @@
+// GatherNd and ScatterNd address slices of a tensor by index tuples: indices [m..., K]
+// name, in a tensor of dims [d0..d(K-1), inner...], the slice (i0..i(K-1), :...). Both are
+// planned here once for the CPU and GPU kernels: every tuple is checked on the host (one
+// out of range is an error on every device, where TensorFlow's GPU kernels write zeros)
+// and turned into a flat slice number, so GatherNd is Gather of flat rows and ScatterNd an
+// UnsortedSegmentSum into them (tuples given twice add, as TensorFlow's).
+#pragma once
+
+#include "rill/core/kernel.h"
+#include "rill/core/shape_util.h"
+
+namespace rill {
+
+struct NdGeometry {
+  int64_t rows = 0;    // index tuples
+  int64_t slices = 0;  // d0 * ... * d(K-1)
+  int64_t inner = 1;   // elements per slice
+};
+
+// GatherNd's output dims: indices[:-1] + params[K:], K (indices' last dim) known; other
+// -1 dims stay unknown.
+absl::StatusOr<shape_util::Dims> GatherNdDims(absl::Span<const int64_t> params,
+                                              absl::Span<const int64_t> indices);
+// ScatterNd's updates must be indices[:-1] + shape[K:] (-1 dims are not compared).
+absl::Status CheckScatterNd(absl::Span<const int64_t> indices, absl::Span<const int64_t> updates,
+                            absl::Span<const int64_t> shape);
+
+// GatherNd (params, indices) and ScatterNd (indices, updates, shape): check, allocate
+// output 0 and fill *flat (a host int64 tensor [rows]) with each tuple's slice number.
+absl::StatusOr<NdGeometry> PrepareGatherNd(OpKernelContext& ctx, Tensor** out, Tensor* flat);
+absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, Tensor* flat);
+
+}  // namespace rill
