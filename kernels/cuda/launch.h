@@ -196,6 +196,10 @@ template <typename T>
 cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
                        bool exclusive, bool reverse, cudaStream_t stream);
 
+// CheckNumerics: core/check_numerics.h's flags of x's n elements OR-ed into *flags (device).
+template <typename T>
+cudaError_t LaunchNumericFlags(const T* x, int64_t n, int* flags, cudaStream_t stream);
+
 // MirrorPadGrad: n output elements, each core/mirror_pad_row.h's sum over g.
 template <typename T>
 cudaError_t LaunchMirrorPadGrad(const T* g, const MirrorFold& fold, T* out, int64_t n,

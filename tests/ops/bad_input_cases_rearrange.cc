@@ -148,7 +148,21 @@ void Diagonals() {
   Both("a vector input", {"MatrixBandPart", {F({4}), L({}, {0}), L({}, {0})}, {}}, {"rank >= 2"});
 }
 
+void CheckNumerics() {
+  const AttrMap msg = {{"message", std::string("checked")}};
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  AddRecipe({"CheckNumerics", {F({2, 2})}, msg});
+  AddCase("a NaN", {"CheckNumerics", {F({2, 2}, {1, nan, 2, 3})}, msg}, Where::kRun, kInvalid,
+          {"checked : Tensor had NaN values"});
+  AddCase("an Inf", {"CheckNumerics", {F({3}, {-inf, 0, 0})}, msg}, Where::kRun, kInvalid,
+          {"checked : Tensor had Inf values"});
+  AddCase("int32 values", {"CheckNumerics", {I({2}, {1, 2})}, msg}, kConstruction, kInvalid,
+          {"int32"});
+}
+
 const bool kRegistered = [] {
+  CheckNumerics();
   Roll();
   ReverseSequence();
   MirrorPads();

@@ -1,7 +1,6 @@
 // The cases of TensorFlow's tensorflow/cc/gradients/array_grad_test.cc, rewritten against
 // rill (inputs, shapes and the error bound are TensorFlow's; the code is ours).
-// rill: left out are the ops rill does not have (CheckNumerics):
-// docs/guide.md "Porting from TensorFlow". The cases after ReverseGrad come from the file's
+// Every case of the file is here. The cases after ReverseGrad come from the file's
 // later versions (Pad, the space/batch/depth moves, the diagonals, MirrorPad).
 #include <vector>
 
@@ -166,6 +165,12 @@ TEST_F(ArrayGradTest, ScatterNdGrad_SliceIndexing) {
   auto indices = Const(scope_, {{0}, {2}});
   RunTest(updates, updates_shape, ScatterNd(scope_, indices, updates, {4, 4, 4}),
           TensorShape({4, 4, 4}), 1e-3);
+}
+
+TEST_F(ArrayGradTest, CheckNumericsGrad) {
+  TensorShape shape({5, 2});
+  auto x = In(shape);
+  RunTest(x, shape, CheckNumerics(scope_, x, "CheckNumerics failed"), shape, 1e-3);
 }
 
 TEST_F(ArrayGradTest, ReverseSequenceGrad) {
