@@ -1,8 +1,8 @@
 // Elementwise float math with one formula per op, shared by the CPU kernels
 // (kernels/cpu/cwise_*_ops.cc) and the GPU kernels (kernels/cuda/unary_math.cu) so both
 // devices compute the same thing: Rsqrt, Reciprocal, Floor, Ceil, Round (half to even, as
-// TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow), Expm1, Log1p and
-// the hyperbolic and inverse trigonometric functions.
+// TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow), Softsign
+// (x / (1 + |x|)), Expm1, Log1p and the hyperbolic and inverse trigonometric functions.
 #pragma once
 
 #include <cmath>
@@ -32,6 +32,7 @@ enum class UnaryMath : int {
   kAsinh,
   kAcosh,
   kAtanh,
+  kSoftsign,
 };
 
 // Each op's name and kind, for the kernel files' registrations: M(name, kind).
@@ -55,7 +56,8 @@ enum class UnaryMath : int {
   M("Atan", ::rill::UnaryMath::kAtan)             \
   M("Asinh", ::rill::UnaryMath::kAsinh)           \
   M("Acosh", ::rill::UnaryMath::kAcosh)           \
-  M("Atanh", ::rill::UnaryMath::kAtanh)
+  M("Atanh", ::rill::UnaryMath::kAtanh)           \
+  M("Softsign", ::rill::UnaryMath::kSoftsign)
 
 template <UnaryMath kOp, typename T>
 RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
@@ -104,6 +106,7 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   if constexpr (kOp == UnaryMath::kAsinh) return asinh(x);
   if constexpr (kOp == UnaryMath::kAcosh) return acosh(x);
   if constexpr (kOp == UnaryMath::kAtanh) return atanh(x);
+  if constexpr (kOp == UnaryMath::kSoftsign) return x / (T(1) + (x < T(0) ? -x : x));
 }
 
 // ClipByValue's element, as TensorFlow's kernels: the min with hi, then the max with lo

@@ -57,6 +57,7 @@ RILL_DECLARE_UNARY_OP(Sin)
 RILL_DECLARE_UNARY_OP(Cos)
 RILL_DECLARE_UNARY_OP(Erf)
 RILL_DECLARE_UNARY_OP(Softplus)  // log(1 + e^x)
+RILL_DECLARE_UNARY_OP(Softsign)  // x / (1 + |x|)
 RILL_DECLARE_UNARY_OP(Expm1)     // e^x - 1, accurate near 0
 RILL_DECLARE_UNARY_OP(Log1p)     // log(1 + x), accurate near 0
 RILL_DECLARE_UNARY_OP(Sinh)

@@ -47,6 +47,13 @@ absl::Status SoftplusGrad(const Scope& s, const Operation& op, const GradOut& g,
   return s.status();
 }
 
+// d softsign(x) = 1 / (1 + |x|)^2
+absl::Status SoftsignGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output denom = Add(s, Scalar(s, 1, T(op)), Abs(s, In(op, 0)));
+  out->push_back(Div(s, g[0], Square(s, denom)));
+  return s.status();
+}
+
 // The rest as TensorFlow's math_grad: d expm1 = e^x, d log1p = 1 / (1 + x),
 // d sinh = cosh, d cosh = sinh, d tan = 1 / cos^2, d asin = 1 / sqrt(1 - x^2),
 // d acos = -1 / sqrt(1 - x^2), d atan = 1 / (1 + x^2), d asinh = 1 / cosh(y),
@@ -118,6 +125,7 @@ RILL_REGISTER_GRADIENT("Sin", SinGrad);
 RILL_REGISTER_GRADIENT("Cos", CosGrad);
 RILL_REGISTER_GRADIENT("Erf", ErfGrad);
 RILL_REGISTER_GRADIENT("Softplus", SoftplusGrad);
+RILL_REGISTER_GRADIENT("Softsign", SoftsignGrad);
 RILL_REGISTER_NO_GRADIENT("Floor");
 RILL_REGISTER_NO_GRADIENT("Ceil");
 RILL_REGISTER_NO_GRADIENT("Round");

@@ -63,6 +63,8 @@ cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t 
       return Launch<UnaryMath::kAcosh>(x, y, n, stream);
     case UnaryMath::kAtanh:
       return Launch<UnaryMath::kAtanh>(x, y, n, stream);
+    case UnaryMath::kSoftsign:
+      return Launch<UnaryMath::kSoftsign>(x, y, n, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -19,7 +19,7 @@ void ElementwiseCases() {
         "Rsqrt", "Reciprocal", "Floor", "Ceil",     "Round",        "Sin",       "Cos",
         "Erf",   "Softplus",   "Relu6", "Elu",      "Selu",         "LeakyRelu", "Expm1",
         "Log1p", "Sinh",       "Cosh",  "Tan",      "Asin",         "Acos",      "Atan",
-        "Asinh", "Acosh",      "Atanh"}) {
+        "Asinh", "Acosh",      "Atanh", "Softsign"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
   const AttrMap fits = {{"shape", PartialTensorShape({-1, 3})}};

@@ -115,6 +115,8 @@ void UnaryMathCases(CaseList& l) {
   l.Unary(
       "Softplus", [](const Scope& s, Output x) { return Softplus(s, x); }, Vals(s23, -3, 3, 45));
   l.Unary(
+      "Softsign", [](const Scope& s, Output x) { return Softsign(s, x); }, Vals(s23, -3, 3, 48));
+  l.Unary(
       "Expm1", [](const Scope& s, Output x) { return Expm1(s, x); }, Vals(s23, -2, 2, 46));
   l.Unary(
       "Log1p", [](const Scope& s, Output x) { return Log1p(s, x); }, Vals(s23, -0.5, 2, 47));

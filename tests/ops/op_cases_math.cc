@@ -157,6 +157,7 @@ std::vector<OpCase> Unary() {
        }},
       {"Atanh", [](auto s, auto x) { return ops::Atanh(s, ops::Tanh(s, x)); }},
       {"Softplus", [](auto s, auto x) { return ops::Softplus(s, ops::AddN(s, {x, x, x, x})); }},
+      {"Softsign", [](auto s, auto x) { return ops::Softsign(s, ops::AddN(s, {x, x, x})); }},
       {"Relu6", [](auto s, auto x) { return ops::Relu6(s, ops::AddN(s, {x, x, x})); }},
       {"Elu", [](auto s, auto x) { return ops::Elu(s, x); }},
       {"Selu", [](auto s, auto x) { return ops::Selu(s, x); }},

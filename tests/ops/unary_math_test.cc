@@ -11,9 +11,9 @@ namespace {
 
 using namespace ::rill::ops;  // NOLINT
 
-MarkTested tested({"Rsqrt", "Reciprocal", "Floor", "Ceil",  "Round", "Sin",  "Cos",
-                   "Erf",   "Softplus",   "Expm1", "Log1p", "Sinh",  "Cosh", "Tan",
-                   "Asin",  "Acos",       "Atan",  "Asinh", "Acosh", "Atanh"});
+MarkTested tested({"Rsqrt", "Reciprocal", "Floor", "Ceil",  "Round", "Sin",   "Cos",
+                   "Erf",   "Softplus",   "Expm1", "Log1p", "Sinh",  "Cosh",  "Tan",
+                   "Asin",  "Acos",       "Atan",  "Asinh", "Acosh", "Atanh", "Softsign"});
 
 struct UnaryCase {
   const char* op;
@@ -130,6 +130,12 @@ std::vector<UnaryCase> Cases() {
        op([](auto s, auto x) { return Output(Atanh(s, x)); }),
        {0, 0.6, -0.6},
        {0, M_LN2, -M_LN2},
+       1e-6},
+      // x / (1 + |x|): odd, and near +-1 far out.
+      {"Softsign",
+       op([](auto s, auto x) { return Output(Softsign(s, x)); }),
+       {0, 1, -3, 1e30},
+       {0, 0.5, -0.75, 1},
        1e-6},
   };
 }
