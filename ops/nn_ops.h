@@ -115,4 +115,50 @@ class BiasActivationGrad {
   Output backprops, bias_backprop;
 };
 
+// Local response normalization across the depth of a 4-D [batch, height, width, depth]
+// input: y_d = x_d / (bias + alpha * sum of x_j^2 for |j - d| <= depth_radius)^beta
+// (ops/lrn_ops.cc). TensorFlow's defaults: radius 5, bias 1, alpha 1, beta 0.5.
+class LRN : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs DepthRadius(int64_t x) {
+      Attrs r = *this;
+      r.depth_radius_ = x;
+      return r;
+    }
+    Attrs Bias(float x) {
+      Attrs r = *this;
+      r.bias_ = x;
+      return r;
+    }
+    Attrs Alpha(float x) {
+      Attrs r = *this;
+      r.alpha_ = x;
+      return r;
+    }
+    Attrs Beta(float x) {
+      Attrs r = *this;
+      r.beta_ = x;
+      return r;
+    }
+    int64_t depth_radius_ = 5;
+    float bias_ = 1, alpha_ = 1, beta_ = 0.5f;
+  };
+  LRN(const Scope& scope, Input input) : LRN(scope, input, Attrs()) {}
+  LRN(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs DepthRadius(int64_t x) { return Attrs().DepthRadius(x); }
+  static Attrs Bias(float x) { return Attrs().Bias(x); }
+  static Attrs Alpha(float x) { return Attrs().Alpha(x); }
+  static Attrs Beta(float x) { return Attrs().Beta(x); }
+};
+
+namespace internal {
+// LRN's gradient at input_image (output_image is LRN's output, checked for its shape).
+class LRNGrad : public OpWrapper {
+ public:
+  LRNGrad(const Scope& scope, Input input_grads, Input input_image, Input output_image,
+          const LRN::Attrs& attrs = LRN::Attrs());
+};
+}  // namespace internal
+
 }  // namespace rill::ops

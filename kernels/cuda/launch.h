@@ -10,6 +10,7 @@
 #include "rill/core/activation.h"
 #include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
+#include "rill/core/lrn_row.h"
 #include "rill/core/mirror_pad_row.h"
 #include "rill/core/point_activation.h"
 #include "rill/core/range_value.h"
@@ -195,6 +196,11 @@ cudaError_t LaunchSegmentSum(const T* data, const Index* ids, int64_t num_ids, i
 template <typename T>
 cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
                        bool exclusive, bool reverse, cudaStream_t stream);
+
+// LRN over x (g null) or LRNGrad of g at x: n elements of core/lrn_row.h's formulas.
+template <typename T>
+cudaError_t LaunchLrn(const T* g, const T* x, T* out, int64_t n, const LrnParams& p,
+                      cudaStream_t stream);
 
 // CheckNumerics: core/check_numerics.h's flags of x's n elements OR-ed into *flags (device).
 template <typename T>

@@ -161,7 +161,22 @@ void CheckNumerics() {
           {"int32"});
 }
 
+void Lrn() {
+  AddRecipe({"LRN", {F({1, 2, 2, 3})}, {}});
+  AddRecipe({"LRNGrad", {F({1, 2, 2, 3}), F({1, 2, 2, 3}), F({1, 2, 2, 3})}, {}});
+  Both("a 3-D input", {"LRN", {F({2, 2, 3})}, {}}, {"4-D"});
+  Both("inputs of two shapes", {"LRNGrad", {F({1, 2, 2, 3}), F({1, 2, 2, 3}), F({1, 2, 3, 2})}, {}},
+       {"one shape"});
+  AddCase("a negative depth_radius", {"LRN", {F({1, 2, 2, 3})}, {{"depth_radius", int64_t{-1}}}},
+          kConstruction, kInvalid, {"depth_radius"});
+  AddCase("an infinite beta",
+          {"LRN", {F({1, 2, 2, 3})}, {{"beta", std::numeric_limits<float>::infinity()}}},
+          kConstruction, kInvalid, {"finite"});
+  AddCase("int32 input", {"LRN", {I({1, 2, 2, 3})}, {}}, kConstruction, kInvalid, {"int32"});
+}
+
 const bool kRegistered = [] {
+  Lrn();
   CheckNumerics();
   Roll();
   ReverseSequence();

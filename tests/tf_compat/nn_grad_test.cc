@@ -3,7 +3,7 @@
 // ComputeGradientError's numeric Jacobian, within 1e-4 for the file's first cases and 1e-3
 // (its later bound) for the cases after BiasAddGradHelper, which come from its later
 // versions. rill: left out are the ops rill does not have (MaxPoolV2, MaxPool3D,
-// AvgPool3D, LRN, FractionalAvgPool, FractionalMaxPool): docs/guide.md.
+// AvgPool3D, FractionalAvgPool, FractionalMaxPool): docs/guide.md.
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
@@ -201,6 +201,12 @@ TEST_F(NNGradTest, SoftsignGrad) {
   TensorShape shape({3, 7});
   auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(shape));
   RunTest(x, shape, Softsign(scope_, x), shape, 1e-3);
+}
+
+TEST_F(NNGradTest, LRN) {
+  TensorShape x_shape({1, 1, 2, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
+  RunTest(x, x_shape, LRN(scope_, x), x_shape, 1e-3);
 }
 
 }  // namespace
