@@ -2,12 +2,14 @@
 // (kernels/cpu/cwise_*_ops.cc) and the GPU kernels (kernels/cuda/unary_math.cu) so both
 // devices compute the same thing: Rsqrt, Reciprocal, Floor, Ceil, Round (half to even, as
 // TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow), Softsign
-// (x / (1 + |x|)), Expm1, Log1p and the hyperbolic and inverse trigonometric functions.
+// (x / (1 + |x|)), Lgamma and Digamma (core/special_math.h), Expm1, Log1p and the hyperbolic and
+// inverse trigonometric functions.
 #pragma once
 
 #include <cmath>
 
 #include "rill/core/host_device.h"
+#include "rill/core/special_math.h"
 
 namespace rill {
 
@@ -33,6 +35,8 @@ enum class UnaryMath : int {
   kAcosh,
   kAtanh,
   kSoftsign,
+  kLgamma,
+  kDigamma,
 };
 
 // Each op's name and kind, for the kernel files' registrations: M(name, kind).
@@ -57,7 +61,9 @@ enum class UnaryMath : int {
   M("Asinh", ::rill::UnaryMath::kAsinh)           \
   M("Acosh", ::rill::UnaryMath::kAcosh)           \
   M("Atanh", ::rill::UnaryMath::kAtanh)           \
-  M("Softsign", ::rill::UnaryMath::kSoftsign)
+  M("Softsign", ::rill::UnaryMath::kSoftsign)     \
+  M("Lgamma", ::rill::UnaryMath::kLgamma)         \
+  M("Digamma", ::rill::UnaryMath::kDigamma)
 
 template <UnaryMath kOp, typename T>
 RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
@@ -107,6 +113,8 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   if constexpr (kOp == UnaryMath::kAcosh) return acosh(x);
   if constexpr (kOp == UnaryMath::kAtanh) return atanh(x);
   if constexpr (kOp == UnaryMath::kSoftsign) return x / (T(1) + (x < T(0) ? -x : x));
+  if constexpr (kOp == UnaryMath::kLgamma) return Lgamma(x);
+  if constexpr (kOp == UnaryMath::kDigamma) return Digamma(x);
 }
 
 // ClipByValue's element, as TensorFlow's kernels: the min with hi, then the max with lo

@@ -54,6 +54,14 @@ absl::Status PowGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   grad::ReduceBinary(s, x, y, gx, gy, out);
   return s.status();
 }
+// d/dx polygamma(a, x) = polygamma(a + 1, x); none for a (TensorFlow's gives none either).
+absl::Status PolygammaGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output a = In(op, 0), x = In(op, 1);
+  Output gx = Mul(s, g[0], Polygamma(s, Add(s, a, Scalar(s, 1, T(op))), x));
+  out->push_back(Output());
+  out->push_back(grad::ReduceToOperand(s, gx, x, a.shape(), a));
+  return s.status();
+}
 // Maximum and Minimum: the gradient goes to the operand that was chosen (x on ties).
 template <bool kMax>
 absl::Status MaxMinGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
@@ -251,6 +259,7 @@ RILL_REGISTER_GRADIENT("Div", DivGrad);
 RILL_REGISTER_GRADIENT("RealDiv", DivGrad);  // its Div nodes compute the same for floats
 RILL_REGISTER_GRADIENT("SquaredDifference", SquaredDifferenceGrad);
 RILL_REGISTER_GRADIENT("Pow", PowGrad);
+RILL_REGISTER_GRADIENT("Polygamma", PolygammaGrad);
 RILL_REGISTER_GRADIENT("Maximum", MaxMinGrad<true>);
 RILL_REGISTER_GRADIENT("Minimum", MaxMinGrad<false>);
 RILL_REGISTER_GRADIENT("Neg", NegGrad);

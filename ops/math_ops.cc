@@ -42,6 +42,7 @@ RILL_REGISTER_BINARY("Div", kNumberTypes, "T");
 // TensorFlow's float division by name (Div of floats computes the same).
 RILL_REGISTER_BINARY("RealDiv", kFloatTypes, "T");
 RILL_REGISTER_BINARY("SquaredDifference", kSignedNumberTypes, "T");  // (x - y)^2
+RILL_REGISTER_BINARY("Polygamma", kFloatTypes, "T");  // (a, x): the a-th derivative of digamma
 RILL_REGISTER_BINARY("Pow", kSignedNumberTypes, "T");
 RILL_REGISTER_BINARY("Maximum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Minimum", kNumberTypes, "T");
@@ -78,6 +79,8 @@ RILL_REGISTER_UNARY("Cos", kFloatTypes);
 RILL_REGISTER_UNARY("Erf", kFloatTypes);
 RILL_REGISTER_UNARY("Softplus", kFloatTypes);
 RILL_REGISTER_UNARY("Softsign", kFloatTypes);
+RILL_REGISTER_UNARY("Lgamma", kFloatTypes);
+RILL_REGISTER_UNARY("Digamma", kFloatTypes);
 RILL_REGISTER_UNARY("Expm1", kFloatTypes);
 RILL_REGISTER_UNARY("Log1p", kFloatTypes);
 RILL_REGISTER_UNARY("Sinh", kFloatTypes);
@@ -253,6 +256,7 @@ RILL_DEFINE_BINARY_OP(Mul)
 RILL_DEFINE_BINARY_OP(Div)
 RILL_DEFINE_BINARY_OP(RealDiv)
 RILL_DEFINE_BINARY_OP(SquaredDifference)
+RILL_DEFINE_BINARY_OP(Polygamma)
 RILL_DEFINE_BINARY_OP(Pow)
 RILL_DEFINE_BINARY_OP(Maximum)
 RILL_DEFINE_BINARY_OP(Minimum)
@@ -282,6 +286,8 @@ RILL_DEFINE_UNARY_OP(Cos)
 RILL_DEFINE_UNARY_OP(Erf)
 RILL_DEFINE_UNARY_OP(Softplus)
 RILL_DEFINE_UNARY_OP(Softsign)
+RILL_DEFINE_UNARY_OP(Lgamma)
+RILL_DEFINE_UNARY_OP(Digamma)
 RILL_DEFINE_UNARY_OP(Expm1)
 RILL_DEFINE_UNARY_OP(Log1p)
 RILL_DEFINE_UNARY_OP(Sinh)

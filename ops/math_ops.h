@@ -28,6 +28,9 @@ RILL_DECLARE_BINARY_OP(Mul)
 RILL_DECLARE_BINARY_OP(Div)
 RILL_DECLARE_BINARY_OP(RealDiv)            // x / y of floats
 RILL_DECLARE_BINARY_OP(SquaredDifference)  // (x - y)^2, broadcasting
+// Polygamma(a, x): the a-th derivative of digamma at x (a a non-negative integer value,
+// else NaN), broadcasting.
+RILL_DECLARE_BINARY_OP(Polygamma)
 RILL_DECLARE_BINARY_OP(Pow)
 RILL_DECLARE_BINARY_OP(Maximum)
 RILL_DECLARE_BINARY_OP(Minimum)
@@ -58,6 +61,8 @@ RILL_DECLARE_UNARY_OP(Cos)
 RILL_DECLARE_UNARY_OP(Erf)
 RILL_DECLARE_UNARY_OP(Softplus)  // log(1 + e^x)
 RILL_DECLARE_UNARY_OP(Softsign)  // x / (1 + |x|)
+RILL_DECLARE_UNARY_OP(Lgamma)    // log |Gamma(x)|
+RILL_DECLARE_UNARY_OP(Digamma)   // d/dx lgamma(x)
 RILL_DECLARE_UNARY_OP(Expm1)     // e^x - 1, accurate near 0
 RILL_DECLARE_UNARY_OP(Log1p)     // log(1 + x), accurate near 0
 RILL_DECLARE_UNARY_OP(Sinh)

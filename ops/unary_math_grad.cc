@@ -54,6 +54,16 @@ absl::Status SoftsignGrad(const Scope& s, const Operation& op, const GradOut& g,
   return s.status();
 }
 
+// d lgamma = digamma, d digamma = polygamma(1, x) (TensorFlow's).
+absl::Status LgammaGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Digamma(s, In(op, 0))));
+  return s.status();
+}
+absl::Status DigammaGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(Mul(s, g[0], Polygamma(s, Scalar(s, 1, T(op)), In(op, 0))));
+  return s.status();
+}
+
 // The rest as TensorFlow's math_grad: d expm1 = e^x, d log1p = 1 / (1 + x),
 // d sinh = cosh, d cosh = sinh, d tan = 1 / cos^2, d asin = 1 / sqrt(1 - x^2),
 // d acos = -1 / sqrt(1 - x^2), d atan = 1 / (1 + x^2), d asinh = 1 / cosh(y),
@@ -126,6 +136,8 @@ RILL_REGISTER_GRADIENT("Cos", CosGrad);
 RILL_REGISTER_GRADIENT("Erf", ErfGrad);
 RILL_REGISTER_GRADIENT("Softplus", SoftplusGrad);
 RILL_REGISTER_GRADIENT("Softsign", SoftsignGrad);
+RILL_REGISTER_GRADIENT("Lgamma", LgammaGrad);
+RILL_REGISTER_GRADIENT("Digamma", DigammaGrad);
 RILL_REGISTER_NO_GRADIENT("Floor");
 RILL_REGISTER_NO_GRADIENT("Ceil");
 RILL_REGISTER_NO_GRADIENT("Round");

@@ -9,6 +9,7 @@
 
 #include "rill/core/kernel_util.h"
 #include "rill/core/unary_math.h"
+#include "rill/core/special_math.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu::cwise {
@@ -72,6 +73,14 @@ struct PowF {
         return std::pow(x, y);
       }
     });
+  }
+};
+
+struct PolygammaF {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    return a.binaryExpr(b, [](T n, T x) -> T { return Polygamma(n, x); });
   }
 };
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "rill/core/cast_value.h"
+#include "rill/core/special_math.h"
 #include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
@@ -53,6 +54,9 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
         break;
       case BinaryKind::kSquaredDifference:
         out[i] = static_cast<Out>((x - y) * (x - y));
+        break;
+      case BinaryKind::kPolygamma:
+        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(Polygamma(x, y));
         break;
       case BinaryKind::kMul:
         out[i] = static_cast<Out>(x * y);

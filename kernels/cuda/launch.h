@@ -36,6 +36,7 @@ enum class BinaryKind {
   kLogicalAnd,  // bool operands
   kLogicalOr,
   kSquaredDifference,  // (a - b)^2
+  kPolygamma,          // floating only (core/special_math.h)
 };
 // The comparisons, whose output is bool.
 inline bool IsComparison(BinaryKind op) {

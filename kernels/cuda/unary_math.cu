@@ -65,6 +65,10 @@ cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t 
       return Launch<UnaryMath::kAtanh>(x, y, n, stream);
     case UnaryMath::kSoftsign:
       return Launch<UnaryMath::kSoftsign>(x, y, n, stream);
+    case UnaryMath::kLgamma:
+      return Launch<UnaryMath::kLgamma>(x, y, n, stream);
+    case UnaryMath::kDigamma:
+      return Launch<UnaryMath::kDigamma>(x, y, n, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -19,7 +19,7 @@ void ElementwiseCases() {
         "Rsqrt", "Reciprocal", "Floor", "Ceil",     "Round",        "Sin",       "Cos",
         "Erf",   "Softplus",   "Relu6", "Elu",      "Selu",         "LeakyRelu", "Expm1",
         "Log1p", "Sinh",       "Cosh",  "Tan",      "Asin",         "Acos",      "Atan",
-        "Asinh", "Acosh",      "Atanh", "Softsign"}) {
+        "Asinh", "Acosh",      "Atanh", "Softsign", "Lgamma",       "Digamma"}) {
     AddRecipe({op, {F({2, 3})}, {}});
   }
   const AttrMap fits = {{"shape", PartialTensorShape({-1, 3})}};
@@ -37,7 +37,7 @@ void ElementwiseCases() {
   }
   for (const char* op :
        {"Add", "Sub", "Mul", "Div", "RealDiv", "SquaredDifference", "Pow", "Maximum", "Minimum",
-        "Equal", "Less", "Greater", "NotEqual", "LessEqual", "GreaterEqual"}) {
+        "Equal", "Less", "Greater", "NotEqual", "LessEqual", "GreaterEqual", "Polygamma"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},

@@ -117,6 +117,17 @@ void UnaryMathCases(CaseList& l) {
   l.Unary(
       "Softsign", [](const Scope& s, Output x) { return Softsign(s, x); }, Vals(s23, -3, 3, 48));
   l.Unary(
+      "Lgamma", [](const Scope& s, Output x) { return Lgamma(s, x); }, Vals(s23, 0.2, 4, 49));
+  l.Unary(
+      "Digamma", [](const Scope& s, Output x) { return Digamma(s, x); }, Vals(s23, 0.2, 4, 50));
+  // The order is a constant (no gradient); x positive.
+  l.Unary(
+      "Polygamma",
+      [](const Scope& s, Output x) {
+        return Polygamma(s, Cast(s, Const(s, FromDoubles(DT_DOUBLE, {3}, {1, 2, 0})), x.type()), x);
+      },
+      Vals(s23, 0.5, 3, 51));
+  l.Unary(
       "Expm1", [](const Scope& s, Output x) { return Expm1(s, x); }, Vals(s23, -2, 2, 46));
   l.Unary(
       "Log1p", [](const Scope& s, Output x) { return Log1p(s, x); }, Vals(s23, -0.5, 2, 47));

@@ -95,6 +95,11 @@ std::vector<OpCase> Elementwise() {
   return c;
 }
 
+// |x| + 1/4, in x's dtype: away from the poles of lgamma and digamma at 0, -1, -2, ...
+Output AwayFromPoles(const Scope& s, const Output& x) {
+  return ops::Add(s, ops::Abs(s, x), ops::Cast(s, ops::Const(s, 0.25), x.type()));
+}
+
 std::vector<OpCase> Unary() {
   std::vector<std::pair<std::string, U>> unary = {
       {"Neg", [](auto s, auto x) { return ops::Neg(s, x); }},
@@ -158,6 +163,13 @@ std::vector<OpCase> Unary() {
       {"Atanh", [](auto s, auto x) { return ops::Atanh(s, ops::Tanh(s, x)); }},
       {"Softplus", [](auto s, auto x) { return ops::Softplus(s, ops::AddN(s, {x, x, x, x})); }},
       {"Softsign", [](auto s, auto x) { return ops::Softsign(s, ops::AddN(s, {x, x, x})); }},
+      // Away from the poles at 0, -1, -2, ...: x in (0.25, 3.25].
+      {"Lgamma", [](auto s, auto x) { return ops::Lgamma(s, AwayFromPoles(s, x)); }},
+      {"Digamma", [](auto s, auto x) { return ops::Digamma(s, AwayFromPoles(s, x)); }},
+      {"Polygamma",
+       [](auto s,
+          auto
+              x) { return ops::Polygamma(s, ops::Floor(s, ops::Abs(s, x)), AwayFromPoles(s, x)); }},
       {"Relu6", [](auto s, auto x) { return ops::Relu6(s, ops::AddN(s, {x, x, x})); }},
       {"Elu", [](auto s, auto x) { return ops::Elu(s, x); }},
       {"Selu", [](auto s, auto x) { return ops::Selu(s, x); }},

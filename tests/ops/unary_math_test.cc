@@ -11,9 +11,10 @@ namespace {
 
 using namespace ::rill::ops;  // NOLINT
 
-MarkTested tested({"Rsqrt", "Reciprocal", "Floor", "Ceil",  "Round", "Sin",   "Cos",
-                   "Erf",   "Softplus",   "Expm1", "Log1p", "Sinh",  "Cosh",  "Tan",
-                   "Asin",  "Acos",       "Atan",  "Asinh", "Acosh", "Atanh", "Softsign"});
+MarkTested tested({"Rsqrt", "Reciprocal", "Floor",    "Ceil",   "Round",   "Sin",
+                   "Cos",   "Erf",        "Softplus", "Expm1",  "Log1p",   "Sinh",
+                   "Cosh",  "Tan",        "Asin",     "Acos",   "Atan",    "Asinh",
+                   "Acosh", "Atanh",      "Softsign", "Lgamma", "Digamma", "Polygamma"});
 
 struct UnaryCase {
   const char* op;
@@ -137,6 +138,20 @@ std::vector<UnaryCase> Cases() {
        {0, 1, -3, 1e30},
        {0, 0.5, -0.75, 1},
        1e-6},
+      // lgamma(0.5) = log(sqrt(pi)), lgamma(-0.5) = log(2 sqrt(pi)), lgamma(10) = log(9!).
+      {"Lgamma",
+       op([](auto s, auto x) { return Output(Lgamma(s, x)); }),
+       {1, 0.5, -0.5, 10, 2.5},
+       {0, 0.5723649429247001, 1.2655121234846454, 12.801827480081469, 0.2846828704729192},
+       1e-6},
+      // digamma(1) = -Euler's gamma, digamma(0.5) = -gamma - 2 log 2, then values by the
+      // recurrence digamma(x + 1) = digamma(x) + 1 / x and the reflection formula.
+      {"Digamma",
+       op([](auto s, auto x) { return Output(Digamma(s, x)); }),
+       {1, 0.5, 10, -0.5, 100, 1e-3},
+       {-0.5772156649015329, -1.9635100260214235, 2.251752589066721, 0.03648997397857652,
+        4.600161852738087, -1000.5755719318103},
+       1e-6},
   };
 }
 
@@ -170,6 +185,26 @@ TEST(UnaryMath, EdgeValuesFollowIeee) {
   EXPECT_TRUE(std::isnan(run(cases[14].build, {2})[0]));    // Asin(2)
   EXPECT_TRUE(std::isnan(run(cases[18].build, {0.5})[0]));  // Acosh(0.5)
   EXPECT_EQ(run(cases[19].build, {1})[0], inf);             // Atanh(1)
+}
+
+// Polygamma(n, x) against mpmath's values (30 digits, rounded), and TensorFlow's NaNs: at
+// x <= 0 for n >= 1, at the poles of digamma, for an n that is negative or not whole.
+TEST(UnaryMath, PolygammaValuesAndNaNs) {
+  auto poly = [](const Scope& s, const auto& in) { return ops::Polygamma(s, in[0], in[1]); };
+  const std::vector<double> n = {1, 1, 2, 3, 1, 2, 4, 0};
+  const std::vector<double> x = {1, 0.5, 1, 1, 30, 0.25, 7.5, 3};
+  const std::vector<double> want = {1.6449340668482264,    4.934802200544679,   -2.4041138063191886,
+                                    6.493939402266829,     0.03389506035773994, -129.32773993753692,
+                                    -0.002457482989368555, 0.9227843350984671};
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    auto got = RunOp(poly, {FromDoubles(dt, {8}, n), FromDoubles(dt, {8}, x)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {8}, want, dt == DT_FLOAT ? 1e-5 : 1e-12);
+    got = RunOp(poly, {FromDoubles(dt, {5}, {1, 2, 1.5, -1, 0}),
+                       FromDoubles(dt, {5}, {0, -1.5, 2, 2, -2})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    for (double v : ToDoubles(*got)) EXPECT_TRUE(std::isnan(v)) << v;
+  }
 }
 
 TEST(UnaryMath, IntegersAreRefusedAtConstruction) {

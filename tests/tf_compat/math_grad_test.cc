@@ -1,6 +1,6 @@
 // The cases of TensorFlow's tensorflow/cc/gradients/math_grad_test.cc, rewritten against
 // rill (inputs, formulas and error bounds are TensorFlow's; the code is ours).
-// rill: left out are Lgamma (rill does not have it) and every complex64 case (no complex dtype):
+// rill: left out is every complex64 case (no complex dtype):
 // docs/guide.md "Porting from TensorFlow". TensorFlow draws its random inputs from random::New64();
 // a seeded std::mt19937 draws them here.
 #include <cmath>
@@ -44,6 +44,18 @@ class CWiseUnaryGradTest : public ::testing::Test {
     test::ExpectClose(output, dx);
   }
 
+  // The file's later form of the check: x [2, 3, 2] from x_fn, the op's gradient against
+  // the numeric Jacobian (TensorFlow's bound for float, 1e-3).
+  void TestCWiseGradNumeric(const Build& op, const std::function<float(int)>& x_fn) {
+    Tensor x(DT_FLOAT, {2, 3, 2});
+    for (int i = 0; i < 12; ++i) x.flat<float>()(i) = x_fn(i);
+    auto ph = Placeholder(scope_, DT_FLOAT, Placeholder::Shape({2, 3, 2}));
+    float max_error;
+    TF_ASSERT_OK((ComputeGradientError<float, float, float>(scope_, ph, x, op(scope_, ph),
+                                                            {2, 3, 2}, &max_error)));
+    EXPECT_LT(max_error, 1e-3);
+  }
+
   float RV(const std::vector<float>& v) { return v[rng_() % v.size()]; }
 
   std::mt19937 rng_{301};
@@ -62,6 +74,12 @@ TEST_F(CWiseUnaryGradTest, Abs) {
         return x + RV({-2, 2, -3, 3, -4, 4});
       },
       [](float x, float dy) { return x * dy; });
+}
+
+TEST_F(CWiseUnaryGradTest, Lgamma) {
+  TestCWiseGradNumeric(RILL_UNARY(Lgamma), [this](int) {
+    return RV({-3.5, -2.5, -1.5, 1.0, 2.0, 3.5});
+  });
 }
 
 TEST_F(CWiseUnaryGradTest, Neg) {
