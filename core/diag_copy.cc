@@ -1,5 +1,6 @@
 // The diagonal ops as strided copies (rearrange_copy.h): a diagonal is a run with stride
-// n + 1 through a matrix (or through the flattened [N, N] view of Diag's output).
+// n + 1 through a matrix (or through the flattened [N, N] view of Diag's output); and
+// MatrixBandPart's checks and element map.
 #include <algorithm>
 
 #include "rill/core/graph.h"
@@ -120,7 +121,7 @@ absl::StatusOr<PieceCopies> PrepareMatrixSetDiag(OpKernelContext& ctx) {
   return v;
 }
 
-absl::StatusOr<PieceCopies> PrepareMatrixBandPart(OpKernelContext& ctx) {
+absl::StatusOr<BandMap> PrepareMatrixBandPart(OpKernelContext& ctx, Tensor** out) {
   const Tensor& x = ctx.input(0);
   const auto in = x.shape().dim_sizes();
   if (in.size() < 2) {
@@ -130,25 +131,15 @@ absl::StatusOr<PieceCopies> PrepareMatrixBandPart(OpKernelContext& ctx) {
   RILL_ASSIGN_OR_RETURN(int64_t upper, ScalarInt(ctx.input(2), "num_upper"));
   const Matrices m = MatricesOf(in);
   RILL_RETURN_IF_ERROR(CheckBand(lower, upper, m.rows, m.cols));
-  // A negative bound keeps that whole triangle.
+  BandMap map{m.rows, m.cols, lower, upper};
+  // A band that covers every matrix whole is the input itself.
   if ((lower < 0 || lower >= m.rows - 1) && (upper < 0 || upper >= m.cols - 1)) {
     RILL_RETURN_IF_ERROR(AliasInputAsOutput(ctx, x.shape()));
-    return PieceCopies();
+    *out = nullptr;
+    return map;
   }
-  RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, 0, in));
-  PieceCopies v;
-  if (out->NumElements() == 0) return v;
-  v.push_back({PieceCopy::kZeroFill, out, {}});
-  // Row i keeps columns [i - lower, i + upper]: one copy per row, over every matrix.
-  for (int64_t i = 0; i < m.rows; ++i) {
-    const int64_t lo = lower < 0 ? 0 : std::max<int64_t>(0, i - lower);
-    const int64_t hi = upper < 0 ? m.cols : std::min(m.cols, i + upper + 1);
-    if (hi <= lo) continue;
-    StridedCopy c = Grid(m.batch, hi - lo, m.rows * m.cols, 1, m.rows * m.cols, 1);
-    c.src_base = c.dst_base = i * m.cols + lo;
-    AddCopy(&v, 0, out, c);
-  }
-  return v;
+  RILL_ASSIGN_OR_RETURN(*out, AllocateOutput(ctx, 0, in));
+  return map;
 }
 
 }  // namespace rill

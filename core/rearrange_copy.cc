@@ -287,7 +287,8 @@ absl::StatusOr<PieceCopies> PrepareRoll(OpKernelContext& ctx) {
   return v;
 }
 
-absl::StatusOr<PieceCopies> PrepareReverseSequence(OpKernelContext& ctx) {
+absl::StatusOr<ReverseSequenceMap> PrepareReverseSequence(OpKernelContext& ctx, Tensor** out,
+                                                          Tensor* lens) {
   const Tensor& x = ctx.input(0);
   const int64_t seq_dim = ctx.node().attr<int64_t>("seq_dim");
   const int64_t batch_dim = ctx.node().attr<int64_t>("batch_dim");
@@ -299,23 +300,18 @@ absl::StatusOr<PieceCopies> PrepareReverseSequence(OpKernelContext& ctx) {
                                    " (dim batch_dim of ", x.shape().DebugString(), "), got ",
                                    lens_t.shape().DebugString());
   }
-  RILL_ASSIGN_OR_RETURN(auto lens, shape_fns::IntValues(lens_t, "seq_lengths"));
-  RILL_RETURN_IF_ERROR(CheckSeqLengths(lens, in[seq_dim]));
-  RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, 0, in));
-  PieceCopies v;
-  if (x.NumElements() == 0) return v;
+  RILL_ASSIGN_OR_RETURN(auto v, shape_fns::IntValues(lens_t, "seq_lengths"));
+  RILL_RETURN_IF_ERROR(CheckSeqLengths(v, in[seq_dim]));
+  RILL_ASSIGN_OR_RETURN(*out, AllocateOutput(ctx, 0, in));
+  *lens = Tensor(DT_INT64, TensorShape({static_cast<int64_t>(v.size())}));
+  std::copy(v.begin(), v.end(), lens->base<int64_t>());
   const shape_util::Dims strides = RowMajorStrides(in);
-  std::vector<Run> runs(in.size());
-  for (size_t d = 0; d < in.size(); ++d) runs[d] = {in[d], 0, 1, 0};
-  for (size_t b = 0; b < lens.size(); ++b) {
-    runs[batch_dim] = {1, static_cast<int64_t>(b), 1, static_cast<int64_t>(b)};
-    const int64_t len = lens[b] <= 1 ? 0 : lens[b];  // reversing 0 or 1 element moves nothing
-    runs[seq_dim] = {len, len - 1, -1, 0};
-    AddCopy(&v, 0, out, RegionCopy(runs, strides, strides));
-    runs[seq_dim] = {in[seq_dim] - len, len, 1, len};
-    AddCopy(&v, 0, out, RegionCopy(runs, strides, strides));
-  }
-  return v;
+  ReverseSequenceMap map;
+  map.batch_stride = strides[batch_dim];
+  map.batch_size = in[batch_dim];
+  map.seq_stride = strides[seq_dim];
+  map.seq_size = in[seq_dim];
+  return map;
 }
 
 absl::StatusOr<PieceCopies> PrepareMirrorPad(OpKernelContext& ctx) {

@@ -33,8 +33,6 @@ RILL_REGISTER_KERNEL("Unpack", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareUn
 RILL_REGISTER_KERNEL("Split", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareSplit>);
 RILL_REGISTER_KERNEL("SplitV", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareSplitV>);
 RILL_REGISTER_KERNEL("Roll", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareRoll>);
-RILL_REGISTER_KERNEL("ReverseSequence", DEVICE_CPU, "", DT_INVALID,
-                     PieceCopyOp<PrepareReverseSequence>);
 RILL_REGISTER_KERNEL("MirrorPad", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareMirrorPad>);
 RILL_REGISTER_KERNEL("SpaceToDepth", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareSpaceToDepth>);
 RILL_REGISTER_KERNEL("DepthToSpace", DEVICE_CPU, "", DT_INVALID, PieceCopyOp<PrepareDepthToSpace>);
@@ -49,8 +47,6 @@ RILL_REGISTER_KERNEL("MatrixDiagPart", DEVICE_CPU, "", DT_INVALID,
                      PieceCopyOp<PrepareMatrixDiagPart>);
 RILL_REGISTER_KERNEL("MatrixSetDiag", DEVICE_CPU, "", DT_INVALID,
                      PieceCopyOp<PrepareMatrixSetDiag>);
-RILL_REGISTER_KERNEL("MatrixBandPart", DEVICE_CPU, "", DT_INVALID,
-                     PieceCopyOp<PrepareMatrixBandPart>);
 
 }  // namespace
 }  // namespace rill::cpu

@@ -131,8 +131,6 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("SplitV", DEVICE_GPU, "", DT_INVALID, (std::vec
                                  PieceCopyGpu<PrepareSplitV>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Roll", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
                                  PieceCopyGpu<PrepareRoll>);
-RILL_REGISTER_KERNEL_HOST_INPUTS("ReverseSequence", DEVICE_GPU, "", DT_INVALID, {1},
-                                 PieceCopyGpu<PrepareReverseSequence>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("MirrorPad", DEVICE_GPU, "", DT_INVALID, {1},
                                  PieceCopyGpu<PrepareMirrorPad>);
 RILL_REGISTER_KERNEL("SpaceToDepth", DEVICE_GPU, "", DT_INVALID, PieceCopyGpu<PrepareSpaceToDepth>);
@@ -148,8 +146,6 @@ RILL_REGISTER_KERNEL("MatrixDiagPart", DEVICE_GPU, "", DT_INVALID,
                      PieceCopyGpu<PrepareMatrixDiagPart>);
 RILL_REGISTER_KERNEL("MatrixSetDiag", DEVICE_GPU, "", DT_INVALID,
                      PieceCopyGpu<PrepareMatrixSetDiag>);
-RILL_REGISTER_KERNEL_HOST_INPUTS("MatrixBandPart", DEVICE_GPU, "", DT_INVALID,
-                                 (std::vector<int>{1, 2}), PieceCopyGpu<PrepareMatrixBandPart>);
 #define RILL_REG_GPU_ONE_HOT(T, unused)                                                      \
   RILL_REGISTER_KERNEL_HOST_INPUTS("OneHot", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    OneHotGpu<T>);

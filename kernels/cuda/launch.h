@@ -10,6 +10,7 @@
 #include "rill/core/activation.h"
 #include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
+#include "rill/core/element_map.h"
 #include "rill/core/lrn_row.h"
 #include "rill/core/mirror_pad_row.h"
 #include "rill/core/point_activation.h"
@@ -197,6 +198,12 @@ cudaError_t LaunchSegmentSum(const T* data, const Index* ids, int64_t num_ids, i
 template <typename T>
 cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
                        bool exclusive, bool reverse, cudaStream_t stream);
+
+// ReverseSequence or MatrixBandPart: n output elements of element_size bytes (1, 4 or 8),
+// each core/element_map.h's MapElement (a ReverseSequenceMap's lens on the device).
+template <typename Map>
+cudaError_t LaunchElementMap(size_t element_size, const void* in, void* out, int64_t n,
+                             const Map& map, cudaStream_t stream);
 
 // LRN over x (g null) or LRNGrad of g at x: n elements of core/lrn_row.h's formulas.
 template <typename T>

@@ -148,6 +148,28 @@ TEST(RearrangeOps, ReverseSequenceAgainstIndexArithmetic) {
   }
 }
 
+// Many batch entries and many rows: one pass over the elements (an element map), not a
+// copy planned per entry or row.
+TEST(RearrangeOps, ManyShortSequencesAndRows) {
+  const Dims dims = {20000, 3};
+  const Tensor x = RandomTensor(DT_INT32, TensorShape(dims), 0, 1000, 8);
+  std::vector<double> lens(20000);
+  for (size_t b = 0; b < lens.size(); ++b) lens[b] = static_cast<double>(b % 4);
+  const auto want = Gather(x, dims, [&](const Dims& o) {
+    const int64_t len = static_cast<int64_t>(lens[o[0]]);
+    return Ravel({o[0], o[1] < len ? len - 1 - o[1] : o[1]}, dims);
+  });
+  Expect([](const Scope& s, const auto& in) { return ops::ReverseSequence(s, in[0], in[1], 1); },
+         {x, Ints(DT_INT64, {20000}, lens)}, dims, want);
+  const Dims tall = {1, 20000, 2};
+  const Tensor m = RandomTensor(DT_FLOAT, TensorShape(tall), 1, 9, 9);
+  const auto band = Gather(m, tall, [&](const Dims& o) {
+    return o[2] - o[1] <= 0 ? Ravel(o, tall) : int64_t{-1};  // lower triangle
+  });
+  Expect([](const Scope& s, const auto& in) { return ops::MatrixBandPart(s, in[0], in[1], in[2]); },
+         {m, Ints(DT_INT64, {}, {-1}), Ints(DT_INT64, {}, {0})}, tall, band);
+}
+
 // The input position that padded position j mirrors along a dim of size n.
 int64_t Mirror(int64_t j, int64_t before, int64_t n, bool reflect) {
   int64_t k = j - before;
