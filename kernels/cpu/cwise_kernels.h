@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "rill/core/kernel_util.h"
-#include "rill/core/unary_math.h"
 #include "rill/core/special_math.h"
+#include "rill/core/unary_math.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu::cwise {
