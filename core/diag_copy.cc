@@ -11,10 +11,6 @@
 namespace rill {
 namespace {
 
-void AddCopy(PieceCopies* v, int input, Tensor* out, const StridedCopy& c) {
-  if (c.num_elements() > 0) v->push_back({input, out, c});
-}
-
 // [outer, inner] elements with the given strides per side.
 StridedCopy Grid(int64_t outer, int64_t inner, int64_t src_outer, int64_t src_inner,
                  int64_t dst_outer, int64_t dst_inner) {
@@ -39,14 +35,6 @@ Matrices MatricesOf(absl::Span<const int64_t> dims) {
   return {Product(dims.first(dims.size() - 2)), rows, cols, std::min(rows, cols)};
 }
 
-absl::StatusOr<int64_t> ScalarInt(const Tensor& t, const char* what) {
-  if (t.dims() != 0) {
-    return errors::InvalidArgument(what, " must be a scalar, got shape ", t.shape().DebugString());
-  }
-  RILL_ASSIGN_OR_RETURN(auto v, shape_fns::IntValues(t, what));
-  return v[0];
-}
-
 }  // namespace
 
 absl::Status CheckBand(int64_t lower, int64_t upper, int64_t rows, int64_t cols) {
@@ -66,7 +54,7 @@ absl::StatusOr<PieceCopies> PrepareDiag(OpKernelContext& ctx) {
   PieceCopies v;
   if (n == 0) return v;
   v.push_back({PieceCopy::kZeroFill, out, {}});
-  AddCopy(&v, 0, out, Grid(1, n, 0, 1, 0, n + 1));
+  AddIfNotEmpty(&v, 0, out, Grid(1, n, 0, 1, 0, n + 1));
   return v;
 }
 
@@ -76,7 +64,7 @@ absl::StatusOr<PieceCopies> PrepareDiagPart(OpKernelContext& ctx) {
   RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, 0, dims));
   const int64_t n = Product(dims);
   PieceCopies v;
-  AddCopy(&v, 0, out, Grid(1, n, 0, n + 1, 0, 1));
+  AddIfNotEmpty(&v, 0, out, Grid(1, n, 0, n + 1, 0, 1));
   return v;
 }
 
@@ -88,7 +76,7 @@ absl::StatusOr<PieceCopies> PrepareMatrixDiag(OpKernelContext& ctx) {
   if (out->NumElements() == 0) return v;
   const int64_t k = in.back();
   v.push_back({PieceCopy::kZeroFill, out, {}});
-  AddCopy(&v, 0, out, Grid(Product(in) / k, k, k, 1, k * k, k + 1));
+  AddIfNotEmpty(&v, 0, out, Grid(Product(in) / k, k, k, 1, k * k, k + 1));
   return v;
 }
 
@@ -99,7 +87,7 @@ absl::StatusOr<PieceCopies> PrepareMatrixDiagPart(OpKernelContext& ctx) {
   PieceCopies v;
   if (out->NumElements() == 0) return v;
   const Matrices m = MatricesOf(in);
-  AddCopy(&v, 0, out, Grid(m.batch, m.k, m.rows * m.cols, m.cols + 1, m.k, 1));
+  AddIfNotEmpty(&v, 0, out, Grid(m.batch, m.k, m.rows * m.cols, m.cols + 1, m.k, 1));
   return v;
 }
 
@@ -116,8 +104,8 @@ absl::StatusOr<PieceCopies> PrepareMatrixSetDiag(OpKernelContext& ctx) {
   PieceCopies v;
   if (out->NumElements() == 0) return v;
   const Matrices m = MatricesOf(in);
-  AddCopy(&v, 0, out, Grid(1, x.NumElements(), 0, 1, 0, 1));
-  AddCopy(&v, 1, out, Grid(m.batch, m.k, m.k, 1, m.rows * m.cols, m.cols + 1));
+  AddIfNotEmpty(&v, 0, out, Grid(1, x.NumElements(), 0, 1, 0, 1));
+  AddIfNotEmpty(&v, 1, out, Grid(m.batch, m.k, m.k, 1, m.rows * m.cols, m.cols + 1));
   return v;
 }
 
@@ -127,8 +115,8 @@ absl::StatusOr<BandMap> PrepareMatrixBandPart(OpKernelContext& ctx, Tensor** out
   if (in.size() < 2) {
     return errors::InvalidArgument("the input must have rank >= 2, got ", x.shape().DebugString());
   }
-  RILL_ASSIGN_OR_RETURN(int64_t lower, ScalarInt(ctx.input(1), "num_lower"));
-  RILL_ASSIGN_OR_RETURN(int64_t upper, ScalarInt(ctx.input(2), "num_upper"));
+  RILL_ASSIGN_OR_RETURN(int64_t lower, ScalarIntInput(ctx.input(1), "num_lower"));
+  RILL_ASSIGN_OR_RETURN(int64_t upper, ScalarIntInput(ctx.input(2), "num_upper"));
   const Matrices m = MatricesOf(in);
   RILL_RETURN_IF_ERROR(CheckBand(lower, upper, m.rows, m.cols));
   BandMap map{m.rows, m.cols, lower, upper};

@@ -26,18 +26,6 @@ int64_t Product(absl::Span<const int64_t> dims, size_t from, size_t to) {
   return n;
 }
 
-void AddIfNotEmpty(PieceCopies* v, int input, Tensor* out, const StridedCopy& c) {
-  if (c.num_elements() > 0 && out->NumElements() > 0) v->push_back({input, out, c});
-}
-
-absl::StatusOr<int64_t> ScalarAxis(const Tensor& t, const char* what) {
-  if (t.dims() != 0) {
-    return errors::InvalidArgument(what, " must be a scalar, got shape ", t.shape().DebugString());
-  }
-  RILL_ASSIGN_OR_RETURN(auto v, shape_fns::IntValues(t, what));
-  return v[0];
-}
-
 // The outputs of Split and SplitV: piece i is value[..., offset_i : offset_i + size_i, ...].
 absl::StatusOr<PieceCopies> SplitPieces(OpKernelContext& ctx, int value_input, int ax,
                                         const std::vector<int64_t>& sizes) {
@@ -58,6 +46,18 @@ absl::StatusOr<PieceCopies> SplitPieces(OpKernelContext& ctx, int value_input, i
 }
 
 }  // namespace
+
+void AddIfNotEmpty(PieceCopies* v, int input, Tensor* out, const StridedCopy& c) {
+  if (c.num_elements() > 0 && out->NumElements() > 0) v->push_back({input, out, c});
+}
+
+absl::StatusOr<int64_t> ScalarIntInput(const Tensor& t, const char* what) {
+  if (t.dims() != 0) {
+    return errors::InvalidArgument(what, " must be a scalar, got shape ", t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto v, shape_fns::IntValues(t, what));
+  return v[0];
+}
 
 shape_util::Dims RowMajorStrides(absl::Span<const int64_t> dims) {
   shape_util::Dims s(dims.size());
@@ -147,7 +147,7 @@ absl::StatusOr<PieceCopies> PrepareUnpack(OpKernelContext& ctx) {
 }
 
 absl::StatusOr<PieceCopies> PrepareSplit(OpKernelContext& ctx) {
-  RILL_ASSIGN_OR_RETURN(int64_t axis, ScalarAxis(ctx.input(0), "split_dim"));
+  RILL_ASSIGN_OR_RETURN(int64_t axis, ScalarIntInput(ctx.input(0), "split_dim"));
   int ax;
   RILL_ASSIGN_OR_RETURN(
       auto sizes, shape_util::SplitSizes(ctx.input(1).shape().dim_sizes(), axis,
@@ -156,7 +156,7 @@ absl::StatusOr<PieceCopies> PrepareSplit(OpKernelContext& ctx) {
 }
 
 absl::StatusOr<PieceCopies> PrepareSplitV(OpKernelContext& ctx) {
-  RILL_ASSIGN_OR_RETURN(int64_t axis, ScalarAxis(ctx.input(2), "split_dim"));
+  RILL_ASSIGN_OR_RETURN(int64_t axis, ScalarIntInput(ctx.input(2), "split_dim"));
   if (ctx.input(1).dims() != 1) {
     return errors::InvalidArgument("size_splits must be a vector, got shape ",
                                    ctx.input(1).shape().DebugString());

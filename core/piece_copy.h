@@ -26,6 +26,10 @@ shape_util::Dims RowMajorStrides(absl::Span<const int64_t> dims);
 // Appends a dim to `c`; a dim of size 1 moves nothing and is left out.
 void PushCopyDim(StridedCopy* c, int64_t size, int64_t src_stride, int64_t dst_stride);
 absl::StatusOr<Tensor*> AllocateOutput(OpKernelContext& ctx, int i, absl::Span<const int64_t> dims);
+// Appends {input, out, c} unless it would move nothing.
+void AddIfNotEmpty(PieceCopies* v, int input, Tensor* out, const StridedCopy& c);
+// `t`'s int value; InvalidArgument naming `what` unless it is an int32 or int64 scalar.
+absl::StatusOr<int64_t> ScalarIntInput(const Tensor& t, const char* what);
 
 // Each validates the op's inputs (and the node's attrs) and allocates or aliases every
 // output; the copies left to run never have zero elements.

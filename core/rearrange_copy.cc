@@ -14,10 +14,6 @@
 namespace rill {
 namespace {
 
-void AddCopy(PieceCopies* v, int input, Tensor* out, const StridedCopy& c) {
-  if (c.num_elements() > 0) v->push_back({input, out, c});
-}
-
 // One dim of a copy: `size` elements from `src_start` (stepping by `src_step`, +1 or -1)
 // into `dst_start` onward.
 struct Run {
@@ -44,7 +40,7 @@ void AddRegions(const std::vector<std::vector<Run>>& choices, absl::Span<const i
   std::vector<Run> runs(choices.size());
   while (true) {
     for (size_t d = 0; d < choices.size(); ++d) runs[d] = choices[d][pick[d]];
-    AddCopy(v, 0, out, RegionCopy(runs, src_strides, dst_strides));
+    AddIfNotEmpty(v, 0, out, RegionCopy(runs, src_strides, dst_strides));
     size_t d = choices.size();
     while (d > 0 && ++pick[d - 1] == choices[d - 1].size()) pick[--d] = 0;
     if (d == 0) return;
@@ -102,8 +98,8 @@ absl::StatusOr<PieceCopies> SpaceDepth(OpKernelContext& ctx, bool to_depth) {
   RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateOutput(ctx, 0, dims));
   PieceCopies v;
   if (out->NumElements() == 0) return v;
-  AddCopy(&v, 0, out,
-          SpaceDepthCopy(to_depth ? in : absl::Span<const int64_t>(dims), b, nchw, to_depth));
+  AddIfNotEmpty(&v, 0, out,
+                SpaceDepthCopy(to_depth ? in : absl::Span<const int64_t>(dims), b, nchw, to_depth));
   return v;
 }
 
@@ -179,7 +175,7 @@ PieceCopies BatchSpaceCopies(absl::Span<const int64_t> space, absl::Span<const i
     for (size_t d = 1 + m; d < space.size(); ++d) push(space[d], ss[d], bs[d]);
     c.src_base = to_batch ? space_base : batch_base;
     c.dst_base = to_batch ? batch_base : space_base;
-    AddCopy(&v, 0, out, c);
+    AddIfNotEmpty(&v, 0, out, c);
     size_t i = m;
     while (i > 0 && ++pick[i - 1] == groups[i - 1].size()) pick[--i] = 0;
     if (i == 0) return v;
