@@ -99,28 +99,61 @@ SymmetricPadLayout SymmetricPadLayoutOf(const Conv2DGeometry& g) {
 }
 
 absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& in) {
+  return PoolGeometryOf(in, node.attr<std::vector<int64_t>>("ksize"),
+                        node.attr<std::vector<int64_t>>("strides"),
+                        node.attr<std::string>("padding"));
+}
+
+absl::StatusOr<Conv2DGeometry> PoolGeometryOf(const TensorShape& in,
+                                              const std::vector<int64_t>& ksize,
+                                              const std::vector<int64_t>& strides,
+                                              const std::string& padding) {
   if (in.dims() != 4) {
     return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got ",
                                    in.DebugString());
   }
-  const auto& k = node.attr<std::vector<int64_t>>("ksize");
-  RILL_RETURN_IF_ERROR(CheckNhwcList(k, "ksize"));
-  return ComputeConv2DGeometry(in.dim_sizes(), k[1], k[2], in.dim_size(3),
-                               node.attr<std::vector<int64_t>>("strides"),
-                               node.attr<std::string>("padding"));
+  RILL_RETURN_IF_ERROR(CheckNhwcList(ksize, "ksize"));
+  return ComputeConv2DGeometry(in.dim_sizes(), ksize[1], ksize[2], in.dim_size(3), strides,
+                               padding);
 }
 
-absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out) {
-  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(ctx.node(), ctx.input(0).shape()));
+namespace {
+
+absl::StatusOr<std::vector<int64_t>> WindowInput(const Tensor& t, const char* what) {
+  if (t.dims() != 1 || t.NumElements() != 4) {
+    return errors::InvalidArgument(what, " must be a 4-element vector (NHWC), got shape ",
+                                   t.shape().DebugString());
+  }
+  const int32_t* v = t.base<int32_t>();
+  return std::vector<int64_t>(v, v + 4);
+}
+
+// The geometry of a pool kernel over `in`: from the node's ksize and strides attrs, or
+// (window_input >= 0: MaxPoolV2, MaxPoolGradV2) from its host inputs window_input and
+// window_input + 1.
+absl::StatusOr<Conv2DGeometry> KernelPoolGeometry(OpKernelContext& ctx, const TensorShape& in,
+                                                  int window_input) {
+  if (window_input < 0) return PoolGeometry(ctx.node(), in);
+  RILL_ASSIGN_OR_RETURN(auto ksize, WindowInput(ctx.input(window_input), "ksize"));
+  RILL_ASSIGN_OR_RETURN(auto strides, WindowInput(ctx.input(window_input + 1), "strides"));
+  return PoolGeometryOf(in, ksize, strides, ctx.node().attr<std::string>("padding"));
+}
+
+}  // namespace
+
+absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out, int window_input) {
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g,
+                        KernelPoolGeometry(ctx, ctx.input(0).shape(), window_input));
   RILL_RETURN_IF_ERROR(
       ctx.allocate_output(0, TensorShape({g.batch, g.out_h, g.out_w, g.in_c}), out));
   return g;
 }
 
-absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out) {
+absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out,
+                                                  int window_input) {
   const Tensor& x = ctx.input(0);
   const Tensor& dy = ctx.input(2);
-  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(ctx.node(), x.shape()));
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, KernelPoolGeometry(ctx, x.shape(), window_input));
   const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
   if (dy.shape() != want || ctx.input(1).shape() != want) {
     return errors::InvalidArgument("orig_output ", ctx.input(1).shape().DebugString(), " and grad ",

@@ -38,10 +38,19 @@ SymmetricPadLayout SymmetricPadLayoutOf(const Conv2DGeometry& g);
 
 // The geometry of a MaxPool / AvgPool node over an input of this shape.
 absl::StatusOr<Conv2DGeometry> PoolGeometry(const Node& node, const TensorShape& input);
-// MaxPool and AvgPool(input): allocates the pooled output.
-absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out);
-// MaxPoolGrad(orig_input, orig_output, grad): allocates the input's gradient.
-absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out);
+// The same from 4-element NHWC ksize and strides lists.
+absl::StatusOr<Conv2DGeometry> PoolGeometryOf(const TensorShape& input,
+                                              const std::vector<int64_t>& ksize,
+                                              const std::vector<int64_t>& strides,
+                                              const std::string& padding);
+// MaxPool and AvgPool(input): allocates the pooled output. `window_input` >= 0: ksize and
+// strides are that int32 host input and the next (MaxPoolV2), not attrs.
+absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out,
+                                           int window_input = -1);
+// MaxPoolGrad(orig_input, orig_output, grad): allocates the input's gradient
+// (`window_input` 3: MaxPoolGradV2's ksize and strides inputs).
+absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out,
+                                                  int window_input = -1);
 // AvgPoolGrad(orig_input_shape (host), grad): allocates the input's gradient.
 absl::StatusOr<Conv2DGeometry> PrepareAvgPoolGrad(OpKernelContext& ctx, Tensor** out);
 

@@ -1,30 +1,37 @@
 #include "rill/core/conv_util.h"
 
 #include <algorithm>
+#include <string_view>
 
+#include "absl/strings/str_join.h"
 #include "rill/core/checked_math.h"
 #include "rill/core/status.h"
 
 namespace rill {
 
-absl::Status CheckNhwcList(const std::vector<int64_t>& v, const char* what) {
-  if (v.size() != 4) {
-    return errors::InvalidArgument(what, " must have 4 elements (NHWC), got ", v.size());
+absl::Status CheckChannelsLastList(const std::vector<int64_t>& v, const char* layout,
+                                   const char* what) {
+  const size_t rank = std::string_view(layout).size();
+  if (v.size() != rank) {
+    return errors::InvalidArgument(what, " must have ", rank, " elements (", layout, "), got ",
+                                   v.size());
   }
   for (int64_t x : v) {
     if (x < 1) return errors::InvalidArgument(what, " must be positive, got ", x);
   }
-  if (v[0] != 1 || v[3] != 1) {
-    return errors::InvalidArgument(what, " over the batch and channel dims must be 1, got [", v[0],
-                                   ",", v[1], ",", v[2], ",", v[3], "]");
+  if (v.front() != 1 || v.back() != 1) {
+    return errors::InvalidArgument(what, " over the batch and channel dims must be 1, got [",
+                                   absl::StrJoin(v, ","), "]");
   }
   return absl::OkStatus();
 }
 
-namespace {
-// One spatial dim: output size and padding before.
-absl::Status OutputSize(int64_t in, int64_t k, int64_t stride, bool same, const char* dim,
-                        int64_t* out, int64_t* pad_before) {
+absl::Status CheckNhwcList(const std::vector<int64_t>& v, const char* what) {
+  return CheckChannelsLastList(v, "NHWC", what);
+}
+
+absl::Status WindowOutputSize(int64_t in, int64_t k, int64_t stride, bool same, const char* dim,
+                              int64_t* out, int64_t* pad_before) {
   *pad_before = 0;
   if (in < 0) {
     *out = -1;
@@ -51,6 +58,8 @@ absl::Status OutputSize(int64_t in, int64_t k, int64_t stride, bool same, const 
   *out = (in - k) / stride + 1;
   return absl::OkStatus();
 }
+
+namespace {
 // TensorFlow's explicit_paddings: 8 values >= 0, none on the batch and channel dims.
 absl::Status CheckExplicitPaddings(const std::vector<int64_t>& p) {
   if (p.size() != 8) {
@@ -136,8 +145,10 @@ absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
     return g;
   }
   const bool same = padding == "SAME";
-  RILL_RETURN_IF_ERROR(OutputSize(g.in_h, k_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
-  RILL_RETURN_IF_ERROR(OutputSize(g.in_w, k_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));
+  RILL_RETURN_IF_ERROR(
+      WindowOutputSize(g.in_h, k_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
+  RILL_RETURN_IF_ERROR(
+      WindowOutputSize(g.in_w, k_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));
   return g;
 }
 

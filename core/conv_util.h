@@ -36,6 +36,15 @@ absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
 // A node's explicit_paddings attr; empty when the op has none (pools). A reference: kernels
 // read it every run and allocate nothing.
 const std::vector<int64_t>& ExplicitPaddingsOf(const AttrMap& attrs);
+// One spatial dim of a SAME (`same`) or VALID window: the output size and the padding
+// before (SAME's odd cell goes after); -1 when `in` is unknown (-1). `dim` names the dim
+// in errors (a window larger than a VALID input, SAME padding that overflows int64).
+absl::Status WindowOutputSize(int64_t in, int64_t k, int64_t stride, bool same, const char* dim,
+                              int64_t* out, int64_t* pad_before);
+// Checks a window attr list of a channels-last layout ("NHWC", "NDHWC": one element per
+// dim): all > 0, the batch and channel entries 1.
+absl::Status CheckChannelsLastList(const std::vector<int64_t>& v, const char* layout,
+                                   const char* what);
 // Checks a 4-element NHWC attr list (strides, ksize, dilations): all > 0, batch and channel 1.
 absl::Status CheckNhwcList(const std::vector<int64_t>& v, const char* what);
 

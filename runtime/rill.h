@@ -22,6 +22,7 @@
 #include "rill/ops/nn_ops.h"
 #include "rill/ops/optimizers.h"
 #include "rill/ops/piece_ops.h"
+#include "rill/ops/pool_ops.h"
 #include "rill/ops/random_ops.h"
 #include "rill/ops/rearrange_ops.h"
 #include "rill/ops/scan_ops.h"

@@ -1,6 +1,6 @@
-// CPU kernels of MaxPool, AvgPool and their gradients over NHWC tensors. Padding never
-// wins a max and is not counted in an average; a max's gradient goes to the first
-// maximal element of its window (scan order), as TensorFlow's CPU kernel does.
+// CPU kernels of MaxPool (and MaxPoolV2), AvgPool and their gradients over NHWC tensors. Padding
+// never wins a max and is not counted in an average; a max's gradient goes to the first maximal
+// element of its window (scan order), as TensorFlow's CPU kernel does.
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -30,7 +30,9 @@ void ForEachWindow(const Conv2DGeometry& g, F f) {
   }
 }
 
-template <typename T, bool kMax>
+// kWindow >= 0: ksize and strides are host inputs kWindow and kWindow + 1 (MaxPoolV2,
+// MaxPoolGradV2), not attrs.
+template <typename T, bool kMax, int kWindow = -1>
 class PoolOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -38,7 +40,7 @@ class PoolOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PreparePool(ctx, &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PreparePool(ctx, &out, kWindow));
     const T* in = x.base<T>();
     T* o = out->base<T>();
     const int64_t C = g.in_c;
@@ -64,7 +66,7 @@ class PoolOp : public OpKernel {
   }
 };
 
-template <typename T>
+template <typename T, int kWindow = -1>
 class MaxPoolGradOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -73,7 +75,7 @@ class MaxPoolGradOp : public OpKernel {
     const Tensor& x = ctx.input(0);
     const Tensor& dy = ctx.input(2);
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareMaxPoolGrad(ctx, &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareMaxPoolGrad(ctx, &out, kWindow));
     std::memset(out->data(), 0, out->TotalBytes());
     const T* in = x.base<T>();
     const T* d = dy.base<T>();
@@ -139,7 +141,12 @@ class AvgPoolGradOp : public OpKernel {
   RILL_REGISTER_KERNEL("AvgPool", DEVICE_CPU, "T", DataTypeToEnum<T>::value, PoolOp<T, false>); \
   RILL_REGISTER_KERNEL("MaxPoolGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                \
                        MaxPoolGradOp<T>);                                                       \
-  RILL_REGISTER_KERNEL("AvgPoolGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AvgPoolGradOp<T>);
+  RILL_REGISTER_KERNEL("AvgPoolGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                \
+                       AvgPoolGradOp<T>);                                                       \
+  RILL_REGISTER_KERNEL("MaxPoolV2", DEVICE_CPU, "T", DataTypeToEnum<T>::value,                  \
+                       PoolOp<T, true, 1>);                                                     \
+  RILL_REGISTER_KERNEL("MaxPoolGradV2", DEVICE_CPU, "T", DataTypeToEnum<T>::value,              \
+                       MaxPoolGradOp<T, 3>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_POOL, 0)
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "rill/core/activation.h"
 #include "rill/core/depthwise_row.h"
+#include "rill/core/pool3d_row.h"
 
 namespace rill::gpu {
 
@@ -30,6 +31,19 @@ cudaError_t LaunchMaxPoolGrad(const WindowDims& d, const T* x, const T* dy, T* d
                               cudaStream_t stream);
 template <typename T>
 cudaError_t LaunchAvgPoolGrad(const WindowDims& d, const T* dy, T* dx, cudaStream_t stream);
+
+// MaxPool3D / AvgPool3D over n output elements (pool3d.cu, core/pool3d_row.h).
+template <typename T>
+cudaError_t LaunchPool3D(bool max, const Pool3DDims& d, const T* x, T* y, int64_t n,
+                         cudaStream_t stream);
+// MaxPool3DGrad: each window's argmax into `argmax` (n_out int64s of scratch), then one
+// thread per input element (n_in) gathers the gradients of the windows it is the max of.
+template <typename T>
+cudaError_t LaunchMaxPool3DGrad(const Pool3DDims& d, const T* x, const T* dy, int64_t* argmax,
+                                T* dx, int64_t n_out, int64_t n_in, cudaStream_t stream);
+template <typename T>
+cudaError_t LaunchAvgPool3DGrad(const Pool3DDims& d, const T* dy, T* dx, int64_t n_in,
+                                cudaStream_t stream);
 
 // DepthwiseConv2dNative (a = x, b = filter, out = y), its input gradient (a = filter,
 // b = dy, out = dx) and its filter gradient (a = x, b = dy, out = df), one thread per

@@ -1,5 +1,5 @@
-// GPU kernels of MaxPool, AvgPool, their gradients, BiasAdd and BiasAddGrad (pool.cu),
-// with the CPU kernels' argument checks (core/conv_kernel_util.h) and semantics.
+// GPU kernels of MaxPool (and MaxPoolV2), AvgPool, their gradients, BiasAdd and BiasAddGrad
+// (pool.cu), with the CPU kernels' argument checks (core/conv_kernel_util.h) and semantics.
 #include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cuda/conv_launch.h"
 #include "rill/kernels/cuda/gpu_context.h"
@@ -13,26 +13,27 @@ WindowDims DimsOf(const Conv2DGeometry& g) {
           g.stride_h, g.stride_w, g.out_h, g.out_w, g.pad_top, g.pad_left};
 }
 
-template <typename T, bool kMax>
+// kWindow >= 0: ksize and strides are host inputs (MaxPoolV2, MaxPoolGradV2).
+template <typename T, bool kMax, int kWindow = -1>
 class PoolGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PreparePool(ctx, &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PreparePool(ctx, &out, kWindow));
     RILL_CUDA_CHECK(LaunchPool<T>(kMax, DimsOf(g), ctx.input(0).base<T>(), out->base<T>(),
                                   ContextOf(ctx)->stream));
     return absl::OkStatus();
   }
 };
 
-template <typename T>
+template <typename T, int kWindow = -1>
 class MaxPoolGradGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareMaxPoolGrad(ctx, &out));
+    RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareMaxPoolGrad(ctx, &out, kWindow));
     RILL_CUDA_CHECK(LaunchMaxPoolGrad<T>(DimsOf(g), ctx.input(0).base<T>(), ctx.input(2).base<T>(),
                                          out->base<T>(), ContextOf(ctx)->stream));
     return absl::OkStatus();
@@ -98,6 +99,10 @@ class BiasAddGradGpu : public OpKernel {
                        MaxPoolGradGpu<T>);                                                        \
   RILL_REGISTER_KERNEL_HOST_INPUTS("AvgPoolGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {0}, \
                                    AvgPoolGradGpu<T>);                                            \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("MaxPoolV2", DEVICE_GPU, "T", DataTypeToEnum<T>::value,        \
+                                   ({1, 2}), PoolGpu<T, true, 1>);                                \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("MaxPoolGradV2", DEVICE_GPU, "T", DataTypeToEnum<T>::value,    \
+                                   ({3, 4}), MaxPoolGradGpu<T, 3>);                               \
   RILL_REGISTER_KERNEL("BiasAdd", DEVICE_GPU, "T", DataTypeToEnum<T>::value, BiasAddGpu<T>);      \
   RILL_REGISTER_KERNEL("BiasAddGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value, BiasAddGradGpu<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_POOL, 0)

@@ -2,8 +2,8 @@
 // (inputs and the error bound are TensorFlow's; the code is ours): each gradient against
 // ComputeGradientError's numeric Jacobian, within 1e-4 for the file's first cases and 1e-3
 // (its later bound) for the cases after BiasAddGradHelper, which come from its later
-// versions. rill: left out are the ops rill does not have (MaxPoolV2, MaxPool3D,
-// AvgPool3D, FractionalAvgPool, FractionalMaxPool): docs/guide.md.
+// versions. rill: left out are the ops rill does not have (FractionalAvgPool,
+// FractionalMaxPool): docs/guide.md.
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
@@ -182,6 +182,30 @@ TEST_F(NNGradTest, MaxPoolGradHelper) {
   RunTest(x, x_init_value, y, TensorShape({1, 1, 1, 1}), 1e-3);
 }
 
+TEST_F(NNGradTest, MaxPoolGradV2Helper) {
+  TensorShape x_shape({1, 2, 2, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
+  // The window and strides as tensors this time; still one window over the whole input.
+  Tensor ksize = test::AsTensor<int>({1, 2, 2, 1}, {4});
+  Tensor strides = test::AsTensor<int>({1, 2, 2, 1}, {4});
+  auto y = MaxPoolV2(scope_, x, ksize, strides, "VALID");
+  Tensor x_init_value = Tensor(DT_FLOAT, x_shape);
+  SetRandomValuesForMaxPooling<float>(&x_init_value);
+  RunTest(x, x_init_value, y, TensorShape({1, 1, 1, 1}), 1e-3);
+}
+
+TEST_F(NNGradTest, MaxPool3DGradHelper) {
+  TensorShape x_shape({1, 3, 3, 3, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
+  // One 3x3x3 window over the whole input.
+  const std::vector<int> ksize{1, 3, 3, 3, 1};
+  const std::vector<int> strides{1, 3, 3, 3, 1};
+  auto y = MaxPool3D(scope_, x, ksize, strides, "VALID");
+  Tensor x_init_value = Tensor(DT_FLOAT, x_shape);
+  SetRandomValuesForMaxPooling<float>(&x_init_value);
+  RunTest(x, x_init_value, y, TensorShape({1, 1, 1, 1, 1}), 1e-3);
+}
+
 TEST_F(NNGradTest, AvgPoolGradHelper) {
   TensorShape x_shape({1, 2, 2, 1});
   auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
@@ -189,6 +213,15 @@ TEST_F(NNGradTest, AvgPoolGradHelper) {
   const std::vector<int> strides{1, 2, 2, 1};
   auto y = AvgPool(scope_, x, ksize, strides, "SAME");
   RunTest(x, x_shape, y, TensorShape({1, 1, 1, 1}), 1e-3);
+}
+
+TEST_F(NNGradTest, AvgPool3DGradHelper) {
+  TensorShape x_shape({1, 3, 3, 3, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
+  const std::vector<int> ksize{1, 3, 3, 3, 1};
+  const std::vector<int> strides{1, 3, 3, 3, 1};
+  auto y = AvgPool3D(scope_, x, ksize, strides, "SAME");
+  RunTest(x, x_shape, y, TensorShape({1, 1, 1, 1, 1}), 1e-3);
 }
 
 TEST_F(NNGradTest, SoftplusGrad) {
