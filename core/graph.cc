@@ -1,5 +1,7 @@
 #include "rill/core/graph.h"
 
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
@@ -112,11 +114,39 @@ absl::Status CheckAllowed(const AttrDef& a, DataType dt) {
                                  "'; allowed: ", absl::StrJoin(names, ", "));
 }
 
+// The length of input list `arg`, from input `next` on: the length an earlier list with
+// its number attr set, else the inputs left up to the fixed ones after it, split evenly
+// among it and the later lists that share its number attr. Sets the attr.
+absl::StatusOr<int64_t> ListLength(const OpDef& def, const ArgDef& arg, NodeSpec& spec, size_t next,
+                                   std::set<std::string>* counted) {
+  if (counted->contains(arg.number_attr)) {
+    return std::get<int64_t>(spec.attrs.at(arg.number_attr));
+  }
+  size_t fixed_after = 0, lists = 1;
+  for (size_t j = &arg - def.inputs.data() + 1; j < def.inputs.size(); ++j) {
+    ++(def.inputs[j].number_attr == arg.number_attr ? lists : fixed_after);
+  }
+  if (spec.inputs.size() < next + fixed_after) {
+    return errors::InvalidArgument("too few inputs: ", spec.inputs.size());
+  }
+  const size_t left = spec.inputs.size() - next - fixed_after;
+  if (left % lists != 0) {
+    return errors::InvalidArgument("the ", lists, " input lists of length '", arg.number_attr,
+                                   "' must be equally long; ", left, " inputs are left for them");
+  }
+  const int64_t count = static_cast<int64_t>(left / lists);
+  if (count < 1) return errors::InvalidArgument("input list '", arg.name, "' is empty");
+  spec.attrs[arg.number_attr] = count;
+  counted->insert(arg.number_attr);
+  return count;
+}
+
 }  // namespace
 
 absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<bool>* refs,
                                  std::vector<DataType>* outputs) const {
   size_t next = 0;
+  std::set<std::string> lists_counted;  // number attrs an earlier list has set
   for (const ArgDef& arg : def.inputs) {
     if (!arg.type_list_attr.empty()) {
       RILL_RETURN_IF_ERROR(ResolveInputTypeList(def, arg, spec, &next, refs));
@@ -124,15 +154,7 @@ absl::Status Graph::ResolveTypes(const OpDef& def, NodeSpec& spec, std::vector<b
     }
     int64_t count = 1;
     if (!arg.number_attr.empty()) {
-      // A list takes every remaining input up to the fixed ones after it.
-      size_t fixed_after = 0;
-      for (size_t j = &arg - def.inputs.data() + 1; j < def.inputs.size(); ++j) ++fixed_after;
-      if (spec.inputs.size() < next + fixed_after) {
-        return errors::InvalidArgument("too few inputs: ", spec.inputs.size());
-      }
-      count = static_cast<int64_t>(spec.inputs.size() - next - fixed_after);
-      if (count < 1) return errors::InvalidArgument("input list '", arg.name, "' is empty");
-      spec.attrs[arg.number_attr] = count;
+      RILL_ASSIGN_OR_RETURN(count, ListLength(def, arg, spec, next, &lists_counted));
     }
     for (int64_t k = 0; k < count; ++k, ++next) {
       if (next >= spec.inputs.size()) {

@@ -33,7 +33,7 @@ absl::Status DeviceBase::CopyOnDevice(const Tensor& src, Tensor* dst) {
 
 bool KernelDef::ReadsOnHost(int input, int num_inputs) const {
   for (int k : host_memory_inputs) {
-    if (k == input || (k < 0 && num_inputs + k == input)) return true;
+    if (k == kAllHostInputs || k == input || (k < 0 && num_inputs + k == input)) return true;
   }
   return false;
 }

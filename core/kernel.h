@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -175,6 +176,8 @@ class OpKernel {
 
 using KernelFactory = std::function<std::unique_ptr<OpKernel>(OpKernelConstruction&)>;
 
+inline constexpr int kAllHostInputs = std::numeric_limits<int>::min();
+
 struct KernelDef {
   std::string op;
   std::string device_type;
@@ -182,7 +185,8 @@ struct KernelDef {
   DataType dtype = DT_INVALID;
   KernelFactory factory;
   // Inputs this kernel reads on the host (shapes, axes) even when it runs on a device;
-  // a negative index counts from the end (-1: the last input, ConcatV2's axis).
+  // a negative index counts from the end (-1: the last input, ConcatV2's axis);
+  // kAllHostInputs: every input, however many (ops whose input lists a host kernel reads).
   std::vector<int> host_memory_inputs;
   bool ReadsOnHost(int input, int num_inputs) const;
   // Every output is made in host memory although the kernel runs on a device (Shape and

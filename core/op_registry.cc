@@ -58,6 +58,10 @@ OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string number_attr,
       {std::move(name), DT_INVALID, std::move(type_attr), std::move(number_attr), false});
   return *this;
 }
+OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string number_attr, DataType type) {
+  def_.inputs.push_back({std::move(name), type, "", std::move(number_attr), false});
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::RefInput(std::string name, std::string type_attr) {
   def_.inputs.push_back({std::move(name), DT_INVALID, std::move(type_attr), "", true});
   return *this;

@@ -65,6 +65,9 @@ class OpDefBuilder {
   OpDefBuilder& Input(std::string name, std::string type_attr);
   OpDefBuilder& Input(std::string name, DataType type);
   OpDefBuilder& InputList(std::string name, std::string number_attr, std::string type_attr);
+  // A list of inputs of one fixed dtype. Lists that share a number attr (DynamicStitch's
+  // indices and data) have equal lengths: the inputs left for them are split evenly.
+  OpDefBuilder& InputList(std::string name, std::string number_attr, DataType type);
   OpDefBuilder& RefInput(std::string name, std::string type_attr);
   OpDefBuilder& Output(std::string name, std::string type_attr);
   OpDefBuilder& Output(std::string name, DataType type);

@@ -10,6 +10,7 @@
 #include "rill/ops/batch_norm_ops.h"
 #include "rill/ops/collective_ops.h"
 #include "rill/ops/control_flow_ops.h"
+#include "rill/ops/data_flow_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/debug_ops.h"
 #include "rill/ops/distributed_optimizer.h"

@@ -1,0 +1,110 @@
+#include "rill/core/partition_stitch.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "rill/core/status.h"
+
+namespace rill {
+namespace {
+
+// Whether `prefix`'s dims begin `shape`'s.
+bool StartsWith(const TensorShape& shape, const TensorShape& prefix) {
+  if (prefix.dims() > shape.dims()) return false;
+  for (int d = 0; d < prefix.dims(); ++d) {
+    if (shape.dim_size(d) != prefix.dim_size(d)) return false;
+  }
+  return true;
+}
+
+// `shape`'s dims from `from` on.
+TensorShape DimsFrom(const TensorShape& shape, int from) {
+  TensorShape rest;
+  for (int d = from; d < shape.dims(); ++d) rest.AddDim(shape.dim_size(d));
+  return rest;
+}
+
+// The row shape ([rows] + row) a partitioned or stitched tensor has.
+TensorShape Rows(int64_t rows, const TensorShape& row) {
+  TensorShape s({rows});
+  for (int d = 0; d < row.dims(); ++d) s.AddDim(row.dim_size(d));
+  return s;
+}
+
+}  // namespace
+
+absl::Status ComputeDynamicPartition(OpKernelContext& ctx) {
+  const Tensor& data = ctx.input(0);
+  const Tensor& partitions = ctx.input(1);
+  if (!StartsWith(data.shape(), partitions.shape())) {
+    return errors::InvalidArgument("partitions' shape ", partitions.shape().DebugString(),
+                                   " must be a prefix of data's ", data.shape().DebugString());
+  }
+  const int64_t num = ctx.node().num_outputs();
+  const int32_t* p = partitions.base<int32_t>();
+  const int64_t n = partitions.NumElements();
+  std::vector<int64_t> counts(num, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (p[i] < 0 || p[i] >= num) {
+      return errors::InvalidArgument("partitions[", i, "] is ", p[i], ", not in [0, ", num, ")");
+    }
+    ++counts[p[i]];
+  }
+  const TensorShape row = DimsFrom(data.shape(), partitions.dims());
+  const size_t row_bytes = static_cast<size_t>(row.num_elements()) * DataTypeSize(data.dtype());
+  std::vector<char*> dst(num);
+  for (int64_t k = 0; k < num; ++k) {
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(static_cast<int>(k), Rows(counts[k], row), &out));
+    dst[k] = static_cast<char*>(out->data());
+  }
+  if (row_bytes == 0) return absl::OkStatus();
+  const char* src = static_cast<const char*>(data.data());
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(dst[p[i]], src + i * row_bytes, row_bytes);
+    dst[p[i]] += row_bytes;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ComputeDynamicStitch(OpKernelContext& ctx) {
+  const int lists = ctx.num_inputs() / 2;
+  const TensorShape row = DimsFrom(ctx.input(lists).shape(), ctx.input(0).dims());
+  int64_t rows = 0;
+  for (int i = 0; i < lists; ++i) {
+    const Tensor& indices = ctx.input(i);
+    const Tensor& data = ctx.input(lists + i);
+    if (!StartsWith(data.shape(), indices.shape()) ||
+        DimsFrom(data.shape(), indices.dims()) != row) {
+      return errors::InvalidArgument("data[", i, "] has shape ", data.shape().DebugString(),
+                                     "; it must be indices[", i, "]'s shape ",
+                                     indices.shape().DebugString(), " followed by the rows' shape ",
+                                     row.DebugString(), " (data[0]'s)");
+    }
+    const int32_t* idx = indices.base<int32_t>();
+    for (int64_t j = 0, n = indices.NumElements(); j < n; ++j) {
+      if (idx[j] < 0) {
+        return errors::InvalidArgument("indices[", i, "][", j, "] is ", idx[j],
+                                       "; indices must be >= 0");
+      }
+      rows = std::max<int64_t>(rows, int64_t{idx[j]} + 1);
+    }
+  }
+  Tensor* out;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, Rows(rows, row), &out));
+  if (out->TotalBytes() == 0) return absl::OkStatus();
+  std::memset(out->data(), 0, out->TotalBytes());
+  const size_t row_bytes = static_cast<size_t>(row.num_elements()) * DataTypeSize(out->dtype());
+  char* dst = static_cast<char*>(out->data());
+  for (int i = 0; i < lists; ++i) {
+    const int32_t* idx = ctx.input(i).base<int32_t>();
+    const char* src = static_cast<const char*>(ctx.input(lists + i).data());
+    for (int64_t j = 0, n = ctx.input(i).NumElements(); j < n; ++j) {
+      std::memcpy(dst + idx[j] * row_bytes, src + j * row_bytes, row_bytes);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace rill
