@@ -19,6 +19,7 @@
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
+#include "rill/ops/image_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/ops/nn_ops.h"
 #include "rill/ops/optimizers.h"

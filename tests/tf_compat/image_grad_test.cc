@@ -1,0 +1,125 @@
+// The resize cases of TensorFlow's tensorflow/cc/gradients/image_grad_test.cc (the
+// gradients of ResizeNearestNeighbor, ResizeBilinear and ResizeBicubic), rewritten against
+// rill (shapes, sizes, inputs and error bounds are TensorFlow's; the code is ours).
+// rill: the shape checks run for float and double only (no half in rill); left out are
+// ScaleAndTranslate and CropAndResize, ops rill does not have (docs/guide.md).
+#include "gtest/gtest.h"
+#include "rill/core/testing/status_test_util.h"
+#include "rill/core/tf_compat.h"
+#include "rill/rill.h"
+
+namespace rill {
+namespace {
+
+using ops::Const;
+using ops::ResizeBicubic;
+using ops::ResizeBilinear;
+using ops::ResizeNearestNeighbor;
+
+class ImageGradTest : public ::testing::Test {
+ protected:
+  ImageGradTest() : scope_(Scope::NewRootScope()) {}
+
+  enum OpType { RESIZE_NEAREST, RESIZE_BILINEAR, RESIZE_BICUBIC };
+
+  // 0, 1, 2, ... in the input's dtype.
+  template <typename T>
+  Tensor MakeData(const TensorShape& shape) {
+    Tensor data(DataTypeToEnum<T>::v(), shape);
+    auto flat = data.flat<T>();
+    for (int i = 0; i < flat.size(); ++i) flat(i) = T(i);
+    return data;
+  }
+
+  template <typename T>
+  void MakeOp(OpType op, const Tensor& x_data, const Input& y_shape, bool align_corners,
+              bool half_pixel_centers, Output* x, Output* y) {
+    *x = Const<T>(scope_, x_data);
+    if (op == RESIZE_NEAREST) {
+      *y = ResizeNearestNeighbor(scope_, *x, y_shape,
+                                 ResizeNearestNeighbor::AlignCorners(align_corners));
+    } else if (op == RESIZE_BILINEAR) {
+      *y = ResizeBilinear(
+          scope_, *x, y_shape,
+          ResizeBilinear::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers));
+    } else {
+      *y = ResizeBicubic(
+          scope_, *x, y_shape,
+          ResizeBicubic::AlignCorners(align_corners).HalfPixelCenters(half_pixel_centers));
+    }
+  }
+
+  template <typename T>
+  void TestResizedShapeForType(OpType op, bool align_corners, bool half_pixel_centers) {
+    Output x, y;
+    MakeOp<T>(op, MakeData<T>(TensorShape({1, 2, 2, 1})), {4, 6}, align_corners, half_pixel_centers,
+              &x, &y);
+    ClientSession session(scope_);
+    std::vector<Tensor> outputs;
+    TF_ASSERT_OK(session.Run({y}, &outputs));
+    ASSERT_EQ(outputs.size(), 1u);
+    EXPECT_EQ(outputs[0].shape(), TensorShape({1, 4, 6, 1}));
+  }
+
+  void TestResizedShape(OpType op) {
+    for (bool half_pixel_centers : {true, false}) {
+      for (bool align_corners : {true, false}) {
+        if (half_pixel_centers && align_corners) continue;
+        TestResizedShapeForType<float>(op, align_corners, half_pixel_centers);
+        TestResizedShapeForType<double>(op, align_corners, half_pixel_centers);
+      }
+    }
+  }
+
+  // A 4x6 image to 2x3, and a 2x3 image to 4x6.
+  template <typename X_T, typename Y_T, typename JAC_T>
+  void TestResizeBothWays(OpType op, bool align_corners, bool half_pixel_centers) {
+    for (bool smaller : {true, false}) {
+      const TensorShape x_shape = smaller ? TensorShape({1, 4, 6, 1}) : TensorShape({1, 2, 3, 1});
+      const TensorShape y_shape = smaller ? TensorShape({1, 2, 3, 1}) : TensorShape({1, 4, 6, 1});
+      Tensor x_data = MakeData<X_T>(x_shape);
+      Output x, y;
+      MakeOp<X_T>(op, x_data,
+                  {static_cast<int>(y_shape.dim_size(1)), static_cast<int>(y_shape.dim_size(2))},
+                  align_corners, half_pixel_centers, &x, &y);
+      JAC_T max_error;
+      TF_ASSERT_OK(
+          (ComputeGradientError<X_T, Y_T, JAC_T>(scope_, x, x_data, y, y_shape, &max_error)));
+      EXPECT_LT(max_error, 1.5e-3);
+    }
+  }
+
+  template <typename X_T, typename Y_T, typename JAC_T>
+  void TestResize(OpType op) {
+    for (bool half_pixel_centers : {true, false}) {
+      for (bool align_corners : {true, false}) {
+        if (half_pixel_centers && align_corners) continue;
+        TestResizeBothWays<X_T, Y_T, JAC_T>(op, align_corners, half_pixel_centers);
+      }
+    }
+  }
+
+  Scope scope_;
+};
+
+TEST_F(ImageGradTest, TestNearestNeighbor) {
+  TestResizedShape(RESIZE_NEAREST);
+  TestResize<float, float, float>(RESIZE_NEAREST);
+  TestResize<double, double, double>(RESIZE_NEAREST);
+}
+
+TEST_F(ImageGradTest, TestBilinear) {
+  TestResizedShape(RESIZE_BILINEAR);
+  TestResize<float, float, float>(RESIZE_BILINEAR);
+  // The output is float32 whatever the input: a float64 input, float32 output.
+  TestResize<double, float, double>(RESIZE_BILINEAR);
+}
+
+TEST_F(ImageGradTest, TestBicubic) {
+  TestResizedShape(RESIZE_BICUBIC);
+  TestResize<float, float, float>(RESIZE_BICUBIC);
+  TestResize<double, float, double>(RESIZE_BICUBIC);
+}
+
+}  // namespace
+}  // namespace rill
