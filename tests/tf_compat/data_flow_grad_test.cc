@@ -21,8 +21,8 @@ class DataFlowGradTest : public ::testing::Test {
                const std::vector<TensorShape>& y_shapes) {
     TF_ASSERT_OK(scope_.status());
     float max_error;
-    TF_ASSERT_OK(
-        (ComputeGradientError<float, float, float>(scope_, xs, x_shapes, ys, y_shapes, &max_error)));
+    TF_ASSERT_OK((
+        ComputeGradientError<float, float, float>(scope_, xs, x_shapes, ys, y_shapes, &max_error)));
     EXPECT_LT(max_error, 1e-4);
   }
 
