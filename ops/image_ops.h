@@ -1,8 +1,11 @@
 // The image resizes, with TensorFlow's C++ names, arguments and attrs (image_ops.h):
 // ResizeNearestNeighbor, ResizeBilinear and ResizeBicubic over NHWC images to `size`
 // ([new_height, new_width], int32), and their gradients (ops::internal::*Grad).
-// ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's.
+// ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; CropAndResize
+// and its gradients CropAndResizeGradImage and CropAndResizeGradBoxes.
 #pragma once
+
+#include <string>
 
 #include "rill/ops/op_builder.h"
 
@@ -42,5 +45,49 @@ RILL_DECLARE_RESIZE(ResizeBilinearGrad, grads, original_image)
 RILL_DECLARE_RESIZE(ResizeBicubicGrad, grads, original_image)
 }  // namespace internal
 #undef RILL_DECLARE_RESIZE
+
+// Crops of `image` (NHWC) resized to crop_size ([height, width], int32): box b, normalized
+// [y1, x1, y2, x2] (y1 > y2 flips it), from image box_ind[b] (int32, checked against the
+// batch), sampled bilinearly or at the nearest pixel ("bilinear" | "nearest"); samples
+// outside the image (or at a NaN coordinate) are extrapolation_value. Output float32
+// [num_boxes, crop_height, crop_width, depth].
+struct CropAttrs {
+  CropAttrs Method(const std::string& x) {
+    CropAttrs r = *this;
+    r.method_ = x;
+    return r;
+  }
+  CropAttrs ExtrapolationValue(float x) {
+    CropAttrs r = *this;
+    r.extrapolation_value_ = x;
+    return r;
+  }
+  std::string method_ = "bilinear";
+  float extrapolation_value_ = 0;
+};
+class CropAndResize : public OpWrapper {
+ public:
+  using Attrs = CropAttrs;
+  CropAndResize(const Scope& scope, Input image, Input boxes, Input box_ind, Input crop_size,
+                const Attrs& attrs = Attrs());
+  static Attrs Method(const std::string& x) { return Attrs().Method(x); }
+  static Attrs ExtrapolationValue(float x) { return Attrs().ExtrapolationValue(x); }
+};
+// The gradient of the image (of dtype T, float or double, and image_size [4] int32).
+class CropAndResizeGradImage : public OpWrapper {
+ public:
+  using Attrs = CropAttrs;
+  CropAndResizeGradImage(const Scope& scope, Input grads, Input boxes, Input box_ind,
+                         Input image_size, DataType T, const Attrs& attrs = Attrs());
+  static Attrs Method(const std::string& x) { return Attrs().Method(x); }
+};
+// The gradient of the boxes ([num_boxes, 4] float32) of a bilinear CropAndResize.
+class CropAndResizeGradBoxes : public OpWrapper {
+ public:
+  using Attrs = CropAttrs;
+  CropAndResizeGradBoxes(const Scope& scope, Input grads, Input image, Input boxes, Input box_ind,
+                         const Attrs& attrs = Attrs());
+  static Attrs Method(const std::string& x) { return Attrs().Method(x); }
+};
 
 }  // namespace rill::ops

@@ -1,8 +1,9 @@
 // The resize cases of TensorFlow's tensorflow/cc/gradients/image_grad_test.cc (the
 // gradients of ResizeNearestNeighbor, ResizeBilinear and ResizeBicubic), rewritten against
 // rill (shapes, sizes, inputs and error bounds are TensorFlow's; the code is ours).
-// rill: the shape checks run for float and double only (no half in rill); left out are
-// ScaleAndTranslate and CropAndResize, ops rill does not have (docs/guide.md).
+// Also its CropAndResize case. rill: the shape checks run for float and double only (no
+// half in rill); left out are the ScaleAndTranslate cases, an op rill does not have
+// (docs/guide.md).
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/tf_compat.h"
@@ -12,24 +13,25 @@ namespace rill {
 namespace {
 
 using ops::Const;
+using ops::CropAndResize;
 using ops::ResizeBicubic;
 using ops::ResizeBilinear;
 using ops::ResizeNearestNeighbor;
+
+// 0, 1, 2, ... in the input's dtype.
+template <typename T>
+Tensor MakeData(const TensorShape& shape) {
+  Tensor data(DataTypeToEnum<T>::v(), shape);
+  auto flat = data.flat<T>();
+  for (int i = 0; i < flat.size(); ++i) flat(i) = T(i);
+  return data;
+}
 
 class ImageGradTest : public ::testing::Test {
  protected:
   ImageGradTest() : scope_(Scope::NewRootScope()) {}
 
   enum OpType { RESIZE_NEAREST, RESIZE_BILINEAR, RESIZE_BICUBIC };
-
-  // 0, 1, 2, ... in the input's dtype.
-  template <typename T>
-  Tensor MakeData(const TensorShape& shape) {
-    Tensor data(DataTypeToEnum<T>::v(), shape);
-    auto flat = data.flat<T>();
-    for (int i = 0; i < flat.size(); ++i) flat(i) = T(i);
-    return data;
-  }
 
   template <typename T>
   void MakeOp(OpType op, const Tensor& x_data, const Input& y_shape, bool align_corners,
@@ -120,6 +122,30 @@ TEST_F(ImageGradTest, TestBicubic) {
   TestResize<float, float, float>(RESIZE_BICUBIC);
   TestResize<double, float, double>(RESIZE_BICUBIC);
 }
+
+class CropAndResizeGradTest : public ::testing::Test {
+ protected:
+  CropAndResizeGradTest() : scope_(Scope::NewRootScope()) {}
+
+  // One 1x1 crop of the box [0, 1, 2, 3] (its middle column falls outside the image).
+  template <typename X_T, typename Y_T, typename JAC_T>
+  void TestCropAndResize() {
+    TensorShape x_shape({1, 4, 2, 1});
+    Tensor x_data = MakeData<X_T>(x_shape);
+    Tensor boxes = MakeData<X_T>(TensorShape({1, 4}));
+    Output x = Const<X_T>(scope_, x_data);
+    Output y = CropAndResize(scope_, x, boxes, {0}, {1, 1}, CropAndResize::Method("bilinear"));
+    TF_ASSERT_OK(scope_.status());
+    JAC_T max_error;
+    TF_ASSERT_OK(
+        (ComputeGradientError<X_T, Y_T, JAC_T>(scope_, x, x_data, y, {1, 1, 1, 1}, &max_error)));
+    EXPECT_LT(max_error, 1e-3);
+  }
+
+  Scope scope_;
+};
+
+TEST_F(CropAndResizeGradTest, TestCrop) { TestCropAndResize<float, float, float>(); }
 
 }  // namespace
 }  // namespace rill
