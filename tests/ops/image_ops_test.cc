@@ -163,9 +163,12 @@ TEST(ResizeGrad, MatchesNumeric) {
     for (auto [align, half] : {std::pair{false, false}, {true, false}, {false, true}}) {
       for (auto [h, w] : {std::pair{3, 2}, {7, 9}}) {
         SCOPED_TRACE(absl::StrCat("method ", m, " align ", align, " half ", half, " ", h, "x", w));
+        // Copied: lambdas capture no structured bindings before C++20 (clang's sanitizer
+        // builds refuse them).
+        const int oh = h, ow = w;
+        const auto a = ops::ResizeAttrs().AlignCorners(align).HalfPixelCenters(half);
         auto build = [=](const Scope& s, const std::vector<Output>& in) {
-          return Resize(s, m, in[0], ops::Const(s, {h, w}),
-                        ops::ResizeAttrs().AlignCorners(align).HalfPixelCenters(half));
+          return Resize(s, m, in[0], ops::Const(s, {oh, ow}), a);
         };
         const std::vector<Tensor> x = {RandomTensor(DT_DOUBLE, {2, 4, 5, 2}, -1, 1, 2)};
         GradCheckOptions opt;
