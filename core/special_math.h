@@ -92,8 +92,12 @@ RILL_HOST_DEVICE inline T Polygamma(T n, T x) {
   if (n != n || x != x || n < T(0) || n != floor(n)) return QuietNaN<T>();
   if (n == T(0)) return Digamma(x);
   if (x <= T(0)) return QuietNaN<T>();
+  // n! as a product, stopped once it overflows (past n = 34 in float, 170 in double): a huge
+  // n would loop n times, and forever in float, where k + 1 == k from 2^24 on.
   T factorial = T(1);
-  for (T k = T(2); k <= n; k += T(1)) factorial *= k;
+  for (T k = T(2); k <= n && factorial <= std::numeric_limits<T>::max(); k += T(1)) {
+    factorial *= k;
+  }
   const T sign = floor(n / T(2)) * T(2) == n ? T(-1) : T(1);  // (-1)^(n + 1)
   return sign * factorial * HurwitzZeta(n + T(1), x);
 }
