@@ -10,6 +10,8 @@
 #   graph  graphs, Sessions and Keras: a graph may legitimately ask for a huge tensor, so
 #          allocations over 1 GiB fail (allocator_may_return_null) and must come back as
 #          ResourceExhausted; the resident set is limited to 4 GiB.
+# An input that runs over 120 s is a finding too (-timeout): a loop a value steers (a float
+# counter that stops counting, an order of 10^30) hangs rather than crashes.
 # With RILL_FUZZ_RUNS=N in the environment the run also stops after N executions.
 # Args: FUZZER SEED_CORPUS WORKDIR SECONDS [KIND]
 set -euo pipefail
@@ -22,5 +24,5 @@ case "$kind" in
   *) echo "run_fuzzer.sh: KIND must be file or graph, got '$kind'" >&2; exit 2 ;;
 esac
 [[ -n ${RILL_FUZZ_RUNS:-} ]] && limits+=(-runs="$RILL_FUZZ_RUNS")
-"$fuzzer" -max_total_time="$seconds" -max_len=4096 "${limits[@]}" -print_final_stats=1 \
+"$fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=120 "${limits[@]}" -print_final_stats=1 \
   -artifact_prefix="$work/" "$work/corpus" "$seeds" 2>&1 | tail -n 12
