@@ -18,18 +18,15 @@ bool StartsWith(const TensorShape& shape, const TensorShape& prefix) {
   return true;
 }
 
-// `shape`'s dims from `from` on.
+// `shape`'s dims from `from` on (none when `from` is past its rank).
 TensorShape DimsFrom(const TensorShape& shape, int from) {
-  TensorShape rest;
-  for (int d = from; d < shape.dims(); ++d) rest.AddDim(shape.dim_size(d));
-  return rest;
+  return TensorShape(shape.dim_sizes().subspan(std::min(from, shape.dims())));
 }
 
 // The row shape ([rows] + row) a partitioned or stitched tensor has.
-TensorShape Rows(int64_t rows, const TensorShape& row) {
-  TensorShape s({rows});
-  for (int d = 0; d < row.dims(); ++d) s.AddDim(row.dim_size(d));
-  return s;
+TensorShape Rows(int64_t rows, TensorShape row) {
+  row.InsertDim(0, rows);
+  return row;
 }
 
 }  // namespace

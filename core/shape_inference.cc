@@ -172,6 +172,31 @@ absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(const InferenceCon
   return std::optional<std::vector<int64_t>>(std::vector<int64_t>(v.begin(), v.end()));
 }
 
+absl::StatusOr<std::vector<int64_t>> RankedDims(const InferenceContext& c, int i, int rank,
+                                                absl::string_view what) {
+  const PartialTensorShape& s = c.input_shape(i);
+  if (s.unknown_rank()) return std::vector<int64_t>(rank, -1);
+  if (s.dims() != rank) {
+    return errors::InvalidArgument(what, " must have rank ", rank, ", got shape ", s.DebugString());
+  }
+  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
+}
+
+absl::StatusOr<std::vector<int64_t>> PositiveSizes(const InferenceContext& c, int i, int n,
+                                                   absl::string_view what) {
+  RILL_ASSIGN_OR_RETURN(const std::vector<int64_t> dims, RankedDims(c, i, 1, what));
+  if (dims[0] >= 0 && dims[0] != n) {
+    return errors::InvalidArgument(what, " must be a ", n, "-element vector, got shape ",
+                                   c.input_shape(i).DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto values, ConstInts(c, i, what));
+  if (!values) return std::vector<int64_t>(n, -1);
+  for (int64_t v : *values) {
+    if (v < 1) return errors::InvalidArgument(what, " must be positive, got ", v);
+  }
+  return *values;
+}
+
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what) {
   if (axis < -rank || axis >= rank) {
     return errors::InvalidArgument(what, " ", axis, " is out of range for a tensor of rank ", rank,

@@ -87,6 +87,14 @@ absl::Status ScalarInput(const InferenceContext& c, int i, absl::string_view wha
 // Input i's int values when its producer is a Const (nullopt otherwise).
 absl::StatusOr<std::optional<std::vector<int64_t>>> ConstInts(const InferenceContext& c, int i,
                                                               absl::string_view what);
+// Input i's dims (-1 where unknown; `rank` of -1 when its rank is unknown), or
+// InvalidArgument naming `what` and its shape when its rank is not `rank`.
+absl::StatusOr<std::vector<int64_t>> RankedDims(const InferenceContext& c, int i, int rank,
+                                                absl::string_view what);
+// Input i, a vector of `n` sizes (an image's, a crop's): its values when it is a Const, each
+// checked >= 1, else n of -1; InvalidArgument naming `what` for another length or a size < 1.
+absl::StatusOr<std::vector<int64_t>> PositiveSizes(const InferenceContext& c, int i, int n,
+                                                   absl::string_view what);
 // Canonical axis in [0, rank) or InvalidArgument naming the valid range.
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what);
 

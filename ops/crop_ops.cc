@@ -9,20 +9,10 @@
 namespace rill {
 namespace {
 
-absl::StatusOr<std::vector<int64_t>> DimsOf(InferenceContext& c, int i, int rank,
-                                            const char* what) {
-  const PartialTensorShape& s = c.input_shape(i);
-  if (s.unknown_rank()) return std::vector<int64_t>(rank, -1);
-  if (s.dims() != rank) {
-    return errors::InvalidArgument(what, " must have rank ", rank, ", got ", s.DebugString());
-  }
-  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
-}
-
 // boxes (input i) [n, 4] and box_ind (input i + 1) [n]: n, or -1.
 absl::StatusOr<int64_t> Boxes(InferenceContext& c, int i) {
-  RILL_ASSIGN_OR_RETURN(auto boxes, DimsOf(c, i, 2, "boxes"));
-  RILL_ASSIGN_OR_RETURN(auto ind, DimsOf(c, i + 1, 1, "box_ind"));
+  RILL_ASSIGN_OR_RETURN(auto boxes, shape_fns::RankedDims(c, i, 2, "boxes"));
+  RILL_ASSIGN_OR_RETURN(auto ind, shape_fns::RankedDims(c, i + 1, 1, "box_ind"));
   if (boxes[1] >= 0 && boxes[1] != 4) {
     return errors::InvalidArgument("boxes must be [num_boxes, 4], got ",
                                    c.input_shape(i).DebugString());
@@ -32,23 +22,6 @@ absl::StatusOr<int64_t> Boxes(InferenceContext& c, int i) {
                                    " must have one entry per box (", boxes[0], ")");
   }
   return boxes[0] >= 0 ? boxes[0] : ind[0];
-}
-
-// A constant int32 vector input of n positive values, or -1s when not constant.
-absl::StatusOr<std::vector<int64_t>> Sizes(InferenceContext& c, int i, int n, const char* what) {
-  RILL_ASSIGN_OR_RETURN(auto dims, DimsOf(c, i, 1, what));
-  if (dims[0] >= 0 && dims[0] != n) {
-    return errors::InvalidArgument(what, " must have ", n, " elements, got ",
-                                   c.input_shape(i).DebugString());
-  }
-  std::vector<int64_t> v(n, -1);
-  if (const Tensor* t = c.input_tensor(i)) {
-    for (int k = 0; k < n; ++k) {
-      v[k] = t->base<int32_t>()[k];
-      if (v[k] < 1) return errors::InvalidArgument(what, " must be positive, got ", v[k]);
-    }
-  }
-  return v;
 }
 
 absl::Status CheckMethod(InferenceContext& c, bool bilinear_only) {
@@ -62,18 +35,18 @@ absl::Status CheckMethod(InferenceContext& c, bool bilinear_only) {
 
 absl::Status CropShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(CheckMethod(c, false));
-  RILL_ASSIGN_OR_RETURN(auto image, DimsOf(c, 0, 4, "image"));
+  RILL_ASSIGN_OR_RETURN(auto image, shape_fns::RankedDims(c, 0, 4, "image"));
   RILL_ASSIGN_OR_RETURN(const int64_t n, Boxes(c, 1));
-  RILL_ASSIGN_OR_RETURN(auto crop, Sizes(c, 3, 2, "crop_size"));
+  RILL_ASSIGN_OR_RETURN(auto crop, shape_fns::PositiveSizes(c, 3, 2, "crop_size"));
   c.set_output(0, PartialTensorShape({n, crop[0], crop[1], image[3]}));
   return absl::OkStatus();
 }
 
 absl::Status GradImageShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(CheckMethod(c, false));
-  RILL_ASSIGN_OR_RETURN(auto grads, DimsOf(c, 0, 4, "grads"));
+  RILL_ASSIGN_OR_RETURN(auto grads, shape_fns::RankedDims(c, 0, 4, "grads"));
   RILL_RETURN_IF_ERROR(Boxes(c, 1).status());
-  RILL_ASSIGN_OR_RETURN(auto size, Sizes(c, 3, 4, "image_size"));
+  RILL_ASSIGN_OR_RETURN(auto size, shape_fns::PositiveSizes(c, 3, 4, "image_size"));
   if (size[3] >= 0 && grads[3] >= 0 && size[3] != grads[3]) {
     return errors::InvalidArgument("image_size's depth ", size[3], " is not grads' ", grads[3]);
   }
@@ -83,8 +56,8 @@ absl::Status GradImageShape(InferenceContext& c) {
 
 absl::Status GradBoxesShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(CheckMethod(c, true));
-  RILL_RETURN_IF_ERROR(DimsOf(c, 0, 4, "grads").status());
-  RILL_RETURN_IF_ERROR(DimsOf(c, 1, 4, "image").status());
+  RILL_RETURN_IF_ERROR(shape_fns::RankedDims(c, 0, 4, "grads").status());
+  RILL_RETURN_IF_ERROR(shape_fns::RankedDims(c, 1, 4, "image").status());
   RILL_ASSIGN_OR_RETURN(const int64_t n, Boxes(c, 2));
   c.set_output(0, PartialTensorShape({n, 4}));
   return absl::OkStatus();

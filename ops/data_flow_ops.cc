@@ -13,8 +13,7 @@ namespace {
 // `s`'s dims from `from` on; unknown rank when `s`'s is or `from` is -1.
 PartialTensorShape DimsFrom(const PartialTensorShape& s, int from) {
   if (s.unknown_rank() || from < 0) return PartialTensorShape();
-  return PartialTensorShape(
-      std::vector<int64_t>(s.dim_sizes().begin() + std::min(from, s.dims()), s.dim_sizes().end()));
+  return PartialTensorShape(s.dim_sizes().subspan(std::min(from, s.dims())));
 }
 
 // Whether the known dims of `prefix` may begin `shape`.
@@ -71,10 +70,12 @@ absl::Status StitchShape(InferenceContext& c) {
       rows = -1;
       continue;
     }
-    const int32_t* v = t->base<int32_t>();
-    for (int64_t j = 0; j < t->NumElements(); ++j) {
-      if (v[j] < 0) return errors::InvalidArgument("indices[", i, "][", j, "] is ", v[j], " < 0");
-      rows = std::max<int64_t>(rows, int64_t{v[j]} + 1);
+    RILL_ASSIGN_OR_RETURN(auto values, shape_fns::AllIntValues(*t, "indices"));
+    for (size_t j = 0; j < values.size(); ++j) {
+      if (values[j] < 0) {
+        return errors::InvalidArgument("indices[", i, "][", j, "] is ", values[j], " < 0");
+      }
+      rows = std::max<int64_t>(rows, values[j] + 1);
     }
   }
   c.set_output(0, WithRows(rows, row));

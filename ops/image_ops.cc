@@ -9,32 +9,6 @@
 namespace rill {
 namespace {
 
-absl::StatusOr<std::vector<int64_t>> Images(InferenceContext& c, int i, const char* what) {
-  const PartialTensorShape& s = c.input_shape(i);
-  if (s.unknown_rank()) return std::vector<int64_t>(4, -1);
-  if (s.dims() != 4) {
-    return errors::InvalidArgument(what, " must be 4-D [batch, height, width, channels], got ",
-                                   s.DebugString());
-  }
-  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
-}
-
-// Input i, an int32 [2] size: its values when constant (checked positive), else -1s.
-absl::StatusOr<std::pair<int64_t, int64_t>> Size(InferenceContext& c, int i) {
-  const PartialTensorShape& s = c.input_shape(i);
-  if (!s.unknown_rank() && (s.dims() != 1 || (s.dim_size(0) >= 0 && s.dim_size(0) != 2))) {
-    return errors::InvalidArgument("size must be a 2-element vector [height, width], got shape ",
-                                   s.DebugString());
-  }
-  const Tensor* t = c.input_tensor(i);
-  if (t == nullptr) return std::make_pair(int64_t{-1}, int64_t{-1});
-  const int32_t* v = t->base<int32_t>();
-  if (v[0] < 1 || v[1] < 1) {
-    return errors::InvalidArgument("size must be positive, got [", v[0], ",", v[1], "]");
-  }
-  return std::make_pair(int64_t{v[0]}, int64_t{v[1]});
-}
-
 absl::Status CheckCorners(InferenceContext& c) {
   if (c.attr<bool>("align_corners") && c.attr<bool>("half_pixel_centers")) {
     return errors::InvalidArgument("if half_pixel_centers is true, align_corners must be false");
@@ -45,16 +19,16 @@ absl::Status CheckCorners(InferenceContext& c) {
 // images (input 0: the images, or a nearest resize's grads) resized to the size input 1 holds.
 absl::Status ResizeShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(CheckCorners(c));
-  RILL_ASSIGN_OR_RETURN(auto in, Images(c, 0, c.op_def().inputs[0].name.c_str()));
-  RILL_ASSIGN_OR_RETURN(auto size, Size(c, 1));
-  c.set_output(0, PartialTensorShape({in[0], size.first, size.second, in[3]}));
+  RILL_ASSIGN_OR_RETURN(auto in, shape_fns::RankedDims(c, 0, 4, c.op_def().inputs[0].name));
+  RILL_ASSIGN_OR_RETURN(auto size, shape_fns::PositiveSizes(c, 1, 2, "size"));
+  c.set_output(0, PartialTensorShape({in[0], size[0], size[1], in[3]}));
   return absl::OkStatus();
 }
 
 absl::Status ImageGradShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(CheckCorners(c));
-  RILL_ASSIGN_OR_RETURN(auto g, Images(c, 0, "grads"));
-  RILL_ASSIGN_OR_RETURN(auto image, Images(c, 1, "original_image"));
+  RILL_ASSIGN_OR_RETURN(auto g, shape_fns::RankedDims(c, 0, 4, "grads"));
+  RILL_ASSIGN_OR_RETURN(auto image, shape_fns::RankedDims(c, 1, 4, "original_image"));
   for (int d : {0, 3}) {
     if (g[d] >= 0 && image[d] >= 0 && g[d] != image[d]) {
       return errors::InvalidArgument("grads ", c.input_shape(0).DebugString(),

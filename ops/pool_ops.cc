@@ -17,20 +17,9 @@ absl::Status CheckFormat(InferenceContext& c, const char* want) {
   return absl::OkStatus();
 }
 
-// The dims of input i, -1 where unknown; `rank` of them when its rank is unknown.
-absl::StatusOr<std::vector<int64_t>> DimsOf(InferenceContext& c, int i, int rank,
-                                            const char* what) {
-  const PartialTensorShape& s = c.input_shape(i);
-  if (s.unknown_rank()) return std::vector<int64_t>(rank, -1);
-  if (s.dims() != rank) {
-    return errors::InvalidArgument(what, " must have rank ", rank, ", got shape ", s.DebugString());
-  }
-  return std::vector<int64_t>(s.dim_sizes().begin(), s.dim_sizes().end());
-}
-
 absl::Status Pool3DShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(CheckFormat(c, "NDHWC"));
-  RILL_ASSIGN_OR_RETURN(auto in, DimsOf(c, 0, 5, "input"));
+  RILL_ASSIGN_OR_RETURN(auto in, shape_fns::RankedDims(c, 0, 5, "input"));
   RILL_ASSIGN_OR_RETURN(Pool3DDims g, ComputePool3DDims(in, c.attr<std::vector<int64_t>>("ksize"),
                                                         c.attr<std::vector<int64_t>>("strides"),
                                                         c.attr<std::string>("padding")));
@@ -66,17 +55,15 @@ absl::StatusOr<std::vector<int64_t>> WindowInput(InferenceContext& c, int i, con
     return errors::InvalidArgument(what, " must be a 4-element vector (NHWC), got shape ",
                                    s.DebugString());
   }
-  const Tensor* t = c.input_tensor(i);
-  if (t == nullptr) return std::vector<int64_t>();
-  const int32_t* v = t->base<int32_t>();
-  return std::vector<int64_t>(v, v + 4);
+  RILL_ASSIGN_OR_RETURN(auto values, shape_fns::ConstInts(c, i, what));
+  return values.value_or(std::vector<int64_t>());
 }
 
 // MaxPoolV2 (window inputs 1, 2) and MaxPoolGradV2 (3, 4): the pooled shape when ksize
 // and strides are constants, else [batch, ?, ?, channels].
 absl::StatusOr<PartialTensorShape> PoolV2Out(InferenceContext& c, int window) {
   RILL_RETURN_IF_ERROR(CheckFormat(c, "NHWC"));
-  RILL_ASSIGN_OR_RETURN(auto in, DimsOf(c, 0, 4, "input"));
+  RILL_ASSIGN_OR_RETURN(auto in, shape_fns::RankedDims(c, 0, 4, "input"));
   RILL_ASSIGN_OR_RETURN(auto ksize, WindowInput(c, window, "ksize"));
   RILL_ASSIGN_OR_RETURN(auto strides, WindowInput(c, window + 1, "strides"));
   if (ksize.empty() || strides.empty()) return PartialTensorShape({in[0], -1, -1, in[3]});
