@@ -31,15 +31,17 @@ std::string AttrKindName(AttrKind k) {
       return "list(type)";
     case AttrKind::kFunc:
       return "func";
+    case AttrKind::kFloatList:
+      return "list(float)";
   }
   return "?";
 }
 
 AttrKind KindOf(const AttrValue& v) {
-  static constexpr AttrKind kinds[] = {AttrKind::kInt,   AttrKind::kFloat,  AttrKind::kBool,
-                                       AttrKind::kType,  AttrKind::kString, AttrKind::kIntList,
-                                       AttrKind::kShape, AttrKind::kTensor, AttrKind::kTypeList,
-                                       AttrKind::kFunc};
+  static constexpr AttrKind kinds[] = {AttrKind::kInt,   AttrKind::kFloat,    AttrKind::kBool,
+                                       AttrKind::kType,  AttrKind::kString,   AttrKind::kIntList,
+                                       AttrKind::kShape, AttrKind::kTensor,   AttrKind::kTypeList,
+                                       AttrKind::kFunc,  AttrKind::kFloatList};
   return kinds[v.index()];
 }
 
@@ -53,7 +55,8 @@ std::string AttrValueDebugString(const AttrValue& v) {
           return DataTypeString(x);
         else if constexpr (std::is_same_v<X, std::string>)
           return absl::StrCat("\"", x, "\"");
-        else if constexpr (std::is_same_v<X, std::vector<int64_t>>)
+        else if constexpr (std::is_same_v<X, std::vector<int64_t>> ||
+                           std::is_same_v<X, std::vector<float>>)
           return absl::StrCat("[", absl::StrJoin(x, ","), "]");
         else if constexpr (std::is_same_v<X, PartialTensorShape>)
           return x.DebugString();
@@ -116,6 +119,9 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::stri
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
                          std::vector<int64_t>* value) {
   return Fetch(attrs, name, AttrKind::kIntList, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vector<float>* value) {
+  return Fetch(attrs, name, AttrKind::kFloatList, value);
 }
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, PartialTensorShape* value) {
   return Fetch(attrs, name, AttrKind::kShape, value);

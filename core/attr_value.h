@@ -22,7 +22,8 @@ class Function;
 using FunctionRef = std::shared_ptr<const Function>;
 
 using AttrValue = std::variant<int64_t, float, bool, DataType, std::string, std::vector<int64_t>,
-                               PartialTensorShape, Tensor, std::vector<DataType>, FunctionRef>;
+                               PartialTensorShape, Tensor, std::vector<DataType>, FunctionRef,
+                               std::vector<float>>;
 using AttrMap = std::map<std::string, AttrValue>;
 
 enum class AttrKind {
@@ -35,7 +36,8 @@ enum class AttrKind {
   kShape,
   kTensor,
   kTypeList,
-  kFunc
+  kFunc,
+  kFloatList
 };
 
 std::string AttrKindName(AttrKind k);
@@ -52,6 +54,7 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, bool* val
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, DataType* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::string* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vector<int64_t>* value);
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vector<float>* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, PartialTensorShape* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, TensorShape* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, Tensor* value);

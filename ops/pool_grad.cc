@@ -1,6 +1,8 @@
-// Gradients of MaxPoolV2 and the 3-D poolings, as the 2-D ones in conv_grad.cc: a max's
-// gradient op (second order through it is not provided: TensorFlow's MaxPoolGradGrad ops
-// are not in rill), an average's gradient op, whose own gradient is the average again.
+// Gradients of MaxPoolV2, the 3-D and the fractional poolings, as the 2-D ones in conv_grad.cc: a
+// max's gradient op (second order through it is not provided: TensorFlow's MaxPoolGradGrad ops are
+// not in rill), an average's gradient op, whose own gradient is the average again.
+#include "rill/ops/array_ops.h"
+#include "rill/ops/fractional_pool_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/pool_ops.h"
@@ -57,7 +59,28 @@ absl::Status AvgPool3DGradGrad(const Scope& s, const Operation& op, const GradOu
   return s.status();
 }
 
+// The sequences the forward op drew cut the same regions for its gradient.
+absl::Status FractionalMaxPoolGradFn(const Scope& s, const Operation& op, const GradOut& g,
+                                     GradOut* out) {
+  const auto a = internal::FractionalMaxPoolGrad::Overlapping(op.node()->attr<bool>("overlapping"));
+  out->push_back(
+      internal::FractionalMaxPoolGrad(s, In(op, 0), Out(op, 0), g[0], Out(op, 1), Out(op, 2), a));
+  return s.status();
+}
+absl::Status FractionalAvgPoolGradFn(const Scope& s, const Operation& op, const GradOut& g,
+                                     GradOut* out) {
+  const auto a = internal::FractionalAvgPoolGrad::Overlapping(op.node()->attr<bool>("overlapping"));
+  auto shape = Shape(s, In(op, 0), Shape::OutType(DT_INT64));
+  out->push_back(internal::FractionalAvgPoolGrad(s, shape, g[0], Out(op, 1), Out(op, 2), a));
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("MaxPoolV2", MaxPoolV2Grad);
+RILL_REGISTER_GRADIENT("FractionalMaxPool", FractionalMaxPoolGradFn);
+RILL_REGISTER_GRADIENT("FractionalAvgPool", FractionalAvgPoolGradFn);
+// Second order through them is not provided (TensorFlow has none either).
+RILL_REGISTER_NO_GRADIENT("FractionalMaxPoolGrad");
+RILL_REGISTER_NO_GRADIENT("FractionalAvgPoolGrad");
 RILL_REGISTER_GRADIENT("MaxPool3D", MaxPool3DGradFn);
 RILL_REGISTER_GRADIENT("AvgPool3D", AvgPool3DGradFn);
 RILL_REGISTER_GRADIENT("AvgPool3DGrad", AvgPool3DGradGrad);

@@ -1,5 +1,6 @@
 #include "test_util.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rill::testing {
@@ -23,6 +24,14 @@ Tensor RandomTensor(DataType dt, const TensorShape& shape, double lo, double hi,
     if (dt == DT_BOOL) x = x > (lo + hi) / 2;
   }
   return FromDoubles(dt, shape, v);
+}
+
+Tensor DistinctTensor(const TensorShape& shape, uint32_t seed) {
+  std::vector<double> v(shape.num_elements());
+  for (size_t i = 0; i < v.size(); ++i) v[i] = 0.05 * static_cast<double>(i);
+  std::mt19937 rng(seed);
+  std::shuffle(v.begin(), v.end(), rng);
+  return FromDoubles(DT_DOUBLE, shape, v);
 }
 
 std::vector<double> ToDoubles(const Tensor& t) {

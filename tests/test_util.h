@@ -15,6 +15,9 @@ namespace rill::testing {
 
 // Uniform values in [lo, hi] (integers rounded), reproducible from `seed`.
 Tensor RandomTensor(DataType dt, const TensorShape& shape, double lo, double hi, uint32_t seed);
+// Float64 values 0, 0.05, 0.1, ... shuffled (reproducible from `seed`): far enough apart
+// that a central difference never changes which element of a window is its max.
+Tensor DistinctTensor(const TensorShape& shape, uint32_t seed);
 // Every element as a double.
 std::vector<double> ToDoubles(const Tensor& t);
 // A tensor of `dt` from doubles (converted as static_cast would).

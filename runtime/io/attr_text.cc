@@ -172,6 +172,11 @@ absl::StatusOr<std::string> AttrToText(const AttrValue& v) {
       for (DataType t : std::get<std::vector<DataType>>(v)) names.push_back(DataTypeString(t));
       return absl::StrCat("types: [", absl::StrJoin(names, ", "), "]");
     }
+    case AttrKind::kFloatList: {
+      std::vector<std::string> items;
+      for (float f : std::get<std::vector<float>>(v)) items.push_back(text::FormatFloat(f));
+      return absl::StrCat("floats: [", absl::StrJoin(items, ", "), "]");
+    }
     case AttrKind::kFunc:  // written by the graph writer, which names the functions
       return errors::FailedPrecondition("a function attribute is written with its library");
   }
@@ -197,6 +202,16 @@ absl::StatusOr<AttrValue> AttrFromText(const text::Field& f) {
     }));
     return out;
   }
+  if (f.name == "floats" && f.kind == text::Field::kList) {
+    std::vector<float> out;
+    out.reserve(static_cast<size_t>(f.list_size));  // 4 bytes an item of >= 2 in the file
+    RILL_RETURN_IF_ERROR(text::ForEachItem(f, [&](const text::Scalar& s) -> absl::Status {
+      RILL_ASSIGN_OR_RETURN(double v, text::ScalarToDouble(s, f));
+      out.push_back(static_cast<float>(v));
+      return absl::OkStatus();
+    }));
+    return out;
+  }
   if (f.name == "types" && f.kind == text::Field::kList) {
     std::vector<DataType> out;
     RILL_RETURN_IF_ERROR(text::ForEachItem(f, [&](const text::Scalar& s) -> absl::Status {
@@ -214,7 +229,7 @@ absl::StatusOr<AttrValue> AttrFromText(const text::Field& f) {
   if (f.name == "tensor") return TensorFromText(f);
   return errors::InvalidArgument(
       "line ", f.line, ": '", f.name,
-      "' is not an attribute value (i, f, b, type, s, list, types, shape, "
+      "' is not an attribute value (i, f, b, type, s, list, floats, types, shape, "
       "tensor or func) of the right form");
 }
 

@@ -65,6 +65,7 @@ AttrValue RequiredAttr(const AttrDef& a, int variant) {
   if (a.name == "padding") return std::string(variant % 2 ? "VALID" : "SAME");
   if (a.name == "N") return int64_t{2};
   if (a.name == "rate") return 0.5f;
+  if (a.kind == AttrKind::kFloatList) return std::vector<float>{1, 1.5f + variant, 1.3f, 1};
   return int64_t{0};  // refused at construction; the op is then skipped
 }
 

@@ -121,20 +121,10 @@ TEST(Pool3D, MaxGradientGoesToTheFirstMaximum) {
   ExpectTensorNear(*got, DT_FLOAT, {1, 2, 2, 4, 1}, want, 0);
 }
 
-// Distinct values, far apart, so a central difference never changes a window's max.
-Tensor Distinct(const TensorShape& shape, uint32_t seed) {
-  std::vector<double> v(shape.num_elements());
-  std::iota(v.begin(), v.end(), 0.0);
-  std::mt19937 rng(seed);
-  std::shuffle(v.begin(), v.end(), rng);
-  for (double& e : v) e *= 0.05;
-  return FromDoubles(DT_DOUBLE, shape, v);
-}
-
 TEST(Pool3D, GradientsMatchNumeric) {
   for (const Window& w : kWindows) {
     SCOPED_TRACE(w.padding);
-    const Tensor x = Distinct({1, 4, 3, 5, 2}, 6);
+    const Tensor x = DistinctTensor({1, 4, 3, 5, 2}, 6);
     ExpectGradientMatchesNumeric(
         [&](const Scope& s, const std::vector<Output>& in) {
           return Output(ops::MaxPool3D(s, in[0], Ndhwc(w.k), Ndhwc(w.st), w.padding));
@@ -156,7 +146,7 @@ TEST(Pool3D, GradientsMatchNumeric) {
 }
 
 TEST(MaxPoolV2, IsMaxPoolWithWindowInputs) {
-  const Tensor x = Distinct({2, 5, 6, 3}, 8);
+  const Tensor x = DistinctTensor({2, 5, 6, 3}, 8);
   for (const std::string pad : {"SAME", "VALID"}) {
     auto v1 = RunOp(
         [&](const Scope& s, const auto& in) {
@@ -199,7 +189,7 @@ TEST(MaxPoolV2, ConstantWindowGivesTheShapeAndGradient) {
         return Output(ops::MaxPoolV2(s, in[0], ops::Const(s, {1, 2, 3, 1}),
                                      ops::Const(s, {1, 1, 2, 1}), "VALID"));
       },
-      {Distinct({2, 4, 5, 2}, 9)});
+      {DistinctTensor({2, 4, 5, 2}, 9)});
 }
 
 TEST(Pool3D, OnlyChannelsLastLayouts) {

@@ -127,6 +127,14 @@ AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
       for (auto& x : v) x = ChosenInt(c, -1, 3, wild);
       return v;
     }
+    case AttrKind::kFloatList: {
+      std::vector<float> v(c.Int(0, 5));
+      for (auto& x : v) {  // ratios: 1, or more than 1 unless wild
+        const double d = ChosenValue(c, DT_FLOAT, wild);
+        x = c.Coin() ? 1.0f : static_cast<float>(wild ? d : 1.0 + std::fabs(d));
+      }
+      return v;
+    }
     case AttrKind::kShape: {
       if (c.Int(0, 5) == 0) return PartialTensorShape();
       std::vector<int64_t> d = ChosenDims(c);
