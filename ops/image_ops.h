@@ -1,8 +1,9 @@
 // The image resizes, with TensorFlow's C++ names, arguments and attrs (image_ops.h):
 // ResizeNearestNeighbor, ResizeBilinear and ResizeBicubic over NHWC images to `size`
 // ([new_height, new_width], int32), and their gradients (ops::internal::*Grad).
-// ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; CropAndResize
-// and its gradients CropAndResizeGradImage and CropAndResizeGradBoxes.
+// ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; ScaleAndTranslate
+// and its gradient; CropAndResize and its gradients CropAndResizeGradImage and
+// CropAndResizeGradBoxes.
 #pragma once
 
 #include <string>
@@ -45,6 +46,45 @@ RILL_DECLARE_RESIZE(ResizeBilinearGrad, grads, original_image)
 RILL_DECLARE_RESIZE(ResizeBicubicGrad, grads, original_image)
 }  // namespace internal
 #undef RILL_DECLARE_RESIZE
+
+// images (NHWC) sampled to `size` ([height, width], int32) at `scale` and `translation`
+// ([y, x] float32 each; scale > 0) with a sampling kernel (core/scale_translate.h): output
+// pixel o of an axis samples the input around (o + 0.5 - translation) / scale. Output
+// float32; CPU only, as TensorFlow's. ScaleAndTranslateGrad: the images' gradient (of the
+// original image's dtype, float or double) from the output's (float32).
+struct ScaleAndTranslateAttrs {
+  ScaleAndTranslateAttrs KernelType(const std::string& x) {
+    ScaleAndTranslateAttrs r = *this;
+    r.kernel_type_ = x;
+    return r;
+  }
+  ScaleAndTranslateAttrs Antialias(bool x) {
+    ScaleAndTranslateAttrs r = *this;
+    r.antialias_ = x;
+    return r;
+  }
+  std::string kernel_type_ = "lanczos3";
+  bool antialias_ = true;
+};
+class ScaleAndTranslate : public OpWrapper {
+ public:
+  using Attrs = ScaleAndTranslateAttrs;
+  ScaleAndTranslate(const Scope& scope, Input images, Input size, Input scale, Input translation,
+                    const Attrs& attrs = Attrs());
+  static Attrs KernelType(const std::string& x) { return Attrs().KernelType(x); }
+  static Attrs Antialias(bool x) { return Attrs().Antialias(x); }
+  Output resized_images;  // TensorFlow's name for `output`
+};
+namespace internal {
+class ScaleAndTranslateGrad : public OpWrapper {
+ public:
+  using Attrs = ScaleAndTranslateAttrs;
+  ScaleAndTranslateGrad(const Scope& scope, Input grads, Input original_image, Input scale,
+                        Input translation, const Attrs& attrs = Attrs());
+  static Attrs KernelType(const std::string& x) { return Attrs().KernelType(x); }
+  static Attrs Antialias(bool x) { return Attrs().Antialias(x); }
+};
+}  // namespace internal
 
 // Crops of `image` (NHWC) resized to crop_size ([height, width], int32): box b, normalized
 // [y1, x1, y2, x2] (y1 > y2 flips it), from image box_ind[b] (int32, checked against the

@@ -1,6 +1,9 @@
-// Valid recipes and op-specific bad inputs of the image resizes and their gradients: sizes
-// that are not two positive values, images that are not 4-D, both corner conventions at
-// once, gradients that disagree with the original image.
+// Valid recipes and op-specific bad inputs of the image resizes, ScaleAndTranslate and their
+// gradients: sizes that are not two positive values, images that are not 4-D, both corner
+// conventions at once, scales that are not positive, unknown kernels, gradients that
+// disagree with the original image.
+#include <limits>
+
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -49,9 +52,49 @@ void ResizeGradCases() {
   }
 }
 
+// ScaleAndTranslate(images, size, scale, translation) and its gradient (grads,
+// original_image, scale, translation).
+void ScaleAndTranslateCases() {
+  const Tensor image = F({1, 4, 5, 2}), scale = F({2}, {1.5f, 0.5f}), shift = F({2}, {0.5f, 0});
+  AddRecipe({"ScaleAndTranslate", {image, I({2}, {6, 3}), scale, shift}});
+  Both("a zero scale", {"ScaleAndTranslate", {image, I({2}, {6, 3}), F({2}, {1, 0}), shift}},
+       {"greater than 0"});
+  Both("a NaN scale",
+       {"ScaleAndTranslate",
+        {image, I({2}, {6, 3}), F({2}, {1, std::numeric_limits<float>::quiet_NaN()}), shift}},
+       {"greater than 0"});
+  Both("a translation of 3 values",
+       {"ScaleAndTranslate", {image, I({2}, {6, 3}), scale, F({3}, {0, 0, 0})}}, {"translation"});
+  Both("a negative size", {"ScaleAndTranslate", {image, I({2}, {-6, 3}), scale, shift}},
+       {"positive"});
+  Both("a 3-D image", {"ScaleAndTranslate", {F({4, 5, 2}), I({2}, {6, 3}), scale, shift}},
+       {"[4,5,2]"});
+  AddCase("kernel_type 'bilinear'",
+          {"ScaleAndTranslate",
+           {image, I({2}, {6, 3}), scale, shift},
+           {{"kernel_type", std::string("bilinear")}}},
+          kConstruction, kInvalid, {"kernel_type", "bilinear"});
+  AddCase("an image of width 0 (in the kernel)",
+          {"ScaleAndTranslate", {F({1, 4, 0, 2}), I({2}, {6, 3}), scale, shift}}, kRun, kInvalid,
+          {"[1,4,0,2]"});
+  // A scale of 1e-30 with antialias stretches the kernel over every input pixel for each of
+  // the 2^20 output rows: refused before any table is made.
+  AddCase(
+      "a tiny scale over a tall output (in the kernel)",
+      {"ScaleAndTranslate", {F({1, 4096, 1, 1}), I({2}, {1 << 20, 1}), F({2}, {1e-30f, 1}), shift}},
+      kRun, kInvalid, {"weights"});
+  AddRecipe({"ScaleAndTranslateGrad", {F({1, 6, 3, 2}), image, scale, shift}});
+  Both("an original image with other channels",
+       {"ScaleAndTranslateGrad", {F({1, 6, 3, 2}), F({1, 4, 5, 3}), scale, shift}}, {"channels"});
+  Both("a negative scale",
+       {"ScaleAndTranslateGrad", {F({1, 6, 3, 2}), image, F({2}, {-1, 1}), shift}},
+       {"greater than 0"});
+}
+
 const bool kRegistered = [] {
   ResizeCases();
   ResizeGradCases();
+  ScaleAndTranslateCases();
   return true;
 }();
 
