@@ -1,9 +1,8 @@
 // The resize cases of TensorFlow's tensorflow/cc/gradients/image_grad_test.cc (the
 // gradients of ResizeNearestNeighbor, ResizeBilinear and ResizeBicubic), rewritten against
 // rill (shapes, sizes, inputs and error bounds are TensorFlow's; the code is ours).
-// Also its CropAndResize case. rill: the shape checks run for float and double only (no
-// half in rill); left out are the ScaleAndTranslate cases, an op rill does not have
-// (docs/guide.md).
+// Also its ScaleAndTranslate and CropAndResize cases. rill: the shape checks run for float
+// and double only (no half in rill).
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/tf_compat.h"
@@ -17,6 +16,7 @@ using ops::CropAndResize;
 using ops::ResizeBicubic;
 using ops::ResizeBilinear;
 using ops::ResizeNearestNeighbor;
+using ops::ScaleAndTranslate;
 
 // 0, 1, 2, ... in the input's dtype.
 template <typename T>
@@ -121,6 +121,75 @@ TEST_F(ImageGradTest, TestBicubic) {
   TestResizedShape(RESIZE_BICUBIC);
   TestResize<float, float, float>(RESIZE_BICUBIC);
   TestResize<double, float, double>(RESIZE_BICUBIC);
+}
+
+class ScaleAndTranslateGradTest : public ::testing::Test {
+ protected:
+  ScaleAndTranslateGradTest() : scope_(Scope::NewRootScope()) {}
+
+  // The gradient of x sampled to out_height x out_width, numeric against symbolic.
+  template <typename X_T, typename Y_T, typename JAC_T>
+  void TestScaleAndTranslate(const TensorShape x_shape, const int out_height, const int out_width,
+                             Input scale, Input translation, const std::string& kernel_type,
+                             bool antialias) {
+    Tensor x_data = MakeData<X_T>(x_shape);
+    Output x = Const<X_T>(scope_, x_data);
+    Output y = ScaleAndTranslate(scope_, x, {out_height, out_width}, scale, translation,
+                                 ScaleAndTranslate::KernelType(kernel_type).Antialias(antialias));
+    TF_ASSERT_OK(scope_.status());
+    JAC_T max_error;
+    TF_ASSERT_OK((ComputeGradientError<X_T, Y_T, JAC_T>(
+        scope_, x, x_data, y, {1, out_height, out_width, 1}, &max_error)));
+    EXPECT_LT(max_error, 2e-3);
+  }
+
+  const std::vector<Input> kScales = {Input{1.0f, 1.0f}, Input{0.37f, 0.47f}, Input{2.1f, 2.1f}};
+  const std::vector<Input> kTranslations = {Input{0.0f, 0.0f}, Input{3.14f, 1.19f},
+                                            Input{2.1f, 3.1f}, Input{100.0f, 200.0f}};
+  Scope scope_;
+};
+
+TEST_F(ScaleAndTranslateGradTest, TestGrads) {
+  const std::vector<std::string> kernel_types = {"lanczos1", "lanczos3", "lanczos5", "gaussian"};
+  for (const Input& scale : kScales) {
+    for (const Input& translation : kTranslations) {
+      for (const std::string& kernel_type : kernel_types) {
+        TestScaleAndTranslate<float, float, float>(TensorShape({1, 2, 3, 1}), 4, 6, scale,
+                                                   translation, kernel_type, true);
+      }
+    }
+  }
+}
+
+TEST_F(ScaleAndTranslateGradTest, TestGradsWithoutAntialias) {
+  for (const Input& scale : kScales) {
+    for (const Input& translation : kTranslations) {
+      TestScaleAndTranslate<float, float, float>(TensorShape({1, 2, 3, 1}), 4, 6, scale,
+                                                 translation, "lanczos3", false);
+    }
+  }
+}
+
+TEST_F(ScaleAndTranslateGradTest, TestGradsWithSameShape) {
+  for (const Input& scale : kScales) {
+    for (const Input& translation : kTranslations) {
+      for (const std::string kernel_type : {"lanczos3", "gaussian"}) {
+        TestScaleAndTranslate<float, float, float>(TensorShape({1, 2, 3, 1}), 2, 3, scale,
+                                                   translation, kernel_type, true);
+      }
+    }
+  }
+}
+
+TEST_F(ScaleAndTranslateGradTest, TestGradsWithSmallerShape) {
+  for (const Input& scale : kScales) {
+    for (const Input& translation : kTranslations) {
+      for (const std::string kernel_type : {"lanczos3", "gaussian"}) {
+        TestScaleAndTranslate<float, float, float>(TensorShape({1, 4, 6, 1}), 2, 3, scale,
+                                                   translation, kernel_type, true);
+      }
+    }
+  }
 }
 
 class CropAndResizeGradTest : public ::testing::Test {

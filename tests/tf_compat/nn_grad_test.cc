@@ -2,8 +2,8 @@
 // (inputs and the error bound are TensorFlow's; the code is ours): each gradient against
 // ComputeGradientError's numeric Jacobian, within 1e-4 for the file's first cases and 1e-3
 // (its later bound) for the cases after BiasAddGradHelper, which come from its later
-// versions. rill: left out are the ops rill does not have (FractionalAvgPool,
-// FractionalMaxPool): docs/guide.md.
+// versions, up to its latest (the fractional poolings, FusedBatchNormV3 in both layouts and
+// ranks, Conv2DBackpropInput's and DepthwiseConv2dNative's gradients).
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
@@ -236,10 +236,82 @@ TEST_F(NNGradTest, SoftsignGrad) {
   RunTest(x, shape, Softsign(scope_, x), shape, 1e-3);
 }
 
+TEST_F(NNGradTest, FractionalAvgPoolGradHelper) {
+  TensorShape x_shape({1, 3, 7, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
+  // Seeded and deterministic: the same regions on every evaluation of the check.
+  auto y =
+      FractionalAvgPool(scope_, x, {1, 1.2, 1.9, 1},
+                        FractionalAvgPool::Deterministic(true).Overlapping(true).Seed(1).Seed2(2));
+  RunTest(x, x_shape, y.output, TensorShape({1, 2, 3, 1}), 1e-3);
+}
+
+TEST_F(NNGradTest, FractionalMaxPoolGradHelper) {
+  TensorShape x_shape({1, 3, 7, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
+  auto y =
+      FractionalMaxPool(scope_, x, {1, 1.2, 1.9, 1},
+                        FractionalMaxPool::Deterministic(true).Overlapping(true).Seed(1).Seed2(2));
+  Tensor x_init_value = Tensor(DT_FLOAT, x_shape);
+  SetRandomValuesForMaxPooling<float>(&x_init_value);
+  RunTest(x, x_init_value, y.output, TensorShape({1, 2, 3, 1}), 1e-3);
+}
+
 TEST_F(NNGradTest, LRN) {
   TensorShape x_shape({1, 1, 2, 1});
   auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(x_shape));
   RunTest(x, x_shape, LRN(scope_, x), x_shape, 1e-3);
+}
+
+// Training and inference, channels first and last, 4-D and 5-D inputs.
+class FusedBatchNormGradTest
+    : public NNGradTest,
+      public ::testing::WithParamInterface<std::tuple<bool, bool, TensorShape>> {};
+
+TEST_P(FusedBatchNormGradTest, FusedBatchNormV3Grad) {
+  FusedBatchNormV3::Attrs attrs;
+  attrs.is_training_ = std::get<0>(GetParam());
+  const bool channel_first = std::get<1>(GetParam());
+  const TensorShape shape = std::get<2>(GetParam());
+  const int channel_dim = channel_first ? 1 : shape.dims() - 1;
+  const TensorShape scale_shape({shape.dim_size(channel_dim)});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(shape));
+  auto scale = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(scale_shape));
+  auto offset = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(scale_shape));
+  auto mean = ZerosLike(scope_, scale);
+  auto var = OnesLike(scope_, scale);
+  if (channel_first) {
+    attrs.data_format_ = shape.dims() == 5 ? "NCDHW" : "NCHW";
+  } else {
+    attrs.data_format_ = shape.dims() == 5 ? "NDHWC" : "NHWC";
+  }
+  auto y = FusedBatchNormV3(scope_, x, scale, offset, mean, var, attrs);
+  RunTest({x, scale, offset}, {shape, scale_shape, scale_shape}, {y.y}, {shape});
+}
+
+INSTANTIATE_TEST_SUITE_P(FusedBatchNormGrad, FusedBatchNormGradTest,
+                         ::testing::Combine(::testing::Bool(), ::testing::Bool(),
+                                            ::testing::Values(TensorShape({2, 3, 4, 5}),
+                                                              TensorShape({2, 3, 2, 2, 2}))));
+
+TEST_F(NNGradTest, Conv2DBackpropInputGrad) {
+  TensorShape shape({1, 2, 2, 1});
+  TensorShape filter_shape({1, 1, 1, 1});
+  auto out = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(shape));
+  auto filter = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(filter_shape));
+  const std::vector<int> strides{1, 1, 1, 1};
+  auto y = Conv2DBackpropInput(scope_, Shape(scope_, out), filter, out, strides, "SAME");
+  RunTest({out, filter}, {shape, filter_shape}, {y}, {shape});
+}
+
+TEST_F(NNGradTest, DepthwiseConv2dNativeGrad) {
+  TensorShape shape({1, 2, 2, 1});
+  TensorShape filter_shape({1, 1, 1, 1});
+  auto x = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(shape));
+  auto filter = Placeholder(scope_, DT_FLOAT, Placeholder::Shape(filter_shape));
+  const std::vector<int> strides{1, 1, 1, 1};
+  auto y = DepthwiseConv2dNative(scope_, x, filter, strides, "SAME");
+  RunTest({x, filter}, {shape, filter_shape}, {y}, {shape});
 }
 
 }  // namespace
