@@ -361,6 +361,8 @@ TEST(AttrText, EveryKindRoundTrips) {
                                    std::string("quote \" and \\ and \n"),
                                    std::vector<int64_t>{1, -1, 0},
                                    std::vector<int64_t>{},
+                                   std::vector<float>{1, 1.44f, -0.5f, 1e-30f, INFINITY},
+                                   std::vector<float>{},
                                    PartialTensorShape({-1, 3}),
                                    PartialTensorShape(),
                                    PartialTensorShape(absl::Span<const int64_t>{}),
