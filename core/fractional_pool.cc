@@ -18,11 +18,16 @@ uint64_t PhiloxDraws::Below(uint64_t n) {
   return ((uint64_t{b[0]} << 32) | b[1]) % n;  // n is a sequence length: the bias is < 2^-32
 }
 
-absl::StatusOr<int64_t> FractionalOutputSize(int64_t in, float ratio, const char* what) {
+absl::Status CheckPoolingRatio(float ratio, const char* what) {
   if (!(ratio >= 1.0f) || std::isinf(ratio)) {
     return errors::InvalidArgument("pooling_ratio must be finite and >= 1 for the ", what, ", got ",
                                    ratio);
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> FractionalOutputSize(int64_t in, float ratio, const char* what) {
+  RILL_RETURN_IF_ERROR(CheckPoolingRatio(ratio, what));
   // The float quotient can round above `in` for huge sizes; no dimension grows.
   const int64_t out =
       std::min(in, static_cast<int64_t>(std::floor(static_cast<float>(in) / ratio)));

@@ -31,6 +31,9 @@ class PhiloxDraws {
   uint64_t key_, stream_, block_ = 0;
 };
 
+// InvalidArgument naming `what` unless the ratio is finite and >= 1.
+absl::Status CheckPoolingRatio(float ratio, const char* what);
+
 // The output size of a dimension of `in` rows pooled by `ratio` (float division, as
 // TensorFlow's), or InvalidArgument naming `what` when the ratio is not finite and >= 1 or
 // the dimension is too small to give one region. A dimension of size 0 pooled by 1 gives 0.

@@ -34,10 +34,8 @@ absl::Status FractionalPoolShape(InferenceContext& c) {
   const char* names[] = {"batch", "rows", "columns", "channels"};
   std::vector<int64_t> out(4, -1);
   for (int d = 0; d < 4; ++d) {
-    if (in[d] < 0) {
-      if (!(ratio[d] >= 1.0f) || std::isinf(ratio[d])) {
-        return FractionalOutputSize(1, ratio[d], names[d]).status();
-      }
+    if (in[d] < 0) {  // unknown: only the ratio can be checked
+      RILL_RETURN_IF_ERROR(CheckPoolingRatio(ratio[d], names[d]));
       continue;
     }
     RILL_ASSIGN_OR_RETURN(out[d], FractionalOutputSize(in[d], ratio[d], names[d]));
