@@ -1,40 +1,93 @@
-// Einsum of two operands, for the contractions that are a batched GEMM: every label is a
-// batch label (in both operands and the output), a contracted one (in both operands only) or
-// a free one (in one operand and the output). The plan permutes x to [batch, free_x,
-// contracted], y to [batch, contracted, free_y], multiplies, and permutes [batch, free_x,
-// free_y] to the output's order. Shared by the shape function and the CPU and GPU kernels.
+// Einsum as TensorFlow's op computes it: one or two operands, an explicit output, labels that
+// are letters, at most one ellipsis ("...") per term standing for broadcast dims (aligned
+// from the right, as NumPy broadcasts). A label repeated within an operand takes its
+// diagonal; a label repeated in the output writes a diagonal (zeros elsewhere); a label in
+// one operand alone and not in the output is summed there.
+//
+// The plan, shared by the shape function and the CPU and GPU kernels, reduces every case to
+// four data movements any device has: a strided copy of each operand into the order
+// [batch, free, contracted, summed] (diagonals read with summed strides), a sum over the
+// trailing summed labels, a batched GEMM [batch, m, k] x [batch, k, n] (a broadcast operand
+// has batch stride 0, or is copied out to the full batch when its broadcast is partial),
+// and a strided copy of the product into the output's order (repeated output labels written
+// with summed strides into a zeroed output). einsum_steps.h runs it.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "rill/core/kernel.h"
 #include "rill/core/shape_util.h"
 #include "rill/core/strided_copy.h"
 
 namespace rill {
 
-struct EinsumPlan {
-  std::vector<int> x_perm, y_perm;  // operand dims in [batch, free, contracted] orders
-  std::vector<int> out_perm;        // output dim d is dim out_perm[d] of [batch, free_x, free_y]
-  int64_t batch = 1, m = 1, k = 1, n = 1;
-  shape_util::Dims out_dims;  // -1 where a size is unknown (shape functions)
-  shape_util::Dims mid_dims;  // [batch, free_x, free_y] label sizes: the product's dims
-  bool Identity(const std::vector<int>& perm) const;
+// Label ids: 'a'..'z' are 0..25, 'A'..'Z' 26..51; the broadcast dims an ellipsis stands for
+// are kEinsumBroadcastLabel + i, the output's i-th broadcast dim.
+inline constexpr int kEinsumBroadcastLabel = 52;
+inline constexpr int kEinsumEllipsis = -1;  // where "..." stands in a parsed term
+
+struct EinsumEquation {
+  std::string text;
+  std::vector<std::vector<int>> inputs;  // one term per operand (1 or 2)
+  std::vector<int> output;
 };
 
-// InvalidArgument for an equation that is not "x,y->out" over letters, a repeated label in
-// one term, a label only the output has, sizes that disagree, or a contraction beyond a
-// batched GEMM (a label summed within one operand, an ellipsis).
-absl::StatusOr<EinsumPlan> PlanEinsum(absl::string_view equation, absl::Span<const int64_t> x,
-                                      absl::Span<const int64_t> y);
+// InvalidArgument unless `equation` is "x->out" or "x,y->out" over letters with at most one
+// "..." per term, and every output label is in some operand.
+absl::StatusOr<EinsumEquation> ParseEinsum(absl::string_view equation);
 
-// Plans the kernel's inputs (x, y) under `equation` and allocates output 0.
-absl::StatusOr<EinsumPlan> PrepareEinsum(OpKernelContext& ctx, absl::string_view equation,
-                                         Tensor** out);
+// The terms with each ellipsis expanded for the operands' ranks, and each label's size
+// (-1: unknown, for shape functions; a broadcast label's size is the broadcast of its sizes).
+struct EinsumLabels {
+  std::vector<std::vector<int>> inputs;
+  std::vector<int> output;
+  std::vector<int64_t> size;  // by label id
+  int broadcast_dims = 0;
+};
+absl::StatusOr<EinsumLabels> ResolveEinsum(const EinsumEquation& eq,
+                                           absl::Span<const shape_util::Dims> shapes);
 
-// The equation of the gradient for operand `which` (0: x, 1: y): "out,y->x" or "x,out->y".
-absl::StatusOr<std::string> EinsumGradEquation(absl::string_view equation, int which);
+// The output's dims (-1 where unknown) for operand shapes of known rank.
+absl::StatusOr<shape_util::Dims> EinsumOutputDims(const EinsumEquation& eq,
+                                                  absl::Span<const shape_util::Dims> shapes);
+
+// One operand's way into the GEMM (or, alone, into the output): gathered into label order
+// (when not already in it), summed over its trailing `reduce` elements, expanded to the full
+// batch (when broadcast along some batch dims only).
+struct EinsumOperandPlan {
+  bool gathered = false;
+  StridedCopy gather;  // into [batch, free, contracted, summed], contiguous
+  int64_t rows = 0;    // elements once summed
+  int64_t reduce = 1;  // elements summed into each (0: the result is zeros)
+  bool expanded = false;
+  StridedCopy expand;        // [own batch, rest] -> [full batch, rest]
+  int64_t elements = 0;      // what the GEMM (or the output copy) reads
+  int64_t batch_stride = 0;  // between consecutive GEMM batches (0: one matrix for all)
+};
+
+struct EinsumPlan {
+  int num_inputs = 0;
+  EinsumOperandPlan operand[2];
+  int64_t batch = 1, m = 1, k = 1, n = 1;  // two operands: [batch, m, k] x [batch, k, n]
+  int64_t mid_elements = 0;                // the product (or the lone operand, prepared)
+  bool direct = false;                     // the product already is the output
+  bool zero_fill = false;                  // a repeated output label: zero the rest first
+  StridedCopy scatter;                     // product -> output, when not direct
+  shape_util::Dims out_dims;
+};
+
+absl::StatusOr<EinsumPlan> PlanEinsum(const EinsumEquation& eq,
+                                      absl::Span<const shape_util::Dims> shapes);
+
+// The kernels' start: the plan for the op's inputs (1 or 2) under `eq` (its parse, whose
+// error is returned), output 0 allocated into *out.
+absl::StatusOr<EinsumPlan> PrepareEinsum(OpKernelContext& ctx,
+                                         const absl::StatusOr<EinsumEquation>& eq, Tensor** out);
+
+// Whether `c` copies a contiguous source to an identical contiguous destination.
+bool IsPlainCopy(const StridedCopy& c);
 
 }  // namespace rill

@@ -1,7 +1,9 @@
-// Einsum with TensorFlow's C++ name, for two operands whose contraction is a batched GEMM
-// ("bij,bjk->bik", "ij,jk->ki", "bhqd,bhkd->bhqk", ...): each label in both operands and
-// the output is a batch label, in both operands only a contracted one, in one operand and
-// the output a free one.
+// Einsum with TensorFlow's C++ name and semantics: one or two operands and an explicit
+// output ("ij,jk->ik", "bhqd,bhkd->bhqk", "ii->i", "...ij,...jk->...ik", "i->ii"). A label
+// in both operands and not in the output is contracted; a label repeated within an operand
+// takes its diagonal, one repeated in the output writes a diagonal (zeros elsewhere); a
+// label in one operand alone and not in the output is summed; "..." stands for broadcast
+// dims (aligned from the right). Gradients for every form (core/einsum.h has the plan).
 #pragma once
 
 #include <string>

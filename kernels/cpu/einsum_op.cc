@@ -1,60 +1,78 @@
-// Einsum on the CPU: the operands permuted into [batch, M, K] and [batch, K, N] (strided
-// copies, skipped when already in order), a GEMM per batch (gemm.h), and the product
-// permuted into the output's label order.
+// Einsum on the CPU: core/einsum_steps.h's plan run with host copies, row sums and a GEMM per
+// batch (gemm.h). Scratch comes from the device's allocator, so a plan too large for memory
+// is ResourceExhausted, not an abort.
+#include <type_traits>
 #include <vector>
 
-#include "rill/core/einsum.h"
+#include "rill/core/einsum_steps.h"
 #include "rill/kernels/cpu/cwise.h"
 #include "rill/kernels/cpu/gemm.h"
 
 namespace rill::cpu {
 namespace {
 
-// `t` with its dims permuted: `t` itself when the permutation is the identity.
 template <typename T>
-const T* Permuted(const EinsumPlan& p, const Tensor& t, const std::vector<int>& perm,
-                  std::vector<T>* buf) {
-  if (p.Identity(perm)) return t.base<T>();
-  buf->resize(t.NumElements());
-  RunStridedCopyOnHost(PermutationCopy(t.shape().dim_sizes(), perm), t.data(), buf->data(),
-                       sizeof(T));
-  return buf->data();
-}
-
-template <typename T>
-class EinsumOp : public OpKernel {
+class HostBackend {
  public:
-  explicit EinsumOp(OpKernelConstruction& c)
-      : OpKernel(c), equation_(c.node().attr<std::string>("equation")) {}
-  bool IsExpensive() const override { return true; }
+  explicit HostBackend(Allocator* a) : allocator_(a) {}
 
-  absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor &x = ctx.input(0), &y = ctx.input(1);
-    Tensor* out;
-    RILL_ASSIGN_OR_RETURN(EinsumPlan p, PrepareEinsum(ctx, equation_, &out));
-    if (out->NumElements() == 0) return absl::OkStatus();
-    if (p.k == 0) {
-      AsArray<T>(out).setZero();
-      return absl::OkStatus();
+  absl::StatusOr<T*> Scratch(int64_t n) {
+    RILL_ASSIGN_OR_RETURN(Tensor t,
+                          Tensor::Create(DataTypeToEnum<T>::value, TensorShape({n}), allocator_));
+    keep_.push_back(std::move(t));
+    return keep_.back().template base<T>();
+  }
+  absl::Status Copy(const StridedCopy& c, const T* src, T* dst) {
+    RunStridedCopyOnHost(c, src, dst, sizeof(T));
+    return absl::OkStatus();
+  }
+  absl::Status SumRows(const T* src, T* dst, int64_t rows, int64_t r) {
+    // Integers wrap, as TensorFlow's sums do, without signed overflow.
+    using Acc = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>,
+                                            std::type_identity<T>>::type;
+    for (int64_t i = 0; i < rows; ++i) {
+      Acc sum = 0;
+      for (const T* p = src + i * r; p != src + (i + 1) * r; ++p) sum += static_cast<Acc>(*p);
+      dst[i] = static_cast<T>(sum);
     }
-    std::vector<T> xb, yb, mid;
-    const T* xt = Permuted(p, x, p.x_perm, &xb);
-    const T* yt = Permuted(p, y, p.y_perm, &yb);
-    const bool direct = p.Identity(p.out_perm);
-    if (!direct) mid.resize(out->NumElements());
-    T* prod = direct ? out->base<T>() : mid.data();
+    return absl::OkStatus();
+  }
+  absl::Status Zero(T* dst, int64_t n) {
+    std::fill(dst, dst + n, T(0));
+    return absl::OkStatus();
+  }
+  absl::Status Gemm(const EinsumPlan& p, const T* x, const T* y, T* out) {
+    const int64_t sx = p.operand[0].batch_stride, sy = p.operand[1].batch_stride;
     for (int64_t b = 0; b < p.batch; ++b) {
-      RILL_RETURN_IF_ERROR(Gemm<T>(false, false, p.m, p.n, p.k, T(1), xt + b * p.m * p.k, p.k,
-                                   yt + b * p.k * p.n, p.n, T(0), prod + b * p.m * p.n, p.n));
-    }
-    if (!direct) {
-      RunStridedCopyOnHost(PermutationCopy(p.mid_dims, p.out_perm), prod, out->data(), sizeof(T));
+      RILL_RETURN_IF_ERROR(cpu::Gemm<T>(false, false, p.m, p.n, p.k, T(1), x + b * sx, p.k,
+                                        y + b * sy, p.n, T(0), out + b * p.m * p.n, p.n));
     }
     return absl::OkStatus();
   }
 
  private:
-  std::string equation_;
+  Allocator* allocator_;
+  std::vector<Tensor> keep_;
+};
+
+template <typename T>
+class EinsumOp : public OpKernel {
+ public:
+  explicit EinsumOp(OpKernelConstruction& c)
+      : OpKernel(c), equation_(ParseEinsum(c.node().attr<std::string>("equation"))) {}
+  bool IsExpensive() const override { return true; }
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(EinsumPlan p, PrepareEinsum(ctx, equation_, &out));
+    HostBackend<T> backend(ctx.device()->allocator());
+    const T* y = p.num_inputs == 2 ? ctx.input(1).base<T>() : nullptr;
+    return einsum::Run<T>(p, ctx.input(0).base<T>(), y, out->base<T>(), out->NumElements(),
+                          backend);
+  }
+
+ private:
+  absl::StatusOr<EinsumEquation> equation_;  // a bad equation is refused at each run
 };
 
 #define RILL_REG_EINSUM(T, unused) \

@@ -142,19 +142,23 @@ void SortAndEinsumCases() {
        {"'j'", "[2,2,3]", "[2,4,4]"});
   Both("operands of other ranks than the equation", {"Einsum", {F({2, 3}), F({2, 3, 4})}, matmul},
        {"[2,3]"});
-  AddCase("a label summed within one operand",
-          {"Einsum", {F({2, 3}), F({3, 4})}, {{"equation", std::string("ij,kl->i")}}},
-          kConstruction, kInvalid, {"Sum"});
-  AddCase("an equation without an output",
-          {"Einsum", {F({2, 3}), F({3, 4})}, {{"equation", std::string("ij,jk")}}}, kConstruction,
-          kInvalid, {"x,y->out"});
-  AddCase("a repeated label",
-          {"Einsum", {F({3, 3}), F({3, 4})}, {{"equation", std::string("ii,ij->j")}}},
-          kConstruction, kInvalid, {"repeats"});
-  AddCase(
-      "three operands",
-      {"Einsum", {F({2, 3}), F({3, 4}), F({4, 5})}, {{"equation", std::string("ij,jk,kl->il")}}},
-      kConstruction, kInvalid, {"two operands"});
+  auto eq = [](const char* e) { return AttrMap{{"equation", std::string(e)}}; };
+  Both("broadcast dims that do not broadcast",
+       {"Einsum", {F({2, 3, 4}), F({3, 3, 4})}, eq("...ij,...kj->...ik")},
+       {"dim 0 of '...'", "[3,3,4]"});
+  Both("an ellipsis's dims the output lacks", {"Einsum", {F({2, 3, 3})}, eq("...ij->ij")},
+       {"no '...'"});
+  Both("an output of rank 9", {"Einsum", {F({2})}, eq("i->iiiiiiiii")}, {"rank 9"});
+  AddCase("an equation without an output", {"Einsum", {F({2, 3}), F({3, 4})}, eq("ij,jk")},
+          kConstruction, kInvalid, {"'->'"});
+  AddCase("an output label in no operand", {"Einsum", {F({2, 3})}, eq("ij->k")}, kConstruction,
+          kInvalid, {"label 'k'"});
+  AddCase("two ellipses in a term", {"Einsum", {F({2, 3})}, eq("......->")}, kConstruction,
+          kInvalid, {"more than one ellipsis"});
+  AddCase("a term per input missing", {"Einsum", {F({2, 3}), F({3, 4})}, eq("ij->i")},
+          kConstruction, kInvalid, {"1 operand term"});
+  AddCase("three operands", {"Einsum", {F({2, 3}), F({3, 4}), F({4, 5})}, eq("ij,jk,kl->il")},
+          kConstruction, kInvalid, {"one or two"});
 
   AddRecipe({"BatchMatMulV2", {F({2, 2, 3}), F({1, 3, 4})}, {}});
   Both("inner dimensions that differ", {"BatchMatMulV2", {F({2, 2, 3}), F({2, 4, 4})}, {}},

@@ -119,8 +119,14 @@ AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
     case AttrKind::kType:
       return ChosenType(c);
     case AttrKind::kString: {
-      const char* s[] = {"SAME", "VALID", "NHWC", "NCHW", "", "x", "NDHWC", "NCDHW"};
-      return std::string(s[c.Int(0, 7)]);
+      // Padding and layout names, and Einsum equations (wild: any string of their letters).
+      const char* s[] = {"SAME",  "VALID", "NHWC",           "NCHW",          "",
+                         "x",     "NDHWC", "NCDHW",          "ij,jk->ik",     "...ii->...i",
+                         "i->ii", "ij->",  "...i,...i->...", "ab,b...->...ba"};
+      if (!wild || c.Coin()) return std::string(s[c.Int(0, 13)]);
+      std::string e(c.Int(0, 10), ' ');
+      for (char& ch : e) ch = "ij.,->"[c.Int(0, 5)];
+      return e;
     }
     case AttrKind::kIntList: {
       std::vector<int64_t> v(c.Int(0, 5));
