@@ -4,7 +4,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "rill/runtime/onnx/converter.h"
 
 namespace rill::onnx::internal {
@@ -214,73 +218,57 @@ absl::Status ConvertCumSum(NodeContext& c) {
 std::string EinsumEquation(const NodeAttrs& a) {
   std::string eq = a.s("equation", "");
   eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
-  if (eq.find("->") != std::string::npos || eq.find("...") != std::string::npos) return eq;
-  // Implicit output: the letters that appear once, in alphabetical order (numpy's rule).
+  if (eq.find("->") != std::string::npos) return eq;
+  // Implicit output (NumPy's rule): the ellipsis if an operand has one, then the letters
+  // that appear once, in alphabetical order.
   std::map<char, int> count;
   for (char ch : eq) {
     if (std::isalpha(static_cast<unsigned char>(ch))) ++count[ch];
   }
-  std::string out;
+  std::string out = eq.find("...") != std::string::npos ? "..." : "";
   for (const auto& [ch, n] : count) {
     if (n == 1) out += ch;
   }
   return eq + "->" + out;
 }
 
-// rill's Einsum contracts two operands with an explicit output.
-std::string EinsumSupport(const SupportView& v) {
-  const std::string eq = EinsumEquation(v.attrs);
-  if (eq.find("...") != std::string::npos) return "an ellipsis in the equation";
-  if (v.node.input_size() == 1) {
-    const std::string in = eq.substr(0, eq.find("->"));
-    std::string sorted = in;
-    std::sort(sorted.begin(), sorted.end());
-    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-      return "an index repeated in one operand (a diagonal)";
-    }
-    return "";
-  }
-  if (v.node.input_size() != 2) return absl::StrCat("einsum of ", v.node.input_size(), " operands");
-  return "";
-}
+// Whether `term` names label `ch` (a letter) or, for '.', has an ellipsis.
+bool Names(const std::string& term, char ch) { return term.find(ch) != std::string::npos; }
 
-// One operand "ijk->ki": a Sum over the indices the output drops, then a Transpose into
-// the output's order.
-absl::Status ConvertEinsum1(NodeContext& c, const std::string& eq) {
-  const size_t arrow = eq.find("->");
-  const std::string in = eq.substr(0, arrow), out = eq.substr(arrow + 2);
-  if (RankOf(c.input(0)) != static_cast<int64_t>(in.size())) {
-    return c.Error("the operand's rank is not the equation's ", in.size());
-  }
-  std::vector<int64_t> dropped;
-  std::string kept;
-  for (size_t i = 0; i < in.size(); ++i) {
-    if (out.find(in[i]) == std::string::npos) {
-      dropped.push_back(static_cast<int64_t>(i));
-    } else {
-      kept.push_back(in[i]);
-    }
-  }
-  std::vector<int64_t> perm;
-  for (char ch : out) {
-    const size_t k = kept.find(ch);
-    if (k == std::string::npos || std::count(out.begin(), out.end(), ch) != 1) {
-      return c.Error("output index '", std::string(1, ch), "' is not one of the operand's");
-    }
-    perm.push_back(static_cast<int64_t>(k));
-  }
-  Output x = c.input(0);
-  if (!dropped.empty()) x = c.Op("Sum", {x, c.Int64s(dropped)});
-  c.set_output(0, perm.size() > 1 ? c.Op("Transpose", {x, c.Int64s(perm)}) : x);
-  return absl::OkStatus();
-}
-
+// ONNX's Einsum takes any number of operands, rill's (TensorFlow's) one or two: more are
+// contracted left to right, each step keeping the labels that a later operand or the output
+// names (once each, and the ellipsis when a side has one).
 absl::Status ConvertEinsum(NodeContext& c) {
-  if (c.num_inputs() == 1) return ConvertEinsum1(c, EinsumEquation(c.attrs()));
-  std::vector<Output> in;
-  for (int i = 0; i < c.num_inputs(); ++i) in.push_back(c.input(i));
   const std::string eq = EinsumEquation(c.attrs());
-  c.set_output(0, c.Op("Einsum", in, {{"equation", eq}}));
+  const size_t arrow = eq.find("->");
+  const std::vector<std::string> terms = absl::StrSplit(eq.substr(0, arrow), ',');
+  const std::string out = eq.substr(arrow + 2);
+  if (static_cast<int>(terms.size()) != c.num_inputs()) {
+    return c.Error("the equation has ", terms.size(), " operand terms for ", c.num_inputs(),
+                   " inputs");
+  }
+  Output acc = c.input(0);
+  std::string acc_term = terms[0];
+  for (size_t i = 1; i + 1 < terms.size(); ++i) {
+    std::string later = out;
+    for (size_t j = i + 1; j < terms.size(); ++j) later += terms[j];
+    std::string next = Names(acc_term, '.') || Names(terms[i], '.') ? "..." : "";
+    for (char ch : acc_term + terms[i]) {
+      if (std::isalpha(static_cast<unsigned char>(ch)) && Names(later, ch) && !Names(next, ch)) {
+        next += ch;
+      }
+    }
+    acc = c.Op("Einsum", {acc, c.input(static_cast<int>(i))},
+               {{"equation", absl::StrCat(acc_term, ",", terms[i], "->", next)}});
+    acc_term = next;
+  }
+  std::vector<Output> in = {acc};
+  std::string last = acc_term;
+  if (terms.size() > 1) {
+    in.push_back(c.input(c.num_inputs() - 1));
+    absl::StrAppend(&last, ",", terms.back());
+  }
+  c.set_output(0, c.Op("Einsum", in, {{"equation", absl::StrCat(last, "->", out)}}));
   return absl::OkStatus();
 }
 
@@ -294,7 +282,7 @@ absl::Status ConvertEinsum(NodeContext& c) {
   r->Register({"ArgMax", 1, nullptr, Arg("ArgMax")});
   r->Register({"ArgMin", 1, nullptr, Arg("ArgMin")});
   r->Register({"CumSum", 11, nullptr, ConvertCumSum});
-  r->Register({"Einsum", 12, EinsumSupport, ConvertEinsum});
+  r->Register({"Einsum", 12, nullptr, ConvertEinsum});
   return true;
 }();
 

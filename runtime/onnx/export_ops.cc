@@ -1,6 +1,10 @@
 // rill ops written as ONNX (opset 13) nodes: one node where ONNX has the op, a few where it
 // does not (Relu6 is a Clip, Rsqrt a Reciprocal of a Sqrt). rill's convolutions and pools
 // are channels-last and ONNX's channels-first: each is written between Transposes.
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "rill/runtime/onnx/converter.h"
 #include "rill/runtime/onnx/exporter.h"
 
@@ -222,6 +226,22 @@ absl::Status ExportShape(ExportContext& c) {
   return absl::OkStatus();
 }
 
+// ONNX's Einsum (opset 12) follows NumPy's, which has no output label written twice.
+absl::Status ExportEinsum(ExportContext& c) {
+  const std::string& eq = c.node().attr<std::string>("equation");
+  const std::string out = eq.substr(eq.find("->") + 2);
+  for (char ch : out) {
+    if (ch != '.' && std::count(out.begin(), out.end(), ch) > 1) {
+      return c.Error("equation '", eq, "' writes a diagonal (label '", std::string(1, ch),
+                     "' twice in the output), which ONNX's Einsum cannot");
+    }
+  }
+  std::vector<std::string> in;
+  for (int i = 0; i < c.node().num_inputs(); ++i) in.push_back(c.In(i));
+  SetString(c.Add("Einsum", in, {c.Out(0)}), "equation", eq);
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ExporterRegistry::Global();
   const std::pair<const char*, const char*> same[] = {{"Identity", "Identity"},
@@ -284,6 +304,7 @@ absl::Status ExportShape(ExportContext& c) {
   r->Register("ConcatV2", ExportConcat);
   r->Register("Transpose", ExportTranspose);
   r->Register("Shape", ExportShape);
+  r->Register("Einsum", ExportEinsum);
   return true;
 }();
 

@@ -106,6 +106,44 @@ TEST(OnnxExport, DepthwiseAndExplicitlyPaddedConvolutions) {
   }
 }
 
+// Einsums of one and two operands (a batched product, a batch of diagonals, a broadcast
+// contraction) are ONNX Einsums that compute the same when read back; a diagonal written
+// into the output has no ONNX form and says so.
+TEST(OnnxExport, EinsumsRoundTrip) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({2, 3, 3}));
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT, ops::Placeholder::Shape({3, 4}));
+  auto product = ops::Einsum(root, {x, y}, "bij,jk->bik");
+  auto diagonals = ops::Einsum(root, {x}, "...ii->...i");
+  auto broadcast = ops::Einsum(root, {diagonals, y}, "...j,jk->...k");
+  Tensor xv(DT_FLOAT, TensorShape({2, 3, 3})), yv(DT_FLOAT, TensorShape({3, 4}));
+  for (int64_t i = 0; i < xv.NumElements(); ++i) xv.flat<float>()(i) = 0.1f * (i % 7) - 0.3f;
+  for (int64_t i = 0; i < yv.NumElements(); ++i) yv.flat<float>()(i) = 0.2f * (i % 5) - 0.4f;
+  ClientSession session(root);
+  std::vector<Tensor> want;
+  ASSERT_TRUE(session.Run({{x, xv}, {y, yv}}, {product, diagonals, broadcast}, &want).ok());
+
+  auto bytes = onnx::ExportModel({x, y}, {product, diagonals, broadcast});
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  Scope back = Scope::NewRootScope();
+  auto imported = onnx::ImportModel(back, *bytes);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ClientSession session2(back);
+  std::vector<Tensor> got;
+  ASSERT_TRUE(
+      session2.Run({{imported->inputs[0], xv}, {imported->inputs[1], yv}}, imported->outputs, &got)
+          .ok());
+  ASSERT_EQ(got.size(), 3u);
+  for (size_t k = 0; k < got.size(); ++k) {
+    ASSERT_EQ(got[k].shape(), want[k].shape()) << k;
+    for (int64_t i = 0; i < got[k].NumElements(); ++i) {
+      EXPECT_NEAR(got[k].flat<float>()(i), want[k].flat<float>()(i), 1e-6) << k << " " << i;
+    }
+  }
+  auto inflate = onnx::ExportModel({y}, {ops::Einsum(root, {y}, "ij->iij")});
+  EXPECT_NE(inflate.status().message().find("'ij->iij'"), std::string::npos) << inflate.status();
+}
+
 TEST(OnnxExport, ListsEveryOpItCannotWriteAndNeedsItsInputs) {
   Scope root = Scope::NewRootScope();
   auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({4}));

@@ -274,6 +274,53 @@ TEST(OnnxImport, GatherElementsRefusesIndicesOutOfRange) {
   }
 }
 
+// ONNX's Einsum takes any number of operands (rill's one or two: contracted in steps) and an
+// implicit output (the ellipsis, then the labels seen once, sorted).
+TEST(OnnxImport, EinsumOfThreeOperandsAndAnImplicitOutput) {
+  ModelProto m = NewModel();
+  AddInput(&m, "a", {2, 3});
+  AddInput(&m, "b", {3, 4});
+  AddInput(&m, "c", {4, 2});
+  AddStringAttr(AddNode(&m, "Einsum", {"a", "b", "c"}, {"chain"}), "equation", "ij,jk,kl->li");
+  AddStringAttr(AddNode(&m, "Einsum", {"a", "b"}, {"implicit"}), "equation", "ij, jk");
+  AddOutput(&m, "chain");
+  AddOutput(&m, "implicit");
+  Scope root = Scope::NewRootScope();
+  auto r = onnx::ImportModel(root, Bytes(m));
+  ASSERT_TRUE(r.ok()) << r.status();
+  Tensor a(DT_FLOAT, TensorShape({2, 3})), b(DT_FLOAT, TensorShape({3, 4})),
+      c(DT_FLOAT, TensorShape({4, 2}));
+  for (Tensor* t : {&a, &b, &c}) {
+    for (int64_t i = 0; i < t->NumElements(); ++i) t->flat<float>()(i) = 0.5f * (i % 5) - 1.f;
+  }
+  ClientSession session(root);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session
+                  .Run({{r->input("a"), a}, {r->input("b"), b}, {r->input("c"), c}},
+                       {r->output("chain"), r->output("implicit")}, &out)
+                  .ok());
+  ASSERT_EQ(out[0].shape(), TensorShape({2, 2}));
+  ASSERT_EQ(out[1].shape(), TensorShape({2, 4}));
+  for (int64_t i = 0; i < 2; ++i) {
+    for (int64_t l = 0; l < 2; ++l) {
+      double want = 0;
+      for (int64_t j = 0; j < 3; ++j) {
+        for (int64_t k = 0; k < 4; ++k) {
+          want +=
+              a.flat<float>()(i * 3 + j) * b.flat<float>()(j * 4 + k) * c.flat<float>()(k * 2 + l);
+        }
+      }
+      EXPECT_NEAR(out[0].flat<float>()(l * 2 + i), want, 1e-5) << i << " " << l;
+    }
+    for (int64_t k = 0; k < 4; ++k) {
+      double want = 0;
+      for (int64_t j = 0; j < 3; ++j)
+        want += a.flat<float>()(i * 3 + j) * b.flat<float>()(j * 4 + k);
+      EXPECT_NEAR(out[1].flat<float>()(i * 4 + k), want, 1e-5) << i << " " << k;
+    }
+  }
+}
+
 // Numbers in a model that would make the import build huge tables are refused, not tried.
 TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
   auto int64s = [](ModelProto* m, const std::string& name, std::vector<int64_t> v) {
