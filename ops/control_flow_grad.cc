@@ -6,6 +6,8 @@
 //    gradient functions of then_branch and else_branch. Each takes the If's inputs and the
 //    gradients of its numeric outputs, runs its branch again on the inputs, and returns
 //    the gradients of the numeric inputs (zeros for one no output depends on).
+//  - PartitionedCall and StatefulPartitionedCall (here): a call of the same kind of f's
+//    gradient function, built as an If branch's is.
 //  - While (control_flow_grad_while.cc): a _WhileRecord node runs the loop again on the
 //    node's inputs and logs each loop variable's value before each iteration (not those
 //    the body returns unchanged: weights a loop reads are kept once) and the body values
@@ -33,7 +35,8 @@ namespace {
 
 bool CallsFunctions(const Node& n) {
   const std::string& op = n.type_string();
-  return op == "If" || op == "While" || op == "_WhileRecord";
+  return op == "If" || op == "While" || op == "_WhileRecord" || op == "PartitionedCall" ||
+         op == "StatefulPartitionedCall";
 }
 
 }  // namespace
@@ -114,6 +117,27 @@ absl::StatusOr<FunctionRef> BranchGradient(const std::string& name, const Functi
                       });
 }
 
+// The gradient function's arguments: the node's inputs from `first` (the function's
+// args, of `shapes`), then the gradients arriving at its outputs `of`.
+struct GradArgs {
+  std::vector<DataType> types;
+  std::vector<PartialTensorShape> shapes;
+  std::vector<Output> inputs;
+};
+GradArgs GradientArgs(const Operation& op, int first, const Function& f,
+                      std::vector<PartialTensorShape> shapes, const std::vector<int>& of,
+                      const std::vector<Output>& grad_inputs) {
+  const Node& n = *op.node();
+  GradArgs a{f.arg_types(), std::move(shapes), {}};
+  for (int i = first; i < n.num_inputs(); ++i) a.inputs.push_back(grad::In(op, i));
+  for (int j : of) {
+    a.types.push_back(n.output_type(j));
+    a.shapes.push_back(n.output_shape(j));
+    a.inputs.push_back(grad_inputs[j]);
+  }
+  return a;
+}
+
 absl::Status IfGrad(const Scope& scope, const Operation& op, const std::vector<Output>& grad_inputs,
                     std::vector<Output>* grad_outputs) {
   const Node& n = *op.node();
@@ -125,29 +149,47 @@ absl::Status IfGrad(const Scope& scope, const Operation& op, const std::vector<O
   const std::vector<int> wrt = grad::DifferentiableIndices(then_f->arg_types());
   const std::vector<int> of = grad::DifferentiableIndices(then_f->ret_types());
   if (wrt.empty() || of.empty()) return absl::OkStatus();
-  std::vector<DataType> types = then_f->arg_types();
   std::vector<PartialTensorShape> shapes;
   for (int i = 0; i < then_f->num_args(); ++i)
     shapes.push_back(CommonShape(then_f->arg_shape(i), else_f->arg_shape(i)));
-  std::vector<Output> inputs;
-  for (int i = 1; i < n.num_inputs(); ++i) inputs.push_back(grad::In(op, i));
-  for (int j : of) {
-    types.push_back(n.output_type(j));
-    shapes.push_back(n.output_shape(j));
-    inputs.push_back(grad_inputs[j]);
-  }
+  const GradArgs a = GradientArgs(op, 1, *then_f, std::move(shapes), of, grad_inputs);
   RILL_ASSIGN_OR_RETURN(FunctionRef then_g, BranchGradient(absl::StrCat(n.name(), "_grad/then"),
-                                                           then_f, types, shapes, of, wrt));
+                                                           then_f, a.types, a.shapes, of, wrt));
   RILL_ASSIGN_OR_RETURN(FunctionRef else_g, BranchGradient(absl::StrCat(n.name(), "_grad/else"),
-                                                           else_f, types, shapes, of, wrt));
-  If g(scope, grad::In(op, 0), inputs, then_g, else_g);
+                                                           else_f, a.types, a.shapes, of, wrt));
+  If g(scope, grad::In(op, 0), a.inputs, then_g, else_g);
   RILL_RETURN_IF_ERROR(scope.status());
   for (size_t k = 0; k < wrt.size(); ++k) (*grad_outputs)[wrt[k] + 1] = g.output[k];
+  return absl::OkStatus();
+}
+
+absl::Status CallGrad(const Scope& scope, const Operation& op,
+                      const std::vector<Output>& grad_inputs, std::vector<Output>* grad_outputs) {
+  const Node& n = *op.node();
+  const FunctionRef& f = n.attr<FunctionRef>("f");
+  RILL_RETURN_IF_ERROR(grad::CheckRecomputable(*f, n));
+  grad_outputs->assign(n.num_inputs(), NoGradient());
+  const std::vector<int> wrt = grad::DifferentiableIndices(f->arg_types());
+  const std::vector<int> of = grad::DifferentiableIndices(f->ret_types());
+  if (wrt.empty() || of.empty()) return absl::OkStatus();
+  std::vector<PartialTensorShape> shapes;
+  for (int i = 0; i < f->num_args(); ++i) shapes.push_back(f->arg_shape(i));
+  const GradArgs a = GradientArgs(op, 0, *f, std::move(shapes), of, grad_inputs);
+  RILL_ASSIGN_OR_RETURN(FunctionRef g, BranchGradient(absl::StrCat(n.name(), "_grad/f"), f, a.types,
+                                                      a.shapes, of, wrt));
+  const Operation call =
+      n.type_string() == "PartitionedCall"
+          ? PartitionedCall(scope, a.inputs, g->ret_types(), g).operation
+          : StatefulPartitionedCall(scope, a.inputs, g->ret_types(), g).operation;
+  RILL_RETURN_IF_ERROR(scope.status());
+  for (size_t k = 0; k < wrt.size(); ++k) (*grad_outputs)[wrt[k]] = Output(call.node(), k);
   return absl::OkStatus();
 }
 
 }  // namespace
 
 RILL_REGISTER_GRADIENT("If", IfGrad);
+RILL_REGISTER_GRADIENT("PartitionedCall", CallGrad);
+RILL_REGISTER_GRADIENT("StatefulPartitionedCall", CallGrad);
 
 }  // namespace rill::ops

@@ -1,6 +1,7 @@
-// If and While: op definitions (shape functions that check the functions against the
-// node), the wrappers and the lambda builders. Kernels: kernels/cpu/control_flow_ops.cc;
-// gradients: ops/control_flow_grad.cc and ops/control_flow_grad_while.cc.
+// If, While, PartitionedCall and StatefulPartitionedCall: op definitions (shape functions
+// that check the functions against the node), the wrappers and the lambda builders.
+// Kernels: kernels/cpu/control_flow_ops.cc; gradients: ops/control_flow_grad.cc and
+// ops/control_flow_grad_while.cc.
 #include "rill/ops/control_flow_ops.h"
 
 #include "absl/strings/str_cat.h"
@@ -97,6 +98,14 @@ absl::Status LoopShape(InferenceContext& c, const std::vector<DataType>& extra) 
 
 absl::Status WhileShape(InferenceContext& c) { return LoopShape(c, {}); }
 
+absl::Status CallShape(InferenceContext& c) {
+  const Function& f = *c.attr<FunctionRef>("f");
+  RILL_RETURN_IF_ERROR(CheckArgs(c, "f", f, c.attr<std::vector<DataType>>("Tin"), 0));
+  RILL_RETURN_IF_ERROR(CheckRets("f", f, c.attr<std::vector<DataType>>("Tout")));
+  for (int i = 0; i < f.num_rets(); ++i) c.set_output(i, f.ret_shape(i));
+  return absl::OkStatus();
+}
+
 // The loop's checks and outputs (its body also returning the values it logs after each
 // iteration: `Thistory` past the recorded variables), then the iteration count (a scalar)
 // and, per log (the recorded variables', then those values'), its values one after
@@ -167,6 +176,26 @@ RILL_REGISTER_OP("While")
     .Attr("parallel_iterations", AttrKind::kInt, int64_t{10})
     .SetIsStateful()
     .SetShapeFn(WhileShape);
+
+// f(args...), f planned as a plan of its own (its nodes placed like any node's). As in
+// TensorFlow, PartitionedCall is not stateful (the optimizer may merge identical calls);
+// a function with random ops or other effects belongs in StatefulPartitionedCall.
+RILL_REGISTER_OP("PartitionedCall")
+    .InputTypeList("args", "Tin")
+    .OutputTypeList("output", "Tout")
+    .Attr("Tin", AttrKind::kTypeList)
+    .Attr("Tout", AttrKind::kTypeList)
+    .Attr("f", AttrKind::kFunc)
+    .SetShapeFn(CallShape);
+
+RILL_REGISTER_OP("StatefulPartitionedCall")
+    .InputTypeList("args", "Tin")
+    .OutputTypeList("output", "Tout")
+    .Attr("Tin", AttrKind::kTypeList)
+    .Attr("Tout", AttrKind::kTypeList)
+    .Attr("f", AttrKind::kFunc)
+    .SetIsStateful()
+    .SetShapeFn(CallShape);
 
 // A While's loop run again for its gradient (ops/control_flow_grad_while.cc): While's outputs,
 // then the number of iterations and logs (kernels/cpu/control_flow_ops.cc's ValueLog):
@@ -311,6 +340,14 @@ If::If(const Scope& scope, Input cond, InputList input, const FunctionRef& then_
                   .Attr("then_branch", then_branch)
                   .Attr("else_branch", else_branch)
                   .Finalize();
+  if (operation.node() != nullptr) output = OutputsOf(operation);
+}
+
+internal::FunctionCallOp::FunctionCallOp(const Scope& scope, const char* op, InputList args,
+                                         const std::vector<DataType>& Tout, const FunctionRef& f) {
+  if (!scope.ok()) return;
+  operation =
+      internal::NodeBuilder(scope, op).Inputs(args).Attr("Tout", Tout).Attr("f", f).Finalize();
   if (operation.node() != nullptr) output = OutputsOf(operation);
 }
 

@@ -45,6 +45,37 @@ class If {
   OutputList output;
 };
 
+// TensorFlow's PartitionedCall and StatefulPartitionedCall: f(args...), `Tout` being f's
+// return dtypes (checked when the node is added). A function with random ops or other
+// effects belongs in the stateful one (the other may be merged with an identical call).
+// Gradients run f again, as If's do.
+namespace internal {
+class FunctionCallOp {
+ public:
+  Output operator[](size_t index) const { return output[index]; }
+  Operation operation;
+  OutputList output;
+
+ protected:
+  FunctionCallOp(const Scope& scope, const char* op, InputList args,
+                 const std::vector<DataType>& Tout, const FunctionRef& f);
+};
+}  // namespace internal
+
+class PartitionedCall : public internal::FunctionCallOp {
+ public:
+  PartitionedCall(const Scope& scope, InputList args, const std::vector<DataType>& Tout,
+                  const FunctionRef& f)
+      : FunctionCallOp(scope, "PartitionedCall", args, Tout, f) {}
+};
+
+class StatefulPartitionedCall : public internal::FunctionCallOp {
+ public:
+  StatefulPartitionedCall(const Scope& scope, InputList args, const std::vector<DataType>& Tout,
+                          const FunctionRef& f)
+      : FunctionCallOp(scope, "StatefulPartitionedCall", args, Tout, f) {}
+};
+
 // TensorFlow's While: while cond(vars) is true, vars = body(vars); the outputs are the
 // final vars. `cond` returns one scalar (as If's cond); `body` returns the vars' dtypes.
 class While {

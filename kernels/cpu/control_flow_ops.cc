@@ -1,6 +1,7 @@
-// If and While on the host: each function is planned once per kernel (through the
-// Session's FunctionRuntime, so its nodes are placed, optimized and run like any plan's)
-// and then run per call. The predicate and the loop variables cross on the host.
+// If, While and the function calls (PartitionedCall, StatefulPartitionedCall) on the host: each
+// function is planned once per kernel (through the Session's FunctionRuntime, so its nodes are
+// placed, optimized and run like any plan's) and then run per call. The predicate and the loop
+// variables cross on the host.
 #include <cstring>
 #include <mutex>
 
@@ -62,6 +63,16 @@ class FunctionCallingKernel : public OpKernel {
     return calls_[which].get();
   }
 
+  // Runs function `which` on the kernel's inputs from `first`, setting its outputs.
+  absl::Status RunOnInputs(size_t which, OpKernelContext& ctx, int first) {
+    std::vector<Tensor> args;
+    for (int i = first; i < ctx.num_inputs(); ++i) args.push_back(ctx.input(i));
+    std::vector<Tensor> rets;
+    RILL_RETURN_IF_ERROR(Run(which, args, &rets));
+    for (size_t i = 0; i < rets.size(); ++i) ctx.set_output(static_cast<int>(i), rets[i]);
+    return absl::OkStatus();
+  }
+
   // Runs function `which`; its errors are prefixed with this node.
   absl::Status Run(size_t which, const std::vector<Tensor>& args, std::vector<Tensor>* rets) {
     RILL_ASSIGN_OR_RETURN(const FunctionCall* call, Call(which));
@@ -87,13 +98,15 @@ class IfOp : public FunctionCallingKernel {
 
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_ASSIGN_OR_RETURN(const bool pred, Truth(node(), ctx.input(0)));
-    std::vector<Tensor> args;
-    for (int i = 1; i < ctx.num_inputs(); ++i) args.push_back(ctx.input(i));
-    std::vector<Tensor> rets;
-    RILL_RETURN_IF_ERROR(Run(pred ? 0 : 1, args, &rets));
-    for (size_t i = 0; i < rets.size(); ++i) ctx.set_output(static_cast<int>(i), rets[i]);
-    return absl::OkStatus();
+    return RunOnInputs(pred ? 0 : 1, ctx, 1);
   }
+};
+
+// PartitionedCall and StatefulPartitionedCall: f(args...).
+class CallOp : public FunctionCallingKernel {
+ public:
+  explicit CallOp(OpKernelConstruction& c) : FunctionCallingKernel(c, {"f"}) {}
+  absl::Status Compute(OpKernelContext& ctx) override { return RunOnInputs(0, ctx, 0); }
 };
 
 // The values of one loop variable (before each iteration) or body value (after each), for
@@ -300,6 +313,8 @@ class LogReadOp : public OpKernel {
 
 RILL_REGISTER_KERNEL("If", DEVICE_CPU, "", DT_INVALID, IfOp);
 RILL_REGISTER_KERNEL("While", DEVICE_CPU, "", DT_INVALID, WhileOp);
+RILL_REGISTER_KERNEL("PartitionedCall", DEVICE_CPU, "", DT_INVALID, CallOp);
+RILL_REGISTER_KERNEL("StatefulPartitionedCall", DEVICE_CPU, "", DT_INVALID, CallOp);
 RILL_REGISTER_KERNEL("_WhileRecord", DEVICE_CPU, "", DT_INVALID, WhileOp);
 RILL_REGISTER_KERNEL("_LogRead", DEVICE_CPU, "", DT_INVALID, LogReadOp);
 

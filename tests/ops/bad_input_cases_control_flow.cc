@@ -1,7 +1,8 @@
-// Valid recipes and op-specific bad inputs of If, While, _WhileRecord (While's loop run
-// again for its gradient) and _LogRead (a value of its log): functions that do not fit the node are
-// refused when it is added; values that do not fit a function's arguments, functions that fail, and
-// loop variables that cannot be stacked are refused when it runs.
+// Valid recipes and op-specific bad inputs of If, PartitionedCall, StatefulPartitionedCall, While,
+// _WhileRecord (While's loop run again for its gradient) and _LogRead (a value of its log):
+// functions that do not fit the node are refused when it is added; values that do not fit a
+// function's arguments, functions that fail, and loop variables that cannot be stacked are refused
+// when it runs.
 #include <string>
 
 #include "ops/bad_input.h"
@@ -188,8 +189,41 @@ void LogReadCases() {
   Both("a layout that is a vector", read(L({2}, {0, 2}), 0, of2), {"[2]"});
 }
 
+// PartitionedCall and StatefulPartitionedCall: the same checks of f against the node.
+void CallCases() {
+  const PartialTensorShape any;
+  auto twice = Fn("twice", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Mul(s, x, 2.f)};
+  });
+  auto of_int = Fn("of_int", DT_INT32, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Cast(s, x, DT_FLOAT)};
+  });
+  auto of3 = Fn("of3", DT_FLOAT, PartialTensorShape({3}),
+                [](const Scope& s, Output x) { return std::vector<Output>{ops::Neg(s, x)}; });
+  auto reshape5 = Fn("reshape5", DT_FLOAT, any, [](const Scope& s, Output x) {
+    return std::vector<Output>{ops::Reshape(s, x, {5})};
+  });
+  auto attrs = [](FunctionRef f, std::vector<DataType> tout) {
+    return AttrMap{{"Tout", std::move(tout)}, {"f", std::move(f)}};
+  };
+  for (const char* op : {"PartitionedCall", "StatefulPartitionedCall"}) {
+    AddRecipe({op, {F({2})}, attrs(twice, {DT_FLOAT})});
+    AddCase("a function taking int32", {op, {F({2})}, attrs(of_int, {DT_FLOAT})}, kConstruction,
+            kInvalid, {"'f'", "takes [int32]", "[float]"});
+    AddCase("Tout other than the function's returns", {op, {F({2})}, attrs(twice, {DT_INT32})},
+            kConstruction, kInvalid, {"returns [float]", "[int32]"});
+    Both("an input of another shape than the function takes",
+         {op, {F({2})}, attrs(of3, {DT_FLOAT})}, {"[3]", "[2]"});
+    AddCase("a function that fails when it runs", {op, {F({2})}, attrs(reshape5, {DT_FLOAT})},
+            Where::kRun, kInvalid, {"function 'reshape5'", "Reshape"});
+    AddCase("no function", {op, {F({2})}, attrs(FunctionRef(), {DT_FLOAT})}, kConstruction,
+            kInvalid, {"holds no function"});
+  }
+}
+
 const bool kRegistered = [] {
   IfCases();
+  CallCases();
   WhileCases();
   WhileRecordCases();
   LogReadCases();
