@@ -13,6 +13,7 @@
 // with summed strides into a zeroed output). einsum_steps.h runs it.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -59,9 +60,10 @@ absl::StatusOr<shape_util::Dims> EinsumOutputDims(const EinsumEquation& eq,
 // batch (when broadcast along some batch dims only).
 struct EinsumOperandPlan {
   bool gathered = false;
-  StridedCopy gather;  // into [batch, free, contracted, summed], contiguous
-  int64_t rows = 0;    // elements once summed
-  int64_t reduce = 1;  // elements summed into each (0: the result is zeros)
+  StridedCopy gather;       // into [batch, free, contracted, summed], contiguous
+  bool transposed = false;  // in [batch, contracted, free] order instead (x: k x m; y: n x k)
+  int64_t rows = 0;         // elements once summed
+  int64_t reduce = 1;       // elements summed into each (0: the result is zeros)
   bool expanded = false;
   StridedCopy expand;        // [own batch, rest] -> [full batch, rest]
   int64_t elements = 0;      // what the GEMM (or the output copy) reads
@@ -82,10 +84,22 @@ struct EinsumPlan {
 absl::StatusOr<EinsumPlan> PlanEinsum(const EinsumEquation& eq,
                                       absl::Span<const shape_util::Dims> shapes);
 
-// The kernels' start: the plan for the op's inputs (1 or 2) under `eq` (its parse, whose
-// error is returned), output 0 allocated into *out.
-absl::StatusOr<EinsumPlan> PrepareEinsum(OpKernelContext& ctx,
-                                         const absl::StatusOr<EinsumEquation>& eq, Tensor** out);
+// What an Einsum kernel keeps: its equation parsed (or the parse's error, returned at each
+// run) and its last plan, reused while the inputs keep their shapes (planning costs about
+// as much as a small einsum itself).
+class EinsumPlanner {
+ public:
+  explicit EinsumPlanner(absl::string_view equation) : eq_(ParseEinsum(equation)) {}
+  // The plan for the kernel's inputs (1 or 2), output 0 allocated into *out.
+  absl::StatusOr<EinsumPlan> Prepare(OpKernelContext& ctx, Tensor** out);
+
+ private:
+  absl::StatusOr<EinsumEquation> eq_;
+  std::mutex mu_;
+  std::vector<shape_util::Dims> shapes_;  // of the last plan's inputs
+  EinsumPlan plan_;
+  bool planned_ = false;
+};
 
 // Whether `c` copies a contiguous source to an identical contiguous destination.
 bool IsPlainCopy(const StridedCopy& c);

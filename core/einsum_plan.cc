@@ -67,10 +67,20 @@ absl::StatusOr<int64_t> Volume(const Axes& axes, const EinsumEquation& eq) {
 }
 
 struct OperandLayout {
-  Axes batch;  // the output's batch labels at their full sizes
-  Axes rest;   // free and contracted labels, in GEMM order
+  Axes batch;    // the output's batch labels at their full sizes
+  Axes rest;     // free and contracted labels, in GEMM order
+  Axes swapped;  // the same two groups the other way round (empty: not an option)
   Axes reduce;
 };
+
+// The operand's labels in `batch`, `rest`, `reduce` order, and the copy into it.
+StridedCopy GatherInto(const Axes& own_batch, const Axes& rest, const Axes& reduce,
+                       const Axes& src) {
+  Axes order = own_batch;
+  order.insert(order.end(), rest.begin(), rest.end());
+  order.insert(order.end(), reduce.begin(), reduce.end());
+  return LabelCopy(order, src, order);
+}
 
 // The operand (labels `term`, dims `shape`) into `layout`'s order: gathered, summed over the
 // reduce labels, expanded to the full batch where it broadcasts along some batch dims only.
@@ -83,11 +93,18 @@ absl::Status PlanOperand(const EinsumEquation& eq, const std::vector<int>& term,
     const auto it = std::find(term.begin(), term.end(), label);
     own_batch.emplace_back(label, it == term.end() ? 1 : shape[it - term.begin()]);
   }
-  Axes order = own_batch;
-  order.insert(order.end(), layout.rest.begin(), layout.rest.end());
-  order.insert(order.end(), layout.reduce.begin(), layout.reduce.end());
-  p->gather = LabelCopy(order, src, order);
+  p->gather = GatherInto(own_batch, layout.rest, layout.reduce, src);
   p->gathered = !IsPlainCopy(p->gather);
+  // An operand already laid out with its two GEMM groups the other way round is read
+  // transposed by the GEMM instead of copied ("bhkd" as attention's keys).
+  if (p->gathered && !layout.swapped.empty()) {
+    StridedCopy other = GatherInto(own_batch, layout.swapped, layout.reduce, src);
+    if (IsPlainCopy(other)) {
+      p->gather = other;
+      p->gathered = false;
+      p->transposed = true;
+    }
+  }
   RILL_ASSIGN_OR_RETURN(const int64_t own, Volume(own_batch, eq));
   RILL_ASSIGN_OR_RETURN(const int64_t full, Volume(layout.batch, eq));
   RILL_ASSIGN_OR_RETURN(const int64_t rest, Volume(layout.rest, eq));
@@ -140,10 +157,15 @@ BinaryLayout PlanBinary(const EinsumLabels& r) {
       y->reduce.emplace_back(label, r.size[label]);
     }
   }
-  x->rest = free_x;
-  x->rest.insert(x->rest.end(), contract.begin(), contract.end());
-  y->rest = contract;
-  y->rest.insert(y->rest.end(), free_y.begin(), free_y.end());
+  auto join = [](const Axes& a, const Axes& b) {
+    Axes j = a;
+    j.insert(j.end(), b.begin(), b.end());
+    return j;
+  };
+  x->rest = join(free_x, contract);
+  x->swapped = join(contract, free_x);
+  y->rest = join(contract, free_y);
+  y->swapped = join(free_y, contract);
   *mid = x->batch;
   mid->insert(mid->end(), free_x.begin(), free_x.end());
   mid->insert(mid->end(), free_y.begin(), free_y.end());
@@ -193,15 +215,23 @@ absl::StatusOr<EinsumPlan> PlanEinsum(const EinsumEquation& eq,
   return p;
 }
 
-absl::StatusOr<EinsumPlan> PrepareEinsum(OpKernelContext& ctx,
-                                         const absl::StatusOr<EinsumEquation>& eq, Tensor** out) {
-  RILL_RETURN_IF_ERROR(eq.status());
+absl::StatusOr<EinsumPlan> EinsumPlanner::Prepare(OpKernelContext& ctx, Tensor** out) {
+  RILL_RETURN_IF_ERROR(eq_.status());
   std::vector<shape_util::Dims> shapes;
   for (int i = 0; i < ctx.num_inputs(); ++i) {
     const auto d = ctx.input(i).shape().dim_sizes();
     shapes.emplace_back(d.begin(), d.end());
   }
-  RILL_ASSIGN_OR_RETURN(EinsumPlan p, PlanEinsum(*eq, shapes));
+  EinsumPlan p;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!planned_ || shapes != shapes_) {
+      RILL_ASSIGN_OR_RETURN(plan_, PlanEinsum(*eq_, shapes));
+      shapes_ = shapes;
+      planned_ = true;
+    }
+    p = plan_;
+  }
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(p.out_dims));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
   return p;

@@ -27,6 +27,12 @@ class HostBackend {
     return absl::OkStatus();
   }
   absl::Status SumRows(const T* src, T* dst, int64_t rows, int64_t r) {
+    if constexpr (std::is_floating_point_v<T>) {  // Eigen's vectorized row sums
+      using Rows = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+      Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(dst, rows) =
+          Eigen::Map<const Rows>(src, rows, r).rowwise().sum();
+      return absl::OkStatus();
+    }
     // Integers wrap, as TensorFlow's sums do, without signed overflow.
     using Acc = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>,
                                             std::type_identity<T>>::type;
@@ -43,9 +49,11 @@ class HostBackend {
   }
   absl::Status Gemm(const EinsumPlan& p, const T* x, const T* y, T* out) {
     const int64_t sx = p.operand[0].batch_stride, sy = p.operand[1].batch_stride;
+    const bool tx = p.operand[0].transposed, ty = p.operand[1].transposed;
     for (int64_t b = 0; b < p.batch; ++b) {
-      RILL_RETURN_IF_ERROR(cpu::Gemm<T>(false, false, p.m, p.n, p.k, T(1), x + b * sx, p.k,
-                                        y + b * sy, p.n, T(0), out + b * p.m * p.n, p.n));
+      RILL_RETURN_IF_ERROR(cpu::Gemm<T>(tx, ty, p.m, p.n, p.k, T(1), x + b * sx, tx ? p.m : p.k,
+                                        y + b * sy, ty ? p.k : p.n, T(0), out + b * p.m * p.n,
+                                        p.n));
     }
     return absl::OkStatus();
   }
@@ -59,12 +67,12 @@ template <typename T>
 class EinsumOp : public OpKernel {
  public:
   explicit EinsumOp(OpKernelConstruction& c)
-      : OpKernel(c), equation_(ParseEinsum(c.node().attr<std::string>("equation"))) {}
+      : OpKernel(c), planner_(c.node().attr<std::string>("equation")) {}
   bool IsExpensive() const override { return true; }
 
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(EinsumPlan p, PrepareEinsum(ctx, equation_, &out));
+    RILL_ASSIGN_OR_RETURN(EinsumPlan p, planner_.Prepare(ctx, &out));
     HostBackend<T> backend(ctx.device()->allocator());
     const T* y = p.num_inputs == 2 ? ctx.input(1).base<T>() : nullptr;
     return einsum::Run<T>(p, ctx.input(0).base<T>(), y, out->base<T>(), out->NumElements(),
@@ -72,7 +80,7 @@ class EinsumOp : public OpKernel {
   }
 
  private:
-  absl::StatusOr<EinsumEquation> equation_;  // a bad equation is refused at each run
+  EinsumPlanner planner_;
 };
 
 #define RILL_REG_EINSUM(T, unused) \

@@ -46,8 +46,9 @@ class DeviceBackend {
   absl::Status Gemm(const EinsumPlan& p, const T* x, const T* y, T* out) {
     RILL_RETURN_IF_ERROR(CheckGemmDims("Einsum", p.m, p.n, p.k, p.batch));
     std::lock_guard<std::mutex> handle_lock(*g_->library_mu);
-    return StridedBatchedGemm<T>(g_, false, false, p.m, p.n, p.k, x, p.operand[0].batch_stride, y,
-                                 p.operand[1].batch_stride, out, p.batch, tf32_);
+    return StridedBatchedGemm<T>(g_, p.operand[0].transposed, p.operand[1].transposed, p.m, p.n,
+                                 p.k, x, p.operand[0].batch_stride, y, p.operand[1].batch_stride,
+                                 out, p.batch, tf32_);
   }
 
  private:
@@ -62,13 +63,13 @@ class EinsumGpu : public OpKernel {
  public:
   explicit EinsumGpu(OpKernelConstruction& c)
       : OpKernel(c),
-        equation_(ParseEinsum(c.node().attr<std::string>("equation"))),
+        planner_(c.node().attr<std::string>("equation")),
         tf32_(c.options().allow_tf32) {}
   bool IsExpensive() const override { return true; }
 
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(EinsumPlan p, PrepareEinsum(ctx, equation_, &out));
+    RILL_ASSIGN_OR_RETURN(EinsumPlan p, planner_.Prepare(ctx, &out));
     DeviceBackend<T> backend(ctx, tf32_);
     const T* y = p.num_inputs == 2 ? ctx.input(1).base<T>() : nullptr;
     return einsum::Run<T>(p, ctx.input(0).base<T>(), y, out->base<T>(), out->NumElements(),
@@ -76,7 +77,7 @@ class EinsumGpu : public OpKernel {
   }
 
  private:
-  absl::StatusOr<EinsumEquation> equation_;
+  EinsumPlanner planner_;
   bool tf32_;
 };
 

@@ -102,6 +102,8 @@ const std::vector<Case>& Cases() {
       // two operands
       {"ij,jk->ik", {{3, 4}, {4, 5}}, {3, 5}},
       {"ij,jk->ki", {{3, 4}, {4, 5}}, {5, 3}},
+      {"ji,jk->ik", {{4, 3}, {4, 5}}, {3, 5}},
+      {"ji,kj->ik", {{4, 3}, {5, 4}}, {3, 5}},
       {"bij,bkj->bik", {{2, 3, 4}, {2, 5, 4}}, {2, 3, 5}},
       {"bhqd,bhkd->bhqk", {{2, 3, 4, 5}, {2, 3, 6, 5}}, {2, 3, 4, 6}},
       {"jb,bj->b", {{4, 3}, {3, 4}}, {3}},
@@ -143,6 +145,26 @@ TEST(Einsum, MatchesTheSumForEveryKindOfEquation) {
       ASSERT_TRUE(got.ok()) << got.status();
       ExpectTensorNear(*got, dt, c.out, Reference(c.eq, in), Tolerance(dt));
     }
+  }
+}
+
+// A kernel keeps its last plan while the shapes stay: fed other shapes, it plans again.
+TEST(Einsum, FedOtherShapesPlansAgain) {
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_DOUBLE), y = ops::Placeholder(s, DT_DOUBLE);
+  auto z = ops::Einsum(s, {x, y}, "...ij,...jk->...ik");
+  Session session(s);
+  uint32_t seed = 170;
+  for (const Case& c : std::vector<Case>{{"", {{2, 3}, {3, 4}}, {2, 4}},
+                                         {"", {{2, 2, 3}, {3, 1}}, {2, 2, 1}},
+                                         {"", {{2, 3}, {3, 4}}, {2, 4}},
+                                         {"", {{5, 1, 1, 2}, {2, 2, 3}}, {5, 2, 1, 3}}}) {
+    SCOPED_TRACE(c.in[0].DebugString() + " " + c.in[1].DebugString());
+    const Tensor xv = RandomTensor(DT_DOUBLE, c.in[0], -1, 1, seed++);
+    const Tensor yv = RandomTensor(DT_DOUBLE, c.in[1], -1, 1, seed++);
+    std::vector<Tensor> got;
+    ASSERT_TRUE(session.Run({{x, xv}, {y, yv}}, {z}, &got).ok());
+    ExpectTensorNear(got[0], DT_DOUBLE, c.out, Reference("...ij,...jk->...ik", {xv, yv}), 1e-12);
   }
 }
 
