@@ -2,7 +2,10 @@
 // operands (transposes, contractions, diagonals, sums within an operand, repeated output
 // labels, ellipses broadcast wholly and partly, empty sizes), every dtype; refusals; op
 // cases on every device; gradients against central differences.
+#include <atomic>
+#include <cmath>
 #include <map>
+#include <thread>
 
 #include "gradient_checker.h"
 #include "rill/ops/einsum_ops.h"
@@ -166,6 +169,35 @@ TEST(Einsum, FedOtherShapesPlansAgain) {
     ASSERT_TRUE(session.Run({{x, xv}, {y, yv}}, {z}, &got).ok());
     ExpectTensorNear(got[0], DT_DOUBLE, c.out, Reference("...ij,...jk->...ik", {xv, yv}), 1e-12);
   }
+}
+
+// The kept plan is shared by runs on several threads, each feeding its own shapes.
+TEST(Einsum, RunsFromSeveralThreadsWithTheirOwnShapes) {
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_DOUBLE), y = ops::Placeholder(s, DT_DOUBLE);
+  auto z = ops::Einsum(s, {x, y}, "ij,jk->ik");
+  Session session(s);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      const Tensor xv = RandomTensor(DT_DOUBLE, {t + 1, 3}, -1, 1, 180 + t);
+      const Tensor yv = RandomTensor(DT_DOUBLE, {3, 2}, -1, 1, 190 + t);
+      const std::vector<double> want = Reference("ij,jk->ik", {xv, yv});
+      for (int i = 0; i < 50; ++i) {
+        std::vector<Tensor> got;
+        if (!session.Run({{x, xv}, {y, yv}}, {z}, &got).ok() ||
+            ToDoubles(got[0]).size() != want.size()) {
+          ++wrong;
+          continue;
+        }
+        const std::vector<double> v = ToDoubles(got[0]);
+        for (size_t k = 0; k < v.size(); ++k) wrong += std::abs(v[k] - want[k]) > 1e-12;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 TEST(Einsum, RefusesBadEquationsAndShapes) {
