@@ -22,6 +22,7 @@
 #include "rill/ops/gradients.h"
 #include "rill/ops/image_ops.h"
 #include "rill/ops/math_ops.h"
+#include "rill/ops/nms_ops.h"
 #include "rill/ops/nn_ops.h"
 #include "rill/ops/optimizers.h"
 #include "rill/ops/piece_ops.h"

@@ -1,0 +1,86 @@
+// The NonMaxSuppression ops on the CPU: the inputs checked as the shape function checks
+// them (for fed values), core/non_max_suppression.h's selection, the outputs (padded with
+// zeros to max_output_size when asked).
+#include <algorithm>
+#include <string>
+
+#include "rill/core/non_max_suppression.h"
+
+namespace rill {
+namespace {
+
+absl::StatusOr<float> Scalar(const Tensor& t, const char* what) {
+  if (t.dims() != 0) {
+    return errors::InvalidArgument(what, " must be a scalar, is ", t.shape().DebugString());
+  }
+  return t.dtype() == DT_INT32 ? static_cast<float>(t.scalar<int32_t>()()) : t.scalar<float>()();
+}
+
+class NmsOp : public OpKernel {
+ public:
+  explicit NmsOp(OpKernelConstruction& c)
+      : OpKernel(c),
+        version_(VersionOf(c.node().type_string())),
+        iou_attr_(version_ == 1 ? c.node().attr<float>("iou_threshold") : 0.f),
+        pad_(version_ >= 4 && c.node().attr<bool>("pad_to_max_output_size")) {}
+
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor &boxes = ctx.input(0), &scores = ctx.input(1);
+    RILL_RETURN_IF_ERROR(CheckNmsShapes(boxes.shape(), scores.shape()));
+    if (ctx.input(2).dims() != 0) {
+      return errors::InvalidArgument("max_output_size must be a scalar, is ",
+                                     ctx.input(2).shape().DebugString());
+    }
+    NmsOptions o;
+    o.max_output = ctx.input(2).scalar<int32_t>()();
+    if (version_ == 1) {
+      o.iou_threshold = iou_attr_;
+    } else {
+      RILL_ASSIGN_OR_RETURN(o.iou_threshold, Scalar(ctx.input(3), "iou_threshold"));
+    }
+    if (version_ >= 3) {
+      RILL_ASSIGN_OR_RETURN(o.score_threshold, Scalar(ctx.input(4), "score_threshold"));
+    }
+    if (version_ == 5) {
+      RILL_ASSIGN_OR_RETURN(o.soft_nms_sigma, Scalar(ctx.input(5), "soft_nms_sigma"));
+    }
+    RILL_RETURN_IF_ERROR(CheckNmsOptions(o));
+    NmsResult r =
+        NonMaxSuppression(boxes.base<float>(), scores.base<float>(), boxes.dim_size(0), o);
+    // Padding is written into the output, never into a vector sized by max_output_size
+    // (a hostile 2^31 - 1 is then the allocator's ResourceExhausted, not an abort).
+    const int64_t valid = static_cast<int64_t>(r.indices.size());
+    const TensorShape shape({pad_ ? std::max<int64_t>(o.max_output, valid) : valid});
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &out));
+    std::fill(std::copy(r.indices.begin(), r.indices.end(), out->base<int32_t>()),
+              out->base<int32_t>() + shape.num_elements(), 0);
+    if (version_ == 5) {
+      RILL_RETURN_IF_ERROR(ctx.allocate_output(1, shape, &out));
+      std::fill(std::copy(r.scores.begin(), r.scores.end(), out->base<float>()),
+                out->base<float>() + shape.num_elements(), 0.f);
+    }
+    if (version_ >= 4) {
+      RILL_RETURN_IF_ERROR(ctx.allocate_output(version_ == 5 ? 2 : 1, TensorShape({}), &out));
+      out->scalar<int32_t>()() = static_cast<int32_t>(valid);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  static int VersionOf(const std::string& op) {
+    return op == "NonMaxSuppression" ? 1 : op.back() - '0';
+  }
+  const int version_;
+  const float iou_attr_;
+  const bool pad_;
+};
+
+RILL_REGISTER_KERNEL("NonMaxSuppression", DEVICE_CPU, "", DT_INVALID, NmsOp);
+RILL_REGISTER_KERNEL("NonMaxSuppressionV2", DEVICE_CPU, "T", DT_FLOAT, NmsOp);
+RILL_REGISTER_KERNEL("NonMaxSuppressionV3", DEVICE_CPU, "T", DT_FLOAT, NmsOp);
+RILL_REGISTER_KERNEL("NonMaxSuppressionV4", DEVICE_CPU, "T", DT_FLOAT, NmsOp);
+RILL_REGISTER_KERNEL("NonMaxSuppressionV5", DEVICE_CPU, "T", DT_FLOAT, NmsOp);
+
+}  // namespace
+}  // namespace rill

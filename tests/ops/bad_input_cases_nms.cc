@@ -1,0 +1,57 @@
+// Valid recipes and op-specific bad inputs of the NonMaxSuppression ops: boxes not [n, 4],
+// a score count other than the box count, thresholds and sizes TensorFlow refuses, inputs
+// that should be scalars, each at construction (constants) and in the kernel (fed).
+#include "ops/bad_input.h"
+
+namespace rill::testing {
+namespace {
+
+void NmsCases() {
+  const Tensor boxes = F({3, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, 10, 1, 11});
+  const Tensor scores = F({3}, {0.9f, 0.8f, 0.7f});
+  const Tensor iou = FromDoubles(DT_FLOAT, {}, {0.5}), zero = FromDoubles(DT_FLOAT, {}, {0});
+  // Each version's inputs past max_output_size, and its attrs.
+  struct Version {
+    const char* op;
+    std::vector<Tensor> thresholds;
+    AttrMap attrs;
+  };
+  for (const Version& v : std::vector<Version>{
+           {"NonMaxSuppression", {}, {}},
+           {"NonMaxSuppressionV2", {iou}, {}},
+           {"NonMaxSuppressionV3", {iou, zero}, {}},
+           {"NonMaxSuppressionV4", {iou, zero}, {{"pad_to_max_output_size", true}}},
+           {"NonMaxSuppressionV5", {iou, zero, zero}, {{"pad_to_max_output_size", true}}}}) {
+    auto recipe = [&](Tensor b, Tensor s, Tensor max_output, std::vector<Tensor> th) {
+      std::vector<Tensor> in = {std::move(b), std::move(s), std::move(max_output)};
+      in.insert(in.end(), th.begin(), th.end());
+      return Recipe{v.op, in, v.attrs};
+    };
+    AddRecipe(recipe(boxes, scores, I({}, {2}), v.thresholds));
+    Both("boxes of 3 coordinates", recipe(F({3, 3}), scores, I({}, {2}), v.thresholds),
+         {"[num_boxes, 4]", "[3,3]"});
+    Both("a score per box missing", recipe(boxes, F({2}), I({}, {2}), v.thresholds),
+         {"[3,4]", "[2]"});
+    Both("a negative max_output_size", recipe(boxes, scores, I({}, {-1}), v.thresholds),
+         {"non-negative", "-1"});
+    Both("max_output_size a vector", recipe(boxes, scores, I({1}, {2}), v.thresholds),
+         {"max_output_size"});
+    if (v.thresholds.empty()) continue;
+    std::vector<Tensor> over = v.thresholds;
+    over[0] = FromDoubles(DT_FLOAT, {}, {1.5});
+    Both("an iou_threshold above 1", recipe(boxes, scores, I({}, {2}), over), {"[0, 1]", "1.5"});
+    if (v.thresholds.size() < 3) continue;
+    std::vector<Tensor> negative = v.thresholds;
+    negative[2] = FromDoubles(DT_FLOAT, {}, {-0.5});
+    Both("a negative soft_nms_sigma", recipe(boxes, scores, I({}, {2}), negative),
+         {"soft_nms_sigma", "-0.5"});
+  }
+}
+
+const bool kRegistered = [] {
+  NmsCases();
+  return true;
+}();
+
+}  // namespace
+}  // namespace rill::testing
