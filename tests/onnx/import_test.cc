@@ -351,7 +351,12 @@ TEST(OnnxImport, RefusesSizesThatWouldMakeHugeImportTables) {
     for (int64_t x : v) a->add_ints(x);
   }
   AddOutput(&pool, "y");
-  for (const ModelProto* m : {&resize, &pad, &pool}) {
+  ModelProto nms = NewModel();  // 64 x 128 selections to unroll (at most 4,096)
+  AddInput(&nms, "boxes", {64, 2, 4});
+  AddInput(&nms, "scores", {64, 128, 2});
+  AddNode(&nms, "NonMaxSuppression", {"boxes", "scores"}, {"y"}, "huge_nms");
+  AddOutput(&nms, "y", TensorProto::INT64);
+  for (const ModelProto* m : {&resize, &pad, &pool, &nms}) {
     Scope root = Scope::NewRootScope();
     auto r = onnx::ImportModel(root, Bytes(*m));
     ASSERT_FALSE(r.ok());

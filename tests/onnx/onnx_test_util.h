@@ -50,8 +50,9 @@ inline void AddOutput(::onnx::GraphProto* g, const std::string& name,
   t->set_elem_type(type);
   t->mutable_shape();  // ONNX's checker wants a shape, even one of unknown dims
 }
-inline void AddOutput(::onnx::ModelProto* m, const std::string& name) {
-  AddOutput(m->mutable_graph(), name);
+inline void AddOutput(::onnx::ModelProto* m, const std::string& name,
+                      int32_t type = ::onnx::TensorProto::FLOAT) {
+  AddOutput(m->mutable_graph(), name, type);
 }
 
 inline ::onnx::NodeProto* AddNode(::onnx::GraphProto* g, const std::string& op,
