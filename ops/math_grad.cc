@@ -54,6 +54,20 @@ absl::Status PowGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   grad::ReduceBinary(s, x, y, gx, gy, out);
   return s.status();
 }
+// FloorMod(x, y) = x - floor(x / y) y: dx = 1 and dy = -floor(x / y) where it is smooth
+// (TensorFlow's FloorModGrad).
+absl::Status FloorModGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  grad::ReduceBinary(s, x, y, g[0], Neg(s, Mul(s, g[0], FloorDiv(s, x, y))), out);
+  return s.status();
+}
+// atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
+absl::Status Atan2Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output y = In(op, 0), x = In(op, 1);
+  Output scale = Div(s, g[0], Add(s, Square(s, x), Square(s, y)));
+  grad::ReduceBinary(s, y, x, Mul(s, scale, x), Neg(s, Mul(s, scale, y)), out);
+  return s.status();
+}
 // d/dx polygamma(a, x) = polygamma(a + 1, x); none for a (TensorFlow's gives none either).
 absl::Status PolygammaGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output a = In(op, 0), x = In(op, 1);
@@ -260,6 +274,10 @@ RILL_REGISTER_GRADIENT("RealDiv", DivGrad);  // its Div nodes compute the same f
 RILL_REGISTER_GRADIENT("SquaredDifference", SquaredDifferenceGrad);
 RILL_REGISTER_GRADIENT("Pow", PowGrad);
 RILL_REGISTER_GRADIENT("Polygamma", PolygammaGrad);
+RILL_REGISTER_GRADIENT("FloorMod", FloorModGrad);
+RILL_REGISTER_GRADIENT("Atan2", Atan2Grad);
+// A step function: its slope is 0 wherever it has one (TensorFlow's gives none).
+RILL_REGISTER_NO_GRADIENT("FloorDiv");
 RILL_REGISTER_GRADIENT("Maximum", MaxMinGrad<true>);
 RILL_REGISTER_GRADIENT("Minimum", MaxMinGrad<false>);
 RILL_REGISTER_GRADIENT("Neg", NegGrad);

@@ -44,6 +44,9 @@ RILL_REGISTER_BINARY("RealDiv", kFloatTypes, "T");
 RILL_REGISTER_BINARY("SquaredDifference", kSignedNumberTypes, "T");  // (x - y)^2
 RILL_REGISTER_BINARY("Polygamma", kFloatTypes, "T");  // (a, x): the a-th derivative of digamma
 RILL_REGISTER_BINARY("Pow", kSignedNumberTypes, "T");
+RILL_REGISTER_BINARY("FloorDiv", kNumberTypes, "T");  // floor(x / y)
+RILL_REGISTER_BINARY("FloorMod", kNumberTypes, "T");  // x - floor(x / y) y: the sign of y
+RILL_REGISTER_BINARY("Atan2", kFloatTypes, "T");      // atan2(x, y) (TensorFlow's y, x)
 RILL_REGISTER_BINARY("Maximum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Minimum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Equal", kAllTypes, DT_BOOL);
@@ -251,6 +254,9 @@ namespace ops {
 using internal::NodeBuilder;
 
 RILL_DEFINE_BINARY_OP(Add)
+RILL_DEFINE_BINARY_OP(FloorDiv)
+RILL_DEFINE_BINARY_OP(FloorMod)
+RILL_DEFINE_BINARY_OP(Atan2)
 RILL_DEFINE_BINARY_OP(Sub)
 RILL_DEFINE_BINARY_OP(Mul)
 RILL_DEFINE_BINARY_OP(Div)

@@ -32,6 +32,9 @@ RILL_DECLARE_BINARY_OP(SquaredDifference)  // (x - y)^2, broadcasting
 // else NaN), broadcasting.
 RILL_DECLARE_BINARY_OP(Polygamma)
 RILL_DECLARE_BINARY_OP(Pow)
+RILL_DECLARE_BINARY_OP(FloorDiv)  // floor(x / y); integers: toward minus infinity
+RILL_DECLARE_BINARY_OP(FloorMod)  // x - FloorDiv(x, y) y: the remainder with y's sign
+RILL_DECLARE_BINARY_OP(Atan2)     // atan2(y, x) of floats, TensorFlow's (y, x) order
 RILL_DECLARE_BINARY_OP(Maximum)
 RILL_DECLARE_BINARY_OP(Minimum)
 RILL_DECLARE_BINARY_OP(Equal)

@@ -13,6 +13,9 @@ RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "RealDiv", DivF)
 RILL_FOR_SIGNED_TYPES(RILL_REG_BINARY, "SquaredDifference", SquaredDifferenceF)
 RILL_FOR_SIGNED_TYPES(RILL_REG_BINARY, "Pow", PowF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "Polygamma", PolygammaF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "FloorDiv", FloorDivF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "FloorMod", FloorModF)
+RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "Atan2", Atan2F)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Maximum", MaxF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Minimum", MinF)
 
@@ -27,6 +30,14 @@ RILL_REG_HOST(int32_t, "Minimum", int32_t, MinF)
 RILL_REG_HOST(int64_t, "Div", int64_t, DivF)
 RILL_REG_HOST(uint8_t, "Div", uint8_t, DivF)
 RILL_REG_HOST(int64_t, "Pow", int64_t, PowF)
+// Integer FloorDiv and FloorMod on a GPU machine compute on the host, where divisors are
+// checked (as integer Div's).
+RILL_REG_HOST(int32_t, "FloorDiv", int32_t, FloorDivF)
+RILL_REG_HOST(int64_t, "FloorDiv", int64_t, FloorDivF)
+RILL_REG_HOST(uint8_t, "FloorDiv", uint8_t, FloorDivF)
+RILL_REG_HOST(int32_t, "FloorMod", int32_t, FloorModF)
+RILL_REG_HOST(int64_t, "FloorMod", int64_t, FloorModF)
+RILL_REG_HOST(uint8_t, "FloorMod", uint8_t, FloorModF)
 
 }  // namespace
 }  // namespace rill::cpu

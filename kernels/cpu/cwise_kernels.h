@@ -7,6 +7,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "rill/core/binary_math.h"
 #include "rill/core/kernel_util.h"
 #include "rill/core/special_math.h"
 #include "rill/core/unary_math.h"
@@ -48,6 +49,29 @@ struct DivF {
     } else {
       return a / b;
     }
+  }
+};
+
+// FloorDiv, FloorMod (core/binary_math.h's formulas) and Atan2, element by element.
+struct FloorDivF {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    return a.binaryExpr(b, [](T x, T y) -> T { return FloorDivOf(x, y); });
+  }
+};
+struct FloorModF {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    return a.binaryExpr(b, [](T x, T y) -> T { return FloorModOf(x, y); });
+  }
+};
+struct Atan2F {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    return a.binaryExpr(b, [](T y, T x) -> T { return std::atan2(y, x); });
   }
 };
 
@@ -97,7 +121,9 @@ class BinaryOp : public OpKernel {
     } else {
       RILL_ASSIGN_OR_RETURN(shape, shape_fns::Broadcast(a.shape(), b.shape()));
     }
-    if constexpr (std::is_integral_v<T> && (std::is_same_v<F, DivF>)) {
+    if constexpr (std::is_integral_v<T> &&
+                  (std::is_same_v<F, DivF> || std::is_same_v<F, FloorDivF> ||
+                   std::is_same_v<F, FloorModF>)) {
       if ((AsArray<T>(b) == T(0)).any()) return errors::InvalidArgument("Integer division by zero");
     }
     if constexpr (std::is_integral_v<T> && std::is_same_v<F, PowF> && std::is_signed_v<T>) {

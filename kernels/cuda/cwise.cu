@@ -1,6 +1,7 @@
 // Elementwise CUDA kernels: grid-stride loops; broadcasting by the collapsed-dims plan.
 #include <cmath>
 
+#include "rill/core/binary_math.h"
 #include "rill/core/cast_value.h"
 #include "rill/core/special_math.h"
 #include "rill/kernels/cuda/grid.cuh"
@@ -57,6 +58,15 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
         break;
       case BinaryKind::kPolygamma:
         if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(Polygamma(x, y));
+        break;
+      case BinaryKind::kFloorDiv:
+        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(FloorDivOf(x, y));
+        break;
+      case BinaryKind::kFloorMod:
+        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(FloorModOf(x, y));
+        break;
+      case BinaryKind::kAtan2:
+        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(atan2(x, y));
         break;
       case BinaryKind::kMul:
         out[i] = static_cast<Out>(x * y);

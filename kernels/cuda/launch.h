@@ -38,6 +38,9 @@ enum class BinaryKind {
   kLogicalOr,
   kSquaredDifference,  // (a - b)^2
   kPolygamma,          // floating only (core/special_math.h)
+  kFloorDiv,           // floating only here (integers compute on the host)
+  kFloorMod,
+  kAtan2,
 };
 // The comparisons, whose output is bool.
 inline bool IsComparison(BinaryKind op) {

@@ -29,15 +29,19 @@ void ElementwiseCases() {
   AddCase("a shape with a dim below -1",
           {"EnsureShape", {F({2, 3})}, {{"shape", PartialTensorShape({-2, 3})}}}, kConstruction,
           kInvalid, {"-2"});
+  for (const char* op : {"FloorDiv", "FloorMod"}) {
+    AddCase("an integer divisor of zero", {op, {I({3}, {2, 4, 1}), I({3}, {1, 0, 1})}, {}},
+            Where::kRun, kInvalid, {"division by zero"});
+  }
   AddCase("an integer Reciprocal of zero", {"Reciprocal", {I({3}, {2, 0, 1})}, {}}, Where::kRun,
           kInvalid, {"division by zero"});
   for (const char* op : {"Softmax", "LogSoftmax"}) {
     AddRecipe({op, {F({2, 3})}, {}});
     Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});
   }
-  for (const char* op :
-       {"Add", "Sub", "Mul", "Div", "RealDiv", "SquaredDifference", "Pow", "Maximum", "Minimum",
-        "Equal", "Less", "Greater", "NotEqual", "LessEqual", "GreaterEqual", "Polygamma"}) {
+  for (const char* op : {"Add", "Sub", "Mul", "Div", "RealDiv", "SquaredDifference", "Pow",
+                         "Maximum", "Minimum", "Equal", "Less", "Greater", "NotEqual", "LessEqual",
+                         "GreaterEqual", "Polygamma", "FloorDiv", "FloorMod", "Atan2"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},

@@ -9,6 +9,7 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
+MarkTested tested_floor({"FloorDiv", "FloorMod", "Atan2"});
 MarkTested tested({"RealDiv",     "SquaredDifference",
                    "Add",         "Sub",
                    "Mul",         "Div",
@@ -89,6 +90,14 @@ std::vector<BinaryCase> BinaryCases() {
        [](double a, double b, DataType) { return (a - b) * (a - b); }},
       {"Pow", sgn, [](auto s, auto x, auto y) { return ops::Pow(s, x, y); },
        [](double a, double b, DataType) { return std::pow(a, b); }},
+      {"FloorDiv", num, [](auto s, auto x, auto y) { return ops::FloorDiv(s, x, y); },
+       [](double a, double b, DataType) { return std::floor(a / b); }},
+      {"FloorMod", num, [](auto s, auto x, auto y) { return ops::FloorMod(s, x, y); },
+       [](double a, double b, DataType) { return a - std::floor(a / b) * b; }},
+      {"Atan2",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::Atan2(s, x, y); },
+       [](double a, double b, DataType) { return std::atan2(a, b); }},
       {"Maximum", num, [](auto s, auto x, auto y) { return ops::Maximum(s, x, y); },
        [](double a, double b, DataType) { return std::max(a, b); }},
       {"Minimum", num, [](auto s, auto x, auto y) { return ops::Minimum(s, x, y); },
@@ -120,6 +129,9 @@ void Ranges(const std::string& op, DataType dt, double* alo, double* ahi, double
   *alo = -5, *ahi = 5, *blo = -5, *bhi = 5;
   if (dt == DT_UINT8) *alo = 10, *ahi = 15, *blo = 1, *bhi = 9;
   if (op == "Div" || op == "RealDiv") *blo = 1, *bhi = 9;
+  if ((op == "FloorDiv" || op == "FloorMod") && dt != DT_UINT8) {  // negative dividends
+    *alo = -9, *ahi = 9, *blo = 1, *bhi = 4;
+  }
   if (op == "Pow") {
     if (DataTypeIsFloating(dt))
       *alo = 0.5, *ahi = 2, *blo = -2, *bhi = 2;
@@ -189,6 +201,39 @@ TEST(CwiseOps, BinaryBadInputs) {
     // Rank beyond the supported maximum.
     Tensor big(DT_FLOAT, TensorShape({1, 1, 1, 1, 1, 1, 1, 1, 1}));
     EXPECT_FALSE(RunOp(bad, {big, a}).ok());
+  }
+}
+
+// TensorFlow's FloorDiv and FloorMod on every sign: the quotient toward minus infinity, the
+// remainder with the divisor's sign; the lowest int32 by -1 wraps instead of trapping.
+TEST(CwiseOps, FloorDivAndFloorModOnEverySign) {
+  using D = std::vector<double>;
+  const D x = {7, -7, 7, -7, 0, -2147483648.0}, y = {2, 2, -2, -2, 3, -1};
+  for (DataType dt : {DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    const Tensor a = FromDoubles(dt, {6}, x), b = FromDoubles(dt, {6}, y);
+    auto div = RunOp([](const Scope& s, const auto& in) { return ops::FloorDiv(s, in[0], in[1]); },
+                     {a, b});
+    auto mod = RunOp([](const Scope& s, const auto& in) { return ops::FloorMod(s, in[0], in[1]); },
+                     {a, b});
+    ASSERT_TRUE(div.ok() && mod.ok()) << div.status() << mod.status();
+    const double wrap = dt == DT_INT32 ? -2147483648.0 : 2147483648.0;
+    EXPECT_EQ(ToDoubles(*div), D({3, -4, -4, 3, 0, wrap}));
+    EXPECT_EQ(ToDoubles(*mod), D({1, 1, -1, -1, 0, 0}));
+  }
+  const Tensor f = FromDoubles(DT_DOUBLE, {2}, {-7.5, 7.5}),
+               g = FromDoubles(DT_DOUBLE, {2}, {2, -2});
+  auto mod =
+      RunOp([](const Scope& s, const auto& in) { return ops::FloorMod(s, in[0], in[1]); }, {f, g});
+  ASSERT_TRUE(mod.ok());
+  EXPECT_EQ(ToDoubles(*mod), D({0.5, -0.5}));
+  for (auto build :
+       {+[](const Scope&s, Output a, Output b) -> Output { return ops::FloorDiv(s, a, b); },
+        +[](const Scope&s, Output a, Output b) -> Output { return ops::FloorMod(s, a, b); }}) {
+    auto r = RunOp([build](const Scope& s, const auto& in) { return build(s, in[0], in[1]); },
+                   {FromDoubles(DT_INT64, {2}, {4, 5}), FromDoubles(DT_INT64, {2}, {2, 0})});
+    EXPECT_NE(std::string(r.status().message()).find("division by zero"), std::string::npos)
+        << r.status();
   }
 }
 

@@ -72,6 +72,13 @@ void BinaryMathCases(CaseList& l) {
   l.Binary(
       "Pow", [](const Scope& s, Output a, Output b) { return Pow(s, a, b); },
       Vals(s23, 0.5, 1.5, 11), Vals({3}, 0.5, 2, 12));
+  // Away from FloorMod's jumps: x / y in (0.1, 0.9) + an integer.
+  l.Binary(
+      "FloorMod", [](const Scope& s, Output a, Output b) { return FloorMod(s, a, b); },
+      Vals(s23, 2.2, 2.8, 61), Vals({3}, 1, 1, 62));
+  l.Binary(
+      "Atan2", [](const Scope& s, Output a, Output b) { return Atan2(s, a, b); },
+      Vals(s23, -1, 1, 63), Vals({2, 1}, 0.5, 1.5, 64));
   l.Binary(
       "Maximum", [](const Scope& s, Output a, Output b) { return Maximum(s, a, b); },
       Vals(s23, -1, 1, 13), Vals({3}, -1, 1, 14));
