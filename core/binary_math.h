@@ -1,7 +1,9 @@
 // Elementwise binary math with one formula per op, shared by the CPU kernels
 // (kernels/cpu/cwise_kernels.h) and the GPU kernels (kernels/cuda/cwise.cu): FloorDiv and
 // FloorMod as TensorFlow defines them (the quotient rounded toward minus infinity; the
-// remainder with the divisor's sign). Integer divisors of zero are refused before any of
+// remainder with the divisor's sign), and the floats' "no NaN" forms TensorFlow's losses
+// use: DivNoNan and MulNoNan (0 where y is 0, whatever x is), Xlogy, Xlog1py and Xdivy
+// (0 where x is 0, whatever y is). Integer divisors of zero are refused before any of
 // this runs; the lowest integer divided by -1 wraps (as Div's does) instead of trapping.
 #pragma once
 
@@ -43,6 +45,27 @@ RILL_HOST_DEVICE inline T FloorModOf(T x, T y) {
     const T r = fmod(x, y);
     return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
   }
+}
+
+enum class SafeBinary : int { kDivNoNan, kMulNoNan, kXlogy, kXlog1py, kXdivy };
+
+template <SafeBinary kOp, typename T>
+RILL_HOST_DEVICE inline T SafeBinaryOf(T x, T y) {
+  using std::log;
+  using std::log1p;
+  switch (kOp) {
+    case SafeBinary::kDivNoNan:
+      return y == T(0) ? T(0) : x / y;
+    case SafeBinary::kMulNoNan:
+      return y == T(0) ? T(0) : x * y;
+    case SafeBinary::kXlogy:
+      return x == T(0) ? T(0) : x * log(y);
+    case SafeBinary::kXlog1py:
+      return x == T(0) ? T(0) : x * log1p(y);
+    case SafeBinary::kXdivy:
+      return x == T(0) ? T(0) : x / y;
+  }
+  return T(0);
 }
 
 }  // namespace rill

@@ -68,6 +68,35 @@ absl::Status Atan2Grad(const Scope& s, const Operation& op, const GradOut& g, Gr
   grad::ReduceBinary(s, y, x, Mul(s, scale, x), Neg(s, Mul(s, scale, y)), out);
   return s.status();
 }
+// The "no NaN" ops' gradients, TensorFlow's: where the op gives 0 whatever the other
+// operand, so does its gradient.
+absl::Status DivNoNanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  grad::ReduceBinary(s, x, y, DivNoNan(s, g[0], y),
+                     Mul(s, g[0], DivNoNan(s, DivNoNan(s, Neg(s, x), y), y)), out);
+  return s.status();
+}
+absl::Status MulNoNanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  grad::ReduceBinary(s, x, y, MulNoNan(s, g[0], y), MulNoNan(s, x, g[0]), out);
+  return s.status();
+}
+// x log(y), x log1p(y), x / y with 0 where x is 0: the x side through a 0/1 mask of x.
+absl::Status XGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  Output nonzero = Cast(s, NotEqual(s, x, Scalar(s, 0, T(op))), T(op));
+  const std::string& kind = op.node()->type_string();
+  Output gx, gy;
+  if (kind == "Xlogy") {
+    gx = Xlogy(s, nonzero, y), gy = Xdivy(s, x, y);
+  } else if (kind == "Xlog1py") {
+    gx = Xlog1py(s, nonzero, y), gy = Xdivy(s, x, Add(s, y, Scalar(s, 1, T(op))));
+  } else {
+    gx = Xdivy(s, nonzero, y), gy = Xdivy(s, Neg(s, x), Square(s, y));
+  }
+  grad::ReduceBinary(s, x, y, Mul(s, g[0], gx), Mul(s, g[0], gy), out);
+  return s.status();
+}
 // d/dx polygamma(a, x) = polygamma(a + 1, x); none for a (TensorFlow's gives none either).
 absl::Status PolygammaGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output a = In(op, 0), x = In(op, 1);
@@ -276,6 +305,11 @@ RILL_REGISTER_GRADIENT("Pow", PowGrad);
 RILL_REGISTER_GRADIENT("Polygamma", PolygammaGrad);
 RILL_REGISTER_GRADIENT("FloorMod", FloorModGrad);
 RILL_REGISTER_GRADIENT("Atan2", Atan2Grad);
+RILL_REGISTER_GRADIENT("DivNoNan", DivNoNanGrad);
+RILL_REGISTER_GRADIENT("MulNoNan", MulNoNanGrad);
+RILL_REGISTER_GRADIENT("Xlogy", XGrad);
+RILL_REGISTER_GRADIENT("Xlog1py", XGrad);
+RILL_REGISTER_GRADIENT("Xdivy", XGrad);
 // A step function: its slope is 0 wherever it has one (TensorFlow's gives none).
 RILL_REGISTER_NO_GRADIENT("FloorDiv");
 RILL_REGISTER_GRADIENT("Maximum", MaxMinGrad<true>);

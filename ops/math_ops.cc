@@ -47,6 +47,11 @@ RILL_REGISTER_BINARY("Pow", kSignedNumberTypes, "T");
 RILL_REGISTER_BINARY("FloorDiv", kNumberTypes, "T");  // floor(x / y)
 RILL_REGISTER_BINARY("FloorMod", kNumberTypes, "T");  // x - floor(x / y) y: the sign of y
 RILL_REGISTER_BINARY("Atan2", kFloatTypes, "T");      // atan2(x, y) (TensorFlow's y, x)
+RILL_REGISTER_BINARY("DivNoNan", kFloatTypes, "T");   // x / y, 0 where y is 0
+RILL_REGISTER_BINARY("MulNoNan", kFloatTypes, "T");   // x * y, 0 where y is 0
+RILL_REGISTER_BINARY("Xlogy", kFloatTypes, "T");      // x log(y), 0 where x is 0
+RILL_REGISTER_BINARY("Xlog1py", kFloatTypes, "T");    // x log1p(y), 0 where x is 0
+RILL_REGISTER_BINARY("Xdivy", kFloatTypes, "T");      // x / y, 0 where x is 0
 RILL_REGISTER_BINARY("Maximum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Minimum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Equal", kAllTypes, DT_BOOL);
@@ -257,6 +262,11 @@ RILL_DEFINE_BINARY_OP(Add)
 RILL_DEFINE_BINARY_OP(FloorDiv)
 RILL_DEFINE_BINARY_OP(FloorMod)
 RILL_DEFINE_BINARY_OP(Atan2)
+RILL_DEFINE_BINARY_OP(DivNoNan)
+RILL_DEFINE_BINARY_OP(MulNoNan)
+RILL_DEFINE_BINARY_OP(Xlogy)
+RILL_DEFINE_BINARY_OP(Xlog1py)
+RILL_DEFINE_BINARY_OP(Xdivy)
 RILL_DEFINE_BINARY_OP(Sub)
 RILL_DEFINE_BINARY_OP(Mul)
 RILL_DEFINE_BINARY_OP(Div)

@@ -75,6 +75,15 @@ struct Atan2F {
   }
 };
 
+template <SafeBinary kOp>
+struct SafeBinaryF {
+  template <typename A, typename B>
+  auto operator()(const A& a, const B& b) const {
+    using T = typename A::Scalar;
+    return a.binaryExpr(b, [](T x, T y) -> T { return SafeBinaryOf<kOp, T>(x, y); });
+  }
+};
+
 template <typename T>
 T IntPow(T base, T exp) {
   T r = 1;

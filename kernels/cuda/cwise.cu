@@ -68,6 +68,24 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
       case BinaryKind::kAtan2:
         if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(atan2(x, y));
         break;
+      case BinaryKind::kDivNoNan:
+        if constexpr (std::is_floating_point_v<T>)
+          out[i] = SafeBinaryOf<SafeBinary::kDivNoNan>(x, y);
+        break;
+      case BinaryKind::kMulNoNan:
+        if constexpr (std::is_floating_point_v<T>)
+          out[i] = SafeBinaryOf<SafeBinary::kMulNoNan>(x, y);
+        break;
+      case BinaryKind::kXlogy:
+        if constexpr (std::is_floating_point_v<T>) out[i] = SafeBinaryOf<SafeBinary::kXlogy>(x, y);
+        break;
+      case BinaryKind::kXlog1py:
+        if constexpr (std::is_floating_point_v<T>)
+          out[i] = SafeBinaryOf<SafeBinary::kXlog1py>(x, y);
+        break;
+      case BinaryKind::kXdivy:
+        if constexpr (std::is_floating_point_v<T>) out[i] = SafeBinaryOf<SafeBinary::kXdivy>(x, y);
+        break;
       case BinaryKind::kMul:
         out[i] = static_cast<Out>(x * y);
         break;

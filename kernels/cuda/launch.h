@@ -41,6 +41,11 @@ enum class BinaryKind {
   kFloorDiv,           // floating only here (integers compute on the host)
   kFloorMod,
   kAtan2,
+  kDivNoNan,  // floating only (core/binary_math.h's SafeBinary)
+  kMulNoNan,
+  kXlogy,
+  kXlog1py,
+  kXdivy,
 };
 // The comparisons, whose output is bool.
 inline bool IsComparison(BinaryKind op) {

@@ -39,9 +39,11 @@ void ElementwiseCases() {
     AddRecipe({op, {F({2, 3})}, {}});
     Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});
   }
-  for (const char* op : {"Add", "Sub", "Mul", "Div", "RealDiv", "SquaredDifference", "Pow",
-                         "Maximum", "Minimum", "Equal", "Less", "Greater", "NotEqual", "LessEqual",
-                         "GreaterEqual", "Polygamma", "FloorDiv", "FloorMod", "Atan2"}) {
+  for (const char* op :
+       {"Add",      "Sub",       "Mul",          "Div",       "RealDiv",  "SquaredDifference",
+        "Pow",      "Maximum",   "Minimum",      "Equal",     "Less",     "Greater",
+        "NotEqual", "LessEqual", "GreaterEqual", "Polygamma", "FloorDiv", "FloorMod",
+        "Atan2",    "DivNoNan",  "MulNoNan",     "Xlogy",     "Xlog1py",  "Xdivy"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},

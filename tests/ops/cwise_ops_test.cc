@@ -2,6 +2,7 @@
 // empty tensors, and bad inputs as Status.
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "test_util.h"
 
@@ -9,7 +10,8 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
-MarkTested tested_floor({"FloorDiv", "FloorMod", "Atan2"});
+MarkTested tested_floor({"FloorDiv", "FloorMod", "Atan2", "DivNoNan", "MulNoNan", "Xlogy",
+                         "Xlog1py", "Xdivy"});
 MarkTested tested({"RealDiv",     "SquaredDifference",
                    "Add",         "Sub",
                    "Mul",         "Div",
@@ -98,6 +100,26 @@ std::vector<BinaryCase> BinaryCases() {
        {DT_FLOAT, DT_DOUBLE},
        [](auto s, auto x, auto y) { return ops::Atan2(s, x, y); },
        [](double a, double b, DataType) { return std::atan2(a, b); }},
+      {"DivNoNan",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::DivNoNan(s, x, y); },
+       [](double a, double b, DataType) { return b == 0 ? 0 : a / b; }},
+      {"MulNoNan",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::MulNoNan(s, x, y); },
+       [](double a, double b, DataType) { return b == 0 ? 0 : a * b; }},
+      {"Xlogy",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::Xlogy(s, x, y); },
+       [](double a, double b, DataType) { return a == 0 ? 0 : a * std::log(b); }},
+      {"Xlog1py",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::Xlog1py(s, x, y); },
+       [](double a, double b, DataType) { return a == 0 ? 0 : a * std::log1p(b); }},
+      {"Xdivy",
+       {DT_FLOAT, DT_DOUBLE},
+       [](auto s, auto x, auto y) { return ops::Xdivy(s, x, y); },
+       [](double a, double b, DataType) { return a == 0 ? 0 : a / b; }},
       {"Maximum", num, [](auto s, auto x, auto y) { return ops::Maximum(s, x, y); },
        [](double a, double b, DataType) { return std::max(a, b); }},
       {"Minimum", num, [](auto s, auto x, auto y) { return ops::Minimum(s, x, y); },
@@ -128,7 +150,10 @@ void Ranges(const std::string& op, DataType dt, double* alo, double* ahi, double
             double* bhi) {
   *alo = -5, *ahi = 5, *blo = -5, *bhi = 5;
   if (dt == DT_UINT8) *alo = 10, *ahi = 15, *blo = 1, *bhi = 9;
-  if (op == "Div" || op == "RealDiv") *blo = 1, *bhi = 9;
+  if (op == "Div" || op == "RealDiv" || op == "Xlogy" || op == "Xdivy" || op == "Xlog1py" ||
+      op == "DivNoNan") {
+    *blo = 1, *bhi = 9;
+  }
   if ((op == "FloorDiv" || op == "FloorMod") && dt != DT_UINT8) {  // negative dividends
     *alo = -9, *ahi = 9, *blo = 1, *bhi = 4;
   }
@@ -234,6 +259,38 @@ TEST(CwiseOps, FloorDivAndFloorModOnEverySign) {
                    {FromDoubles(DT_INT64, {2}, {4, 5}), FromDoubles(DT_INT64, {2}, {2, 0})});
     EXPECT_NE(std::string(r.status().message()).find("division by zero"), std::string::npos)
         << r.status();
+  }
+}
+
+// The zeros that make them "no NaN": where y (DivNoNan, MulNoNan) or x (Xlogy, Xlog1py,
+// Xdivy) is 0, the result is 0 even against 0, inf or NaN.
+TEST(CwiseOps, NoNanOpsGiveZeroWhereTensorFlowsDo) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  const Tensor specials = FromDoubles(DT_FLOAT, {4}, {0, inf, nan, 2});
+  const Tensor zeros = FromDoubles(DT_FLOAT, {4}, {0, 0, 0, 0});
+  using B = Output (*)(const Scope&, Output, Output);
+  for (const auto& [name, build, zero_first] : std::vector<std::tuple<std::string, B, bool>>{
+           {"DivNoNan",
+            +[](const Scope&s, Output a, Output b) -> Output { return ops::DivNoNan(s, a, b); },
+            false},
+           {"MulNoNan",
+            +[](const Scope&s, Output a, Output b) -> Output { return ops::MulNoNan(s, a, b); },
+            false},
+           {"Xlogy",
+            +[](const Scope&s, Output a, Output b) -> Output { return ops::Xlogy(s, a, b); }, true},
+           {"Xlog1py",
+            +[](const Scope&s, Output a, Output b) -> Output { return ops::Xlog1py(s, a, b); },
+            true},
+           {"Xdivy",
+            +[](const Scope&s, Output a, Output b) -> Output { return ops::Xdivy(s, a, b); },
+            true}}) {
+    SCOPED_TRACE(name);
+    B f = build;
+    auto r = RunOp(
+        [f](const Scope& s, const auto& in) { return f(s, in[0], in[1]); },
+        zero_first ? std::vector<Tensor>{zeros, specials} : std::vector<Tensor>{specials, zeros});
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(ToDoubles(*r), std::vector<double>({0, 0, 0, 0}));
   }
 }
 

@@ -80,6 +80,21 @@ void BinaryMathCases(CaseList& l) {
       "Atan2", [](const Scope& s, Output a, Output b) { return Atan2(s, a, b); },
       Vals(s23, -1, 1, 63), Vals({2, 1}, 0.5, 1.5, 64));
   l.Binary(
+      "DivNoNan", [](const Scope& s, Output a, Output b) { return DivNoNan(s, a, b); },
+      Vals(s23, -1, 1, 65), Vals({3}, 0.5, 1.5, 66));
+  l.Binary(
+      "MulNoNan", [](const Scope& s, Output a, Output b) { return MulNoNan(s, a, b); },
+      Vals(s23, -1, 1, 67), Vals({2, 1}, 0.5, 1.5, 68));
+  l.Binary(
+      "Xlogy", [](const Scope& s, Output a, Output b) { return Xlogy(s, a, b); },
+      Vals(s23, -1, 1, 69), Vals({3}, 0.5, 1.5, 70));
+  l.Binary(
+      "Xlog1py", [](const Scope& s, Output a, Output b) { return Xlog1py(s, a, b); },
+      Vals(s23, -1, 1, 71), Vals({3}, 0.5, 1.5, 72));
+  l.Binary(
+      "Xdivy", [](const Scope& s, Output a, Output b) { return Xdivy(s, a, b); },
+      Vals(s23, -1, 1, 73), Vals({2, 1}, 0.5, 1.5, 74));
+  l.Binary(
       "Maximum", [](const Scope& s, Output a, Output b) { return Maximum(s, a, b); },
       Vals(s23, -1, 1, 13), Vals({3}, -1, 1, 14));
   l.Binary(
