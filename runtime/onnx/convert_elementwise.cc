@@ -243,25 +243,21 @@ absl::Status ConvertShrink(NodeContext& c) {
   return absl::OkStatus();
 }
 
-// Mod: fmod=1 is C's fmod (the sign of x), x - y * trunc(x / y); fmod=0 (integers only)
-// is Python's % (the sign of y): the truncated remainder moved by y when the signs differ.
-// rill's integer Div truncates and refuses a zero divisor.
+// Mod: fmod=0 (integers only) is Python's % (the sign of y): TensorFlow's FloorMod, which
+// refuses a zero divisor; fmod=1 is C's fmod (the sign of x), x - y * trunc(x / y).
 absl::Status ConvertMod(NodeContext& c) {
   Output x = c.input(0), y = c.input(1);
   const bool is_float = x.type() == DT_FLOAT || x.type() == DT_DOUBLE;
+  if (c.attrs().i("fmod", 0) == 0) {
+    if (is_float) return c.Error("fmod 0 is for integers; floating inputs need fmod 1");
+    c.set_output(0, c.Op("FloorMod", {x, y}));
+    return absl::OkStatus();
+  }
   Output q = c.Op("Div", {x, y});
   if (is_float) {  // trunc(q) = sign(q) * floor(|q|)
     q = c.Op("Mul", {c.Op("Sign", {q}), c.Op("Floor", {c.Op("Abs", {q})})});
   }
-  Output r = c.Op("Sub", {x, c.Op("Mul", {y, q})});
-  if (c.attrs().i("fmod", 0) == 0 && x.type() != DT_UINT8) {
-    if (is_float) return c.Error("fmod 0 is for integers; floating inputs need fmod 1");
-    Output zero = ScalarLike(c, x, 0);
-    Output differ = c.Op("NotEqual", {c.Op("Less", {r, zero}), c.Op("Less", {y, zero})});
-    Output shift = c.Op("LogicalAnd", {c.Op("NotEqual", {r, zero}), differ});
-    r = c.Op("SelectV2", {shift, c.Op("Add", {r, y}), r});
-  }
-  c.set_output(0, r);
+  c.set_output(0, c.Op("Sub", {x, c.Op("Mul", {y, q})}));
   return absl::OkStatus();
 }
 
