@@ -31,18 +31,17 @@ class HostBackend {
       using Rows = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
       Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(dst, rows) =
           Eigen::Map<const Rows>(src, rows, r).rowwise().sum();
-      return absl::OkStatus();
-    }
-    // Integers wrap, as TensorFlow's sums do, without signed overflow.
-    using Acc = typename std::conditional_t<std::is_integral_v<T>, std::make_unsigned<T>,
-                                            std::type_identity<T>>::type;
-    for (int64_t i = 0; i < rows; ++i) {
-      Acc sum = 0;
-      for (const T* p = src + i * r; p != src + (i + 1) * r; ++p) sum += static_cast<Acc>(*p);
-      dst[i] = static_cast<T>(sum);
+    } else {  // integers wrap, as TensorFlow's sums do, without signed overflow
+      using Acc = std::make_unsigned_t<T>;
+      for (int64_t i = 0; i < rows; ++i) {
+        Acc sum = 0;
+        for (const T* p = src + i * r; p != src + (i + 1) * r; ++p) sum += static_cast<Acc>(*p);
+        dst[i] = static_cast<T>(sum);
+      }
     }
     return absl::OkStatus();
   }
+
   absl::Status Zero(T* dst, int64_t n) {
     std::fill(dst, dst + n, T(0));
     return absl::OkStatus();

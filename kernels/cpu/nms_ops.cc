@@ -13,7 +13,7 @@ absl::StatusOr<float> Scalar(const Tensor& t, const char* what) {
   if (t.dims() != 0) {
     return errors::InvalidArgument(what, " must be a scalar, is ", t.shape().DebugString());
   }
-  return t.dtype() == DT_INT32 ? static_cast<float>(t.scalar<int32_t>()()) : t.scalar<float>()();
+  return t.scalar<float>()();  // the thresholds are float (the op's T_threshold)
 }
 
 class NmsOp : public OpKernel {
