@@ -1,6 +1,6 @@
-// Gradients of Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd, dense (rill has no
-// IndexedSlices): a gather's gradient sums the incoming rows into the rows they came from, a
-// segment sum's gathers the incoming rows back (zero for dropped, negative ids), as TensorFlow's.
+// Gradients of Gather, GatherV2, GatherNd and ScatterNd, dense (rill has no IndexedSlices): a
+// gather's gradient sums the incoming rows into the rows they came from, as TensorFlow's (the
+// segment sums' gradients, gathers: segment_grad.cc).
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/gather_ops.h"
@@ -56,21 +56,6 @@ absl::Status GatherV2Grad(const Scope& s, const Operation& op, const GradOut& g,
   return s.status();
 }
 
-// g gathered at the segment ids, zero where an id was negative (its row was dropped).
-absl::Status SegmentSumGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
-  const Output ids = In(op, 1);
-  Output zero = Cast(s, Const(s, 0), ids.type());
-  Output gathered = Gather(s, g[0], Maximum(s, ids, zero));
-  // The mask as ids' shape followed by ones, to broadcast over each gathered row.
-  Output ids_rank = Reshape(s, Size(s, Shape(s, ids)), {1});
-  Output row_ones = OnesLike(s, Slice(s, Shape(s, gathered), ids_rank, {-1}));
-  Output mask = Reshape(s, GreaterEqual(s, ids, zero), Concat(s, {Shape(s, ids), row_ones}, 0));
-  out->push_back(SelectV2(s, mask, gathered, ZerosLike(s, gathered)));
-  out->push_back(Output());
-  out->push_back(Output());
-  return s.status();
-}
-
 // GatherNd and ScatterNd are each other's gradient (TensorFlow's): the incoming slices sum
 // back where they were gathered from, and a scatter's gradient gathers them again.
 absl::Status GatherNdGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
@@ -92,6 +77,5 @@ RILL_REGISTER_GRADIENT("GatherNd", GatherNdGrad);
 RILL_REGISTER_GRADIENT("ScatterNd", ScatterNdGrad);
 RILL_REGISTER_GRADIENT("Gather", GatherGrad);
 RILL_REGISTER_GRADIENT("GatherV2", GatherV2Grad);
-RILL_REGISTER_GRADIENT("UnsortedSegmentSum", SegmentSumGrad);
 
 }  // namespace rill::ops

@@ -1,4 +1,4 @@
-// Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd: schemas, shape functions
+// Gather, GatherV2, GatherNd and ScatterNd: schemas, shape functions
 // (core/gather.h's and core/gather_nd.h's rules, shared with the kernels) and wrappers.
 #include "rill/ops/gather_ops.h"
 
@@ -97,31 +97,6 @@ RILL_REGISTER_OP("GatherV2")
     .Attr("batch_dims", AttrKind::kInt, int64_t{0})
     .SetShapeFn([](InferenceContext& c) { return GatherShape(c, c.attr<int64_t>("batch_dims")); });
 
-RILL_REGISTER_OP("UnsortedSegmentSum")
-    .Input("data", "T")
-    .Input("segment_ids", "Tindices")
-    .Input("num_segments", "Tnumsegments")
-    .Output("output", "T")
-    .TypeAttr("T", kNumberTypes)
-    .TypeAttr("Tindices", kIndexTypes)
-    .TypeAttr("Tnumsegments", kIndexTypes, DT_INT32)
-    .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2, "num_segments"));
-      RILL_ASSIGN_OR_RETURN(auto num, shape_fns::ConstInts(c, 2, "num_segments"));
-      const PartialTensorShape &d = c.input_shape(0), &ids = c.input_shape(1);
-      if (num && (*num)[0] < 0) {
-        return errors::InvalidArgument("num_segments must be >= 0, got ", (*num)[0]);
-      }
-      if (d.unknown_rank() || ids.unknown_rank()) {
-        c.set_output(0, PartialTensorShape());
-        return absl::OkStatus();
-      }
-      RILL_ASSIGN_OR_RETURN(auto out,
-                            SegmentSumDims(d.dim_sizes(), ids.dim_sizes(), num ? (*num)[0] : -1));
-      c.set_output(0, PartialTensorShape(out));
-      return absl::OkStatus();
-    });
-
 namespace ops {
 
 using internal::NodeBuilder;
@@ -138,15 +113,6 @@ GatherV2::GatherV2(const Scope& scope, Input params, Input indices, Input axis,
       .Attr("batch_dims", attrs.batch_dims_)
       .Finalize(this);
 }
-UnsortedSegmentSum::UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids,
-                                       Input num_segments) {
-  NodeBuilder(scope, "UnsortedSegmentSum")
-      .Input(data)
-      .Input(segment_ids)
-      .Input(num_segments)
-      .Finalize(this);
-}
-
 GatherNd::GatherNd(const Scope& scope, Input params, Input indices) {
   internal::NodeBuilder(scope, "GatherNd").Input(params).Input(indices).Finalize(this);
 }

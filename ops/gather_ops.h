@@ -1,8 +1,9 @@
-// Gathering rows by index and summing rows into segments, with TensorFlow's C++ names:
-// Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd.
+// Gathering rows by index, with TensorFlow's C++ names: Gather, GatherV2, GatherNd and
+// ScatterNd (and the segment sums, whose gradients gathers are: segment_ops.h).
 #pragma once
 
 #include "rill/ops/op_builder.h"
+#include "rill/ops/segment_ops.h"
 
 namespace rill::ops {
 
@@ -27,13 +28,6 @@ class GatherV2 : public OpWrapper {
       : GatherV2(scope, params, indices, axis, Attrs()) {}
   GatherV2(const Scope& scope, Input params, Input indices, Input axis, const Attrs& attrs);
   static Attrs BatchDims(int64_t x) { return Attrs().BatchDims(x); }
-};
-
-// out[s, i...] = sum of data[j..., i...] over the j with segment_ids[j...] == s; a negative
-// id drops its row.
-class UnsortedSegmentSum : public OpWrapper {
- public:
-  UnsortedSegmentSum(const Scope& scope, Input data, Input segment_ids, Input num_segments);
 };
 
 // Slices of params named by index tuples: indices [m..., K] give

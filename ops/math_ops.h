@@ -2,11 +2,12 @@
 #pragma once
 
 #include "rill/ops/op_builder.h"
-// TensorFlow's math_ops.h declares Range, Select, SelectV2, UnsortedSegmentSum, Cumsum and
-// Cumprod; its linalg_ops.h Einsum.
+// TensorFlow's math_ops.h declares Range, Select, SelectV2, the segment reductions, Cumsum
+// and Cumprod; its linalg_ops.h Einsum.
 #include "rill/ops/einsum_ops.h"
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/scan_ops.h"
+#include "rill/ops/segment_ops.h"
 #include "rill/ops/select_ops.h"
 
 namespace rill::ops {

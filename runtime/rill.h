@@ -31,6 +31,7 @@
 #include "rill/ops/rearrange_ops.h"
 #include "rill/ops/scan_ops.h"
 #include "rill/ops/scope.h"
+#include "rill/ops/segment_ops.h"
 #include "rill/ops/select_ops.h"
 #include "rill/ops/state_ops.h"
 #include "rill/ops/strided_slice_ops.h"

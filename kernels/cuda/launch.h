@@ -15,6 +15,7 @@
 #include "rill/core/mirror_pad_row.h"
 #include "rill/core/point_activation.h"
 #include "rill/core/range_value.h"
+#include "rill/core/segment_row.h"
 #include "rill/core/select_plan.h"
 #include "rill/core/unary_math.h"
 
@@ -201,6 +202,13 @@ cudaError_t LaunchGather(int64_t batch, int64_t outer, int64_t n, int64_t k, int
 template <typename T, typename Index>
 cudaError_t LaunchSegmentSum(const T* data, const Index* ids, int64_t num_ids, int64_t inner,
                              T* out, cudaStream_t stream);
+// The segment reductions (core/segment.h): out [segments, inner], element (s, i) reducing
+// the data rows of lists offsets (segments + 1) and rows, each times weights[k] when
+// weights is not null; `empty` for a segment without rows. Every array on the device.
+template <typename T>
+cudaError_t LaunchSegmentReduce(SegmentReduction r, const T* data, const int64_t* offsets,
+                                const int64_t* rows, const T* weights, int64_t segments,
+                                int64_t inner, T empty, T* out, cudaStream_t stream);
 
 // Cumsum (prod false) or Cumprod of x viewed as [outer, n, inner], along n.
 template <typename T>
