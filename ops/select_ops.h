@@ -19,6 +19,9 @@ class Select : public OpWrapper {
   Select(const Scope& scope, Input condition, Input t, Input e);
 };
 
+// TensorFlow's C++ API also names Select Where3.
+using Where3 = Select;
+
 // condition ? t : e with the three broadcast together (NumPy rules).
 class SelectV2 : public OpWrapper {
  public:
