@@ -61,6 +61,13 @@ absl::Status FloorModGrad(const Scope& s, const Operation& op, const GradOut& g,
   grad::ReduceBinary(s, x, y, g[0], Neg(s, Mul(s, g[0], FloorDiv(s, x, y))), out);
   return s.status();
 }
+// TruncateMod(x, y) = x - trunc(x / y) y: dx = 1 and dy = -trunc(x / y) where it is smooth
+// (TensorFlow defines none; this is FloorMod's with the other rounding).
+absl::Status TruncateModGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  Output x = In(op, 0), y = In(op, 1);
+  grad::ReduceBinary(s, x, y, g[0], Neg(s, Mul(s, g[0], TruncateDiv(s, x, y))), out);
+  return s.status();
+}
 // atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
 absl::Status Atan2Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output y = In(op, 0), x = In(op, 1);
@@ -304,6 +311,8 @@ RILL_REGISTER_GRADIENT("SquaredDifference", SquaredDifferenceGrad);
 RILL_REGISTER_GRADIENT("Pow", PowGrad);
 RILL_REGISTER_GRADIENT("Polygamma", PolygammaGrad);
 RILL_REGISTER_GRADIENT("FloorMod", FloorModGrad);
+RILL_REGISTER_GRADIENT("TruncateMod", TruncateModGrad);
+RILL_REGISTER_GRADIENT("Mod", TruncateModGrad);
 RILL_REGISTER_GRADIENT("Atan2", Atan2Grad);
 RILL_REGISTER_GRADIENT("DivNoNan", DivNoNanGrad);
 RILL_REGISTER_GRADIENT("MulNoNan", MulNoNanGrad);
@@ -312,6 +321,7 @@ RILL_REGISTER_GRADIENT("Xlog1py", XGrad);
 RILL_REGISTER_GRADIENT("Xdivy", XGrad);
 // A step function: its slope is 0 wherever it has one (TensorFlow's gives none).
 RILL_REGISTER_NO_GRADIENT("FloorDiv");
+RILL_REGISTER_NO_GRADIENT("TruncateDiv");  // as TensorFlow's: steps, zero almost everywhere
 RILL_REGISTER_GRADIENT("Maximum", MaxMinGrad<true>);
 RILL_REGISTER_GRADIENT("Minimum", MaxMinGrad<false>);
 RILL_REGISTER_GRADIENT("Neg", NegGrad);

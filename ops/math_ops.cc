@@ -44,14 +44,17 @@ RILL_REGISTER_BINARY("RealDiv", kFloatTypes, "T");
 RILL_REGISTER_BINARY("SquaredDifference", kSignedNumberTypes, "T");  // (x - y)^2
 RILL_REGISTER_BINARY("Polygamma", kFloatTypes, "T");  // (a, x): the a-th derivative of digamma
 RILL_REGISTER_BINARY("Pow", kSignedNumberTypes, "T");
-RILL_REGISTER_BINARY("FloorDiv", kNumberTypes, "T");  // floor(x / y)
-RILL_REGISTER_BINARY("FloorMod", kNumberTypes, "T");  // x - floor(x / y) y: the sign of y
-RILL_REGISTER_BINARY("Atan2", kFloatTypes, "T");      // atan2(x, y) (TensorFlow's y, x)
-RILL_REGISTER_BINARY("DivNoNan", kFloatTypes, "T");   // x / y, 0 where y is 0
-RILL_REGISTER_BINARY("MulNoNan", kFloatTypes, "T");   // x * y, 0 where y is 0
-RILL_REGISTER_BINARY("Xlogy", kFloatTypes, "T");      // x log(y), 0 where x is 0
-RILL_REGISTER_BINARY("Xlog1py", kFloatTypes, "T");    // x log1p(y), 0 where x is 0
-RILL_REGISTER_BINARY("Xdivy", kFloatTypes, "T");      // x / y, 0 where x is 0
+RILL_REGISTER_BINARY("FloorDiv", kNumberTypes, "T");     // floor(x / y)
+RILL_REGISTER_BINARY("FloorMod", kNumberTypes, "T");     // x - floor(x / y) y: the sign of y
+RILL_REGISTER_BINARY("TruncateDiv", kNumberTypes, "T");  // x / y rounded toward zero
+RILL_REGISTER_BINARY("TruncateMod", kNumberTypes, "T");  // C's remainder: the sign of x
+RILL_REGISTER_BINARY("Mod", kNumberTypes, "T");          // TruncateMod's older name
+RILL_REGISTER_BINARY("Atan2", kFloatTypes, "T");         // atan2(x, y) (TensorFlow's y, x)
+RILL_REGISTER_BINARY("DivNoNan", kFloatTypes, "T");      // x / y, 0 where y is 0
+RILL_REGISTER_BINARY("MulNoNan", kFloatTypes, "T");      // x * y, 0 where y is 0
+RILL_REGISTER_BINARY("Xlogy", kFloatTypes, "T");         // x log(y), 0 where x is 0
+RILL_REGISTER_BINARY("Xlog1py", kFloatTypes, "T");       // x log1p(y), 0 where x is 0
+RILL_REGISTER_BINARY("Xdivy", kFloatTypes, "T");         // x / y, 0 where x is 0
 RILL_REGISTER_BINARY("Maximum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Minimum", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Equal", kAllTypes, DT_BOOL);
@@ -261,6 +264,9 @@ using internal::NodeBuilder;
 RILL_DEFINE_BINARY_OP(Add)
 RILL_DEFINE_BINARY_OP(FloorDiv)
 RILL_DEFINE_BINARY_OP(FloorMod)
+RILL_DEFINE_BINARY_OP(TruncateDiv)
+RILL_DEFINE_BINARY_OP(TruncateMod)
+RILL_DEFINE_BINARY_OP(Mod)
 RILL_DEFINE_BINARY_OP(Atan2)
 RILL_DEFINE_BINARY_OP(DivNoNan)
 RILL_DEFINE_BINARY_OP(MulNoNan)

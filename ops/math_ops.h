@@ -33,14 +33,17 @@ RILL_DECLARE_BINARY_OP(SquaredDifference)  // (x - y)^2, broadcasting
 // else NaN), broadcasting.
 RILL_DECLARE_BINARY_OP(Polygamma)
 RILL_DECLARE_BINARY_OP(Pow)
-RILL_DECLARE_BINARY_OP(FloorDiv)  // floor(x / y); integers: toward minus infinity
-RILL_DECLARE_BINARY_OP(FloorMod)  // x - FloorDiv(x, y) y: the remainder with y's sign
-RILL_DECLARE_BINARY_OP(Atan2)     // atan2(y, x) of floats, TensorFlow's (y, x) order
-RILL_DECLARE_BINARY_OP(DivNoNan)  // x / y of floats, 0 where y is 0
-RILL_DECLARE_BINARY_OP(MulNoNan)  // x * y of floats, 0 where y is 0 (even for x inf or NaN)
-RILL_DECLARE_BINARY_OP(Xlogy)     // x log(y) of floats, 0 where x is 0
-RILL_DECLARE_BINARY_OP(Xlog1py)   // x log1p(y) of floats, 0 where x is 0
-RILL_DECLARE_BINARY_OP(Xdivy)     // x / y of floats, 0 where x is 0
+RILL_DECLARE_BINARY_OP(FloorDiv)     // floor(x / y); integers: toward minus infinity
+RILL_DECLARE_BINARY_OP(FloorMod)     // x - FloorDiv(x, y) y: the remainder with y's sign
+RILL_DECLARE_BINARY_OP(TruncateDiv)  // x / y rounded toward zero (integers: C's /)
+RILL_DECLARE_BINARY_OP(TruncateMod)  // x - TruncateDiv(x, y) y: C's % and fmod, x's sign
+RILL_DECLARE_BINARY_OP(Mod)          // the same as TruncateMod (TensorFlow's older name)
+RILL_DECLARE_BINARY_OP(Atan2)        // atan2(y, x) of floats, TensorFlow's (y, x) order
+RILL_DECLARE_BINARY_OP(DivNoNan)     // x / y of floats, 0 where y is 0
+RILL_DECLARE_BINARY_OP(MulNoNan)     // x * y of floats, 0 where y is 0 (even for x inf or NaN)
+RILL_DECLARE_BINARY_OP(Xlogy)        // x log(y) of floats, 0 where x is 0
+RILL_DECLARE_BINARY_OP(Xlog1py)      // x log1p(y) of floats, 0 where x is 0
+RILL_DECLARE_BINARY_OP(Xdivy)        // x / y of floats, 0 where x is 0
 RILL_DECLARE_BINARY_OP(Maximum)
 RILL_DECLARE_BINARY_OP(Minimum)
 RILL_DECLARE_BINARY_OP(Equal)

@@ -15,6 +15,9 @@ RILL_FOR_SIGNED_TYPES(RILL_REG_BINARY, "Pow", PowF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "Polygamma", PolygammaF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "FloorDiv", FloorDivF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "FloorMod", FloorModF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "TruncateDiv", TruncateDivF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "TruncateMod", TruncateModF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Mod", TruncateModF)
 RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "Atan2", Atan2F)
 RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "DivNoNan", SafeBinaryF<SafeBinary::kDivNoNan>)
 RILL_FOR_FLOAT_TYPES(RILL_REG_BINARY, "MulNoNan", SafeBinaryF<SafeBinary::kMulNoNan>)
@@ -35,14 +38,22 @@ RILL_REG_HOST(int32_t, "Minimum", int32_t, MinF)
 RILL_REG_HOST(int64_t, "Div", int64_t, DivF)
 RILL_REG_HOST(uint8_t, "Div", uint8_t, DivF)
 RILL_REG_HOST(int64_t, "Pow", int64_t, PowF)
-// Integer FloorDiv and FloorMod on a GPU machine compute on the host, where divisors are
-// checked (as integer Div's).
+// Integer FloorDiv, FloorMod, TruncateDiv, TruncateMod and Mod on a GPU machine compute on
+// the host, where divisors are checked (as integer Div's).
 RILL_REG_HOST(int32_t, "FloorDiv", int32_t, FloorDivF)
 RILL_REG_HOST(int64_t, "FloorDiv", int64_t, FloorDivF)
 RILL_REG_HOST(uint8_t, "FloorDiv", uint8_t, FloorDivF)
 RILL_REG_HOST(int32_t, "FloorMod", int32_t, FloorModF)
 RILL_REG_HOST(int64_t, "FloorMod", int64_t, FloorModF)
 RILL_REG_HOST(uint8_t, "FloorMod", uint8_t, FloorModF)
+#define RILL_REG_HOST_TRUNCATE(T, unused)          \
+  RILL_REG_HOST(T, "TruncateDiv", T, TruncateDivF) \
+  RILL_REG_HOST(T, "TruncateMod", T, TruncateModF) \
+  RILL_REG_HOST(T, "Mod", T, TruncateModF)
+RILL_REG_HOST_TRUNCATE(int32_t, _)
+RILL_REG_HOST_TRUNCATE(int64_t, _)
+RILL_REG_HOST_TRUNCATE(uint8_t, _)
+#undef RILL_REG_HOST_TRUNCATE
 
 }  // namespace
 }  // namespace rill::cpu

@@ -52,28 +52,22 @@ struct DivF {
   }
 };
 
-// FloorDiv, FloorMod (core/binary_math.h's formulas) and Atan2, element by element.
-struct FloorDivF {
-  template <typename A, typename B>
-  auto operator()(const A& a, const B& b) const {
-    using T = typename A::Scalar;
-    return a.binaryExpr(b, [](T x, T y) -> T { return FloorDivOf(x, y); });
-  }
-};
-struct FloorModF {
-  template <typename A, typename B>
-  auto operator()(const A& a, const B& b) const {
-    using T = typename A::Scalar;
-    return a.binaryExpr(b, [](T x, T y) -> T { return FloorModOf(x, y); });
-  }
-};
-struct Atan2F {
-  template <typename A, typename B>
-  auto operator()(const A& a, const B& b) const {
-    using T = typename A::Scalar;
-    return a.binaryExpr(b, [](T y, T x) -> T { return std::atan2(y, x); });
-  }
-};
+// FloorDiv, FloorMod, TruncateDiv, TruncateMod (core/binary_math.h's formulas) and Atan2,
+// element by element.
+#define RILL_SCALAR_BINARY_FUNCTOR(Name, fn)                          \
+  struct Name {                                                       \
+    template <typename A, typename B>                                 \
+    auto operator()(const A& a, const B& b) const {                   \
+      using T = typename A::Scalar;                                   \
+      return a.binaryExpr(b, [](T x, T y) -> T { return fn(x, y); }); \
+    }                                                                 \
+  };
+RILL_SCALAR_BINARY_FUNCTOR(FloorDivF, FloorDivOf)
+RILL_SCALAR_BINARY_FUNCTOR(FloorModF, FloorModOf)
+RILL_SCALAR_BINARY_FUNCTOR(TruncateDivF, TruncateDivOf)
+RILL_SCALAR_BINARY_FUNCTOR(TruncateModF, TruncateModOf)
+RILL_SCALAR_BINARY_FUNCTOR(Atan2F, std::atan2)  // (y, x), TensorFlow's order
+#undef RILL_SCALAR_BINARY_FUNCTOR
 
 template <SafeBinary kOp>
 struct SafeBinaryF {
@@ -132,7 +126,8 @@ class BinaryOp : public OpKernel {
     }
     if constexpr (std::is_integral_v<T> &&
                   (std::is_same_v<F, DivF> || std::is_same_v<F, FloorDivF> ||
-                   std::is_same_v<F, FloorModF>)) {
+                   std::is_same_v<F, FloorModF> || std::is_same_v<F, TruncateDivF> ||
+                   std::is_same_v<F, TruncateModF>)) {
       if ((AsArray<T>(b) == T(0)).any()) return errors::InvalidArgument("Integer division by zero");
     }
     if constexpr (std::is_integral_v<T> && std::is_same_v<F, PowF> && std::is_signed_v<T>) {

@@ -65,6 +65,12 @@ __global__ void BinaryKernel(BinaryKind op, const T* a, const T* b, Out* out, in
       case BinaryKind::kFloorMod:
         if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(FloorModOf(x, y));
         break;
+      case BinaryKind::kTruncateDiv:
+        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(TruncateDivOf(x, y));
+        break;
+      case BinaryKind::kTruncateMod:
+        if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(TruncateModOf(x, y));
+        break;
       case BinaryKind::kAtan2:
         if constexpr (std::is_floating_point_v<T>) out[i] = static_cast<Out>(atan2(x, y));
         break;

@@ -41,6 +41,8 @@ enum class BinaryKind {
   kPolygamma,          // floating only (core/special_math.h)
   kFloorDiv,           // floating only here (integers compute on the host)
   kFloorMod,
+  kTruncateDiv,  // floating only here (integers compute on the host)
+  kTruncateMod,
   kAtan2,
   kDivNoNan,  // floating only (core/binary_math.h's SafeBinary)
   kMulNoNan,

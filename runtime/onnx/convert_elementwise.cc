@@ -243,8 +243,8 @@ absl::Status ConvertShrink(NodeContext& c) {
   return absl::OkStatus();
 }
 
-// Mod: fmod=0 (integers only) is Python's % (the sign of y): TensorFlow's FloorMod, which
-// refuses a zero divisor; fmod=1 is C's fmod (the sign of x), x - y * trunc(x / y).
+// Mod: fmod=0 (integers only) is Python's % (the sign of y): TensorFlow's FloorMod; fmod=1 is
+// C's fmod (the sign of x): TruncateMod. Both refuse an integer divisor of zero.
 absl::Status ConvertMod(NodeContext& c) {
   Output x = c.input(0), y = c.input(1);
   const bool is_float = x.type() == DT_FLOAT || x.type() == DT_DOUBLE;
@@ -253,11 +253,7 @@ absl::Status ConvertMod(NodeContext& c) {
     c.set_output(0, c.Op("FloorMod", {x, y}));
     return absl::OkStatus();
   }
-  Output q = c.Op("Div", {x, y});
-  if (is_float) {  // trunc(q) = sign(q) * floor(|q|)
-    q = c.Op("Mul", {c.Op("Sign", {q}), c.Op("Floor", {c.Op("Abs", {q})})});
-  }
-  c.set_output(0, c.Op("Sub", {x, c.Op("Mul", {y, q})}));
+  c.set_output(0, c.Op("TruncateMod", {x, y}));
   return absl::OkStatus();
 }
 

@@ -151,6 +151,19 @@ absl::Status ExportLeakyRelu(ExportContext& c) {
   return absl::OkStatus();
 }
 
+// ONNX's Mod: fmod 1 is C's remainder (TruncateMod, and Mod, its older name); fmod 0 is
+// Python's (FloorMod), which ONNX defines for integers only.
+ExportFn ExportMod(bool truncate) {
+  return [truncate](ExportContext& c) -> absl::Status {
+    const DataType dt = c.node().output_type(0);
+    if (!truncate && (dt == DT_FLOAT || dt == DT_DOUBLE)) {
+      return c.Error("FloorMod of floats (ONNX's Mod with fmod 0 takes integers only)");
+    }
+    SetInt(c.Add("Mod", {c.In(0), c.In(1)}, {c.Out(0)}), "fmod", truncate ? 1 : 0);
+    return absl::OkStatus();
+  };
+}
+
 absl::Status ExportRsqrt(ExportContext& c) {
   const std::string s = c.Temp("sqrt");
   c.Add("Sqrt", {c.In(0)}, {s});
@@ -294,6 +307,9 @@ absl::Status ExportEinsum(ExportContext& c) {
   r->Register("Relu6", ExportRelu6);
   r->Register("LeakyRelu", ExportLeakyRelu);
   r->Register("Rsqrt", ExportRsqrt);
+  r->Register("TruncateMod", ExportMod(true));
+  r->Register("Mod", ExportMod(true));
+  r->Register("FloorMod", ExportMod(false));
   r->Register("Square", ExportSquare);
   r->Register("Cast", ExportCast);
   r->Register("Sum", Reduce("ReduceSum"));

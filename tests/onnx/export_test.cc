@@ -1,7 +1,10 @@
 // ONNX export: a Keras CNN written as ONNX, read back by rill's importer (and ONNX's checker,
 // which ExportModel runs) computes what the model predicts; what cannot be exported says so.
+#include <cmath>
+
 #include "gtest/gtest.h"
 #include "onnx/onnx_pb.h"
+#include "rill/core/testing/tensor_testutil.h"
 #include "rill/rill.h"
 
 namespace rill {
@@ -142,6 +145,41 @@ TEST(OnnxExport, EinsumsRoundTrip) {
   }
   auto inflate = onnx::ExportModel({y}, {ops::Einsum(root, {y}, "ij->iij")});
   EXPECT_NE(inflate.status().message().find("'ij->iij'"), std::string::npos) << inflate.status();
+}
+
+// TruncateMod (and Mod) are ONNX's Mod with fmod 1, integer FloorMod its Mod with fmod 0:
+// read back, each computes the same; a FloorMod of floats has no ONNX form and says so.
+TEST(OnnxExport, RemaindersRoundTrip) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({4}));
+  auto y = ops::Placeholder(root.WithOpName("y"), DT_FLOAT, ops::Placeholder::Shape({4}));
+  auto i = ops::Placeholder(root.WithOpName("i"), DT_INT32, ops::Placeholder::Shape({4}));
+  auto j = ops::Placeholder(root.WithOpName("j"), DT_INT32, ops::Placeholder::Shape({4}));
+  std::vector<Output> outs = {ops::TruncateMod(root, x, y), ops::Mod(root, x, y),
+                              ops::FloorMod(root, i, j), ops::TruncateMod(root, i, j)};
+  const Tensor xv = test::AsTensor<float>({7.5f, -7.5f, 1e10f, -3.f});
+  const Tensor yv = test::AsTensor<float>({2.f, 2.f, 3.f, -2.f});
+  const Tensor iv = test::AsTensor<int32_t>({7, -7, 7, -7}),
+               jv = test::AsTensor<int32_t>({2, 2, -2, -2});
+  ClientSession session(root);
+  std::vector<Tensor> want;
+  ASSERT_TRUE(session.Run({{x, xv}, {y, yv}, {i, iv}, {j, jv}}, outs, &want).ok());
+  auto bytes = onnx::ExportModel({x, y, i, j}, outs);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  Scope back = Scope::NewRootScope();
+  auto imported = onnx::ImportModel(back, *bytes);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ClientSession session2(back);
+  std::vector<Tensor> got;
+  const auto& in = imported->inputs;
+  ASSERT_TRUE(
+      session2.Run({{in[0], xv}, {in[1], yv}, {in[2], iv}, {in[3], jv}}, imported->outputs, &got)
+          .ok());
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t k = 0; k < got.size(); ++k) test::ExpectEqual(got[k], want[k]);
+  EXPECT_EQ(want[0].flat<float>()(2), std::fmod(1e10f, 3.f));  // exact: no x - y trunc(x / y)
+  auto floats = onnx::ExportModel({x, y}, {ops::FloorMod(root, x, y)});
+  EXPECT_NE(floats.status().message().find("integers only"), std::string::npos) << floats.status();
 }
 
 TEST(OnnxExport, ListsEveryOpItCannotWriteAndNeedsItsInputs) {

@@ -29,7 +29,7 @@ void ElementwiseCases() {
   AddCase("a shape with a dim below -1",
           {"EnsureShape", {F({2, 3})}, {{"shape", PartialTensorShape({-2, 3})}}}, kConstruction,
           kInvalid, {"-2"});
-  for (const char* op : {"FloorDiv", "FloorMod"}) {
+  for (const char* op : {"FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod"}) {
     AddCase("an integer divisor of zero", {op, {I({3}, {2, 4, 1}), I({3}, {1, 0, 1})}, {}},
             Where::kRun, kInvalid, {"division by zero"});
   }
@@ -40,10 +40,11 @@ void ElementwiseCases() {
     Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});
   }
   for (const char* op :
-       {"Add",      "Sub",       "Mul",          "Div",       "RealDiv",  "SquaredDifference",
-        "Pow",      "Maximum",   "Minimum",      "Equal",     "Less",     "Greater",
-        "NotEqual", "LessEqual", "GreaterEqual", "Polygamma", "FloorDiv", "FloorMod",
-        "Atan2",    "DivNoNan",  "MulNoNan",     "Xlogy",     "Xlog1py",  "Xdivy"}) {
+       {"Add",         "Sub",         "Mul",          "Div",       "RealDiv",  "SquaredDifference",
+        "Pow",         "Maximum",     "Minimum",      "Equal",     "Less",     "Greater",
+        "NotEqual",    "LessEqual",   "GreaterEqual", "Polygamma", "FloorDiv", "FloorMod",
+        "TruncateDiv", "TruncateMod", "Mod",          "Atan2",     "DivNoNan", "MulNoNan",
+        "Xlogy",       "Xlog1py",     "Xdivy"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},

@@ -10,8 +10,8 @@ namespace rill::testing {
 namespace {
 
 MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
-MarkTested tested_floor({"FloorDiv", "FloorMod", "Atan2", "DivNoNan", "MulNoNan", "Xlogy",
-                         "Xlog1py", "Xdivy"});
+MarkTested tested_floor({"FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod", "Atan2",
+                         "DivNoNan", "MulNoNan", "Xlogy", "Xlog1py", "Xdivy"});
 MarkTested tested({"RealDiv",     "SquaredDifference",
                    "Add",         "Sub",
                    "Mul",         "Div",
@@ -96,6 +96,12 @@ std::vector<BinaryCase> BinaryCases() {
        [](double a, double b, DataType) { return std::floor(a / b); }},
       {"FloorMod", num, [](auto s, auto x, auto y) { return ops::FloorMod(s, x, y); },
        [](double a, double b, DataType) { return a - std::floor(a / b) * b; }},
+      {"TruncateDiv", num, [](auto s, auto x, auto y) { return ops::TruncateDiv(s, x, y); },
+       [](double a, double b, DataType) { return std::trunc(a / b); }},
+      {"TruncateMod", num, [](auto s, auto x, auto y) { return ops::TruncateMod(s, x, y); },
+       [](double a, double b, DataType) { return std::fmod(a, b); }},
+      {"Mod", num, [](auto s, auto x, auto y) { return ops::Mod(s, x, y); },
+       [](double a, double b, DataType) { return std::fmod(a, b); }},
       {"Atan2",
        {DT_FLOAT, DT_DOUBLE},
        [](auto s, auto x, auto y) { return ops::Atan2(s, x, y); },
@@ -154,7 +160,9 @@ void Ranges(const std::string& op, DataType dt, double* alo, double* ahi, double
       op == "DivNoNan") {
     *blo = 1, *bhi = 9;
   }
-  if ((op == "FloorDiv" || op == "FloorMod") && dt != DT_UINT8) {  // negative dividends
+  if ((op == "FloorDiv" || op == "FloorMod" || op == "TruncateDiv" || op == "TruncateMod" ||
+       op == "Mod") &&
+      dt != DT_UINT8) {  // negative dividends
     *alo = -9, *ahi = 9, *blo = 1, *bhi = 4;
   }
   if (op == "Pow") {
@@ -259,6 +267,35 @@ TEST(CwiseOps, FloorDivAndFloorModOnEverySign) {
                    {FromDoubles(DT_INT64, {2}, {4, 5}), FromDoubles(DT_INT64, {2}, {2, 0})});
     EXPECT_NE(std::string(r.status().message()).find("division by zero"), std::string::npos)
         << r.status();
+  }
+}
+
+// TruncateDiv and TruncateMod (and Mod, its older name) on every sign: C's quotient toward
+// zero and remainder with the dividend's sign (fmod for floats); the lowest int32 by -1 wraps.
+TEST(CwiseOps, TruncateDivAndTruncateModOnEverySign) {
+  using D = std::vector<double>;
+  const D x = {7, -7, 7, -7, 0, -2147483648.0}, y = {2, 2, -2, -2, 3, -1};
+  auto div = [](const Scope& s, const auto& in) { return ops::TruncateDiv(s, in[0], in[1]); };
+  auto mod = [](const Scope& s, const auto& in) { return ops::TruncateMod(s, in[0], in[1]); };
+  auto old_mod = [](const Scope& s, const auto& in) { return ops::Mod(s, in[0], in[1]); };
+  for (DataType dt : {DT_INT32, DT_INT64, DT_FLOAT, DT_DOUBLE}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    const Tensor a = FromDoubles(dt, {6}, x), b = FromDoubles(dt, {6}, y);
+    auto q = RunOp(div, {a, b}), r = RunOp(mod, {a, b}), r2 = RunOp(old_mod, {a, b});
+    ASSERT_TRUE(q.ok() && r.ok() && r2.ok()) << q.status() << r.status() << r2.status();
+    const double wrap = dt == DT_INT32 ? -2147483648.0 : 2147483648.0;
+    EXPECT_EQ(ToDoubles(*q), D({3, -3, -3, 3, 0, wrap}));
+    EXPECT_EQ(ToDoubles(*r), D({1, -1, 1, -1, 0, 0}));
+    EXPECT_EQ(ToDoubles(*r2), D({1, -1, 1, -1, 0, 0}));
+  }
+  auto r =
+      RunOp(mod, {FromDoubles(DT_DOUBLE, {2}, {-7.5, 7.5}), FromDoubles(DT_DOUBLE, {2}, {2, -2})});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(ToDoubles(*r), D({-1.5, 1.5}));
+  for (const BuildFn& build : {BuildFn(div), BuildFn(mod), BuildFn(old_mod)}) {
+    auto z = RunOp(build, {FromDoubles(DT_INT32, {2}, {4, 5}), FromDoubles(DT_INT32, {2}, {2, 0})});
+    EXPECT_NE(std::string(z.status().message()).find("division by zero"), std::string::npos)
+        << z.status();
   }
 }
 

@@ -76,6 +76,13 @@ void BinaryMathCases(CaseList& l) {
   l.Binary(
       "FloorMod", [](const Scope& s, Output a, Output b) { return FloorMod(s, a, b); },
       Vals(s23, 2.2, 2.8, 61), Vals({3}, 1, 1, 62));
+  // TruncateMod and Mod: negative dividends, away from their jumps too.
+  l.Binary(
+      "TruncateMod", [](const Scope& s, Output a, Output b) { return TruncateMod(s, a, b); },
+      Vals(s23, -2.8, -2.2, 73), Vals({3}, 1, 1, 74));
+  l.Binary(
+      "Mod", [](const Scope& s, Output a, Output b) { return Mod(s, a, b); },
+      Vals(s23, 2.2, 2.8, 75), Vals({2, 1}, 1, 1, 76));
   l.Binary(
       "Atan2", [](const Scope& s, Output a, Output b) { return Atan2(s, a, b); },
       Vals(s23, -1, 1, 63), Vals({2, 1}, 0.5, 1.5, 64));
