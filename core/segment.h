@@ -77,6 +77,12 @@ enum class SegmentFamily : int { kSorted, kUnsorted, kSparse, kSparseGrad };
 absl::StatusOr<SegmentLists> PrepareSegments(OpKernelContext& ctx, SegmentFamily family,
                                              SegmentReduction r, Tensor** out);
 
+// How an op's lists combine: as its reduction, but the sparse ops' gradients sum weighted
+// rows whatever their forward op (r then gives only the weights).
+constexpr SegmentReduction CombineOf(SegmentFamily family, SegmentReduction r) {
+  return family == SegmentFamily::kSparseGrad ? SegmentReduction::kSum : r;
+}
+
 // The value of a segment without entries: 1 for a product, the type's lowest (highest)
 // value for an unsorted max (min), else 0 (TensorFlow's).
 template <typename T>

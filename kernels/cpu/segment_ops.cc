@@ -27,13 +27,8 @@ void ReduceSegment(const SegmentLists& l, const T* data, const T* weights, int64
   }
 }
 
-// The gradients of the sparse ops sum weighted rows whatever their forward op: R gives
-// the weights there.
 template <SegmentFamily F, SegmentReduction R, typename T>
 class SegmentOp : public OpKernel {
-  static constexpr SegmentReduction kCombine =
-      F == SegmentFamily::kSparseGrad ? SegmentReduction::kSum : R;
-
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
@@ -48,7 +43,7 @@ class SegmentOp : public OpKernel {
       if (l.offsets[s] == l.offsets[s + 1]) {
         std::fill(o, o + l.inner, empty);
       } else {
-        ReduceSegment<kCombine>(l, data, weights.empty() ? nullptr : weights.data(), s, o);
+        ReduceSegment<CombineOf(F, R)>(l, data, weights.empty() ? nullptr : weights.data(), s, o);
       }
     }
     return absl::OkStatus();

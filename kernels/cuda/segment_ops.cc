@@ -17,12 +17,8 @@ absl::StatusOr<Tensor> Upload(const OpKernelContext& ctx, const std::vector<V>& 
   return UploadHostInput(ctx, host, what);
 }
 
-// As the CPU kernel: the sparse ops' gradients sum weighted rows, R giving the weights.
 template <SegmentFamily F, SegmentReduction R, typename T>
 class SegmentGpu : public OpKernel {
-  static constexpr SegmentReduction kCombine =
-      F == SegmentFamily::kSparseGrad ? SegmentReduction::kSum : R;
-
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
@@ -36,7 +32,7 @@ class SegmentGpu : public OpKernel {
       RILL_ASSIGN_OR_RETURN(weights, Upload<T>(ctx, l.weights, "segment weights"));
     }
     RILL_CUDA_CHECK(LaunchSegmentReduce(
-        kCombine, ctx.input(0).base<T>(), offsets.base<int64_t>(), rows.base<int64_t>(),
+        CombineOf(F, R), ctx.input(0).base<T>(), offsets.base<int64_t>(), rows.base<int64_t>(),
         l.weights.empty() ? nullptr : weights.base<T>(), l.segments, l.inner,
         EmptySegmentValue<T>(R, F == SegmentFamily::kUnsorted), out->base<T>(),
         ContextOf(ctx)->stream));
