@@ -1,5 +1,6 @@
 #include "rill/core/segment.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "rill/core/gather.h"
@@ -50,17 +51,25 @@ absl::StatusOr<int64_t> ScalarInput(const Tensor& t, const char* what) {
 
 // Entry j (data row src[j]) joins segment keys[j]; a negative key drops it. A counting
 // sort: each segment's entries keep their order.
-void Group(const Values& keys, const Values& src, SegmentLists* l) {
-  l->offsets.assign(static_cast<size_t>(l->segments) + 1, 0);
+absl::Status Group(const Values& keys, const Values& src, SegmentLists* l) {
+  l->offsets = Tensor(DT_INT64, TensorShape({l->segments + 1}));
+  if (!l->offsets.IsInitialized()) {
+    return errors::ResourceExhausted("out of memory for the row lists of ", l->segments,
+                                     " segments");
+  }
+  int64_t* o = l->offsets.base<int64_t>();
+  std::fill(o, o + l->segments + 1, 0);
   for (int64_t k : keys) {
-    if (k >= 0) ++l->offsets[k + 1];
+    if (k >= 0) ++o[k + 1];
   }
-  for (int64_t s = 0; s < l->segments; ++s) l->offsets[s + 1] += l->offsets[s];
-  l->rows.resize(static_cast<size_t>(l->offsets.back()));
-  Values next(l->offsets.begin(), l->offsets.end() - 1);
+  for (int64_t s = 0; s < l->segments; ++s) o[s + 1] += o[s];  // o[s]: where s starts
+  l->rows.resize(static_cast<size_t>(o[l->segments]));
   for (size_t j = 0; j < keys.size(); ++j) {
-    if (keys[j] >= 0) l->rows[next[keys[j]]++] = src[j];
+    if (keys[j] >= 0) l->rows[o[keys[j]]++] = src[j];  // o[s] moves to where s ends
   }
+  for (int64_t s = l->segments; s > 0; --s) o[s] = o[s - 1];  // back to the starts
+  o[0] = 0;
+  return absl::OkStatus();
 }
 
 // Allocates the output ([segments] + the data's dims from `first_inner` on) and groups the
@@ -76,7 +85,7 @@ absl::StatusOr<SegmentLists> Lay(OpKernelContext& ctx, const Tensor& data, int f
   SegmentLists l;
   l.segments = segments;
   for (size_t i = first_inner; i < d.size(); ++i) l.inner *= d[i];
-  if ((*out)->NumElements() > 0) Group(keys, src, &l);
+  if ((*out)->NumElements() > 0) RILL_RETURN_IF_ERROR(Group(keys, src, &l));
   return l;
 }
 
@@ -129,7 +138,7 @@ absl::StatusOr<SegmentLists> LaySparseSegmentGrad(OpKernelContext& ctx, SegmentR
   RILL_RETURN_IF_ERROR(CheckSegmentIndices(ids, grad.dim_size(0), false, "segment_ids"));
   RILL_RETURN_IF_ERROR(CheckSegmentIndices(indices, rows, false, "indices"));
   RILL_ASSIGN_OR_RETURN(SegmentLists l, Lay(ctx, grad, 1, rows, indices, ids, out));
-  if (r == SegmentReduction::kSum || l.offsets.empty()) return l;
+  if (r == SegmentReduction::kSum || !l.offsets.IsInitialized()) return l;
   // Entry k carries grad row rows[k], whose segment had n entries in the forward op.
   Values count(static_cast<size_t>(grad.dim_size(0)), 0);
   for (int64_t id : ids) ++count[id];

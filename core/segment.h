@@ -23,11 +23,15 @@ namespace rill {
 
 // Output row s reduces entries offsets[s] .. offsets[s + 1] - 1; entry k is data row
 // rows[k], times weights[k] when there are weights. Empty (segments and inner only) when
-// the output has no elements.
+// the output has no elements. The offsets, one per segment, are sized by a count the
+// caller gives (num_segments) rather than by an input, so they are a Tensor: an allocation
+// that fails is ResourceExhausted, not an exception.
 struct SegmentLists {
   int64_t segments = 0, inner = 1;
-  std::vector<int64_t> offsets, rows;
+  Tensor offsets;  // int64 [segments + 1]
+  std::vector<int64_t> rows;
   std::vector<double> weights;
+  const int64_t* offset() const { return offsets.base<int64_t>(); }
 };
 
 // Output dims (-1 where unknown) of the sorted ops, of the sparse ops and of their

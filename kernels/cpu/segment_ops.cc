@@ -10,7 +10,7 @@ namespace {
 
 template <SegmentReduction R, typename T>
 void ReduceSegment(const SegmentLists& l, const T* data, const T* weights, int64_t s, T* o) {
-  const int64_t begin = l.offsets[s], end = l.offsets[s + 1], inner = l.inner;
+  const int64_t begin = l.offset()[s], end = l.offset()[s + 1], inner = l.inner;
   for (int64_t i = 0; i < inner; ++i)
     o[i] = SegmentEntry(data, l.rows.data(), weights, inner, begin, i);
   for (int64_t k = begin + 1; k < end; ++k) {
@@ -40,7 +40,7 @@ class SegmentOp : public OpKernel {
     const T* data = ctx.input(0).base<T>();
     T* o = out->base<T>();
     for (int64_t s = 0; s < l.segments; ++s, o += l.inner) {
-      if (l.offsets[s] == l.offsets[s + 1]) {
+      if (l.offset()[s] == l.offset()[s + 1]) {
         std::fill(o, o + l.inner, empty);
       } else {
         ReduceSegment<CombineOf(F, R)>(l, data, weights.empty() ? nullptr : weights.data(), s, o);

@@ -25,7 +25,7 @@ class SegmentGpu : public OpKernel {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(SegmentLists l, PrepareSegments(ctx, F, R, &out));
     if (out->NumElements() == 0) return absl::OkStatus();
-    RILL_ASSIGN_OR_RETURN(Tensor offsets, Upload<int64_t>(ctx, l.offsets, "segment offsets"));
+    RILL_ASSIGN_OR_RETURN(Tensor offsets, UploadHostInput(ctx, l.offsets, "segment offsets"));
     RILL_ASSIGN_OR_RETURN(Tensor rows, Upload<int64_t>(ctx, l.rows, "segment rows"));
     Tensor weights;
     if (!l.weights.empty()) {
