@@ -11,15 +11,7 @@ namespace {
 
 using shape_util::Dims;
 using shape_util::Str;
-using Values = std::vector<int64_t>;
-
-Values IntsOf(const Tensor& t) {
-  Values v(static_cast<size_t>(t.NumElements()));
-  for (size_t i = 0; i < v.size(); ++i) {
-    v[i] = t.dtype() == DT_INT32 ? t.base<int32_t>()[i] : t.base<int64_t>()[i];
-  }
-  return v;
-}
+using Values = absl::InlinedVector<int64_t, 8>;  // shape_fns::AllIntValues's
 
 Values Iota(size_t n) {
   Values v(n);
@@ -93,7 +85,7 @@ absl::StatusOr<SegmentLists> LaySortedSegments(OpKernelContext& ctx, Tensor** ou
   const Tensor &data = ctx.input(0), &ids_t = ctx.input(1);
   RILL_RETURN_IF_ERROR(
       SortedSegmentDims(data.shape().dim_sizes(), ids_t.shape().dim_sizes(), 0).status());
-  const Values ids = IntsOf(ids_t);
+  RILL_ASSIGN_OR_RETURN(const Values ids, shape_fns::AllIntValues(ids_t, "segment_ids"));
   RILL_ASSIGN_OR_RETURN(int64_t segments, SortedSegmentCount(ids));
   return Lay(ctx, data, 1, segments, ids, Iota(ids.size()), out);
 }
@@ -103,7 +95,7 @@ absl::StatusOr<SegmentLists> LayUnsortedSegments(OpKernelContext& ctx, Tensor** 
   RILL_ASSIGN_OR_RETURN(int64_t segments, ScalarInput(ctx.input(2), "num_segments"));
   RILL_RETURN_IF_ERROR(
       SegmentSumDims(data.shape().dim_sizes(), ids_t.shape().dim_sizes(), segments).status());
-  const Values ids = IntsOf(ids_t);
+  RILL_ASSIGN_OR_RETURN(const Values ids, shape_fns::AllIntValues(ids_t, "segment_ids"));
   RILL_RETURN_IF_ERROR(CheckSegmentIndices(ids, segments, true, "segment_ids"));
   return Lay(ctx, data, ids_t.dims(), segments, ids, Iota(ids.size()), out);
 }
@@ -113,7 +105,8 @@ absl::StatusOr<SegmentLists> LaySparseSegments(OpKernelContext& ctx, Tensor** ou
   RILL_RETURN_IF_ERROR(SparseSegmentDims(data.shape().dim_sizes(), indices_t.shape().dim_sizes(),
                                          ids_t.shape().dim_sizes(), 0)
                            .status());
-  const Values indices = IntsOf(indices_t), ids = IntsOf(ids_t);
+  RILL_ASSIGN_OR_RETURN(const Values indices, shape_fns::AllIntValues(indices_t, "indices"));
+  RILL_ASSIGN_OR_RETURN(const Values ids, shape_fns::AllIntValues(ids_t, "segment_ids"));
   RILL_RETURN_IF_ERROR(CheckSegmentIndices(indices, data.dim_size(0), false, "indices"));
   RILL_ASSIGN_OR_RETURN(int64_t segments, SortedSegmentCount(ids));
   if (ctx.num_inputs() == 4) {
@@ -134,7 +127,8 @@ absl::StatusOr<SegmentLists> LaySparseSegmentGrad(OpKernelContext& ctx, SegmentR
   RILL_RETURN_IF_ERROR(SparseSegmentDims(grad.shape().dim_sizes(), indices_t.shape().dim_sizes(),
                                          ids_t.shape().dim_sizes(), rows)
                            .status());
-  const Values indices = IntsOf(indices_t), ids = IntsOf(ids_t);
+  RILL_ASSIGN_OR_RETURN(const Values indices, shape_fns::AllIntValues(indices_t, "indices"));
+  RILL_ASSIGN_OR_RETURN(const Values ids, shape_fns::AllIntValues(ids_t, "segment_ids"));
   RILL_RETURN_IF_ERROR(CheckSegmentIndices(ids, grad.dim_size(0), false, "segment_ids"));
   RILL_RETURN_IF_ERROR(CheckSegmentIndices(indices, rows, false, "indices"));
   RILL_ASSIGN_OR_RETURN(SegmentLists l, Lay(ctx, grad, 1, rows, indices, ids, out));

@@ -38,6 +38,12 @@ absl::Status CheckConstIndices(const InferenceContext& c, int i, int64_t limit, 
   return CheckSegmentIndices(v, limit, drop_negative, what);
 }
 
+// A vector input's dims, or one unknown dim when even its rank is unknown.
+shape_util::Dims VectorDims(const PartialTensorShape& s) {
+  const auto d = s.dim_sizes();
+  return s.unknown_rank() ? shape_util::Dims{-1} : shape_util::Dims(d.begin(), d.end());
+}
+
 // Dim 0 of input i, -1 when unknown.
 int64_t Dim0(const InferenceContext& c, int i) {
   const PartialTensorShape& s = c.input_shape(i);
@@ -51,10 +57,7 @@ absl::Status SortedShape(InferenceContext& c) {
     SetUnknown(c);
     return absl::OkStatus();
   }
-  const shape_util::Dims ids_dims =
-      ids.unknown_rank() ? shape_util::Dims{-1}
-                         : shape_util::Dims(ids.dim_sizes().begin(), ids.dim_sizes().end());
-  RILL_ASSIGN_OR_RETURN(auto out, SortedSegmentDims(d.dim_sizes(), ids_dims, segments));
+  RILL_ASSIGN_OR_RETURN(auto out, SortedSegmentDims(d.dim_sizes(), VectorDims(ids), segments));
   c.set_output(0, PartialTensorShape(out));
   return absl::OkStatus();
 }
@@ -100,12 +103,8 @@ absl::Status SparseShape(InferenceContext& c, bool grad) {
     SetUnknown(c);
     return absl::OkStatus();
   }
-  auto dims_of = [](const PartialTensorShape& s) {
-    const auto d = s.dim_sizes();
-    return s.unknown_rank() ? shape_util::Dims{-1} : shape_util::Dims(d.begin(), d.end());
-  };
   RILL_ASSIGN_OR_RETURN(auto out,
-                        SparseSegmentDims(d.dim_sizes(), dims_of(i), dims_of(ids), segments));
+                        SparseSegmentDims(d.dim_sizes(), VectorDims(i), VectorDims(ids), segments));
   c.set_output(0, PartialTensorShape(out));
   return absl::OkStatus();
 }
