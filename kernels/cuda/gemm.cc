@@ -13,14 +13,14 @@ absl::Status StridedBatchedGemm(GpuContext* g, bool adj_x, bool adj_y, int64_t m
   const int m = static_cast<int>(m64), n = static_cast<int>(n64), k = static_cast<int>(k64);
   const int lda = adj_x ? m : k, ldb = adj_y ? k : n;
   if constexpr (std::is_same_v<T, float>) {
-    RILL_CUDA_CHECK(cublasGemmStridedBatchedEx(
+    RILL_CUDA_CHECK(Cublas().GemmStridedBatchedEx(
         g->cublas, op(adj_y), op(adj_x), n, m, k, &one, y, CUDA_R_32F, ldb, y_stride, x, CUDA_R_32F,
         lda, x_stride, &zero, out, CUDA_R_32F, n, m64 * n64, static_cast<int>(count),
         allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   } else {
-    RILL_CUDA_CHECK(cublasDgemmStridedBatched(g->cublas, op(adj_y), op(adj_x), n, m, k, &one, y,
-                                              ldb, y_stride, x, lda, x_stride, &zero, out, n,
-                                              m64 * n64, static_cast<int>(count)));
+    RILL_CUDA_CHECK(Cublas().DgemmStridedBatched(g->cublas, op(adj_y), op(adj_x), n, m, k, &one, y,
+                                                 ldb, y_stride, x, lda, x_stride, &zero, out, n,
+                                                 m64 * n64, static_cast<int>(count)));
   }
   return absl::OkStatus();
 }

@@ -11,8 +11,9 @@ absl::Status CudaError(cudaError_t e, const char* stmt, const char* file, int li
 }
 
 absl::Status CublasError(cublasStatus_t e, const char* stmt, const char* file, int line) {
-  return errors::Internal("cuBLAS error ", static_cast<int>(e), " in ", stmt, " at ", file, ":",
-                          line);
+  // Only a loaded cuBLAS returns its errors.
+  return errors::Internal("cuBLAS error ", Cublas().GetStatusName(e), " in ", stmt, " at ", file,
+                          ":", line);
 }
 
 absl::Status CudnnError(cudnnStatus_t e, const char* stmt, const char* file, int line) {

@@ -3,7 +3,6 @@
 // one checking macro every CUDA, cuBLAS and cuDNN call goes through.
 #pragma once
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cudnn.h>
 
@@ -11,6 +10,7 @@
 #include <mutex>
 
 #include "rill/core/kernel.h"
+#include "rill/kernels/cuda/cublas_api.h"
 
 namespace rill::gpu {
 

@@ -182,12 +182,12 @@ class MatMulGpu : public OpKernel {
     if constexpr (std::is_same_v<T, float>) {
       // The compute type is chosen per call, so Sessions with and without TF32 can share
       // the device's handle.
-      RILL_CUDA_CHECK(cublasGemmEx(
+      RILL_CUDA_CHECK(Cublas().GemmEx(
           g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<float>(), CUDA_R_32F, ldb,
           a.base<float>(), CUDA_R_32F, lda, &zero, out->base<float>(), CUDA_R_32F, n,
           tf32_ ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     } else {
-      RILL_CUDA_CHECK(cublasDgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(), ldb,
+      RILL_CUDA_CHECK(Cublas().Dgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(), ldb,
                                   a.base<double>(), lda, &zero, out->base<double>(), n));
     }
     return absl::OkStatus();

@@ -190,20 +190,20 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
       // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T.
       std::lock_guard<std::mutex> handle_lock(*g->library_mu);
       if (!constant_lr_) {
-        RILL_CUDA_CHECK(cublasSetPointerMode(g->cublas, CUBLAS_POINTER_MODE_DEVICE));
+        RILL_CUDA_CHECK(Cublas().SetPointerMode(g->cublas, CUBLAS_POINTER_MODE_DEVICE));
       }
       cublasStatus_t st;
       if constexpr (std::is_same_v<T, float>) {
-        st = cublasGemmEx(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<float>(), CUDA_R_32F,
+        st = Cublas().GemmEx(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<float>(), CUDA_R_32F,
                           ldb, a.base<float>(), CUDA_R_32F, lda, beta, v[0]->base<float>(),
                           CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
       } else {
-        st = cublasDgemm(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<double>(), ldb,
+        st = Cublas().Dgemm(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<double>(), ldb,
                          a.base<double>(), lda, beta, v[0]->base<double>(), n);
       }
       // Every other call on the handle passes host scalars.
       if (!constant_lr_) {
-        RILL_CUDA_CHECK(cublasSetPointerMode(g->cublas, CUBLAS_POINTER_MODE_HOST));
+        RILL_CUDA_CHECK(Cublas().SetPointerMode(g->cublas, CUBLAS_POINTER_MODE_HOST));
       }
       RILL_CUDA_CHECK(st);
     }

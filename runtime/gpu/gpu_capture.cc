@@ -49,11 +49,12 @@ absl::Status GpuDevice::MakeCaptureContext() {
   RILL_CUDA_CHECK(cudaSetDevice(c.device));
   RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
   c.copy_stream = context_.copy_stream;
-  RILL_CUDA_CHECK(cublasCreate(&c.cublas));
-  RILL_CUDA_CHECK(cublasSetStream(c.cublas, c.stream));
-  RILL_CUDA_CHECK(cublasSetMathMode(c.cublas, CUBLAS_DEFAULT_MATH));
+  const CublasApi& blas = Cublas();  // loaded when this device was made
+  RILL_CUDA_CHECK(blas.Create(&c.cublas));
+  RILL_CUDA_CHECK(blas.SetStream(c.cublas, c.stream));
+  RILL_CUDA_CHECK(blas.SetMathMode(c.cublas, CUBLAS_DEFAULT_MATH));
   RILL_CUDA_CHECK(cudaMalloc(&capture_workspace_, kCublasWorkspaceBytes));
-  RILL_CUDA_CHECK(cublasSetWorkspace(c.cublas, capture_workspace_, kCublasWorkspaceBytes));
+  RILL_CUDA_CHECK(blas.SetWorkspace(c.cublas, capture_workspace_, kCublasWorkspaceBytes));
   RILL_CUDA_CHECK(cudnnCreate(&c.cudnn));
   RILL_CUDA_CHECK(cudnnSetStream(c.cudnn, c.stream));
   RILL_RETURN_IF_ERROR(WarmUpCublas(c));

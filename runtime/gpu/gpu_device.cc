@@ -104,7 +104,7 @@ GpuDevice::~GpuDevice() {
   // best-effort releases here.
   for (const GpuContext* c : {&context_, &capture_context_}) {
     if (c->cudnn) (void)cudnnDestroy(c->cudnn);
-    if (c->cublas) (void)cublasDestroy(c->cublas);
+    if (c->cublas) (void)Cublas().Destroy(c->cublas);
   }
   if (capture_workspace_ != nullptr) (void)cudaFree(capture_workspace_);
 }
@@ -121,7 +121,7 @@ absl::Status WarmUpCublas(const GpuContext& c) {
   absl::Status st = absl::OkStatus();
   for (cublasComputeType_t type : {CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_32F_FAST_TF32}) {
     if (!st.ok()) break;
-    st = CheckStatus(cublasGemmEx(c.cublas, CUBLAS_OP_N, CUBLAS_OP_N, kN, kN, kN, &one, buf,
+    st = CheckStatus(Cublas().GemmEx(c.cublas, CUBLAS_OP_N, CUBLAS_OP_N, kN, kN, kN, &one, buf,
                                   CUDA_R_32F, kN, buf + kN * kN, CUDA_R_32F, kN, &zero,
                                   buf + 2 * kN * kN, CUDA_R_32F, kN, type, CUBLAS_GEMM_DEFAULT),
                      "cublasGemmEx (warm-up)", __FILE__, __LINE__);
@@ -137,10 +137,11 @@ absl::StatusOr<std::shared_ptr<GpuDevice>> GpuDevice::Create(int ordinal) {
   RILL_CUDA_CHECK(cudaSetDevice(ordinal));
   RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.stream, cudaStreamNonBlocking));
   RILL_CUDA_CHECK(cudaStreamCreateWithFlags(&c.copy_stream, cudaStreamNonBlocking));
-  RILL_CUDA_CHECK(cublasCreate(&c.cublas));
-  RILL_CUDA_CHECK(cublasSetStream(c.cublas, c.stream));
+  RILL_ASSIGN_OR_RETURN(const CublasApi* blas, LoadCublas());
+  RILL_CUDA_CHECK(blas->Create(&c.cublas));
+  RILL_CUDA_CHECK(blas->SetStream(c.cublas, c.stream));
   // Default math: no TF32 unless a kernel asks for it by compute type (SessionOptions).
-  RILL_CUDA_CHECK(cublasSetMathMode(c.cublas, CUBLAS_DEFAULT_MATH));
+  RILL_CUDA_CHECK(blas->SetMathMode(c.cublas, CUBLAS_DEFAULT_MATH));
   RILL_CUDA_CHECK(cudnnCreate(&c.cudnn));
   RILL_CUDA_CHECK(cudnnSetStream(c.cudnn, c.stream));
   RILL_RETURN_IF_ERROR(WarmUpCublas(c));

@@ -3,6 +3,8 @@
 // Status, traces with device times, and cuDNN's NCHW route. Each op's parity with the CPU
 // is its op case (tests/ops/op_cases_*.cc, run on every device).
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "support/op_tester.h"
@@ -128,6 +130,28 @@ TEST(Gpu, TracedStepHasCudaEventTimes) {
   EXPECT_GE(gpu_nodes, 2);  // x copied in, and y
   EXPECT_GE(copies, 1);
   EXPECT_NE(ToChromeTrace(meta.step_stats).find("device: stream"), std::string::npos);
+}
+
+// cuBLAS is loaded by the first GPU device, not linked (kernels/cuda/cublas_api.h): once the
+// devices are listed, a fresh process has mapped it exactly when it has a GPU. Exits 0 when
+// so.
+void RunOnTheDevicesAndCheckCublasIsMapped() {
+  Scope root = Scope::NewRootScope();
+  auto y = ops::Add(root, ops::Const(root, 1.f), 2.f);
+  Session session(root);
+  std::vector<Tensor> out;
+  if (!session.Run({}, {y}, &out).ok() || out[0].scalar<float>()() != 3.f) std::exit(2);
+  std::ifstream maps("/proc/self/maps");
+  const std::string text{std::istreambuf_iterator<char>(maps), std::istreambuf_iterator<char>()};
+  if (text.empty()) std::exit(3);
+  std::exit((text.find("libcublas") != std::string::npos) == HaveGpu() ? 0 : 1);
+}
+
+// In a process of its own (a threadsafe death test re-runs the program for this test
+// alone): another test of the same process may have loaded cuBLAS. Runs everywhere.
+TEST(GpuDeathTest, CublasIsLoadedOnlyWithAGpu) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(RunOnTheDevicesAndCheckCublasIsMapped(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

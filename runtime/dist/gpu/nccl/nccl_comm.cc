@@ -1,12 +1,13 @@
 #include "rill/runtime/dist/gpu/nccl/nccl_comm.h"
 
-#include <dlfcn.h>
 #include <nccl.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "rill/core/dso_loader.h"
 #include "rill/core/status.h"
 
 namespace rill::dist {
@@ -36,33 +37,29 @@ struct NcclApi {
   decltype(&ncclGroupEnd) GroupEnd = nullptr;
 };
 
-template <typename F>
-bool Find(void* lib, const char* name, F* f) {
-  *f = reinterpret_cast<F>(dlsym(lib, name));
-  return *f != nullptr;
+constexpr const char* kLibrary = "libnccl.so.2";
+
+absl::StatusOr<const NcclApi*> Load() {
+  RILL_ASSIGN_OR_RETURN(void* lib, dso::Open(kLibrary));
+  auto a = std::make_unique<NcclApi>();
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclGetErrorString", &a->GetErrorString));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclGetUniqueId", &a->GetUniqueId));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclCommInitRank", &a->CommInitRank));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclCommUserRank", &a->CommUserRank));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclCommGetAsyncError", &a->CommGetAsyncError));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclCommAbort", &a->CommAbort));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclAllReduce", &a->AllReduce));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclBroadcast", &a->Broadcast));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclGroupStart", &a->GroupStart));
+  RILL_RETURN_IF_ERROR(dso::Find(lib, kLibrary, "ncclGroupEnd", &a->GroupEnd));
+  return a.release();  // kept for the process's life, as the library
 }
 
 // The loaded library's functions, or null when libnccl.so.2 (or one of them) is missing.
 const NcclApi* Api() {
   static const NcclApi* api = []() -> const NcclApi* {
-    void* lib = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (lib == nullptr) return nullptr;
-    auto* a = new NcclApi;
-    const bool all =
-        Find(lib, "ncclGetErrorString", &a->GetErrorString) &&
-        Find(lib, "ncclGetUniqueId", &a->GetUniqueId) &&
-        Find(lib, "ncclCommInitRank", &a->CommInitRank) &&
-        Find(lib, "ncclCommUserRank", &a->CommUserRank) &&
-        Find(lib, "ncclCommGetAsyncError", &a->CommGetAsyncError) &&
-        Find(lib, "ncclCommAbort", &a->CommAbort) && Find(lib, "ncclAllReduce", &a->AllReduce) &&
-        Find(lib, "ncclBroadcast", &a->Broadcast) && Find(lib, "ncclGroupStart", &a->GroupStart) &&
-        Find(lib, "ncclGroupEnd", &a->GroupEnd);
-    if (!all) {
-      delete a;
-      dlclose(lib);
-      return nullptr;
-    }
-    return a;  // kept for the process's life, as the library
+    absl::StatusOr<const NcclApi*> loaded = Load();
+    return loaded.ok() ? *loaded : nullptr;
   }();
   return api;
 }
