@@ -187,8 +187,8 @@ class MatMulGpu : public OpKernel {
           a.base<float>(), CUDA_R_32F, lda, &zero, out->base<float>(), CUDA_R_32F, n,
           tf32_ ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
     } else {
-      RILL_CUDA_CHECK(Cublas().Dgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(), ldb,
-                                  a.base<double>(), lda, &zero, out->base<double>(), n));
+      RILL_CUDA_CHECK(Cublas().Dgemm(g->cublas, op(tb_), op(ta_), n, m, k, &one, b.base<double>(),
+                                     ldb, a.base<double>(), lda, &zero, out->base<double>(), n));
     }
     return absl::OkStatus();
   }

@@ -194,12 +194,13 @@ class MatMulApplyGradientDescentGpu : public OpKernel {
       }
       cublasStatus_t st;
       if constexpr (std::is_same_v<T, float>) {
-        st = Cublas().GemmEx(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<float>(), CUDA_R_32F,
-                          ldb, a.base<float>(), CUDA_R_32F, lda, beta, v[0]->base<float>(),
-                          CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        st = Cublas().GemmEx(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<float>(),
+                             CUDA_R_32F, ldb, a.base<float>(), CUDA_R_32F, lda, beta,
+                             v[0]->base<float>(), CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                             CUBLAS_GEMM_DEFAULT);
       } else {
         st = Cublas().Dgemm(g->cublas, op(tb_), op(ta_), n, m, k, alpha, b.base<double>(), ldb,
-                         a.base<double>(), lda, beta, v[0]->base<double>(), n);
+                            a.base<double>(), lda, beta, v[0]->base<double>(), n);
       }
       // Every other call on the handle passes host scalars.
       if (!constant_lr_) {

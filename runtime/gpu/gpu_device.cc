@@ -122,8 +122,8 @@ absl::Status WarmUpCublas(const GpuContext& c) {
   for (cublasComputeType_t type : {CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_32F_FAST_TF32}) {
     if (!st.ok()) break;
     st = CheckStatus(Cublas().GemmEx(c.cublas, CUBLAS_OP_N, CUBLAS_OP_N, kN, kN, kN, &one, buf,
-                                  CUDA_R_32F, kN, buf + kN * kN, CUDA_R_32F, kN, &zero,
-                                  buf + 2 * kN * kN, CUDA_R_32F, kN, type, CUBLAS_GEMM_DEFAULT),
+                                     CUDA_R_32F, kN, buf + kN * kN, CUDA_R_32F, kN, &zero,
+                                     buf + 2 * kN * kN, CUDA_R_32F, kN, type, CUBLAS_GEMM_DEFAULT),
                      "cublasGemmEx (warm-up)", __FILE__, __LINE__);
   }
   if (st.ok()) st = CheckStatus(cudaStreamSynchronize(c.stream), "sync", __FILE__, __LINE__);
