@@ -1,5 +1,5 @@
 // ONNX ops that select parts of tensors: Slice, Split, Gather, OneHot, TopK, ArgMax and
-// ArgMin, plus CumSum and Einsum. ONNX counts negative indices from the end where
+// ArgMin, NonZero, plus CumSum and Einsum. ONNX counts negative indices from the end where
 // TensorFlow's kernels refuse them; the converters shift them first.
 #include <algorithm>
 #include <cctype>
@@ -272,6 +272,13 @@ absl::Status ConvertEinsum(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// NonZero: the indices of the non-zero elements as columns in row-major order ([rank, n]);
+// TensorFlow's Where gives the same indices as rows ([n, rank]).
+absl::Status ConvertNonZero(NodeContext& c) {
+  c.set_output(0, c.Op("Transpose", {c.Op("Where", {c.input(0)}), c.Int64s({1, 0})}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Slice", 1, nullptr, ConvertSlice, {3, 4}});
@@ -283,6 +290,7 @@ absl::Status ConvertEinsum(NodeContext& c) {
   r->Register({"ArgMin", 1, nullptr, Arg("ArgMin")});
   r->Register({"CumSum", 11, nullptr, ConvertCumSum});
   r->Register({"Einsum", 12, nullptr, ConvertEinsum});
+  r->Register({"NonZero", 9, nullptr, ConvertNonZero});
   return true;
 }();
 

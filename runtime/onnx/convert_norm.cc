@@ -1,7 +1,8 @@
 // ONNX's normalizations as compositions (so that gradients and GPU kernels come from the
 // ops'): BatchNormalization in inference mode folds its four vectors into one scale and
 // one offset per channel; InstanceNormalization and LayerNormalization normalize over the
-// spatial dims / the dims from `axis` with Mean, Square and Rsqrt.
+// spatial dims / the dims from `axis` with Mean, Square and Rsqrt; MeanVarianceNormalization
+// over its axes.
 #include "rill/runtime/onnx/converter.h"
 #include "rill/runtime/onnx/layout.h"
 
@@ -81,6 +82,20 @@ absl::Status ConvertLayerNorm(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// MeanVarianceNormalization: (x - mean) / (standard deviation + 1e-9) over `axes` (by
+// default N and the spatial dims of NCHW), as ONNX's function body says, with the variance
+// taken of the centered values (E[x^2] - E[x]^2, the body's, cancels digits).
+absl::Status ConvertMeanVarianceNorm(NodeContext& c) {
+  Output x = c.input(0);
+  Output axes =
+      c.Int64s(c.attrs().has("axes") ? c.attrs().ints("axes") : std::vector<int64_t>{0, 2, 3});
+  Output centered = c.Op("Sub", {x, c.Op("Mean", {x, axes}, {{"keep_dims", true}})});
+  Output var = c.Op("Mean", {c.Op("Square", {centered}), axes}, {{"keep_dims", true}});
+  c.set_output(
+      0, c.Op("Div", {centered, c.Op("Add", {c.Op("Sqrt", {var}), ScalarLike(c, x, 1e-9f)})}));
+  return absl::OkStatus();
+}
+
 // LRN over the channel dim (1) of [N, C, ...]: x / (bias + alpha / size * sum of x^2 over
 // the channels c - floor((size-1)/2) .. c + ceil((size-1)/2))^beta; the window's sum is
 // the sum of `size` slices of the squares padded with zeros along C.
@@ -119,6 +134,7 @@ absl::Status ConvertLrn(NodeContext& c) {
   r->Register({"BatchNormalization", 1, BatchNormSupport, ConvertBatchNorm});
   r->Register({"InstanceNormalization", 1, nullptr, ConvertInstanceNorm});
   r->Register({"LayerNormalization", 17, nullptr, ConvertLayerNorm});
+  r->Register({"MeanVarianceNormalization", 9, nullptr, ConvertMeanVarianceNorm});
   return true;
 }();
 
