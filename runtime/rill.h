@@ -21,6 +21,7 @@
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/image_ops.h"
+#include "rill/ops/linalg_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/ops/nms_ops.h"
 #include "rill/ops/nn_ops.h"

@@ -266,6 +266,8 @@ absl::Status ConvertMod(NodeContext& c) {
     r->Register({op, 1, nullptr, Unary(op)});
   }
   r->Register({"Not", 1, nullptr, Unary("LogicalNot")});
+  // Not elementwise, but one TensorFlow op as these are: a determinant per matrix.
+  r->Register({"Det", 11, nullptr, Unary("MatrixDeterminant")});
   const std::pair<const char*, const char*> binary[] = {{"Add", "Add"},
                                                         {"Sub", "Sub"},
                                                         {"Mul", "Mul"},

@@ -1,0 +1,172 @@
+// CPU kernels of the square-matrix ops (ops/linalg_ops.h): each matrix of the batch is
+// factored by Eigen's LU with partial pivoting, as TensorFlow's CPU kernels do. The
+// determinant is formed from the factors' signs and the sum of their logs (TensorFlow's
+// way too), so that a product of large or small pivots does not overflow on the way to a
+// representable result. A matrix is invertible when no pivot is zero (or NaN).
+#include <cmath>
+#include <limits>
+
+#include "Eigen/LU"
+#include "rill/core/kernel.h"
+
+namespace rill::cpu {
+namespace {
+
+template <typename T>
+using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using Lu = Eigen::PartialPivLU<Matrix<T>>;
+
+// The batch that `t` holds: how many matrices, of how many rows and columns.
+struct Batch {
+  int64_t count = 1, rows = 0, cols = 0;
+};
+
+absl::StatusOr<Batch> MatricesOf(const Tensor& t, const char* what) {
+  if (t.dims() < 2) {
+    return errors::InvalidArgument(what, " must be at least rank 2, got shape ",
+                                   t.shape().DebugString());
+  }
+  Batch b;
+  for (int d = 0; d + 2 < t.dims(); ++d) b.count *= t.dim_size(d);
+  b.rows = t.dim_size(t.dims() - 2);
+  b.cols = t.dim_size(t.dims() - 1);
+  return b;
+}
+
+absl::StatusOr<Batch> SquareOf(const Tensor& t, const char* what) {
+  RILL_ASSIGN_OR_RETURN(Batch b, MatricesOf(t, what));
+  if (b.rows != b.cols) {
+    return errors::InvalidArgument(what, " must hold square matrices, got shape ",
+                                   t.shape().DebugString());
+  }
+  return b;
+}
+
+// Matrix i of the batch (or its transpose), factored.
+template <typename T>
+Lu<T> Factor(const Tensor& t, const Batch& b, int64_t i, bool transpose) {
+  Eigen::Map<const Matrix<T>> m(t.base<T>() + i * b.rows * b.cols, b.rows, b.cols);
+  return transpose ? Lu<T>(m.transpose()) : Lu<T>(m);
+}
+
+template <typename T>
+absl::Status Invertible(const Lu<T>& lu, const Tensor& t, int64_t i) {
+  if (lu.matrixLU().diagonal().cwiseAbs().minCoeff() > T(0)) return absl::OkStatus();
+  return errors::InvalidArgument("matrix ", i, " of the input of shape ", t.shape().DebugString(),
+                                 " is not invertible (its LU factorization has a zero pivot)");
+}
+
+// sign(det) and log|det| from the factors.
+template <typename T>
+void SignAndLogAbs(const Lu<T>& lu, T* sign, T* log_abs) {
+  T s = static_cast<T>(lu.permutationP().determinant()), sum = 0;
+  for (Eigen::Index k = 0; k < lu.matrixLU().rows(); ++k) {
+    const T u = lu.matrixLU()(k, k);
+    if (u == T(0)) {
+      *sign = 0;
+      *log_abs = -std::numeric_limits<T>::infinity();
+      return;
+    }
+    if (u < T(0)) s = -s;
+    sum += std::log(std::abs(u));  // NaN stays NaN
+  }
+  *sign = s;
+  *log_abs = sum;
+}
+
+// MatrixDeterminant (one output) and LogMatrixDeterminant (sign, log|det|).
+template <typename T, bool kLog>
+class DeterminantOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Batch b, SquareOf(x, "input"));
+    const TensorShape batch(x.shape().dim_sizes().subspan(0, x.dims() - 2));
+    Tensor *first, *second = nullptr;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, batch, &first));
+    if (kLog) RILL_RETURN_IF_ERROR(ctx.allocate_output(1, batch, &second));
+    for (int64_t i = 0; i < b.count; ++i) {
+      T sign = 1, log_abs = 0;  // an empty matrix's determinant is 1
+      if (b.rows > 0) SignAndLogAbs(Factor<T>(x, b, i, false), &sign, &log_abs);
+      if (kLog) {
+        first->base<T>()[i] = sign;
+        second->base<T>()[i] = log_abs;
+      } else {
+        first->base<T>()[i] = sign * std::exp(log_abs);
+      }
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class InverseOp : public OpKernel {
+ public:
+  explicit InverseOp(OpKernelConstruction& c)
+      : OpKernel(c), adjoint_(c.node().attr<bool>("adjoint")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Batch b, SquareOf(x, "input"));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    if (b.rows == 0) return absl::OkStatus();
+    for (int64_t i = 0; i < b.count; ++i) {
+      const Lu<T> lu = Factor<T>(x, b, i, adjoint_);
+      RILL_RETURN_IF_ERROR(Invertible(lu, x, i));
+      Eigen::Map<Matrix<T>>(out->base<T>() + i * b.rows * b.rows, b.rows, b.rows) = lu.inverse();
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool adjoint_;
+};
+
+template <typename T>
+class SolveOp : public OpKernel {
+ public:
+  explicit SolveOp(OpKernelConstruction& c)
+      : OpKernel(c), adjoint_(c.node().attr<bool>("adjoint")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor &a = ctx.input(0), &rhs = ctx.input(1);
+    RILL_ASSIGN_OR_RETURN(Batch b, SquareOf(a, "matrix"));
+    RILL_ASSIGN_OR_RETURN(Batch r, MatricesOf(rhs, "rhs"));
+    TensorShape want = a.shape();
+    want.set_dim(want.dims() - 1, r.cols);
+    if (rhs.shape() != want) {
+      return errors::InvalidArgument("rhs of shape ", rhs.shape().DebugString(),
+                                     " does not fit matrices of shape ", a.shape().DebugString(),
+                                     " (needs ", want.DebugString(), ")");
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, rhs.shape(), &out));
+    if (b.rows == 0 || r.cols == 0) return absl::OkStatus();
+    for (int64_t i = 0; i < b.count; ++i) {
+      const Lu<T> lu = Factor<T>(a, b, i, adjoint_);
+      RILL_RETURN_IF_ERROR(Invertible(lu, a, i));
+      const int64_t at = i * r.rows * r.cols;
+      Eigen::Map<Matrix<T>>(out->base<T>() + at, r.rows, r.cols) =
+          lu.solve(Eigen::Map<const Matrix<T>>(rhs.base<T>() + at, r.rows, r.cols));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool adjoint_;
+};
+
+#define RILL_REG_LINALG(T)                                                                        \
+  RILL_REGISTER_KERNEL("MatrixDeterminant", DEVICE_CPU, "T", DataTypeToEnum<T>::value,            \
+                       DeterminantOp<T, false>);                                                  \
+  RILL_REGISTER_KERNEL("LogMatrixDeterminant", DEVICE_CPU, "T", DataTypeToEnum<T>::value,         \
+                       DeterminantOp<T, true>);                                                   \
+  RILL_REGISTER_KERNEL("MatrixInverse", DEVICE_CPU, "T", DataTypeToEnum<T>::value, InverseOp<T>); \
+  RILL_REGISTER_KERNEL("MatrixSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SolveOp<T>);
+RILL_REG_LINALG(float)
+RILL_REG_LINALG(double)
+#undef RILL_REG_LINALG
+
+}  // namespace
+}  // namespace rill::cpu

@@ -1,0 +1,145 @@
+// Square-matrix ops: schemas, shape functions and wrappers (kernels:
+// kernels/cpu/linalg_ops.cc; gradients: ops/linalg_grad.cc).
+#include "rill/ops/linalg_ops.h"
+
+#include <vector>
+
+#include "rill/core/shape_inference.h"
+
+namespace rill {
+namespace {
+
+// Checks that `s` (input `what`) is a batch of square matrices, [..., M, M]; sets *batch
+// to its leading dims and *m to M (-1 when unknown). An unknown rank leaves *batch
+// unknown.
+absl::Status SquareMatrices(const PartialTensorShape& s, const char* what,
+                            PartialTensorShape* batch, int64_t* m) {
+  *m = -1;
+  if (s.unknown_rank()) {
+    *batch = PartialTensorShape();
+    return absl::OkStatus();
+  }
+  if (s.dims() < 2) {
+    return errors::InvalidArgument(what, " must be at least rank 2 ([..., M, M]), got shape ",
+                                   s.DebugString());
+  }
+  const int64_t rows = s.dim_size(s.dims() - 2), cols = s.dim_size(s.dims() - 1);
+  if (rows >= 0 && cols >= 0 && rows != cols) {
+    return errors::InvalidArgument(what, " must hold square matrices, got shape ", s.DebugString());
+  }
+  *m = rows >= 0 ? rows : cols;
+  *batch = PartialTensorShape(s.dim_sizes().subspan(0, s.dims() - 2));
+  return absl::OkStatus();
+}
+
+PartialTensorShape Append(const PartialTensorShape& batch, std::vector<int64_t> tail) {
+  if (batch.unknown_rank()) return PartialTensorShape();
+  std::vector<int64_t> dims(batch.dim_sizes().begin(), batch.dim_sizes().end());
+  dims.insert(dims.end(), tail.begin(), tail.end());
+  return PartialTensorShape(dims);
+}
+
+absl::Status DeterminantShape(InferenceContext& c) {
+  PartialTensorShape batch;
+  int64_t m;
+  RILL_RETURN_IF_ERROR(SquareMatrices(c.input_shape(0), "input", &batch, &m));
+  for (size_t i = 0; i < c.outputs().size(); ++i) c.set_output(static_cast<int>(i), batch);
+  return absl::OkStatus();
+}
+
+absl::Status InverseShape(InferenceContext& c) {
+  PartialTensorShape batch;
+  int64_t m;
+  RILL_RETURN_IF_ERROR(SquareMatrices(c.input_shape(0), "input", &batch, &m));
+  c.set_output(0, Append(batch, {m, m}));
+  return absl::OkStatus();
+}
+
+// rhs [..., M, K] with matrix's batch dims (TensorFlow's MatrixSolve does not broadcast).
+absl::Status SolveShape(InferenceContext& c) {
+  PartialTensorShape batch;
+  int64_t m;
+  RILL_RETURN_IF_ERROR(SquareMatrices(c.input_shape(0), "matrix", &batch, &m));
+  const PartialTensorShape& rhs = c.input_shape(1);
+  if (rhs.unknown_rank()) {
+    c.set_output(0, batch.unknown_rank() ? PartialTensorShape()
+                                         : PartialTensorShape::UnknownOfRank(batch.dims() + 2));
+    return absl::OkStatus();
+  }
+  if (rhs.dims() < 2) {
+    return errors::InvalidArgument("rhs must be at least rank 2 ([..., M, K]), got shape ",
+                                   rhs.DebugString());
+  }
+  const PartialTensorShape rhs_batch(rhs.dim_sizes().subspan(0, rhs.dims() - 2));
+  const int64_t rows = rhs.dim_size(rhs.dims() - 2);
+  if (!batch.unknown_rank() &&
+      (!rhs_batch.IsCompatibleWith(batch) || (m >= 0 && rows >= 0 && rows != m))) {
+    return errors::InvalidArgument("rhs of shape ", rhs.DebugString(),
+                                   " does not fit matrices of shape ",
+                                   Append(batch, {m, m}).DebugString(), " (needs [..., M, K])");
+  }
+  c.set_output(0, Append(batch.unknown_rank() ? rhs_batch : batch,
+                         {m >= 0 ? m : rows, rhs.dim_size(rhs.dims() - 1)}));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RILL_REGISTER_OP("MatrixDeterminant")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(DeterminantShape);
+
+RILL_REGISTER_OP("LogMatrixDeterminant")
+    .Input("input", "T")
+    .Output("sign", "T")
+    .Output("log_abs_determinant", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(DeterminantShape);
+
+RILL_REGISTER_OP("MatrixInverse")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("adjoint", AttrKind::kBool, false)
+    .SetShapeFn(InverseShape);
+
+RILL_REGISTER_OP("MatrixSolve")
+    .Input("matrix", "T")
+    .Input("rhs", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("adjoint", AttrKind::kBool, false)
+    .SetShapeFn(SolveShape);
+
+namespace ops {
+
+using internal::NodeBuilder;
+
+MatrixDeterminant::MatrixDeterminant(const Scope& scope, Input input) {
+  NodeBuilder(scope, "MatrixDeterminant").Input(input).Finalize(this);
+}
+
+LogMatrixDeterminant::LogMatrixDeterminant(const Scope& scope, Input input) {
+  operation = NodeBuilder(scope, "LogMatrixDeterminant").Input(input).Finalize();
+  if (operation.node() != nullptr) {
+    sign = Output(operation, 0);
+    log_abs_determinant = Output(operation, 1);
+  }
+}
+
+MatrixInverse::MatrixInverse(const Scope& scope, Input input, const Attrs& attrs) {
+  NodeBuilder(scope, "MatrixInverse").Input(input).Attr("adjoint", attrs.adjoint_).Finalize(this);
+}
+
+MatrixSolve::MatrixSolve(const Scope& scope, Input matrix, Input rhs, const Attrs& attrs) {
+  NodeBuilder(scope, "MatrixSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("adjoint", attrs.adjoint_)
+      .Finalize(this);
+}
+
+}  // namespace ops
+}  // namespace rill

@@ -1,0 +1,58 @@
+// TensorFlow's square-matrix ops with their C++ names, over batches ([..., M, M]) of float
+// and double matrices. All go through an LU factorization with partial pivoting (as
+// TensorFlow's CPU kernels, with Eigen); rill has CPU kernels only (TensorFlow's GPU ones
+// call cuSolver, which rill does not load): placed on a GPU, they run on the CPU.
+//   MatrixDeterminant(input): the determinants, [...].
+//   LogMatrixDeterminant(input): sign and log_abs_determinant, [...] each; a singular
+//     matrix has sign 0 and log_abs_determinant -inf.
+//   MatrixInverse(input, adjoint): the inverses (of the adjoints); a singular matrix is
+//     InvalidArgument.
+//   MatrixSolve(matrix, rhs, adjoint): X with matrix X = rhs (adjoint(matrix) X = rhs),
+//     rhs [..., M, K] with matrix's batch dims.
+#pragma once
+
+#include "rill/ops/op_builder.h"
+
+namespace rill::ops {
+
+class MatrixDeterminant : public OpWrapper {
+ public:
+  MatrixDeterminant(const Scope& scope, Input input);
+};
+
+class LogMatrixDeterminant {
+ public:
+  LogMatrixDeterminant(const Scope& scope, Input input);
+  Operation operation;
+  Output sign, log_abs_determinant;
+};
+
+// The Attrs of MatrixInverse and MatrixSolve: whether to use the adjoint (for real
+// matrices, the transpose).
+struct AdjointAttrs {
+  AdjointAttrs Adjoint(bool v) const {
+    AdjointAttrs r = *this;
+    r.adjoint_ = v;
+    return r;
+  }
+  bool adjoint_ = false;
+};
+
+class MatrixInverse : public OpWrapper {
+ public:
+  using Attrs = AdjointAttrs;
+  MatrixInverse(const Scope& scope, Input input) : MatrixInverse(scope, input, Attrs()) {}
+  MatrixInverse(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs Adjoint(bool v) { return Attrs().Adjoint(v); }
+};
+
+class MatrixSolve : public OpWrapper {
+ public:
+  using Attrs = AdjointAttrs;
+  MatrixSolve(const Scope& scope, Input matrix, Input rhs)
+      : MatrixSolve(scope, matrix, rhs, Attrs()) {}
+  MatrixSolve(const Scope& scope, Input matrix, Input rhs, const Attrs& attrs);
+  static Attrs Adjoint(bool v) { return Attrs().Adjoint(v); }
+};
+
+}  // namespace rill::ops
