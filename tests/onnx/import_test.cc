@@ -62,7 +62,7 @@ TEST(OnnxImport, ListsEveryUnsupportedNodeAtOnceAndAddsNothing) {
   ModelProto m = NewModel();
   AddInput(&m, "x", {2});
   AddNode(&m, "Relu", {"x"}, {"a"});
-  AddNode(&m, "Det", {"a"}, {"b"}, "my_det");
+  AddNode(&m, "Unique", {"a"}, {"b"}, "my_unique");
   NodeProto* custom = AddNode(&m, "Frobnicate", {"b"}, {"c"}, "custom");
   custom->set_domain("com.example");
   auto* op = m.add_opset_import();
@@ -76,7 +76,8 @@ TEST(OnnxImport, ListsEveryUnsupportedNodeAtOnceAndAddsNothing) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   const std::string msg(r.status().message());
   EXPECT_NE(msg.find("2 node(s)"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("node 'my_det' (Det, domain 'ai.onnx', opset 13)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("node 'my_unique' (Unique, domain 'ai.onnx', opset 13)"), std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("node 'custom' (Frobnicate, domain 'com.example', opset 13)"),
             std::string::npos)
       << msg;
@@ -85,7 +86,7 @@ TEST(OnnxImport, ListsEveryUnsupportedNodeAtOnceAndAddsNothing) {
   auto list = onnx::FindUnsupportedNodes(Bytes(m));
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->size(), 2u);
-  EXPECT_EQ((*list)[0].op_type, "Det");
+  EXPECT_EQ((*list)[0].op_type, "Unique");
   EXPECT_EQ((*list)[1].domain, "com.example");
 }
 
