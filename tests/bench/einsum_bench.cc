@@ -11,6 +11,7 @@
 #include "rill/rill.h"
 
 namespace {
+namespace einsum_bench {
 
 using namespace rill;  // NOLINT
 using Clock = std::chrono::steady_clock;
@@ -72,4 +73,5 @@ void BM_EinsumTrace(benchmark::State& state) {
 }
 BENCHMARK(BM_EinsumTrace)->Arg(64)->Arg(512)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
+}  // namespace einsum_bench
 }  // namespace

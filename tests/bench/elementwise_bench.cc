@@ -13,6 +13,7 @@
 #include "rill/rill.h"
 
 namespace {
+namespace elementwise_bench {
 
 using namespace rill;  // NOLINT
 using Clock = std::chrono::steady_clock;
@@ -89,4 +90,5 @@ BENCHMARK(BM_HardSwishChain)
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
+}  // namespace elementwise_bench
 }  // namespace

@@ -11,6 +11,7 @@
 #include "rill/rill.h"
 
 namespace {
+namespace segment_bench {
 
 using namespace rill;  // NOLINT
 using Clock = std::chrono::steady_clock;
@@ -73,4 +74,5 @@ void BM_EmbeddingBag(benchmark::State& state) {
 }
 BENCHMARK(BM_EmbeddingBag)->Arg(4096)->Arg(65536)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
+}  // namespace segment_bench
 }  // namespace

@@ -15,6 +15,7 @@
 #include "rill/rill.h"
 
 namespace {
+namespace session_bench {
 
 using namespace rill;  // NOLINT
 using Clock = std::chrono::steady_clock;
@@ -167,6 +168,7 @@ BENCHMARK(BM_PlanMlpTrainingStep)
     ->Arg(1)
     ->Unit(benchmark::kMicrosecond);
 
+}  // namespace session_bench
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -15,6 +15,7 @@
 #include "support/model_steps.h"
 
 namespace {
+namespace train_bench {
 
 using namespace rill;  // NOLINT
 
@@ -101,9 +102,11 @@ void BM_TrainStepTinyMlpEigen(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainStepTinyMlpEigen)->UseRealTime();
 
+}  // namespace train_bench
 }  // namespace
 
 namespace {
+namespace train_bench {
 
 // Initialises `t`'s variables, makes its step a callable (*h), runs it twice, then times
 // it; false (the error reported to `state`) when the step cannot be built.
@@ -153,9 +156,11 @@ BENCHMARK(BM_SeedTrainStep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+}  // namespace train_bench
 }  // namespace
 
 namespace {
+namespace train_bench {
 
 // A recurrent net's training step (tests/support/model_steps.h: 20 steps, batch 32,
 // 64 -> 128, SGD) unrolled by hand (while 0) or as a While (while 1), with the graph
@@ -180,4 +185,5 @@ BENCHMARK(BM_RnnTrainStep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+}  // namespace train_bench
 }  // namespace

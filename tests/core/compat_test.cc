@@ -14,6 +14,7 @@
 
 namespace rill {
 namespace {
+namespace compat_test {
 
 Status Fails() { return errors::OutOfRange("end of sequence at ", 3); }
 StatusOr<int> Seven() { return 7; }
@@ -166,5 +167,6 @@ TEST(TensorTestUtil, Complex64HostTensors) {
       "cannot compare tensors of dtype");
 }
 
+}  // namespace compat_test
 }  // namespace
 }  // namespace rill

@@ -10,6 +10,7 @@
 
 namespace rill::testing {
 namespace {
+namespace core_test {
 
 TEST(TensorShape, OverflowAndNegativeDimsAreStatuses) {
   EXPECT_TRUE(TensorShape({2, 3}).valid());
@@ -211,11 +212,13 @@ TEST(Registry, EveryGpuKernelHasAnOpCase) {
   std::printf("%zu ops with GPU kernels, all in op cases\n", gpu.size());
 }
 
+}  // namespace core_test
 }  // namespace
 }  // namespace rill::testing
 
 namespace rill::testing {
 namespace {
+namespace core_test {
 
 TEST(CpuAllocator, LargeBlocksAreReusedAndNeverOverlap) {
   Allocator* a = cpu_allocator();
@@ -250,5 +253,6 @@ TEST(KernelDef, HostInputsCountFromTheEndWhenNegative) {
   EXPECT_TRUE(def.ReadsOnHost(2, 3));
 }
 
+}  // namespace core_test
 }  // namespace
 }  // namespace rill::testing

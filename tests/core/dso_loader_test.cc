@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace dso_loader_test {
 
 TEST(DsoLoader, FindsAFunctionOfALoadedLibrary) {
   absl::StatusOr<void*> lib = dso::Open("libc.so.6");
@@ -36,5 +37,6 @@ TEST(DsoLoader, AMissingLibraryOrSymbolIsAStatusNamingIt) {
   EXPECT_EQ(f, nullptr);
 }
 
+}  // namespace dso_loader_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace cublas_api_test {
 
 TEST(CublasLoader, FindsEveryFunctionOnce) {
   absl::StatusOr<const gpu::CublasApi*> api = gpu::LoadCublas();
@@ -33,5 +34,6 @@ TEST(CublasLoader, FindsEveryFunctionOnce) {
   EXPECT_EQ(&gpu::Cublas(), *api);
 }
 
+}  // namespace cublas_api_test
 }  // namespace
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill {
 namespace {
+namespace control_flow_test {
 
 using ::onnx::TensorProto;
 using namespace onnx_test;
@@ -292,5 +293,6 @@ TEST(OnnxControlFlow, NestedSubgraphsAreBoundedAndCapturedThroughEveryLevel) {
       << deep.status();
 }
 
+}  // namespace control_flow_test
 }  // namespace
 }  // namespace rill

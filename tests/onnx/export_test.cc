@@ -9,6 +9,7 @@
 
 namespace rill {
 namespace {
+namespace export_test {
 
 Tensor Images(int n) {
   Tensor x(DT_FLOAT, TensorShape({n, 8, 8, 1}));
@@ -200,5 +201,6 @@ TEST(OnnxExport, ListsEveryOpItCannotWriteAndNeedsItsInputs) {
       << no_session.status();
 }
 
+}  // namespace export_test
 }  // namespace
 }  // namespace rill

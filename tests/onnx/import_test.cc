@@ -9,6 +9,7 @@
 
 namespace rill {
 namespace {
+namespace import_test {
 
 using ::onnx::ModelProto;
 using ::onnx::NodeProto;
@@ -489,5 +490,6 @@ TEST(OnnxImport, SupportedOpsAreRegistered) {
   }
 }
 
+}  // namespace import_test
 }  // namespace
 }  // namespace rill

@@ -12,6 +12,7 @@
 
 namespace rill {
 namespace {
+namespace layout_test {
 
 using ::onnx::ModelProto;
 using namespace onnx_test;
@@ -231,5 +232,6 @@ TEST(OnnxLayout, DepthwiseConvWithMultiplierDilationAndPads) {
   ExpectValues(out[0], {1, kM, oh, ow}, want);
 }
 
+}  // namespace layout_test
 }  // namespace
 }  // namespace rill

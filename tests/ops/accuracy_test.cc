@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace accuracy_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -196,5 +197,6 @@ TEST(Accuracy, KerasStepsUseTheFusedNodes) {
   }
 }
 
+}  // namespace accuracy_test
 }  // namespace
 }  // namespace rill::testing

@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace activation_grad_test {
 
 using namespace ::rill::ops;  // NOLINT
 using Xs = std::vector<Output>;
@@ -61,5 +62,6 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace activation_grad_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace activation_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -162,5 +163,6 @@ TEST(LogicalOps, NumbersAreRefusedAtConstruction) {
   EXPECT_NE(s.status().message().find("bool"), std::string::npos) << s.status();
 }
 
+}  // namespace activation_test
 }  // namespace
 }  // namespace rill::testing

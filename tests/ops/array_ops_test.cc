@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace array_ops_test {
 
 MarkTested tested({"Reshape", "Transpose", "ConcatV2", "Slice", "ExpandDims", "Squeeze", "Shape",
                    "Fill", "ZerosLike", "OnesLike", "OneHot", "NoOp", "EnsureShape"});
@@ -259,5 +260,6 @@ TEST(EnsureShape, MergesTheStaticShapeAndChecksTheValue) {
   EXPECT_EQ(root.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+}  // namespace array_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -39,6 +39,7 @@ AddCase::AddCase(std::string what, Recipe r, Where where, absl::StatusCode code,
 }
 
 namespace {
+namespace bad_input {
 
 // How many of `n` inputs a list argument takes: what the fixed ones leave.
 size_t ListCount(const OpDef& def, size_t n) {
@@ -67,6 +68,7 @@ Node* AddConst(Graph* g, const std::string& name, const Tensor& v) {
   return *g->AddNode(std::move(c));
 }
 
+}  // namespace bad_input
 }  // namespace
 
 Outcome Try(const Recipe& r, bool fed) {
@@ -74,7 +76,8 @@ Outcome Try(const Recipe& r, bool fed) {
   Scope root = Scope::NewRootScope();
   Graph* g = root.graph();
   const OpDef* def = OpRegistry::Global()->LookUp(r.op);
-  const std::vector<bool> ref = def ? RefInputs(*def, r.inputs.size()) : std::vector<bool>();
+  const std::vector<bool> ref =
+      def ? bad_input::RefInputs(*def, r.inputs.size()) : std::vector<bool>();
   NodeSpec spec;
   spec.name = "bad_node";
   spec.op = r.op;
@@ -94,7 +97,7 @@ Outcome Try(const Recipe& r, bool fed) {
       NodeSpec assign;
       assign.name = name + "/Assign";
       assign.op = "Assign";
-      assign.inputs = {{in, 0}, {AddConst(g, name + "/value", v), 0}};
+      assign.inputs = {{in, 0}, {bad_input::AddConst(g, name + "/value", v), 0}};
       inits.emplace_back(*g->AddNode(std::move(assign)));
     } else if (fed) {
       NodeSpec p;
@@ -104,7 +107,7 @@ Outcome Try(const Recipe& r, bool fed) {
       in = *g->AddNode(std::move(p));
       feeds.emplace(Output(in, 0), Input::Initializer(v));
     } else {
-      in = AddConst(g, name, v);
+      in = bad_input::AddConst(g, name, v);
     }
     spec.inputs.push_back({in, 0});
   }
@@ -146,13 +149,13 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
   add("a malformed device string", device, {"CPU:zero"});
   Recipe missing_output = r;
   missing_output.tweak = [](Graph* g, NodeSpec* s) {
-    s->inputs.insert(s->inputs.begin(), {AddConst(g, "one", F({1})), 3});
+    s->inputs.insert(s->inputs.begin(), {bad_input::AddConst(g, "one", F({1})), 3});
   };
   add("an input from output 3 of a one-output node", missing_output, {"missing output"});
   Recipe foreign = r;
   foreign.tweak = [](Graph*, NodeSpec* s) {
     static Scope* other = new Scope(Scope::NewRootScope());
-    static Node* node = AddConst(other->graph(), "elsewhere", F({1}));
+    static Node* node = bad_input::AddConst(other->graph(), "elsewhere", F({1}));
     s->control_inputs.push_back(node);
   };
   add("a control input from another graph", foreign, {"control input"});
@@ -182,7 +185,7 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
   }
   // An input of a dtype the op does not take: bool where the type attribute excludes it,
   // or a float where a fixed integer type is required.
-  const std::vector<bool> ref = RefInputs(*def, r.inputs.size());
+  const std::vector<bool> ref = bad_input::RefInputs(*def, r.inputs.size());
   size_t index = 0;
   for (const ArgDef& a : def->inputs) {
     if (index >= r.inputs.size()) break;
@@ -201,8 +204,9 @@ std::vector<BadCase> GenericCases(const Recipe& r) {
           {DataTypeString(other.dtype())});
       break;
     }
-    index +=
-        a.number_attr.empty() && a.type_list_attr.empty() ? 1 : ListCount(*def, r.inputs.size());
+    index += a.number_attr.empty() && a.type_list_attr.empty()
+                 ? 1
+                 : bad_input::ListCount(*def, r.inputs.size());
   }
   return cases;
 }

@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_array {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -317,5 +318,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_array
 }  // namespace
 }  // namespace rill::testing

@@ -3,6 +3,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_batch_norm {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 constexpr Where kConstruction = Where::kConstruction;
@@ -51,5 +52,6 @@ const bool kCases = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_batch_norm
 }  // namespace
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_control_flow {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 constexpr Where kConstruction = Where::kConstruction;
@@ -230,5 +231,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_control_flow
 }  // namespace
 }  // namespace rill::testing

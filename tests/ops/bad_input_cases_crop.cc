@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_crop {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -85,5 +86,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_crop
 }  // namespace
 }  // namespace rill::testing

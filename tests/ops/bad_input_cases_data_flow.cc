@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_data_flow {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -53,5 +54,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_data_flow
 }  // namespace
 }  // namespace rill::testing

@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_dist {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 constexpr Where kConstruction = Where::kConstruction;
@@ -52,5 +53,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_dist
 }  // namespace
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_fractional {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -96,5 +97,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_fractional
 }  // namespace
 }  // namespace rill::testing

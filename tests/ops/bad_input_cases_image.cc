@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_image {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -98,5 +99,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_image
 }  // namespace
 }  // namespace rill::testing

@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_linalg {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 
@@ -38,5 +39,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_linalg
 }  // namespace
 }  // namespace rill::testing

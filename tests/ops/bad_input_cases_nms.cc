@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_nms {
 
 void NmsCases() {
   const Tensor boxes = F({3, 4}, {0, 0, 1, 1, 0, 0.1f, 1, 1.1f, 0, 10, 1, 11});
@@ -53,5 +54,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_nms
 }  // namespace
 }  // namespace rill::testing

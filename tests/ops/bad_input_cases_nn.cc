@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_nn {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -375,5 +376,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_nn
 }  // namespace
 }  // namespace rill::testing

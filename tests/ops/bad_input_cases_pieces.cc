@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_pieces {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 constexpr Where kConstruction = Where::kConstruction;
@@ -217,5 +218,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_pieces
 }  // namespace
 }  // namespace rill::testing

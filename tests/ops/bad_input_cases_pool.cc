@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_pool {
 
 using enum Where;
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
@@ -105,5 +106,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_pool
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_rearrange {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 constexpr Where kConstruction = Where::kConstruction;
@@ -187,5 +188,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_rearrange
 }  // namespace
 }  // namespace rill::testing

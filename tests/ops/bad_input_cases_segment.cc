@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_cases_segment {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 
@@ -88,5 +89,6 @@ const bool kRegistered = [] {
   return true;
 }();
 
+}  // namespace bad_input_cases_segment
 }  // namespace
 }  // namespace rill::testing

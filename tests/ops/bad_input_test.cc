@@ -10,6 +10,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bad_input_test {
 
 std::vector<BadCase> AllCases() {
   std::vector<BadCase> all = SpecificCases();
@@ -73,5 +74,6 @@ TEST(BadInputs, EveryOpHasAtLeastFiveCases) {
   std::printf("%d cases over %zu ops\n", total, OpRegistry::Global()->ListOps().size());
 }
 
+}  // namespace bad_input_test
 }  // namespace
 }  // namespace rill::testing

@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace batch_matmul_test {
 
 MarkTested tested({"BatchMatMulV2"});
 
@@ -128,8 +129,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace batch_matmul_test
 }  // namespace
 
-RILL_OP_CASES(batch_matmul, BatchMatMuls);
+RILL_OP_CASES(batch_matmul, batch_matmul_test::BatchMatMuls);
 
 }  // namespace rill::testing

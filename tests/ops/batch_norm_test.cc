@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace batch_norm_test {
 
 MarkTested tested({"FusedBatchNormV3", "FusedBatchNormGradV3"});
 
@@ -224,8 +225,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace batch_norm_test
 }  // namespace
 
-RILL_OP_CASES(batch_norm, BatchNorms);
+RILL_OP_CASES(batch_norm, batch_norm_test::BatchNorms);
 
 }  // namespace rill::testing

@@ -13,6 +13,7 @@
 
 namespace rill::testing {
 namespace {
+namespace bias_activation_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -157,5 +158,6 @@ TEST(BiasActivation, KerasDenseIsFusedAndLossesStillReadLogits) {
   EXPECT_EQ(ops.count("BiasAdd") + ops.count("BiasAddGrad"), 0u);
 }
 
+}  // namespace bias_activation_test
 }  // namespace
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace binary_math_test {
 
 // TensorFlow's FloorDiv and FloorMod on every sign: the quotient toward minus infinity, the
 // remainder with the divisor's sign; the lowest int32 by -1 wraps instead of trapping.
@@ -104,5 +105,6 @@ TEST(CwiseOps, NoNanOpsGiveZeroWhereTensorFlowsDo) {
   }
 }
 
+}  // namespace binary_math_test
 }  // namespace
 }  // namespace rill::testing

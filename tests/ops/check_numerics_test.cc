@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace check_numerics_test {
 
 MarkTested tested({"CheckNumerics"});
 
@@ -87,8 +88,9 @@ std::vector<OpCase> Cases() {
   return c;
 }
 
+}  // namespace check_numerics_test
 }  // namespace
 
-RILL_OP_CASES(check_numerics, Cases);
+RILL_OP_CASES(check_numerics, check_numerics_test::Cases);
 
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace control_flow_grad_test {
 
 MarkTested tested({"_WhileRecord", "_LogRead"});
 // _WhileRecord's and _LogRead's gradient functions (which refuse, clearly) are checked by
@@ -493,5 +494,6 @@ TEST(ControlFlowGrad, AGrowingAccumulatorDifferentiates) {
   }
 }
 
+}  // namespace control_flow_grad_test
 }  // namespace
 }  // namespace rill::testing

@@ -11,6 +11,7 @@
 
 namespace rill::testing {
 namespace {
+namespace control_flow_test {
 
 MarkTested tested({"If", "While"});
 
@@ -409,5 +410,6 @@ TEST(ControlFlow, PredicatesFollowTensorFlowsTruth) {
   }
 }
 
+}  // namespace control_flow_test
 }  // namespace
 }  // namespace rill::testing

@@ -14,6 +14,7 @@
 
 namespace rill::testing {
 namespace {
+namespace conv_epilogue_test {
 
 MarkTested tested({"_FusedConv2DElementwise", "_FusedDepthwiseConv2dNativeElementwise"});
 
@@ -208,5 +209,6 @@ TEST(ConvEpilogue, AnOperandThatDoesNotFitIsAnError) {
   EXPECT_NE(st.message().find("[1,4,4,3]"), std::string::npos) << st;
 }
 
+}  // namespace conv_epilogue_test
 }  // namespace
 }  // namespace rill::testing

@@ -10,6 +10,7 @@
 
 namespace rill::testing {
 namespace {
+namespace conv_ops_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -365,5 +366,6 @@ TEST(ConvGeometry, SymmetricPadLayoutReproducesTensorFlowsWindows) {
   EXPECT_GT(checked, 300);
 }
 
+}  // namespace conv_ops_test
 }  // namespace
 }  // namespace rill::testing

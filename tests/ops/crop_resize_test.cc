@@ -13,6 +13,7 @@
 
 namespace rill::testing {
 namespace {
+namespace crop_resize_test {
 
 MarkTested tested({"CropAndResize", "CropAndResizeGradImage", "CropAndResizeGradBoxes"});
 
@@ -131,8 +132,9 @@ std::vector<OpCase> Cases() {
   return c;
 }
 
+}  // namespace crop_resize_test
 }  // namespace
 
-RILL_OP_CASES(crop_resize, Cases);
+RILL_OP_CASES(crop_resize, crop_resize_test::Cases);
 
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace cwise_ops_test {
 
 MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
 MarkTested tested_floor({"FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod", "Atan2",
@@ -432,5 +433,6 @@ TEST(CwiseOps, IdentityAndConstPassValuesThrough) {
   EXPECT_EQ(overflow.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+}  // namespace cwise_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -11,6 +11,7 @@
 
 namespace rill::testing {
 namespace {
+namespace data_flow_ops_test {
 
 MarkTested tested({"DynamicPartition", "DynamicStitch", "ParallelDynamicStitch"});
 
@@ -187,8 +188,9 @@ std::vector<OpCase> Cases() {
   return c;
 }
 
+}  // namespace data_flow_ops_test
 }  // namespace
 
-RILL_OP_CASES(data_flow, Cases);
+RILL_OP_CASES(data_flow, data_flow_ops_test::Cases);
 
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace depthwise_conv_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -177,5 +178,6 @@ TEST(DepthwiseConv, BadShapesAreAStatus) {
   EXPECT_NE(got.status().message().find("[3,3,2,1]"), std::string::npos) << got.status();
 }
 
+}  // namespace depthwise_conv_test
 }  // namespace
 }  // namespace rill::testing

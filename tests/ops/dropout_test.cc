@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace dropout_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -77,5 +78,6 @@ TEST(Dropout, GradientIsTheMaskOfTheSameRun) {
   for (size_t i = 0; i < grad.size(); ++i) EXPECT_DOUBLE_EQ(grad[i], up[i] * mask[i]);
 }
 
+}  // namespace dropout_test
 }  // namespace
 }  // namespace rill::testing

@@ -13,6 +13,7 @@
 
 namespace rill::testing {
 namespace {
+namespace einsum_test {
 
 MarkTested tested({"Einsum"});
 
@@ -262,8 +263,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace einsum_test
 }  // namespace
 
-RILL_OP_CASES(einsum, Einsums);
+RILL_OP_CASES(einsum, einsum_test::Einsums);
 
 }  // namespace rill::testing

@@ -16,6 +16,7 @@
 
 namespace rill::testing {
 namespace {
+namespace fractional_pool_test {
 
 MarkTested tested({"FractionalMaxPool", "FractionalAvgPool", "FractionalMaxPoolGrad",
                    "FractionalAvgPoolGrad"});
@@ -245,5 +246,6 @@ TEST(FractionalPoolGrad, SequencesGivenByHand) {
   ExpectTensorNear(*got, DT_FLOAT, {1, 3, 3, 1}, {1, 2, 0, 0, 0, 0, 3, 4, 0}, 0);
 }
 
+}  // namespace fractional_pool_test
 }  // namespace
 }  // namespace rill::testing

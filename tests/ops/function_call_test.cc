@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace function_call_test {
 
 MarkTested tested({"PartitionedCall", "StatefulPartitionedCall"});
 const bool kGradChecked = [] {
@@ -142,5 +143,6 @@ TEST(FunctionCall, GradientsThroughRandomOpsAreRefused) {
   EXPECT_NE(st.message().find("node 'noise' (RandomUniform)"), std::string::npos) << st;
 }
 
+}  // namespace function_call_test
 }  // namespace
 }  // namespace rill::testing

@@ -5,6 +5,7 @@
 
 namespace rill::testing {
 namespace {
+namespace fused_ops_test {
 using namespace ops;  // NOLINT
 
 MarkTested tested({"_FusedMatMul", "_FusedConv2D"});
@@ -76,5 +77,6 @@ TEST(FusedOps, AFusedNetTrainsAsTheUnfusedOne) {
   EXPECT_GT(ToDoubles(fused[4])[0], 0);
 }
 
+}  // namespace fused_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -4,6 +4,7 @@
 
 namespace rill::testing {
 namespace {
+namespace gather_ops_test {
 
 MarkTested tested({"Gather", "GatherV2", "UnsortedSegmentSum", "GatherNd", "ScatterNd"});
 
@@ -129,5 +130,6 @@ TEST(GatherOps, ScatterNdAddsUpdatesIntoZeros) {
   ExpectTensorNear(*got, DT_FLOAT, {3, 2}, {1, 2, 0, 0, 3, 4}, 0);
 }
 
+}  // namespace gather_ops_test
 }  // namespace
 }  // namespace rill::testing

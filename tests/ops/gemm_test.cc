@@ -10,6 +10,7 @@
 
 namespace rill::cpu {
 namespace {
+namespace gemm_test {
 
 struct Case {
   bool ta, tb;
@@ -67,5 +68,6 @@ TEST(CpuGemm, TransposedPathIsTakenOnlyWhereMeasuredFaster) {
   EXPECT_FALSE(SgemmComputesTransposed(false, true, 32, 3000, 1000, 1.f));   // accumulating
 }
 
+}  // namespace gemm_test
 }  // namespace
 }  // namespace rill::cpu

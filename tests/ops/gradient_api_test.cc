@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace gradient_api_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -105,5 +106,6 @@ TEST(Gradients, ErrorsNameTheProblem) {
   EXPECT_EQ(g[0], NoGradient());
 }
 
+}  // namespace gradient_api_test
 }  // namespace
 }  // namespace rill::testing

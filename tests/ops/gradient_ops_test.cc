@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace gradient_ops_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -162,5 +163,6 @@ TEST(GradientOps, SignAndActivationGradients) {
               {Tensor(DT_INT32, TensorShape({2})), Tensor(DT_INT32, TensorShape({2}))}, "");
 }
 
+}  // namespace gradient_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace gradient_test {
 
 using namespace ::rill::ops;  // NOLINT
 using Xs = std::vector<Output>;
@@ -542,5 +543,6 @@ struct MarkGradTested {
   }
 } mark_grad_tested;
 
+}  // namespace gradient_test
 }  // namespace
 }  // namespace rill::testing

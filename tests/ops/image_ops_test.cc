@@ -13,6 +13,7 @@
 
 namespace rill::testing {
 namespace {
+namespace image_ops_test {
 
 MarkTested tested({"ResizeNearestNeighbor", "ResizeBilinear", "ResizeBicubic",
                    "ResizeNearestNeighborGrad", "ResizeBilinearGrad", "ResizeBicubicGrad"});
@@ -231,8 +232,9 @@ std::vector<OpCase> Cases() {
   return c;
 }
 
+}  // namespace image_ops_test
 }  // namespace
 
-RILL_OP_CASES(image, Cases);
+RILL_OP_CASES(image, image_ops_test::Cases);
 
 }  // namespace rill::testing

@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace linalg_test {
 
 MarkTested tested({"MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve"});
 
@@ -260,8 +261,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace linalg_test
 }  // namespace
 
-RILL_OP_CASES(linalg, Linalg);
+RILL_OP_CASES(linalg, linalg_test::Linalg);
 
 }  // namespace rill::testing

@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace loss_and_training_ops_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -309,5 +310,6 @@ TEST(TrainingOps, BadInputsAreStatusAndLeaveTheVariable) {
   EXPECT_FALSE(d.ok());
 }
 
+}  // namespace loss_and_training_ops_test
 }  // namespace
 }  // namespace rill::testing

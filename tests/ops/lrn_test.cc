@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace lrn_test {
 
 MarkTested tested({"LRN", "LRNGrad"});
 
@@ -91,8 +92,9 @@ std::vector<OpCase> Cases() {
   return c;
 }
 
+}  // namespace lrn_test
 }  // namespace
 
-RILL_OP_CASES(lrn, Cases);
+RILL_OP_CASES(lrn, lrn_test::Cases);
 
 }  // namespace rill::testing

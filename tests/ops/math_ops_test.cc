@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace math_ops_test {
 
 MarkTested tested({"MatMul", "Sum", "Mean", "Max", "Min", "ArgMax", "ArgMin", "ClipByValue",
                    "L2Loss", "Softmax", "LogSoftmax"});
@@ -292,5 +293,6 @@ TEST(MathOps, SoftmaxAndLogSoftmaxAreStable) {
   }
 }
 
+}  // namespace math_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace nms_test {
 
 MarkTested tested({"NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3",
                    "NonMaxSuppressionV4", "NonMaxSuppressionV5"});
@@ -161,5 +162,6 @@ TEST(NonMaxSuppression, RefusesWhatTensorFlowRefuses) {
   }
 }
 
+}  // namespace nms_test
 }  // namespace
 }  // namespace rill::testing

@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace op_cases_math {
 
 using Shapes = std::pair<TensorShape, TensorShape>;
 using B = std::function<Output(const Scope&, Output, Output)>;
@@ -423,5 +424,6 @@ RILL_OP_CASES(math, [] {
   return all;
 });
 
+}  // namespace op_cases_math
 }  // namespace
 }  // namespace rill::testing

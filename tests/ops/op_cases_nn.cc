@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace op_cases_nn {
 
 using ops::IntList;
 
@@ -292,5 +293,6 @@ RILL_OP_CASES(nn, [] {
   return all;
 });
 
+}  // namespace op_cases_nn
 }  // namespace
 }  // namespace rill::testing

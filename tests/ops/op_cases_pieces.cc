@@ -4,6 +4,7 @@
 
 namespace rill::testing {
 namespace {
+namespace op_cases_pieces {
 
 Output Ints(const Scope& s, std::vector<int32_t> v) {
   Tensor t(DT_INT32, TensorShape({static_cast<int64_t>(v.size())}));
@@ -107,8 +108,9 @@ std::vector<OpCase> Pieces() {
   return c;
 }
 
+}  // namespace op_cases_pieces
 }  // namespace
 
-RILL_OP_CASES(pieces, Pieces);
+RILL_OP_CASES(pieces, op_cases_pieces::Pieces);
 
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace op_cases_rearrange {
 
 OpCase Exact(std::string name, BuildFn build, std::vector<Tensor> inputs) {
   return {std::move(name), std::move(build), std::move(inputs), 0, false};
@@ -99,8 +100,9 @@ std::vector<OpCase> Rearrange() {
   return c;
 }
 
+}  // namespace op_cases_rearrange
 }  // namespace
 
-RILL_OP_CASES(rearrange, Rearrange);
+RILL_OP_CASES(rearrange, op_cases_rearrange::Rearrange);
 
 }  // namespace rill::testing

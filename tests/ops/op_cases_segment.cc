@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace op_cases_segment {
 
 using Build = std::function<Output(const Scope&, const std::vector<Output>&)>;
 
@@ -128,8 +129,9 @@ std::vector<OpCase> Segments() {
   return c;
 }
 
+}  // namespace op_cases_segment
 }  // namespace
 
-RILL_OP_CASES(segment, Segments);
+RILL_OP_CASES(segment, op_cases_segment::Segments);
 
 }  // namespace rill::testing

@@ -4,6 +4,7 @@
 
 namespace rill::testing {
 namespace {
+namespace op_cases_test {
 
 class OpCases : public ::testing::TestWithParam<std::string> {};
 
@@ -17,5 +18,6 @@ TEST_P(OpCases, OnEveryDeviceAgainstFloat64) {
 INSTANTIATE_TEST_SUITE_P(Registered, OpCases, ::testing::ValuesIn(OpCaseGroups()),
                          [](const auto& info) { return info.param; });
 
+}  // namespace op_cases_test
 }  // namespace
 }  // namespace rill::testing

@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace piece_grad_test {
 
 using namespace ::rill::ops;  // NOLINT
 using Xs = std::vector<Output>;
@@ -184,5 +185,6 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace piece_grad_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace piece_ops_test {
 
 MarkTested tested({"Tile", "Pack", "Unpack", "Split", "SplitV", "Range", "Select", "SelectV2",
                    "Where", "ReverseV2"});
@@ -270,5 +271,6 @@ TEST(PieceOps, WhereListsCoordinatesOfNonzeros) {
   ExpectTensorNear(*got, DT_INT64, {2, 3}, {0, 0, 1, 1, 0, 0}, 0);
 }
 
+}  // namespace piece_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -14,6 +14,7 @@
 
 namespace rill::testing {
 namespace {
+namespace pool_ops_test {
 
 MarkTested tested({"MaxPool3D", "AvgPool3D", "MaxPool3DGrad", "AvgPool3DGrad", "MaxPoolV2",
                    "MaxPoolGradV2"});
@@ -258,8 +259,9 @@ std::vector<OpCase> Cases() {
   return c;
 }
 
+}  // namespace pool_ops_test
 }  // namespace
 
-RILL_OP_CASES(pool3d, Cases);
+RILL_OP_CASES(pool3d, pool_ops_test::Cases);
 
 }  // namespace rill::testing

@@ -6,6 +6,7 @@
 
 namespace rill::testing {
 namespace {
+namespace random_ops_test {
 
 MarkTested tested({"RandomUniform", "RandomStandardNormal", "TruncatedNormal"});
 
@@ -81,5 +82,6 @@ TEST(RandomOps, BadInputs) {
   EXPECT_EQ(root.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+}  // namespace random_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace rearrange_grad_test {
 
 using namespace ::rill::ops;  // NOLINT
 using Xs = std::vector<Output>;
@@ -128,5 +129,6 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace rearrange_grad_test
 }  // namespace
 }  // namespace rill::testing

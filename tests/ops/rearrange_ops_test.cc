@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace rearrange_ops_test {
 
 MarkTested tested({"Roll", "ReverseSequence", "MirrorPad", "MirrorPadGrad", "SpaceToDepth",
                    "DepthToSpace", "SpaceToBatchND", "BatchToSpaceND", "Diag", "DiagPart",
@@ -374,5 +375,6 @@ TEST(RearrangeOps, MatrixBandPartAgainstIndexArithmetic) {
   }
 }
 
+}  // namespace rearrange_ops_test
 }  // namespace
 }  // namespace rill::testing

@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace scale_translate_test {
 
 MarkTested tested({"ScaleAndTranslate", "ScaleAndTranslateGrad"});
 const bool kMarked = [] {
@@ -216,5 +217,6 @@ TEST(ScaleAndTranslate, ShapesAndChecksWhenAdded) {
   }
 }
 
+}  // namespace scale_translate_test
 }  // namespace
 }  // namespace rill::testing

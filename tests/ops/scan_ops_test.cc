@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace scan_ops_test {
 
 MarkTested tested({"Cumsum", "Cumprod", "Prod"});
 
@@ -144,8 +145,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace scan_ops_test
 }  // namespace
 
-RILL_OP_CASES(scans, Scans);
+RILL_OP_CASES(scans, scan_ops_test::Scans);
 
 }  // namespace rill::testing

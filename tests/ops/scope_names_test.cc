@@ -10,6 +10,7 @@
 
 namespace rill {
 namespace {
+namespace scope_names_test {
 
 TEST(ScopeNames, UniqueAsTensorFlowMakesThem) {
   Scope root = Scope::NewRootScope();
@@ -163,5 +164,6 @@ TEST(GetNodeAttr, ReadsEachKindAndRefusesOthers) {
   EXPECT_EQ(partial, PartialTensorShape({2, -1}));
 }
 
+}  // namespace scope_names_test
 }  // namespace
 }  // namespace rill

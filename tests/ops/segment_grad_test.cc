@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace segment_grad_test {
 
 using namespace ::rill::ops;  // NOLINT
 using Xs = std::vector<Output>;
@@ -161,5 +162,6 @@ TEST(SegmentGradientByHand, TiesShareAMax) {
   ExpectTensorNear(*got, DT_DOUBLE, {4}, {0.5, 0.5, 0, 1}, 0);
 }
 
+}  // namespace segment_grad_test
 }  // namespace
 }  // namespace rill::testing

@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace segment_ops_test {
 
 MarkTested tested({"SegmentSum", "SegmentMean", "SegmentProd", "SegmentMax", "SegmentMin",
                    "UnsortedSegmentProd", "UnsortedSegmentMax", "UnsortedSegmentMin",
@@ -358,5 +359,6 @@ TEST(SegmentOps, BrokenIdsAreRefusedWithTheRuleNamed) {
   }
 }
 
+}  // namespace segment_ops_test
 }  // namespace
 }  // namespace rill::testing

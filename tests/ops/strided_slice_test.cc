@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace strided_slice_test {
 
 MarkTested tested({"StridedSlice", "StridedSliceGrad"});
 
@@ -166,8 +167,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace strided_slice_test
 }  // namespace
 
-RILL_OP_CASES(strided_slice, StridedSlices);
+RILL_OP_CASES(strided_slice, strided_slice_test::StridedSlices);
 
 }  // namespace rill::testing

@@ -7,6 +7,7 @@
 
 namespace rill {
 namespace {
+namespace tf_api_test {
 
 // TensorFlow's optimizer test writes ApplyGradientDescent(scope, {x}, lr, {dx}) with x a
 // Variable and dx a MatMul: `{wrapper}` must pick one Input constructor, not two.
@@ -74,5 +75,6 @@ TEST(TfApi, AComplex64FeedIsRefused) {
   EXPECT_NE(st.message().find("complex64"), std::string::npos) << st;
 }
 
+}  // namespace tf_api_test
 }  // namespace
 }  // namespace rill

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace topk_test {
 
 MarkTested tested({"TopKV2"});
 
@@ -86,8 +87,9 @@ const bool kMarked = [] {
   return true;
 }();
 
+}  // namespace topk_test
 }  // namespace
 
-RILL_OP_CASES(topk, TopKs);
+RILL_OP_CASES(topk, topk_test::TopKs);
 
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace unary_math_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -241,5 +242,6 @@ TEST(UnaryMath, IntegerReciprocalAndRound) {
   }
 }
 
+}  // namespace unary_math_test
 }  // namespace
 }  // namespace rill::testing

@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace unique_test {
 
 MarkTested tested({"Unique"});
 
@@ -60,8 +61,9 @@ std::vector<OpCase> Uniques() {
   return c;
 }
 
+}  // namespace unique_test
 }  // namespace
 
-RILL_OP_CASES(unique, Uniques);
+RILL_OP_CASES(unique, unique_test::Uniques);
 
 }  // namespace rill::testing

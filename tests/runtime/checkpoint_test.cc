@@ -17,6 +17,7 @@
 
 namespace rill::testing {
 namespace {
+namespace checkpoint_test {
 
 std::string TempPath(const std::string& name) {
   return ::testing::TempDir() + "rill_" + std::to_string(getpid()) + "_" + name;
@@ -214,5 +215,6 @@ TEST(Checkpoint, AWriterKilledMidSaveLeavesThePreviousCheckpointLoadable) {
   std::system(("rm -f '" + path + "'.tmp.*").c_str());
 }
 
+}  // namespace checkpoint_test
 }  // namespace
 }  // namespace rill::testing

@@ -10,6 +10,7 @@
 
 namespace rill::testing {
 namespace {
+namespace cifar_test {
 
 // `n` records; record r has label r % 10 and pixel byte (r + channel * 7 + p) % 256.
 std::string Record(int r, int label) {
@@ -80,11 +81,13 @@ TEST(Cifar10, LoadsTheSixFilesOfADirectory) {
   for (double v : ToDoubles(synth->train.images)) ASSERT_TRUE(v >= 0 && v <= 1);
 }
 
+}  // namespace cifar_test
 }  // namespace
 }  // namespace rill::testing
 
 namespace rill::testing {
 namespace {
+namespace cifar_test {
 
 // Regression (outside attack, 2026-11): a directory read as a batch reported
 // 9223372036854775807 bytes; SyntheticCifar10(-1) returned uninitialized tensors and
@@ -105,5 +108,6 @@ TEST(Cifar10, DirectoriesNegativeAndHugeCountsAreStatus) {
   EXPECT_TRUE(none->train.images.IsInitialized());
 }
 
+}  // namespace cifar_test
 }  // namespace
 }  // namespace rill::testing

@@ -10,6 +10,7 @@
 
 namespace rill::testing {
 namespace {
+namespace composites_test {
 using namespace ops;  // NOLINT
 
 using Feeds = std::vector<std::pair<Output, Tensor>>;
@@ -141,5 +142,6 @@ TEST(CompositeRules, GradientOfAMeanToOneElement) {
   }
 }
 
+}  // namespace composites_test
 }  // namespace
 }  // namespace rill::testing

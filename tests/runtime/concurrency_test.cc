@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace concurrency_test {
 
 // Every ApplyGradientDescent step subtracts a fed integer: whatever the interleaving, the
 // variable ends at minus their sum, and each value a reader fetched is one the variable held
@@ -104,5 +105,6 @@ TEST(Concurrency, CallablesAndFailingRunsBesideGoodOnes) {
   EXPECT_EQ(bad.load(), 0);
 }
 
+}  // namespace concurrency_test
 }  // namespace
 }  // namespace rill::testing

@@ -18,6 +18,7 @@
 
 namespace rill::testing {
 namespace {
+namespace dist_test {
 
 // Every test of this binary may run collectives: the job of one rank starts first.
 class DistEnvironment : public ::testing::Environment {
@@ -491,5 +492,6 @@ std::vector<OpCase> Collectives() {
 }
 RILL_OP_CASES(collectives, Collectives);
 
+}  // namespace dist_test
 }  // namespace
 }  // namespace rill::testing

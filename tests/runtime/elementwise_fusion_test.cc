@@ -10,6 +10,7 @@
 
 namespace rill {
 namespace {
+namespace elementwise_fusion_test {
 using namespace ops;  // NOLINT
 using testing::RandomTensor;
 
@@ -206,5 +207,6 @@ TEST(ElementwiseFusion, LargeOutputsAndLongBiasVectors) {
   }
 }
 
+}  // namespace elementwise_fusion_test
 }  // namespace
 }  // namespace rill

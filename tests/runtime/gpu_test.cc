@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace gpu_test {
 
 #define RILL_REQUIRE_GPU() \
   if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine"
@@ -154,5 +155,8 @@ TEST(GpuDeathTest, CublasIsLoadedOnlyWithAGpu) {
   EXPECT_EXIT(RunOnTheDevicesAndCheckCublasIsMapped(), ::testing::ExitedWithCode(0), "");
 }
 
+}  // namespace gpu_test
 }  // namespace
 }  // namespace rill::testing
+
+#undef RILL_REQUIRE_GPU  // this file shares a unity file with others

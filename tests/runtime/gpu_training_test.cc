@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace gpu_training_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -250,5 +251,6 @@ TEST(GpuCheckpoint, VariablesOnTheGpuSaveAndRestore) {
   std::remove(path.c_str());
 }
 
+}  // namespace gpu_training_test
 }  // namespace
 }  // namespace rill::testing

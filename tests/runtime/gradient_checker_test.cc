@@ -5,6 +5,7 @@
 
 namespace rill {
 namespace {
+namespace gradient_checker_test {
 
 TEST(ComputeGradientError, CorrectGradientsAreWithinTolerance) {
   Scope s = Scope::NewRootScope();
@@ -58,5 +59,6 @@ TEST(ComputeGradientError, BadArgumentsAreStatuses) {
       ComputeGradientError<float, float, float>(s, xs, Shapes{{2}}, ys, Shapes{{3}}, &err)));
 }
 
+}  // namespace gradient_checker_test
 }  // namespace
 }  // namespace rill

@@ -9,6 +9,7 @@
 
 namespace rill {
 namespace {
+namespace graph_def_test {
 
 // TensorFlow's example_trainer graph: y = a x and y / |y|.
 GraphDef EigenGraph() {
@@ -135,5 +136,6 @@ TEST(GraphDef, EqualGraphDefIgnoresOrderAndNamesTheDifference) {
   EXPECT_NE(diff.find("does not load"), std::string::npos) << diff;
 }
 
+}  // namespace graph_def_test
 }  // namespace
 }  // namespace rill

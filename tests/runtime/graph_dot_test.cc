@@ -10,6 +10,7 @@
 
 namespace rill::testing {
 namespace {
+namespace graph_dot_test {
 
 using namespace ops;  // NOLINT
 
@@ -126,5 +127,6 @@ TEST(GraphDot, GraphvizAcceptsTheFile) {
   EXPECT_NE(text.find("Softmax"), std::string::npos);
 }
 
+}  // namespace graph_dot_test
 }  // namespace
 }  // namespace rill::testing

@@ -12,6 +12,7 @@
 
 namespace rill {
 namespace {
+namespace graph_io_test {
 
 using namespace ops;  // NOLINT
 
@@ -379,5 +380,6 @@ TEST(AttrText, EveryKindRoundTrips) {
   }
 }
 
+}  // namespace graph_io_test
 }  // namespace
 }  // namespace rill

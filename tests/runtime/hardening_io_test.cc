@@ -15,6 +15,7 @@
 
 namespace rill::testing {
 namespace {
+namespace hardening_io_test {
 
 std::string Message(const absl::Status& s) { return std::string(s.message()); }
 std::string Temp(const std::string& name) { return ::testing::TempDir() + "/" + name; }
@@ -177,5 +178,6 @@ TEST(Hardening, ReadersRefuseFilesPastTheirCapBeforeReading) {
   EXPECT_EQ(whole->size(), 4096u);
 }
 
+}  // namespace hardening_io_test
 }  // namespace
 }  // namespace rill::testing

@@ -7,6 +7,7 @@
 
 namespace rill::testing {
 namespace {
+namespace hardening_keras_test {
 
 using keras::Sequential;
 
@@ -148,5 +149,6 @@ TEST(Hardening, KerasBadCheckpointPathsFailBeforeTraining) {
   EXPECT_EQ(after->at(0).second, before->at(0).second);  // no step was taken
 }
 
+}  // namespace hardening_keras_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace hardening_test {
 
 std::string Message(const absl::Status& s) { return std::string(s.message()); }
 
@@ -290,5 +291,6 @@ TEST(Hardening, DestroyingASessionWaitsForRunsInFlight) {
   }
 }
 
+}  // namespace hardening_test
 }  // namespace
 }  // namespace rill::testing

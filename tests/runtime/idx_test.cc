@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace idx_test {
 
 std::string Header(unsigned char type, std::vector<uint32_t> dims) {
   std::string h = {0, 0, static_cast<char>(type), static_cast<char>(dims.size())};
@@ -208,5 +209,6 @@ TEST(Idx, ReadsTheConvertedMnistDigits) {
   for (int c = 0; c < 10; ++c) EXPECT_EQ(total_per_class[c], want[c]) << "class " << c;
 }
 
+}  // namespace idx_test
 }  // namespace
 }  // namespace rill::testing

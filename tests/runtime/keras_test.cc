@@ -14,6 +14,7 @@
 
 namespace rill::testing {
 namespace {
+namespace keras_test {
 
 using keras::Dense;
 using keras::Sequential;
@@ -338,5 +339,6 @@ TEST(Keras, BatchIteratorCoversEveryExampleOncePerEpoch) {
   EXPECT_TRUE(early.Next().has_value());
 }
 
+}  // namespace keras_test
 }  // namespace
 }  // namespace rill::testing

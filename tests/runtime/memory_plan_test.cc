@@ -11,6 +11,7 @@
 
 namespace rill::testing {
 namespace {
+namespace memory_plan_test {
 using namespace ::rill::ops;  // NOLINT
 
 // The same dtype, shape and bits.
@@ -191,5 +192,6 @@ TEST(Arena, HandsOutAgainOnceReturned) {
   arena->Unref();
 }
 
+}  // namespace memory_plan_test
 }  // namespace
 }  // namespace rill::testing

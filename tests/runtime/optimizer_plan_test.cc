@@ -9,6 +9,7 @@
 
 namespace rill {
 namespace {
+namespace optimizer_plan_test {
 using testing::FromDoubles;
 using testing::RandomTensor;
 
@@ -160,5 +161,6 @@ TEST(OptimizedPlans, ThePlansPictureNamesWhatAFusionReplaced) {
                             {sig(1), sig(2), sig(3), sig(2), sig(1), sig(-1)}, 1e-6);
 }
 
+}  // namespace optimizer_plan_test
 }  // namespace
 }  // namespace rill

@@ -10,6 +10,7 @@
 
 namespace rill {
 namespace {
+namespace passes_test {
 using namespace ops;  // NOLINT
 using testing::ExpectTensorNear;
 using testing::RandomTensor;
@@ -355,5 +356,6 @@ TEST_F(PassesTest, LoopVariablesNothingNeedsLeaveTheLoop) {
   EXPECT_NEAR(got[1].scalar<float>()() / std::exp(std::exp(std::exp(1.0))), 1, 1e-5);
 }
 
+}  // namespace passes_test
 }  // namespace
 }  // namespace rill

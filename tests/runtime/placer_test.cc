@@ -42,6 +42,7 @@ DeviceSet FakeGpuDevices(std::shared_ptr<FakeGpuDevice> gpu) {
 }
 
 namespace {
+namespace placer_test {
 
 MarkTested tested({"_Copy"});
 
@@ -292,11 +293,13 @@ TEST(CachingAllocator, ReusesBlocksNeverOverlapsAndReportsOom) {
   EXPECT_TRUE(pinned.OnHost());
 }
 
+}  // namespace placer_test
 }  // namespace
 }  // namespace rill::testing
 
 namespace rill::testing {
 namespace {
+namespace placer_test {
 
 class SyncCountingDevice : public FakeGpuDevice {
  public:
@@ -398,5 +401,6 @@ TEST(DeviceSync, StepsThatFetchNothingMayLeaveTheirWorkQueued) {
   EXPECT_EQ(dev->queued_ends.load(), 5);
 }
 
+}  // namespace placer_test
 }  // namespace
 }  // namespace rill::testing

@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace random_graph_test {
 
 TEST(RandomGraphs, BuildAndRunNeverCrash) {
   int refused = 0;
@@ -97,5 +98,6 @@ TEST(RandomGraphs, OptimizedPlansComputeWhatTheGraphSays) {
   EXPECT_GT(compared, 2000);
 }
 
+}  // namespace random_graph_test
 }  // namespace
 }  // namespace rill::testing

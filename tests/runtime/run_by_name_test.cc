@@ -8,6 +8,7 @@
 
 namespace rill {
 namespace {
+namespace run_by_name_test {
 
 // y = x * w + 1 with a counter variable, saved as text and loaded into a fresh scope.
 Scope LoadedGraph() {
@@ -114,5 +115,6 @@ TEST(TestUtil, GetTensorsRunsAssignsThenFetches) {
   test::ExpectTensorEqual<int32_t>(one, test::AsScalar<int32_t>(7));
 }
 
+}  // namespace run_by_name_test
 }  // namespace
 }  // namespace rill

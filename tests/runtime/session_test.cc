@@ -9,6 +9,7 @@
 
 namespace rill::testing {
 namespace {
+namespace session_test {
 
 MarkTested tested({"Variable", "Assign", "AssignAdd", "AssignSub", "IsVariableInitialized"});
 
@@ -335,5 +336,6 @@ TEST(Session, DefaultPoolHasOneThreadFewerThanTheCores) {
   EXPECT_EQ(DefaultPoolThreads(1u << 20), kMaxPoolThreads);
 }
 
+}  // namespace session_test
 }  // namespace
 }  // namespace rill::testing

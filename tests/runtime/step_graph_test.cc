@@ -14,6 +14,7 @@
 
 namespace rill::testing {
 namespace {
+namespace step_graph_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -431,5 +432,6 @@ TEST(StepGraph, OnTheGpuATrainingStepReplaysWithTheLossesOfOrdinaryRuns) {
   }
 }
 
+}  // namespace step_graph_test
 }  // namespace
 }  // namespace rill::testing

@@ -11,6 +11,7 @@
 
 namespace rill {
 namespace {
+namespace tf_threads_test {
 
 TEST(TfThreads, ThreadPoolRunsEverythingBeforeItIsDestroyed) {
   std::atomic<int> ran{0};
@@ -98,5 +99,6 @@ TEST(TfThreads, RunCallableOnTheCallersInterOpPool) {
   EXPECT_TRUE(errors::IsInvalidArgument(session.RunCallable(handle, {}, &out, nullptr, pools)));
 }
 
+}  // namespace tf_threads_test
 }  // namespace
 }  // namespace rill

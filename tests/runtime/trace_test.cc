@@ -12,6 +12,7 @@
 
 namespace rill::testing {
 namespace {
+namespace trace_test {
 
 using namespace ops;  // NOLINT
 
@@ -226,5 +227,6 @@ TEST(JsonReader, RejectsWhatIsNotJson) {
   }
 }
 
+}  // namespace trace_test
 }  // namespace
 }  // namespace rill::testing

@@ -8,6 +8,7 @@
 
 namespace rill::testing {
 namespace {
+namespace training_test {
 
 using namespace ::rill::ops;  // NOLINT
 
@@ -247,5 +248,6 @@ TEST(Optimizers, VariablesWithoutAGradientAreLeftAlone) {
       << none.status();
 }
 
+}  // namespace training_test
 }  // namespace
 }  // namespace rill::testing

@@ -13,6 +13,7 @@ namespace rill {
 using namespace ops;  // NOLINT(build/namespaces)
 
 namespace {
+namespace array_grad_test {
 
 class ArrayGradTest : public ::testing::Test {
  protected:
@@ -262,5 +263,6 @@ TEST_F(ArrayGradTest, MirrorPadGradGrad_Symmetric) {
           TensorShape({2, 3}), 1e-3);
 }
 
+}  // namespace array_grad_test
 }  // namespace
 }  // namespace rill

@@ -15,6 +15,7 @@
 namespace rill {
 namespace ops {
 namespace {
+namespace cc_ops_test {
 
 Output Linear(const Scope& scope, Input x, Input w, Input b) {
   auto cop_scopes = scope.GetCompositeOpScopes("linear");
@@ -162,6 +163,7 @@ TEST(CCOpTest, EmptyConst) {
   EXPECT_FALSE(root.status().ok());
 }
 
+}  // namespace cc_ops_test
 }  // namespace
 }  // namespace ops
 }  // namespace rill

@@ -14,6 +14,7 @@
 
 namespace rill {
 namespace {
+namespace client_session_test {
 
 using ops::Add;
 using ops::BatchMatMul;
@@ -151,5 +152,6 @@ TEST(ClientSessionTest, CallableWithCustomThreadPool) {
   ASSERT_GT(inter_op_threadpool->GetNumScheduleCalled(), 0);
 }
 
+}  // namespace client_session_test
 }  // namespace
 }  // namespace rill

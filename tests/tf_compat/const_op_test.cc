@@ -13,6 +13,7 @@
 
 namespace rill {
 namespace {
+namespace const_op_test {
 
 // The node is a Const whose value attr has the dtype attr's dtype and `want`'s values.
 template <typename T>
@@ -124,5 +125,6 @@ TEST(ConstOpTest, RangeValues) {
   ExpectConstValues<int>(c.node(), test::AsTensor<int>(absl::MakeConstSpan(values), {10}));
 }
 
+}  // namespace const_op_test
 }  // namespace
 }  // namespace rill

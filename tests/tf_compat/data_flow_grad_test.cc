@@ -7,6 +7,7 @@
 
 namespace rill {
 namespace {
+namespace data_flow_grad_test {
 
 using ops::Const;
 using ops::DynamicPartition;
@@ -50,5 +51,6 @@ TEST_F(DataFlowGradTest, DynamicStitchGrad) {
   RunTest(data, {d1_shape, d2_shape}, {y}, {TensorShape({3, 2})});
 }
 
+}  // namespace data_flow_grad_test
 }  // namespace
 }  // namespace rill

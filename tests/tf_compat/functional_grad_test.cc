@@ -10,6 +10,7 @@
 
 namespace rill {
 namespace {
+namespace functional_grad_test {
 
 using namespace ops;  // NOLINT(build/namespaces)
 
@@ -48,5 +49,6 @@ TEST_F(FunctionGradTest, PartitionedCallGrad) {
   RunTest(x, {}, stateful_results[0], {});
 }
 
+}  // namespace functional_grad_test
 }  // namespace
 }  // namespace rill

@@ -9,6 +9,7 @@ namespace rill {
 using namespace ops;  // NOLINT(build/namespaces)
 
 namespace {
+namespace gradient_checker_test {
 
 TEST(GradientCheckerTest, BasicFloat) {
   Scope scope = Scope::NewRootScope();
@@ -87,5 +88,6 @@ TEST(GradientCheckerTest, StackUnstackGrad) {
   EXPECT_LT(max_error, 1e-10);
 }
 
+}  // namespace gradient_checker_test
 }  // namespace
 }  // namespace rill

@@ -12,6 +12,7 @@
 
 namespace rill {
 namespace {
+namespace gradients_test {
 
 using ops::Assign;
 using ops::Const;
@@ -389,5 +390,6 @@ TEST(StopGradientMultiOutputTest, EveryCombination) {
   CheckMultiOutput({true, true, true}, Tensor());
 }
 
+}  // namespace gradients_test
 }  // namespace
 }  // namespace rill

@@ -10,6 +10,7 @@
 
 namespace rill {
 namespace {
+namespace image_grad_test {
 
 using ops::Const;
 using ops::CropAndResize;
@@ -216,5 +217,6 @@ class CropAndResizeGradTest : public ::testing::Test {
 
 TEST_F(CropAndResizeGradTest, TestCrop) { TestCropAndResize<float, float, float>(); }
 
+}  // namespace image_grad_test
 }  // namespace
 }  // namespace rill

@@ -7,6 +7,7 @@
 
 namespace rill {
 namespace {
+namespace linalg_grad_test {
 
 using ops::Einsum;
 using ops::Placeholder;
@@ -94,5 +95,6 @@ TEST_F(LinalgGradTest, Einsum_TwoInputReduction) {
   RunTest({x, y}, {x_shape, y_shape}, {z}, {TensorShape({3, 5})});
 }
 
+}  // namespace linalg_grad_test
 }  // namespace
 }  // namespace rill

@@ -7,6 +7,7 @@
 
 namespace rill {
 namespace {
+namespace manip_grad_test {
 
 using ops::Placeholder;
 using ops::Roll;
@@ -34,5 +35,6 @@ TEST_F(ManipGradTest, RollGrad) {
   RunTest(x, shape, y, shape);
 }
 
+}  // namespace manip_grad_test
 }  // namespace
 }  // namespace rill

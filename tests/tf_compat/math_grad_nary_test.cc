@@ -14,6 +14,7 @@ namespace rill {
 using namespace ops;  // NOLINT(build/namespaces)
 
 namespace {
+namespace math_grad_nary_test {
 
 class NaryGradTest : public ::testing::Test {
  protected:
@@ -267,5 +268,6 @@ TEST_F(UnsortedSegmentGradTest, UnsortedSegmentSumGrad) {
   Check<UnsortedSegmentSum>(Const(scope_, {0, 0, 1}), 2);
 }
 
+}  // namespace math_grad_nary_test
 }  // namespace
 }  // namespace rill

@@ -19,6 +19,7 @@ namespace rill {
 using namespace ops;  // NOLINT(build/namespaces)
 
 namespace {
+namespace math_grad_test {
 
 class CWiseUnaryGradTest : public ::testing::Test {
  protected:
@@ -446,5 +447,6 @@ TEST_F(MathGradTest, BatchMatMulGrad_TransposeX) { TestMatMulGrad(true, true, fa
 TEST_F(MathGradTest, BatchMatMulGrad_TransposeY) { TestMatMulGrad(true, false, true); }
 TEST_F(MathGradTest, BatchMatMulGrad_TransposeX_TransposeY) { TestMatMulGrad(true, true, true); }
 
+}  // namespace math_grad_test
 }  // namespace
 }  // namespace rill

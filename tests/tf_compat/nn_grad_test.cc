@@ -14,6 +14,7 @@ namespace rill {
 using namespace ops;  // NOLINT(build/namespaces)
 
 namespace {
+namespace nn_grad_test {
 
 class NNGradTest : public ::testing::Test {
  protected:
@@ -314,5 +315,6 @@ TEST_F(NNGradTest, DepthwiseConv2dNativeGrad) {
   RunTest({x, filter}, {shape, filter_shape}, {y}, {shape});
 }
 
+}  // namespace nn_grad_test
 }  // namespace
 }  // namespace rill

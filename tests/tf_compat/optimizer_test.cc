@@ -16,6 +16,7 @@ namespace rill {
 using namespace ops;  // NOLINT(build/namespaces)
 
 namespace {
+namespace optimizer_test {
 
 TEST(OptimizerTest, OneMatMul) {
   Scope scope = Scope::NewRootScope();
@@ -60,5 +61,6 @@ TEST(OptimizerValueTest, NeuralNetworkValues) {
       outputs[0], test::AsTensor<float>({-0.66430414f, -0.95039594f, -0.99360687f}, {3, 1}), 1e-5);
 }
 
+}  // namespace optimizer_test
 }  // namespace
 }  // namespace rill

@@ -8,6 +8,7 @@
 
 namespace rill {
 namespace {
+namespace scope_test {
 
 TEST(ScopeTest, BasicNames) {
   Scope root = Scope::NewRootScope();
@@ -113,5 +114,6 @@ TEST(ScopeTest, CreateOutput) {
   EXPECT_EQ(add.node()->type_string(), "Add");
 }
 
+}  // namespace scope_test
 }  // namespace
 }  // namespace rill

@@ -12,6 +12,7 @@
 
 namespace rill {
 namespace {
+namespace while_gradients_test {
 
 class WhileGradientsTest : public ::testing::Test {
  protected:
@@ -113,5 +114,6 @@ TEST_F(WhileGradientsTest, Chaining) {
   Run<double>({0.0, 0.0}, {-2.0, 2.0});
 }
 
+}  // namespace while_gradients_test
 }  // namespace
 }  // namespace rill

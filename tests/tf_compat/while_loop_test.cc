@@ -11,6 +11,7 @@
 
 namespace rill {
 namespace {
+namespace while_loop_test {
 
 class WhileLoopTest : public ::testing::Test {
  protected:
@@ -148,5 +149,6 @@ TEST_F(WhileLoopTest, UnsetBodyOutputs) {
       absl::StatusCode::kInvalidArgument, "returns 0 values for 1 loop variable");
 }
 
+}  // namespace while_loop_test
 }  // namespace
 }  // namespace rill
