@@ -8,6 +8,7 @@
 #include "rill/ops/activation_ops.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/batch_norm_ops.h"
+#include "rill/ops/bitwise_ops.h"
 #include "rill/ops/collective_ops.h"
 #include "rill/ops/control_flow_ops.h"
 #include "rill/ops/conv_ops.h"
