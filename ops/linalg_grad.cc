@@ -4,11 +4,15 @@
 //    sign has none). Both need A invertible, as TensorFlow's.
 //  - MatrixSolve: with X the solution, dB = solve(A^T, g) and dA = -dB X^T (adjoint:
 //    dB = solve(A, g), dA = -X dB^T).
+//  - MatrixTriangularSolve: MatrixSolve's, with dA kept to the triangle that was read.
+//  - Cholesky: with L the factor, P = the lower triangle of L^T g with its diagonal halved,
+//    dA = L^-T (P + P^T) L^-1 / 2 (symmetric: A's two triangles share the gradient).
 #include "rill/ops/array_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/linalg_ops.h"
 #include "rill/ops/math_ops.h"
+#include "rill/ops/rearrange_ops.h"
 
 namespace rill::ops {
 namespace {
@@ -56,7 +60,44 @@ absl::Status SolveGrad(const Scope& s, const Operation& op, const GradOut& g, Gr
   return absl::OkStatus();
 }
 
+// The band of x that the triangle (lower or upper) keeps, diagonal included.
+Output Triangle(const Scope& s, const Output& x, bool lower) {
+  const Output all = Const(s, int64_t{-1}), none = Const(s, int64_t{0});
+  return lower ? MatrixBandPart(s, x, all, none) : MatrixBandPart(s, x, none, all);
+}
+
+absl::Status TriangularSolveGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                 GradOut* out) {
+  const bool adjoint = Adjoint(op), lower = op.node()->attr<bool>("lower");
+  const Output x = Out(op);
+  Output grad_rhs = MatrixTriangularSolve(s, In(op, 0), g[0],
+                                          MatrixTriangularSolve::Lower(lower).Adjoint(!adjoint));
+  Output grad_matrix = adjoint ? BatchMatMulV2(s, x, grad_rhs, BatchMatMulV2::AdjY(true))
+                               : BatchMatMulV2(s, grad_rhs, x, BatchMatMulV2::AdjY(true));
+  out->push_back(Neg(s, Triangle(s, grad_matrix, lower)));
+  out->push_back(grad_rhs);
+  return absl::OkStatus();
+}
+
+absl::Status CholeskyGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  const Output l = Out(op);
+  const Output eye = MatrixBandPart(s, OnesLike(s, l), Const(s, int64_t{0}), Const(s, int64_t{0}));
+  const Output l_inv = MatrixTriangularSolve(s, l, eye);
+  const Output middle = BatchMatMulV2(s, l, g[0], BatchMatMulV2::AdjX(true));
+  const Output diag = MatrixBandPart(s, middle, Const(s, int64_t{0}), Const(s, int64_t{0}));
+  const Output half = Cast(s, Const(s, 0.5), l.type());
+  const Output p = Sub(s, Triangle(s, middle, true), Mul(s, half, diag));
+  // (P + P^T) L^-1, with P^T L^-1 as one product.
+  const Output sym =
+      Add(s, BatchMatMulV2(s, p, l_inv), BatchMatMulV2(s, p, l_inv, BatchMatMulV2::AdjX(true)));
+  const Output grad = BatchMatMulV2(s, l_inv, sym, BatchMatMulV2::AdjX(true));
+  out->push_back(Mul(s, half, grad));
+  return absl::OkStatus();
+}
+
 RILL_REGISTER_GRADIENT("MatrixInverse", InverseGrad);
+RILL_REGISTER_GRADIENT("MatrixTriangularSolve", TriangularSolveGrad);
+RILL_REGISTER_GRADIENT("Cholesky", CholeskyGrad);
 RILL_REGISTER_GRADIENT("MatrixDeterminant", DeterminantGrad);
 RILL_REGISTER_GRADIENT("LogMatrixDeterminant", LogDeterminantGrad);
 RILL_REGISTER_GRADIENT("MatrixSolve", SolveGrad);

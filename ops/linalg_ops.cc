@@ -113,6 +113,21 @@ RILL_REGISTER_OP("MatrixSolve")
     .Attr("adjoint", AttrKind::kBool, false)
     .SetShapeFn(SolveShape);
 
+RILL_REGISTER_OP("Cholesky")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(InverseShape);
+
+RILL_REGISTER_OP("MatrixTriangularSolve")
+    .Input("matrix", "T")
+    .Input("rhs", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("lower", AttrKind::kBool, true)
+    .Attr("adjoint", AttrKind::kBool, false)
+    .SetShapeFn(SolveShape);
+
 namespace ops {
 
 using internal::NodeBuilder;
@@ -137,6 +152,20 @@ MatrixSolve::MatrixSolve(const Scope& scope, Input matrix, Input rhs, const Attr
   NodeBuilder(scope, "MatrixSolve")
       .Input(matrix)
       .Input(rhs)
+      .Attr("adjoint", attrs.adjoint_)
+      .Finalize(this);
+}
+
+Cholesky::Cholesky(const Scope& scope, Input input) {
+  NodeBuilder(scope, "Cholesky").Input(input).Finalize(this);
+}
+
+MatrixTriangularSolve::MatrixTriangularSolve(const Scope& scope, Input matrix, Input rhs,
+                                             const Attrs& attrs) {
+  NodeBuilder(scope, "MatrixTriangularSolve")
+      .Input(matrix)
+      .Input(rhs)
+      .Attr("lower", attrs.lower_)
       .Attr("adjoint", attrs.adjoint_)
       .Finalize(this);
 }

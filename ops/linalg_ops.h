@@ -9,6 +9,13 @@
 //     InvalidArgument.
 //   MatrixSolve(matrix, rhs, adjoint): X with matrix X = rhs (adjoint(matrix) X = rhs),
 //     rhs [..., M, K] with matrix's batch dims.
+//   Cholesky(input): L, lower triangular with L L^T = input, from input's lower triangle
+//     (the upper one is not read); a matrix that is not positive definite is
+//     InvalidArgument. Eigen's LLT, as TensorFlow's CPU kernel.
+//   MatrixTriangularSolve(matrix, rhs, lower, adjoint): X with matrix X = rhs, reading only
+//     matrix's lower (or upper) triangle; rhs [..., M, K] with matrix's batch dims
+//     (TensorFlow 2 also broadcasts batch dims; rill does not). A zero on the diagonal is
+//     InvalidArgument, as TensorFlow's.
 #pragma once
 
 #include "rill/ops/op_builder.h"
@@ -52,6 +59,34 @@ class MatrixSolve : public OpWrapper {
   MatrixSolve(const Scope& scope, Input matrix, Input rhs)
       : MatrixSolve(scope, matrix, rhs, Attrs()) {}
   MatrixSolve(const Scope& scope, Input matrix, Input rhs, const Attrs& attrs);
+  static Attrs Adjoint(bool v) { return Attrs().Adjoint(v); }
+};
+
+class Cholesky : public OpWrapper {
+ public:
+  Cholesky(const Scope& scope, Input input);
+};
+
+class MatrixTriangularSolve : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs Lower(bool v) const {
+      Attrs r = *this;
+      r.lower_ = v;
+      return r;
+    }
+    Attrs Adjoint(bool v) const {
+      Attrs r = *this;
+      r.adjoint_ = v;
+      return r;
+    }
+    bool lower_ = true;
+    bool adjoint_ = false;
+  };
+  MatrixTriangularSolve(const Scope& scope, Input matrix, Input rhs)
+      : MatrixTriangularSolve(scope, matrix, rhs, Attrs()) {}
+  MatrixTriangularSolve(const Scope& scope, Input matrix, Input rhs, const Attrs& attrs);
+  static Attrs Lower(bool v) { return Attrs().Lower(v); }
   static Attrs Adjoint(bool v) { return Attrs().Adjoint(v); }
 };
 

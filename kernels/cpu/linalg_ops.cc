@@ -2,10 +2,13 @@
 // factored by Eigen's LU with partial pivoting, as TensorFlow's CPU kernels do. The
 // determinant is formed from the factors' signs and the sum of their logs (TensorFlow's
 // way too), so that a product of large or small pivots does not overflow on the way to a
-// representable result. A matrix is invertible when no pivot is zero (or NaN).
+// representable result. A matrix is invertible when no pivot is zero (or NaN). Cholesky is
+// Eigen's LLT over the lower triangle; triangular solves substitute in place and refuse a
+// zero on the diagonal first.
 #include <cmath>
 #include <limits>
 
+#include "Eigen/Cholesky"
 #include "Eigen/LU"
 #include "rill/core/kernel.h"
 
@@ -41,6 +44,30 @@ absl::StatusOr<Batch> SquareOf(const Tensor& t, const char* what) {
                                    t.shape().DebugString());
   }
   return b;
+}
+
+// A solve's operands: matrices a [..., M, M] and rhs [..., M, K] with a's batch dims (as
+// MatrixSolve's), checked, and its output allocated.
+struct SolvePlan {
+  Batch a, rhs;
+  Tensor* out = nullptr;
+  bool empty() const { return a.rows == 0 || rhs.cols == 0; }
+};
+
+absl::StatusOr<SolvePlan> PrepareSolve(OpKernelContext& ctx) {
+  const Tensor &a = ctx.input(0), &rhs = ctx.input(1);
+  SolvePlan s;
+  RILL_ASSIGN_OR_RETURN(s.a, SquareOf(a, "matrix"));
+  RILL_ASSIGN_OR_RETURN(s.rhs, MatricesOf(rhs, "rhs"));
+  TensorShape want = a.shape();
+  want.set_dim(want.dims() - 1, s.rhs.cols);
+  if (rhs.shape() != want) {
+    return errors::InvalidArgument("rhs of shape ", rhs.shape().DebugString(),
+                                   " does not fit matrices of shape ", a.shape().DebugString(),
+                                   " (needs ", want.DebugString(), ")");
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, rhs.shape(), &s.out));
+  return s;
 }
 
 // Matrix i of the batch (or its transpose), factored.
@@ -131,18 +158,10 @@ class SolveOp : public OpKernel {
       : OpKernel(c), adjoint_(c.node().attr<bool>("adjoint")) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor &a = ctx.input(0), &rhs = ctx.input(1);
-    RILL_ASSIGN_OR_RETURN(Batch b, SquareOf(a, "matrix"));
-    RILL_ASSIGN_OR_RETURN(Batch r, MatricesOf(rhs, "rhs"));
-    TensorShape want = a.shape();
-    want.set_dim(want.dims() - 1, r.cols);
-    if (rhs.shape() != want) {
-      return errors::InvalidArgument("rhs of shape ", rhs.shape().DebugString(),
-                                     " does not fit matrices of shape ", a.shape().DebugString(),
-                                     " (needs ", want.DebugString(), ")");
-    }
-    Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, rhs.shape(), &out));
-    if (b.rows == 0 || r.cols == 0) return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(SolvePlan g, PrepareSolve(ctx));
+    if (g.empty()) return absl::OkStatus();
+    const Batch &b = g.a, &r = g.rhs;
+    Tensor* out = g.out;
     for (int64_t i = 0; i < b.count; ++i) {
       const Lu<T> lu = Factor<T>(a, b, i, adjoint_);
       RILL_RETURN_IF_ERROR(Invertible(lu, a, i));
@@ -157,13 +176,80 @@ class SolveOp : public OpKernel {
   bool adjoint_;
 };
 
+template <typename T>
+class CholeskyOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Batch b, SquareOf(x, "input"));
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    const int64_t size = b.rows * b.rows;
+    for (int64_t i = 0; i < b.count && b.rows > 0; ++i) {
+      Eigen::LLT<Matrix<T>, Eigen::Lower> llt(
+          Eigen::Map<const Matrix<T>>(x.base<T>() + i * size, b.rows, b.rows));
+      if (llt.info() != Eigen::Success) {
+        return errors::InvalidArgument("Cholesky decomposition was not successful: matrix ", i,
+                                       " of the input of shape ", x.shape().DebugString(),
+                                       " is not positive definite");
+      }
+      Eigen::Map<Matrix<T>>(out->base<T>() + i * size, b.rows, b.rows) = llt.matrixL();
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class TriangularSolveOp : public OpKernel {
+ public:
+  explicit TriangularSolveOp(OpKernelConstruction& c)
+      : OpKernel(c),
+        lower_(c.node().attr<bool>("lower")),
+        adjoint_(c.node().attr<bool>("adjoint")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor &a = ctx.input(0), &rhs = ctx.input(1);
+    RILL_ASSIGN_OR_RETURN(SolvePlan g, PrepareSolve(ctx));
+    if (g.empty()) return absl::OkStatus();
+    const Batch &b = g.a, &r = g.rhs;
+    Tensor* out = g.out;
+    for (int64_t i = 0; i < b.count; ++i) {
+      Eigen::Map<const Matrix<T>> m(a.base<T>() + i * b.rows * b.rows, b.rows, b.rows);
+      if (!(m.diagonal().cwiseAbs().minCoeff() > T(0))) {
+        return errors::InvalidArgument("matrix ", i, " of the input of shape ",
+                                       a.shape().DebugString(),
+                                       " is not invertible (a zero or NaN on its diagonal)");
+      }
+      const int64_t at = i * r.rows * r.cols;
+      Eigen::Map<Matrix<T>> x(out->base<T>() + at, r.rows, r.cols);
+      x = Eigen::Map<const Matrix<T>>(rhs.base<T>() + at, r.rows, r.cols);
+      Substitute(m, &x);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  // x = op(triangle of m)^-1 x, in place.
+  void Substitute(const Eigen::Map<const Matrix<T>>& m, Eigen::Map<Matrix<T>>* x) const {
+    if (lower_ && !adjoint_) m.template triangularView<Eigen::Lower>().solveInPlace(*x);
+    if (lower_ && adjoint_) m.template triangularView<Eigen::Lower>().transpose().solveInPlace(*x);
+    if (!lower_ && !adjoint_) m.template triangularView<Eigen::Upper>().solveInPlace(*x);
+    if (!lower_ && adjoint_) m.template triangularView<Eigen::Upper>().transpose().solveInPlace(*x);
+  }
+
+  bool lower_, adjoint_;
+};
+
 #define RILL_REG_LINALG(T)                                                                        \
   RILL_REGISTER_KERNEL("MatrixDeterminant", DEVICE_CPU, "T", DataTypeToEnum<T>::value,            \
                        DeterminantOp<T, false>);                                                  \
   RILL_REGISTER_KERNEL("LogMatrixDeterminant", DEVICE_CPU, "T", DataTypeToEnum<T>::value,         \
                        DeterminantOp<T, true>);                                                   \
   RILL_REGISTER_KERNEL("MatrixInverse", DEVICE_CPU, "T", DataTypeToEnum<T>::value, InverseOp<T>); \
-  RILL_REGISTER_KERNEL("MatrixSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SolveOp<T>);
+  RILL_REGISTER_KERNEL("MatrixSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SolveOp<T>);     \
+  RILL_REGISTER_KERNEL("Cholesky", DEVICE_CPU, "T", DataTypeToEnum<T>::value, CholeskyOp<T>);     \
+  RILL_REGISTER_KERNEL("MatrixTriangularSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
+                       TriangularSolveOp<T>);
 RILL_REG_LINALG(float)
 RILL_REG_LINALG(double)
 #undef RILL_REG_LINALG

@@ -1,6 +1,7 @@
 // Valid recipes and op-specific bad inputs of the square-matrix ops: inputs that are not
 // batches of square matrices and right-hand sides that do not fit them, each at
-// construction (constants) and in the kernel (fed); singular matrices, when run.
+// construction (constants) and in the kernel (fed); singular matrices and matrices that are
+// not positive definite, when run.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -15,16 +16,17 @@ void Square(const char* op) {
   Both("a batch of matrices that are not square", {op, {F({4, 3, 2})}}, {"square", "[4,3,2]"});
 }
 
-void Solve() {
-  AddRecipe({"MatrixSolve", {F({2, 2, 2}), F({2, 2, 1})}});
-  Both("a right-hand side of other rows", {"MatrixSolve", {F({2, 2}), F({3, 1})}},
-       {"[3,1]", "does not fit"});
-  Both("a right-hand side of other batch dims", {"MatrixSolve", {F({2, 2, 2}), F({3, 2, 1})}},
+// MatrixSolve and MatrixTriangularSolve: the same shapes, and a matrix they cannot solve
+// with (singular; a zero on the diagonal).
+void Solve(const char* op) {
+  AddRecipe({op, {F({2, 2, 2}), F({2, 2, 1})}});
+  Both("a right-hand side of other rows", {op, {F({2, 2}), F({3, 1})}}, {"[3,1]", "does not fit"});
+  Both("a right-hand side of other batch dims", {op, {F({2, 2, 2}), F({3, 2, 1})}},
        {"[3,2,1]", "[2,2,2]"});
-  Both("a vector right-hand side", {"MatrixSolve", {F({2, 2}), F({2})}},
+  Both("a vector right-hand side", {op, {F({2, 2}), F({2})}},
        {"rhs must be at least rank 2", "[2]"});
-  Both("a matrix that is not square", {"MatrixSolve", {F({2, 3}), F({2, 1})}}, {"square", "[2,3]"});
-  AddCase("a singular matrix", {"MatrixSolve", {F({2, 2}, {1, 2, 2, 4}), F({2, 1})}}, Where::kRun,
+  Both("a matrix that is not square", {op, {F({2, 3}), F({2, 1})}}, {"square", "[2,3]"});
+  AddCase("a matrix it cannot solve with", {op, {F({2, 2}, {0, 2, 0, 4}), F({2, 1})}}, Where::kRun,
           kInvalid, {"not invertible"});
 }
 
@@ -35,7 +37,12 @@ const bool kRegistered = [] {
   }
   AddCase("a singular matrix", {"MatrixInverse", {F({2, 2, 2}, {1, 0, 0, 1, 1, 2, 2, 4})}},
           Where::kRun, kInvalid, {"matrix 1 of the input of shape [2,2,2] is not invertible"});
-  Solve();
+  Solve("MatrixSolve");
+  Solve("MatrixTriangularSolve");
+  AddRecipe({"Cholesky", {F({2, 2, 2}, {2, 0, 0, 2, 3, 1, 1, 3})}});
+  Square("Cholesky");
+  AddCase("a matrix that is not positive definite", {"Cholesky", {F({2, 2}, {1, 2, 2, 1})}},
+          Where::kRun, kInvalid, {"matrix 0 of the input of shape [2,2] is not positive definite"});
   return true;
 }();
 

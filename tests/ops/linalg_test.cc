@@ -1,7 +1,10 @@
 // The square-matrix ops: determinants, inverses and solutions checked by hand and by their
 // definitions (A inv(A) = I, A X = B) in float and double, the log-space determinant that
 // does not overflow, empty and singular matrices, and shapes refused with what they lack;
-// their op cases (every device, against float64) and gradients against central differences.
+// Cholesky factors (L L^T = A) and triangular solves in their four forms, the triangle that
+// is not read left unread, matrices that are not positive definite or have a zero on the
+// diagonal refused naming which; their op cases (every device, against float64) and
+// gradients against central differences.
 #include <cmath>
 #include <limits>
 
@@ -14,7 +17,8 @@ namespace rill::testing {
 namespace {
 namespace linalg_test {
 
-MarkTested tested({"MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve"});
+MarkTested tested({"MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse", "MatrixSolve",
+                   "Cholesky", "MatrixTriangularSolve"});
 
 using Ins = std::vector<Output>;
 
@@ -177,6 +181,117 @@ TEST(LinalgOps, ShapeFunctions) {
       << bad_rhs.status();
 }
 
+// `count` symmetric positive definite n x n matrices: B B^T + n I for random B.
+Tensor PositiveDefinite(DataType dt, int64_t count, int64_t n, uint32_t seed) {
+  const std::vector<double> b = ToDoubles(RandomTensor(DT_DOUBLE, {count, n, n}, -1, 1, seed));
+  std::vector<double> a(count * n * n, 0.0);
+  for (int64_t t = 0; t < count; ++t)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = i == j ? static_cast<double>(n) : 0.0;
+        for (int64_t k = 0; k < n; ++k) sum += b[(t * n + i) * n + k] * b[(t * n + j) * n + k];
+        a[(t * n + i) * n + j] = sum;
+      }
+  return FromDoubles(dt, {count, n, n}, a);
+}
+
+TEST(Cholesky, FactorsByHandFromTheLowerTriangleOnly) {
+  // [[4, 12, -16], [12, 37, -43], [-16, -43, 98]] = L L^T with L [[2,0,0],[6,1,0],[-8,5,3]];
+  // the second matrix has nonsense above its diagonal, which is not read.
+  const std::vector<double> a = {4, 12, -16, 12, 37, -43, -16, -43, 98,
+                                 4, 99, 99,  12, 37, 99,  -16, -43, 98};
+  const std::vector<double> l = {2, 0, 0, 6, 1, 0, -8, 5, 3};
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    auto got = RunOp([](const Scope& s, const Ins& in) { return ops::Cholesky(s, in[0]); },
+                     {FromDoubles(dt, {2, 3, 3}, a)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    std::vector<double> want = l;
+    want.insert(want.end(), l.begin(), l.end());
+    ExpectTensorNear(*got, dt, {2, 3, 3}, want, 1e-5);
+  }
+}
+
+TEST(Cholesky, TheFactorTimesItsTransposeIsTheInput) {
+  const Tensor a = PositiveDefinite(DT_DOUBLE, 3, 5, 31);
+  auto l = RunOp([](const Scope& s, const Ins& in) { return ops::Cholesky(s, in[0]); }, {a});
+  ASSERT_TRUE(l.ok()) << l.status();
+  const std::vector<double> lv = ToDoubles(*l), av = ToDoubles(a);
+  for (int64_t t = 0; t < 3; ++t)
+    for (int64_t i = 0; i < 5; ++i)
+      for (int64_t j = 0; j < 5; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < 5; ++k) sum += lv[(t * 5 + i) * 5 + k] * lv[(t * 5 + j) * 5 + k];
+        EXPECT_NEAR(sum, av[(t * 5 + i) * 5 + j], 1e-10) << t << " " << i << " " << j;
+        if (j > i) {
+          EXPECT_EQ(lv[(t * 5 + i) * 5 + j], 0.0);
+        }
+      }
+}
+
+TEST(Cholesky, AMatrixThatIsNotPositiveDefiniteIsNamed) {
+  const Tensor a = FromDoubles(DT_FLOAT, {2, 2, 2}, {1, 0, 0, 1, 1, 2, 2, 1});
+  auto got = RunOp([](const Scope& s, const Ins& in) { return ops::Cholesky(s, in[0]); }, {a});
+  ASSERT_FALSE(got.ok());
+  EXPECT_EQ(got.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(got.status().message().find("matrix 1 of the input of shape [2,2,2] is not positive"),
+            std::string::npos)
+      << got.status();
+}
+
+TEST(MatrixTriangularSolve, ByHandAndByDefinitionInTheFourForms) {
+  auto solve = [](bool lower, bool adjoint) {
+    return [lower, adjoint](const Scope& s, const Ins& in) {
+      return ops::MatrixTriangularSolve(s, in[0], in[1],
+                                        ops::MatrixTriangularSolve::Lower(lower).Adjoint(adjoint));
+    };
+  };
+  // [[2, 0], [3, 1]] x = [2, 5]: x = [1, 2]; the 7 above the diagonal is not read.
+  auto x = RunOp(solve(true, false), {FromDoubles(DT_FLOAT, {2, 2}, {2, 7, 3, 1}),
+                                      FromDoubles(DT_FLOAT, {2, 1}, {2, 5})});
+  ASSERT_TRUE(x.ok()) << x.status();
+  ExpectTensorNear(*x, DT_FLOAT, {2, 1}, {1, 2}, 1e-6);
+  const int64_t n = 4, k = 3;
+  const Tensor m = WellConditioned(DT_DOUBLE, 2, n, 41),
+               b = RandomTensor(DT_DOUBLE, {2, n, k}, -1, 1, 42);
+  const std::vector<double> mv = ToDoubles(m), bv = ToDoubles(b);
+  for (bool lower : {true, false}) {
+    for (bool adjoint : {false, true}) {
+      SCOPED_TRACE(std::string(lower ? "lower" : "upper") + (adjoint ? " adjoint" : ""));
+      auto got = RunOp(solve(lower, adjoint), {m, b});
+      ASSERT_TRUE(got.ok()) << got.status();
+      const std::vector<double> xv = ToDoubles(*got);
+      for (int64_t t = 0; t < 2; ++t)
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < k; ++j) {
+            double sum = 0;
+            for (int64_t l = 0; l < n; ++l) {
+              const int64_t r = adjoint ? l : i, c = adjoint ? i : l;  // op(M)(i, l) = M(r, c)
+              const bool read = lower ? c <= r : c >= r;
+              if (read) sum += mv[(t * n + r) * n + c] * xv[(t * n + l) * k + j];
+            }
+            EXPECT_NEAR(sum, bv[(t * n + i) * k + j], 1e-12);
+          }
+    }
+  }
+}
+
+TEST(MatrixTriangularSolve, AZeroOnTheDiagonalAndABadRhsAreRefused) {
+  auto got = RunOp(
+      [](const Scope& s, const Ins& in) { return ops::MatrixTriangularSolve(s, in[0], in[1]); },
+      {FromDoubles(DT_FLOAT, {2, 2, 2}, {1, 0, 0, 1, 1, 0, 5, 0}),
+       RandomTensor(DT_FLOAT, {2, 2, 1}, -1, 1, 5)});
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("matrix 1 of the input of shape [2,2,2] is not invertible"),
+            std::string::npos)
+      << got.status();
+  Scope bad = Scope::NewRootScope();
+  ops::MatrixTriangularSolve(bad, ops::Const(bad, FromDoubles(DT_FLOAT, {2, 2}, {1, 0, 0, 1})),
+                             ops::Const(bad, FromDoubles(DT_FLOAT, {3, 1}, {1, 2, 3})));
+  EXPECT_NE(bad.status().message().find("rhs of shape [3,1] does not fit"), std::string::npos)
+      << bad.status();
+}
+
 std::vector<OpCase> Linalg() {
   std::vector<OpCase> c;
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
@@ -202,7 +317,19 @@ std::vector<OpCase> Linalg() {
                      return ops::MatrixSolve(s, in[0], in[1], ops::MatrixSolve::Adjoint(adjoint));
                    },
                    {a, b}});
+      for (bool lower : {true, false}) {
+        c.push_back({std::string("MatrixTriangularSolve") + (lower ? " lower" : " upper") + adj + t,
+                     [lower, adjoint](const Scope& s, const Ins& in) {
+                       return ops::MatrixTriangularSolve(
+                           s, in[0], in[1],
+                           ops::MatrixTriangularSolve::Lower(lower).Adjoint(adjoint));
+                     },
+                     {a, b}});
+      }
     }
+    c.push_back({"Cholesky" + t,
+                 [](const Scope& s, const Ins& in) { return ops::Cholesky(s, in[0]); },
+                 {PositiveDefinite(dt, 3, 6, 51)}});
   }
   return c;
 }
@@ -241,7 +368,28 @@ std::vector<GradCase> GradCases() {
                        ops::MatrixSolve(s, in[0], in[1], ops::MatrixSolve::Adjoint(adjoint)));
                  },
                  {a, b}});
+    for (bool lower : {true, false}) {
+      c.push_back(
+          {"MatrixTriangularSolve",
+           [lower, adjoint](const Scope& s, const Ins& in) {
+             return Output(ops::MatrixTriangularSolve(
+                 s, in[0], in[1], ops::MatrixTriangularSolve::Lower(lower).Adjoint(adjoint)));
+           },
+           {a, b}});
+    }
   }
+  // Cholesky reads one triangle of a symmetric input, and its gradient (TensorFlow's) is the
+  // symmetric one: checked, as TensorFlow checks it, through an input made symmetric,
+  // x x^T + 3 I.
+  c.push_back({"Cholesky",
+               [](const Scope& s, const Ins& in) {
+                 Output sym = ops::BatchMatMulV2(s, in[0], in[0], ops::BatchMatMulV2::AdjY(true));
+                 Output eye = ops::Cast(
+                     s, ops::Const(s, FromDoubles(DT_DOUBLE, {3, 3}, {3, 0, 0, 0, 3, 0, 0, 0, 3})),
+                     in[0].type());
+                 return Output(ops::Cholesky(s, ops::Add(s, sym, eye)));
+               },
+               {RandomTensor(DT_DOUBLE, {2, 3, 3}, -1, 1, 61)}});
   return c;
 }
 
