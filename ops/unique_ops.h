@@ -23,4 +23,15 @@ class Unique {
   Output y, idx;
 };
 
+// Unique, and how many times each distinct value occurs (count, of idx's dtype).
+class UniqueWithCounts {
+ public:
+  using Attrs = Unique::Attrs;
+  UniqueWithCounts(const Scope& scope, Input x) : UniqueWithCounts(scope, x, Attrs()) {}
+  UniqueWithCounts(const Scope& scope, Input x, const Attrs& attrs);
+  static Attrs OutIdx(DataType x) { return Attrs().OutIdx(x); }
+  Operation operation;
+  Output y, idx, count;
+};
+
 }  // namespace rill::ops

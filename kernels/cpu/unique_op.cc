@@ -1,5 +1,6 @@
-// Unique's kernel: one pass with a hash map of the values seen. Its output's length is the
-// count of distinct values, so on a GPU device it is a host-memory kernel (as Where).
+// Unique's and UniqueWithCounts' kernel: one pass with a hash map of the values seen. Their
+// outputs' length is the count of distinct values, so on a GPU device they are host-memory
+// kernels (as Where).
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -23,7 +24,8 @@ uint64_t Key(T v) {
   return k;
 }
 
-template <typename T, typename Index>
+// Unique (kCounts false) and UniqueWithCounts, whose third output counts each value.
+template <typename T, typename Index, bool kCounts>
 absl::Status UniqueRows(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (x.dims() != 1) {
@@ -39,40 +41,52 @@ absl::Status UniqueRows(OpKernelContext& ctx) {
   const T* v = x.base<T>();
   absl::flat_hash_map<uint64_t, Index> seen;
   std::vector<T> distinct;
+  std::vector<Index> counts;
   for (int64_t i = 0; i < n; ++i) {
     Index at = static_cast<Index>(distinct.size());
+    bool fresh = true;
     if (v[i] == v[i]) {  // NaN never matches an earlier value
-      auto [it, fresh] = seen.try_emplace(Key(v[i]), at);
+      auto [it, inserted] = seen.try_emplace(Key(v[i]), at);
       at = it->second;
-      if (!fresh) {
-        idx->base<Index>()[i] = at;
-        continue;
-      }
+      fresh = inserted;
     }
-    distinct.push_back(v[i]);
+    if (fresh) {
+      distinct.push_back(v[i]);
+      if (kCounts) counts.push_back(0);
+    }
+    if (kCounts) ++counts[at];
     idx->base<Index>()[i] = at;
   }
+  const TensorShape shape({static_cast<int64_t>(distinct.size())});
   Tensor* y;
-  RILL_RETURN_IF_ERROR(
-      ctx.allocate_output(0, TensorShape({static_cast<int64_t>(distinct.size())}), &y));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, &y));
   std::copy(distinct.begin(), distinct.end(), y->base<T>());  // vector<bool> has no data()
+  if (kCounts) {
+    Tensor* count;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(2, shape, &count));
+    std::copy(counts.begin(), counts.end(), count->base<Index>());
+  }
   return absl::OkStatus();
 }
 
-template <typename T>
+template <typename T, bool kCounts>
 class UniqueOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    return ctx.output_type(1) == DT_INT32 ? UniqueRows<T, int32_t>(ctx)
-                                          : UniqueRows<T, int64_t>(ctx);
+    return ctx.output_type(1) == DT_INT32 ? UniqueRows<T, int32_t, kCounts>(ctx)
+                                          : UniqueRows<T, int64_t, kCounts>(ctx);
   }
 };
 
-#define RILL_REG_UNIQUE(T, unused)                                                            \
-  RILL_REGISTER_KERNEL("Unique", DEVICE_CPU, "T", DataTypeToEnum<T>::value, UniqueOp<T>);     \
-  RILL_REGISTER_KERNEL_HOST_OUTPUTS("Unique", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {0}, \
-                                    UniqueOp<T>);
+#define RILL_REG_UNIQUE(T, unused)                                                                 \
+  RILL_REGISTER_KERNEL("Unique", DEVICE_CPU, "T", DataTypeToEnum<T>::value, UniqueOp<T, false>);   \
+  RILL_REGISTER_KERNEL_HOST_OUTPUTS("Unique", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {0},      \
+                                    UniqueOp<T, false>);                                           \
+  RILL_REGISTER_KERNEL("UniqueWithCounts", DEVICE_CPU, "T", DataTypeToEnum<T>::value,              \
+                       UniqueOp<T, true>);                                                         \
+  RILL_REGISTER_KERNEL_HOST_OUTPUTS("UniqueWithCounts", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
+                                    ({0, 2}), UniqueOp<T, true>);
 RILL_FOR_ALL_TYPES(RILL_REG_UNIQUE, 0)
 #undef RILL_REG_UNIQUE
 

@@ -130,11 +130,13 @@ void MatMulAndSliceCases() {
 }
 
 void SortAndEinsumCases() {
-  AddRecipe({"Unique", {F({5})}, {}});
-  Both("a matrix", {"Unique", {F({2, 3})}, {}}, {"vector", "[2,3]"});
-  Both("a scalar", {"Unique", {F({})}, {}}, {"vector"});
-  AddCase("float indices", {"Unique", {F({5})}, {{"out_idx", DT_FLOAT}}}, kConstruction, kInvalid,
-          {"float"});
+  for (const char* op : {"Unique", "UniqueWithCounts"}) {
+    AddRecipe({op, {F({5})}, {}});
+    Both("a matrix", {op, {F({2, 3})}, {}}, {"vector", "[2,3]"});
+    Both("a scalar", {op, {F({})}, {}}, {"vector"});
+    AddCase("float indices", {op, {F({5})}, {{"out_idx", DT_FLOAT}}}, kConstruction, kInvalid,
+            {"float"});
+  }
 
   AddRecipe({"TopKV2", {F({2, 5}), I({}, {3})}, {}});
   Both("k past the last dimension", {"TopKV2", {F({2, 5}), I({}, {6})}, {}}, {"6", "[2,5]"});

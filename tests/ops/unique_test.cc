@@ -9,7 +9,7 @@ namespace rill::testing {
 namespace {
 namespace unique_test {
 
-MarkTested tested({"Unique"});
+MarkTested tested({"Unique", "UniqueWithCounts"});
 
 std::pair<Tensor, Tensor> RunUnique(const Tensor& x, DataType out_idx = DT_INT32) {
   Tensor y, idx;
@@ -44,6 +44,33 @@ TEST(Unique, FirstAppearanceOrderAndPositions) {
   ExpectTensorNear(ei, DT_INT32, {0}, {}, 0);
 }
 
+TEST(UniqueWithCounts, CountsEachDistinctValue) {
+  for (DataType out_idx : {DT_INT32, DT_INT64}) {
+    SCOPED_TRACE(DataTypeString(out_idx));
+    const Tensor x = FromDoubles(DT_FLOAT, {7}, {4, 1, 4, 2, 1, 7, 4});
+    std::vector<Tensor> got;
+    for (int which : {0, 1, 2}) {
+      auto t = RunOp(
+          [which, out_idx](const Scope& s, const auto& in) {
+            ops::UniqueWithCounts u(s, in[0], ops::UniqueWithCounts::OutIdx(out_idx));
+            return which == 0 ? u.y : which == 1 ? u.idx : u.count;
+          },
+          {x});
+      ASSERT_TRUE(t.ok()) << t.status();
+      got.push_back(*t);
+    }
+    ExpectTensorNear(got[0], DT_FLOAT, {4}, {4, 1, 2, 7}, 0);
+    ExpectTensorNear(got[1], out_idx, {7}, {0, 1, 0, 2, 1, 3, 0}, 0);
+    ExpectTensorNear(got[2], out_idx, {4}, {3, 2, 1, 1}, 0);
+  }
+  // Each NaN is its own value, counted once.
+  auto nan =
+      RunOp([](const Scope& s, const auto& in) { return ops::UniqueWithCounts(s, in[0]).count; },
+            {FromDoubles(DT_FLOAT, {4}, {NAN, 1, NAN, 1})});
+  ASSERT_TRUE(nan.ok()) << nan.status();
+  ExpectTensorNear(*nan, DT_INT32, {3}, {1, 2, 1}, 0);
+}
+
 std::vector<OpCase> Uniques() {
   std::vector<OpCase> c;
   for (DataType dt : {DT_FLOAT, DT_INT64, DT_BOOL}) {
@@ -57,6 +84,12 @@ std::vector<OpCase> Uniques() {
                    0,
                    false});
     }
+    c.push_back(
+        {"UniqueWithCounts " + DataTypeString(dt) + " count",
+         [](const Scope& s, const auto& in) { return ops::UniqueWithCounts(s, in[0]).count; },
+         {RandomTensor(dt, {500}, 0, 40, 111)},
+         0,
+         false});
   }
   return c;
 }
