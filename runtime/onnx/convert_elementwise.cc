@@ -257,6 +257,19 @@ absl::Status ConvertMod(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// BitShift (unsigned integers; rill has uint8): TensorFlow's LeftShift and RightShift, which
+// clamp a shift by the width or more to width - 1 where ONNX leaves it unspecified.
+std::string BitShiftSupport(const SupportView& v) {
+  const std::string d = v.attrs.s("direction", "");
+  return d == "LEFT" || d == "RIGHT" ? "" : absl::StrCat("direction '", d, "'");
+}
+
+absl::Status ConvertBitShift(NodeContext& c) {
+  const bool left = c.attrs().s("direction", "") == "LEFT";
+  c.set_output(0, c.Op(left ? "LeftShift" : "RightShift", {c.input(0), c.input(1)}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
   for (const char* op : {"Abs",  "Neg",     "Sqrt", "Exp",      "Log",   "Reciprocal", "Floor",
@@ -300,6 +313,7 @@ absl::Status ConvertMod(NodeContext& c) {
   r->Register({"Clip", 1, nullptr, ConvertClip});
   r->Register({"Shrink", 9, nullptr, ConvertShrink});
   r->Register({"Mod", 10, nullptr, ConvertMod});
+  r->Register({"BitShift", 11, BitShiftSupport, ConvertBitShift});
   return true;
 }();
 

@@ -1,5 +1,5 @@
 // ONNX ops that select parts of tensors: Slice, Split, Gather, OneHot, TopK, ArgMax and
-// ArgMin, NonZero, plus CumSum and Einsum. ONNX counts negative indices from the end where
+// ArgMin, NonZero, Unique, plus CumSum and Einsum. ONNX counts negative indices from the end where
 // TensorFlow's kernels refuse them; the converters shift them first.
 #include <algorithm>
 #include <cctype>
@@ -279,6 +279,42 @@ absl::Status ConvertNonZero(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// Unique over the flattened input (`axis`, unique slices, is refused): TensorFlow's
+// UniqueWithCounts gives the distinct values in order of first appearance, each element's
+// position among them (inverse_indices) and the counts; each value's first occurrence
+// (indices) is the UnsortedSegmentMin of the element positions. `sorted` (the default)
+// orders the values ascending: TopK's descending order of the distinct values, reversed, is
+// applied to the values, indices and counts, and its inverse to inverse_indices.
+std::string UniqueSupport(const SupportView& v) {
+  return v.attrs.has("axis") ? "axis (unique slices)" : "";
+}
+
+absl::Status ConvertUnique(NodeContext& c) {
+  Output flat = c.Op("Reshape", {c.input(0), c.Int64s({-1})});
+  Operation u = c.OpNode("UniqueWithCounts", {flat}, {{"out_idx", DT_INT64}});
+  Output y(u, 0), inverse(u, 1), counts(u, 2);
+  Output distinct = c.Op("Size", {y}, {{"out_type", DT_INT64}});
+  Output positions =
+      c.Op("Range", {ScalarLike(c, distinct, 0), c.Op("Size", {flat}, {{"out_type", DT_INT64}}),
+                     ScalarLike(c, distinct, 1)});
+  Output first = c.Op("UnsortedSegmentMin", {positions, inverse, distinct});
+  if (c.attrs().i("sorted", 1) != 0) {
+    Operation top = c.OpNode("TopKV2", {y, c.Op("Cast", {distinct}, {{"DstT", DT_INT32}})});
+    Output order = c.Op("ReverseV2", {Output(top, 1), c.Int64s({0})});
+    auto by_order = [&](const Output& v) { return c.Op("GatherV2", {v, order, ScalarI32(c, 0)}); };
+    y = by_order(y);
+    first = by_order(first);
+    counts = by_order(counts);
+    Output rank = c.Op("Cast", {c.Op("InvertPermutation", {order})}, {{"DstT", DT_INT64}});
+    inverse = c.Op("GatherV2", {rank, inverse, ScalarI32(c, 0)});
+  }
+  c.set_output(0, y);
+  c.set_output(1, first);
+  c.set_output(2, inverse);
+  c.set_output(3, counts);
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Slice", 1, nullptr, ConvertSlice, {3, 4}});
@@ -291,6 +327,7 @@ absl::Status ConvertNonZero(NodeContext& c) {
   r->Register({"CumSum", 11, nullptr, ConvertCumSum});
   r->Register({"Einsum", 12, nullptr, ConvertEinsum});
   r->Register({"NonZero", 9, nullptr, ConvertNonZero});
+  r->Register({"Unique", 11, UniqueSupport, ConvertUnique});
   return true;
 }();
 

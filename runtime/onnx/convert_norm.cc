@@ -16,17 +16,24 @@ Output PerChannel(const NodeContext& c, const Output& v, int64_t rank) {
   return c.Op("Reshape", {v, c.Int64s(shape)});
 }
 
+// Training (opset 14's training_mode) normalizes with the batch's statistics and returns
+// the running ones updated; before opset 14, training had other outputs (saved mean and
+// variance) that ONNX's specs describe only loosely, and stays refused.
 std::string BatchNormSupport(const SupportView& v) {
-  if (v.attrs.i("training_mode", 0) != 0) return "training_mode 1";
-  for (int i = 1; i < v.node.output_size(); ++i) {
+  const bool training = v.attrs.i("training_mode", 0) != 0;
+  if (training && v.opset < 14) return "training_mode 1 before opset 14";
+  for (int i = 1; i < v.node.output_size() && !training; ++i) {
     if (!v.node.output(i).empty()) return "the running mean and variance outputs (training)";
   }
   if (v.opset < 7 && v.attrs.i("is_test", 0) == 0) return "training (is_test 0)";
   return "";
 }
 
+absl::Status ConvertBatchNormTraining(NodeContext& c);
+
 // Inference: (x - mean) * scale / sqrt(var + epsilon) + B, per channel.
 absl::Status ConvertBatchNorm(NodeContext& c) {
+  if (c.attrs().i("training_mode", 0) != 0) return ConvertBatchNormTraining(c);
   Output x = c.input(0);
   const int64_t rank = RankOf(x);
   if (rank < 2) return c.Error("the input's rank is not known or below 2");
@@ -45,7 +52,7 @@ absl::Status ConvertBatchNorm(NodeContext& c) {
 
 // (x - mean) / sqrt(var + eps) over `axes`, with mean and 1/sqrt(var + eps) kept.
 struct Normalized {
-  Output y, mean, inv_std;
+  Output y, mean, var, inv_std;
 };
 Normalized Normalize(const NodeContext& c, const Output& x, const std::vector<int64_t>& axes,
                      float eps) {
@@ -54,7 +61,30 @@ Normalized Normalize(const NodeContext& c, const Output& x, const std::vector<in
   Output centered = c.Op("Sub", {x, mean});
   Output var = c.Op("Mean", {c.Op("Square", {centered}), ax}, {{"keep_dims", true}});
   Output inv = c.Op("Rsqrt", {c.Op("Add", {var, ScalarLike(c, x, eps)})});
-  return {c.Op("Mul", {centered, inv}), mean, inv};
+  return {c.Op("Mul", {centered, inv}), mean, var, inv};
+}
+
+// Training: y normalized with the batch's mean and (biased) variance over N and the
+// spatial dims; running = input_running * momentum + batch * (1 - momentum), as ONNX's
+// reference computes them.
+absl::Status ConvertBatchNormTraining(NodeContext& c) {
+  Output x = c.input(0);
+  const int64_t rank = RankOf(x);
+  if (rank < 2) return c.Error("the input's rank is not known or below 2");
+  RILL_ASSIGN_OR_RETURN(std::vector<int64_t> axes, SpatialAxes(c, x));
+  axes.insert(axes.begin(), 0);
+  Normalized n = Normalize(c, x, axes, c.attrs().f("epsilon", 1e-5f));
+  c.set_output(0, c.Op("Add", {c.Op("Mul", {n.y, PerChannel(c, c.input(1), rank)}),
+                               PerChannel(c, c.input(2), rank)}));
+  const double momentum = c.attrs().f("momentum", 0.9f);
+  auto running = [&](const Output& before, const Output& batch) {
+    Output now = c.Op("Reshape", {batch, c.Int64s({-1})});
+    return c.Op("Add", {c.Op("Mul", {before, ScalarLike(c, before, momentum)}),
+                        c.Op("Mul", {now, ScalarLike(c, now, 1 - momentum)})});
+  };
+  c.set_output(1, running(c.input(3), n.mean));
+  c.set_output(2, running(c.input(4), n.var));
+  return absl::OkStatus();
 }
 
 absl::Status ConvertInstanceNorm(NodeContext& c) {

@@ -211,7 +211,7 @@ class Importer final : public internal::SubgraphConverter {
     if (!s.ok()) {
       if (absl::StrContains(s.message(), "ONNX node '")) return s;
       return absl::Status(s.code(), absl::StrCat("ONNX node '", node.name(), "' (", node.op_type(),
-                                                 ", opset ", m_.opset(), "): ", s.message()));
+                                                 ", opset ", m_.OpsetOf(node), "): ", s.message()));
     }
     for (int i = 0; i < node.output_size(); ++i) {
       if (node.output(i).empty()) continue;

@@ -105,7 +105,11 @@ absl::StatusOr<std::unique_ptr<ModelView>> ModelView::Parse(absl::string_view by
     t->set_name(name);
   }
   for (const auto& o : m->model_.opset_import()) {
-    if (DefaultDomain(o.domain())) m->opset_ = o.version();
+    if (DefaultDomain(o.domain())) {
+      m->opset_ = o.version();
+    } else {
+      m->domain_opsets_[o.domain()] = o.version();
+    }
   }
   m->FindConstants();
   return m;
@@ -130,15 +134,27 @@ void ModelView::KeepConstants(const google::protobuf::RepeatedPtrField<::onnx::N
   }
 }
 
+int64_t ModelView::OpsetOf(const ::onnx::NodeProto& node) const {
+  if (DefaultDomain(node.domain())) return opset_;
+  auto it = domain_opsets_.find(node.domain());
+  return it == domain_opsets_.end() ? 0 : it->second;
+}
+
 const Converter* ModelView::ConverterFor(const ::onnx::NodeProto& node) const {
-  if (!DefaultDomain(node.domain())) return nullptr;
-  return ConverterRegistry::Global()->Find(node.op_type(), opset_);
+  if (DefaultDomain(node.domain()))
+    return ConverterRegistry::Global()->Find(node.op_type(), opset_);
+  auto it = domain_opsets_.find(node.domain());
+  if (it == domain_opsets_.end()) return nullptr;
+  return ConverterRegistry::Global()->Find(absl::StrCat(node.domain(), ":", node.op_type()),
+                                           it->second);
 }
 
 std::string ModelView::NodeProblem(const ::onnx::NodeProto& node, const GraphInfo& info,
                                    std::vector<std::string>* inputs) const {
-  if (!DefaultDomain(node.domain())) return "ops of this domain are not supported";
   const Converter* c = ConverterFor(node);
+  if (c == nullptr && !DefaultDomain(node.domain())) {
+    return "rill has no converter for this op of this domain and opset";
+  }
   if (c == nullptr) {
     if (ConverterRegistry::Global()->Find(node.op_type(), kMaxOpset) != nullptr) {
       return absl::StrCat("rill converts this op from a later opset only");
@@ -204,7 +220,7 @@ void ModelView::CollectUnsupported(
     std::vector<std::string> needs;
     std::string why = NodeProblem(node, info, &needs);
     if (!why.empty())
-      out->push_back({node.name(), node.op_type(), node.domain(), opset_, why, needs});
+      out->push_back({node.name(), node.op_type(), node.domain(), OpsetOf(node), why, needs});
     for (const auto& a : node.attribute()) {
       if (!a.has_g()) continue;
       if (depth >= kMaxSubgraphDepth) {

@@ -48,6 +48,8 @@ class ModelView {
   // An initializer that feeds an input a converter needs as a constant.
   bool MustStayConstant(const std::string& name) const { return keep_const_.count(name) != 0; }
   const Converter* ConverterFor(const ::onnx::NodeProto& node) const;
+  // The opset the model imports for the node's domain (0 when it names none).
+  int64_t OpsetOf(const ::onnx::NodeProto& node) const;
   std::vector<UnsupportedNode> Unsupported() const;
 
   // A graph input's dtype and shape (unknown dims as -1).
@@ -72,6 +74,9 @@ class ModelView {
 
   ::onnx::ModelProto model_;
   int64_t opset_ = 0;
+  // The opsets of the model's other domains (ai.onnx.preview.training): their converters
+  // register as "domain:OpType" (runtime/onnx/convert_training.cc).
+  std::map<std::string, int64_t> domain_opsets_;
   std::set<std::string> init_names_;
   GraphInfo top_;
   std::set<std::string> keep_const_;
