@@ -67,6 +67,7 @@ std::vector<int64_t> PseudoRandomSequence(int64_t in, int64_t out, PhiloxDraws& 
 
 std::vector<int64_t> FractionalPoolingSequence(int64_t in, int64_t out, bool pseudo_random,
                                                PhiloxDraws& draws) {
+  if (out == 0) return {0};  // an empty dimension (in is 0 too): no region, one boundary
   const int64_t k = in / out, longer = in % out;
   if (longer != 0 && pseudo_random) {
     std::vector<int64_t> seq = PseudoRandomSequence(in, out, draws);

@@ -165,6 +165,21 @@ TEST(FractionalPool, DeterministicCutsTheSameRegionsEveryRun) {
   EXPECT_GT(seen.size(), 5u);  // 31 regions over 50 rows: C(31, 19) ways to draw them
 }
 
+// Found by the session_feeds fuzzer: an empty dimension has no region and one boundary (the
+// sequence's region length divided by the zero regions before).
+TEST(FractionalPool, AnEmptyDimensionPoolsToAnEmptyOutput) {
+  PhiloxDraws draws(1, 0);
+  EXPECT_EQ(FractionalPoolingSequence(0, 0, true, draws), Ints{0});
+  EXPECT_EQ(FractionalPoolingSequence(0, 0, false, draws), Ints{0});
+  for (bool max : {true, false}) {
+    auto p = RunPool(max, Tensor(DT_FLOAT, TensorShape({2, 0, 5, 3})), {1, 1.5f, 1.5f, 1}, {});
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->y.shape(), TensorShape({2, 0, 3, 3}));
+    EXPECT_EQ(p->rows, Ints{0});
+    EXPECT_EQ(p->cols.size(), 4u);
+  }
+}
+
 TEST(FractionalPool, ShapesKnownAtConstruction) {
   Scope s = Scope::NewRootScope();
   auto x = ops::Placeholder(s, DT_FLOAT, ops::Placeholder::Shape({-1, 7, 10, 3}));
