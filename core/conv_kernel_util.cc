@@ -9,9 +9,9 @@
 namespace rill {
 namespace {
 
-absl::StatusOr<TensorShape> Sizes(const Tensor& t, const char* what) {
-  if (t.dims() != 1 || t.NumElements() != 4) {
-    return errors::InvalidArgument(what, " must be a 4-element vector, got shape ",
+absl::StatusOr<TensorShape> Sizes(const Tensor& t, int rank, const char* what) {
+  if (t.dims() != 1 || t.NumElements() != rank) {
+    return errors::InvalidArgument(what, " must be a ", rank, "-element vector, got shape ",
                                    t.shape().DebugString());
   }
   return shape_fns::ShapeFromTensor(t, what);
@@ -51,20 +51,26 @@ absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape&
 
 }  // namespace
 
+absl::Status ConvOperandShapes(OpKernelContext& ctx, ConvMode mode, int rank, TensorShape* input,
+                               TensorShape* filter) {
+  if (mode == ConvMode::kBackpropInput) {
+    RILL_ASSIGN_OR_RETURN(*input, Sizes(ctx.input(0), rank, "input_sizes"));
+  } else {
+    *input = ctx.input(0).shape();
+  }
+  if (mode == ConvMode::kBackpropFilter) {
+    RILL_ASSIGN_OR_RETURN(*filter, Sizes(ctx.input(1), rank, "filter_sizes"));
+  } else {
+    *filter = ctx.input(1).shape();
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out,
                                              bool depthwise) {
   TensorShape in_shape, f_shape;
   const Tensor* dy = mode == ConvMode::kForward ? nullptr : &ctx.input(2);
-  if (mode == ConvMode::kBackpropInput) {
-    RILL_ASSIGN_OR_RETURN(in_shape, Sizes(ctx.input(0), "input_sizes"));
-  } else {
-    in_shape = ctx.input(0).shape();
-  }
-  if (mode == ConvMode::kBackpropFilter) {
-    RILL_ASSIGN_OR_RETURN(f_shape, Sizes(ctx.input(1), "filter_sizes"));
-  } else {
-    f_shape = ctx.input(1).shape();
-  }
+  RILL_RETURN_IF_ERROR(ConvOperandShapes(ctx, mode, 4, &in_shape, &f_shape));
   RILL_ASSIGN_OR_RETURN(Conv2DGeometry g,
                         ConvGeometry(ctx.node(), in_shape, f_shape, dy, depthwise));
   const TensorShape out_shape = mode == ConvMode::kForward

@@ -18,6 +18,19 @@ namespace rill {
 enum class ConvMode { kForward = 0, kBackpropInput = 1, kBackpropFilter = 2 };
 absl::StatusOr<Conv2DGeometry> PrepareConv2D(OpKernelContext& ctx, ConvMode mode, Tensor** out,
                                              bool depthwise = false);
+// The input's and the filter's shapes of a convolution pass of `rank`-D tensors (4: 2-D,
+// 5: 3-D): from the tensors, or from the backprops' host sizes inputs (input_sizes,
+// filter_sizes), each checked to hold `rank` valid dims.
+absl::Status ConvOperandShapes(OpKernelContext& ctx, ConvMode mode, int rank, TensorShape* input,
+                               TensorShape* filter);
+// A pass's two tensor operands: (input, filter) forward, (filter, out_backprop) for the
+// input's gradient, (input, out_backprop) for the filter's.
+inline const Tensor& ConvOperandA(OpKernelContext& ctx, ConvMode mode) {
+  return mode == ConvMode::kBackpropInput ? ctx.input(1) : ctx.input(0);
+}
+inline const Tensor& ConvOperandB(OpKernelContext& ctx, ConvMode mode) {
+  return mode == ConvMode::kForward ? ctx.input(1) : ctx.input(2);
+}
 // Whether input i of `node` is a Const node's value (which never changes: a kernel may
 // keep work derived from it, such as reordered weights).
 bool InputIsConstant(const Node& node, int i);

@@ -117,11 +117,10 @@ class ConvOp : public OpKernel {
     }
     if constexpr (std::is_same_v<T, float>) {
       if (DnnlConv::Supports(g)) {
-        constexpr ConvPass kPass = kMode == 0   ? ConvPass::kForward
-                                   : kMode == 1 ? ConvPass::kBackwardData
-                                                : ConvPass::kBackwardWeights;
-        const float* a = (kMode == 1 ? ctx.input(1) : ctx.input(0)).base<float>();
-        const float* b = kMode == 0 ? ctx.input(1).base<float>() : dy->base<float>();
+        constexpr auto kPass = static_cast<ConvPass>(kMode);
+        constexpr auto kConvMode = static_cast<ConvMode>(kMode);
+        const float* a = ConvOperandA(ctx, kConvMode).base<float>();
+        const float* b = ConvOperandB(ctx, kConvMode).base<float>();
         absl::Status st =
             dnnl_.Run(kPass, g, a, b, out->base<float>(), bias, constant_filter_, post);
         if (absl::IsUnimplemented(st) && post != nullptr) {  // the convolution alone, then

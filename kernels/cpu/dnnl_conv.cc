@@ -1,6 +1,7 @@
 #include "rill/kernels/cpu/dnnl_conv.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -10,9 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "oneapi/dnnl/dnnl.hpp"
 #include "rill/core/tensor.h"
-#include "rill/kernels/cpu/dnnl_post_ops.h"
+#include "rill/kernels/cpu/dnnl_conv_prim.h"
 
 namespace rill::cpu {
 namespace {
@@ -20,23 +20,9 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-dnnl::engine& Engine() {
-  static auto* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
-
-// The padding after the input. A VALID window that leaves the last rows unused would need
-// a negative one; oneDNN sizes outputs as (in - k + pads) / stride + 1, rounding down, so a
-// pad of 0 describes the same output there.
-int64_t PadBottom(const Conv2DGeometry& g) {
-  return std::max<int64_t>((g.out_h - 1) * g.stride_h + g.k_h - g.in_h - g.pad_top, 0);
-}
-int64_t PadRight(const Conv2DGeometry& g) {
-  return std::max<int64_t>((g.out_w - 1) * g.stride_w + g.k_w - g.in_w - g.pad_left, 0);
-}
-
-using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                       int64_t, int64_t, uint64_t>;
+// A pass and its shape, 6 + 6 values per spatial dim (a 2-D shape's third dim zero), and
+// the epilogue's signature.
+using Key = std::tuple<std::array<int64_t, 24>, uint64_t>;
 
 // An epilogue's ops and operand shapes, 6 bits a step under a leading 1 (0: none), so
 // that the cache key needs no allocation.
@@ -50,56 +36,21 @@ uint64_t SignatureOf(const ConvPostOps* post) {
   return sig;
 }
 
-Key KeyOf(ConvPass pass, const Conv2DGeometry& g, const ConvPostOps* post) {
-  return {static_cast<int>(pass),
-          g.batch,
-          g.in_h,
-          g.in_w,
-          g.in_c,
-          g.k_h,
-          g.k_w,
-          g.out_c,
-          g.stride_h,
-          g.stride_w,
-          g.groups,
-          SignatureOf(post)};
-}
-
-// The weights as oneDNN sees them, in rill's HWIO layout: [oc, ic, kh, kw] for one group;
-// grouped, [g, oc / g, ic / g, kh, kw] over TensorFlow's [kh, kw, ic / g, oc] (output
-// channel g * (oc / g) + o).
-memory::desc WeightsDesc(const Conv2DGeometry& g, bool any) {
-  const auto f32 = memory::data_type::f32;
-  if (g.groups == 1) {
-    const memory::dims wei{g.out_c, g.in_c, g.k_h, g.k_w};
-    return memory::desc(wei, f32, any ? Tag::any : Tag::hwio);
+Key KeyOf(ConvPass pass, const ConvShape& s, const ConvPostOps* post) {
+  std::array<int64_t, 24> k{
+      static_cast<int64_t>(pass), s.spatial, s.batch, s.in_c, s.out_c, s.groups};
+  for (int d = 0; d < s.spatial; ++d) {
+    const int64_t dims[6] = {s.in[d], s.k[d], s.out[d], s.stride[d], s.dilation[d], s.pad[d]};
+    std::copy(dims, dims + 6, k.begin() + 6 + 6 * d);
   }
-  const int64_t ocg = g.out_c / g.groups, icg = g.in_c / g.groups;
-  const memory::dims wei{g.groups, ocg, icg, g.k_h, g.k_w};
-  if (any) return memory::desc(wei, f32, Tag::any);
-  return memory::desc(wei, f32,
-                      memory::dims{ocg, 1, g.out_c, g.k_w * icg * g.out_c, icg * g.out_c});
+  return {k, SignatureOf(post)};
 }
-
-// oneDNN runs a primitive on an OpenMP team of every core. A small convolution loses more
-// to the team's fork and join, and to sharing the cores with rill's executor threads that
-// run other nodes meanwhile, than it gains: below this many multiply-adds it runs on the
-// calling thread alone (measured on PaddleOCR's detector, 2 cores: 11.5 -> 7.6 ms per image
-// with every convolution on one thread; the MNIST CNN's training step, whose convolutions
-// are above it, was 5% slower on one thread).
-constexpr double kTeamMacs = double{1 << 24};
 
 // The OpenMP runtime's team-size calls. Declared here rather than through omp.h, which
 // not every compiler here ships: they come with the OpenMP runtime that Debian's oneDNN
 // links (libgomp), whose teams they size.
 extern "C" int omp_get_max_threads();
 extern "C" void omp_set_num_threads(int n);
-
-int ThreadsFor(const Conv2DGeometry& g) {
-  const double macs = static_cast<double>(g.batch) * g.out_h * g.out_w * g.out_c * g.k_h * g.k_w *
-                      static_cast<double>(g.in_c / std::max<int64_t>(g.groups, 1));
-  return macs < kTeamMacs ? 1 : 0;  // 0: OpenMP's default
-}
 
 // Sets the calling thread's OpenMP team size (oneDNN reads it when it makes and when it runs
 // a primitive) for a scope; 0 leaves it as it is.
@@ -117,152 +68,6 @@ class ScopedThreads {
  private:
   const int saved_;
 };
-
-// One of a primitive's three tensors: rill's plain layout, the one the primitive chose
-// (oneDNN's fastest kernels want blocked layouts), and the reorder between them if they
-// differ (user -> primitive for inputs, primitive -> user for the output).
-struct Operand {
-  int arg;
-  memory::desc user, prim;
-  std::optional<dnnl::reorder> reorder;
-};
-
-Operand MakeOperand(int arg, const memory::desc& user, const memory::desc& prim, bool input) {
-  Operand o{arg, user, prim, std::nullopt};
-  if (user != prim) {
-    o.reorder = input
-                    ? dnnl::reorder(dnnl::reorder::primitive_desc(Engine(), user, Engine(), prim))
-                    : dnnl::reorder(dnnl::reorder::primitive_desc(Engine(), prim, Engine(), user));
-  }
-  return o;
-}
-
-// One pass's primitive, its operands (two inputs, then the output), the fused forward's
-// bias, and its scratchpad.
-struct Prepared {
-  dnnl::primitive prim;
-  Operand a, b, out;
-  std::optional<memory::desc> bias;
-  memory::desc scratch;
-  std::vector<PostSource> post_sources;  // the epilogue's binary post-ops' operands
-};
-
-// Whether a primitive's implementation is one of oneDNN's JIT kernels, not a reference loop.
-bool IsJit(const std::string& impl) {
-  return impl.find("jit") != std::string::npos || impl.find("brg") != std::string::npos ||
-         impl.find("brdgmm") != std::string::npos;  // brdgmm: the NHWC depthwise kernels
-}
-
-// A geometry's memory descriptors: rill's layouts (NHWC, HWIO) and "any" (oneDNN's choice).
-struct Descs {
-  memory::dims src, dst, strides, pad_l, pad_r;
-  memory::desc src_md, wei_md, dst_md, bias_md, src_any, wei_any, dst_any;
-};
-
-Descs DescsOf(const Conv2DGeometry& g) {
-  const auto f32 = memory::data_type::f32;
-  Descs d;
-  d.src = {g.batch, g.in_c, g.in_h, g.in_w};
-  d.dst = {g.batch, g.out_c, g.out_h, g.out_w};
-  d.strides = {g.stride_h, g.stride_w};
-  d.pad_l = {g.pad_top, g.pad_left};
-  d.pad_r = {PadBottom(g), PadRight(g)};
-  d.src_md = memory::desc(d.src, f32, Tag::nhwc);
-  d.wei_md = WeightsDesc(g, false);
-  d.dst_md = memory::desc(d.dst, f32, Tag::nhwc);
-  d.bias_md = memory::desc({g.out_c}, f32, Tag::x);
-  d.src_any = memory::desc(d.src, f32, Tag::any);
-  d.wei_any = WeightsDesc(g, true);
-  d.dst_any = memory::desc(d.dst, f32, Tag::any);
-  return d;
-}
-
-constexpr auto kAlgo = dnnl::algorithm::convolution_direct;
-
-// The forward primitive (the backward passes' hint too), with a fused bias and activation
-// or an epilogue when given.
-dnnl::convolution_forward::primitive_desc ForwardDesc(const Descs& d, bool plain,
-                                                      std::optional<FusedActivation> fused,
-                                                      const ConvPostOps* epilogue) {
-  const auto prop = dnnl::prop_kind::forward_training;
-  const memory::desc& s = plain ? d.src_md : d.src_any;
-  const memory::desc& o = plain ? d.dst_md : d.dst_any;
-  return dnnl::convolution_forward::primitive_desc(
-      fused ? dnnl::convolution_forward::desc(prop, kAlgo, s, d.wei_any, d.bias_md, o, d.strides,
-                                              d.pad_l, d.pad_r)
-            : dnnl::convolution_forward::desc(prop, kAlgo, s, d.wei_any, o, d.strides, d.pad_l,
-                                              d.pad_r),
-      AttrOf(fused, epilogue, d.dst), Engine());
-}
-
-Prepared MakeForward(const Descs& d, std::optional<FusedActivation> fused,
-                     const ConvPostOps* epilogue) {
-  dnnl::convolution_forward::primitive_desc fwd = ForwardDesc(d, false, fused, epilogue);
-  // Activations as they are (NHWC) when oneDNN has a JIT kernel for that layout: the
-  // reorders to and from a blocked layout cost more than they save on the small feature
-  // maps of inference models (only the weights, made once, are reordered).
-  dnnl::convolution_forward::primitive_desc plain = ForwardDesc(d, true, fused, epilogue);
-  if (IsJit(plain.impl_info_str())) fwd = plain;
-  // An epilogue in a reference loop costs more than the caller's own pass over the output.
-  if (epilogue != nullptr && !IsJit(fwd.impl_info_str())) {
-    throw dnnl::error(dnnl_unimplemented, "no JIT convolution with this epilogue");
-  }
-  return {dnnl::convolution_forward(fwd),
-          MakeOperand(DNNL_ARG_SRC, d.src_md, fwd.src_desc(), true),
-          MakeOperand(DNNL_ARG_WEIGHTS, d.wei_md, fwd.weights_desc(), true),
-          MakeOperand(DNNL_ARG_DST, d.dst_md, fwd.dst_desc(), false),
-          fused ? std::optional(d.bias_md) : std::nullopt,
-          fwd.scratchpad_desc(),
-          PostSources(epilogue, fused.has_value(), d.dst)};
-}
-
-Prepared MakeBackwardData(const Descs& d, const dnnl::primitive_attr& attr,
-                          const dnnl::convolution_forward::primitive_desc& fwd) {
-  auto backward = [&](const memory::desc& s, const memory::desc& o) {
-    return dnnl::convolution_backward_data::primitive_desc(
-        dnnl::convolution_backward_data::desc(kAlgo, s, d.wei_any, o, d.strides, d.pad_l, d.pad_r),
-        attr, Engine(), fwd);
-  };
-  // As the forward pass: NHWC as it is where oneDNN has a JIT kernel for it. The reorders
-  // to and from blocked layouts cost more than the layouts save (ONNX ConvTranspose to one
-  // channel: 0.43 -> 0.11 ms; the MNIST CNN's step no slower).
-  dnnl::convolution_backward_data::primitive_desc pd = backward(d.src_any, d.dst_any);
-  dnnl::convolution_backward_data::primitive_desc plain = backward(d.src_md, d.dst_md);
-  if (IsJit(plain.impl_info_str())) pd = plain;
-  return {dnnl::convolution_backward_data(pd),
-          MakeOperand(DNNL_ARG_WEIGHTS, d.wei_md, pd.weights_desc(), true),
-          MakeOperand(DNNL_ARG_DIFF_DST, d.dst_md, pd.diff_dst_desc(), true),
-          MakeOperand(DNNL_ARG_DIFF_SRC, d.src_md, pd.diff_src_desc(), false),
-          std::nullopt,
-          pd.scratchpad_desc(),
-          {}};
-}
-
-Prepared MakeBackwardWeights(const Descs& d, const dnnl::primitive_attr& attr,
-                             const dnnl::convolution_forward::primitive_desc& fwd) {
-  dnnl::convolution_backward_weights::primitive_desc pd(
-      dnnl::convolution_backward_weights::desc(kAlgo, d.src_any, d.wei_any, d.dst_any, d.strides,
-                                               d.pad_l, d.pad_r),
-      attr, Engine(), fwd);
-  return {dnnl::convolution_backward_weights(pd),
-          MakeOperand(DNNL_ARG_SRC, d.src_md, pd.src_desc(), true),
-          MakeOperand(DNNL_ARG_DIFF_DST, d.dst_md, pd.diff_dst_desc(), true),
-          MakeOperand(DNNL_ARG_DIFF_WEIGHTS, d.wei_md, pd.diff_weights_desc(), false),
-          std::nullopt,
-          pd.scratchpad_desc(),
-          {}};
-}
-
-Prepared Make(ConvPass pass, const Conv2DGeometry& g, std::optional<FusedActivation> fused,
-              const ConvPostOps* post) {
-  const Descs d = DescsOf(g);
-  if (pass == ConvPass::kForward) return MakeForward(d, fused, post);
-  const dnnl::convolution_forward::primitive_desc hint =
-      ForwardDesc(d, false, std::nullopt, nullptr);
-  const dnnl::primitive_attr attr = AttrOf(std::nullopt, nullptr, d.dst);
-  return pass == ConvPass::kBackwardData ? MakeBackwardData(d, attr, hint)
-                                         : MakeBackwardWeights(d, attr, hint);
-}
 
 // One operand's memory objects in an execution: the user's (its handle set per call) and,
 // when the primitive wants another layout, the primitive's over a buffer of its own.
@@ -401,7 +206,7 @@ struct DnnlConv::Impl {
   std::mutex mu;
   std::map<Key, std::unique_ptr<Entry>> cache;
 
-  absl::StatusOr<Entry*> Find(ConvPass pass, const Conv2DGeometry& g, const ConvPostOps* post) {
+  absl::StatusOr<Entry*> Find(ConvPass pass, const ConvShape& g, const ConvPostOps* post) {
     std::lock_guard<std::mutex> lock(mu);
     auto it = cache.find(KeyOf(pass, g, post));
     if (it != cache.end()) {
@@ -435,24 +240,23 @@ DnnlConv::DnnlConv(std::optional<FusedActivation> fused) : impl_(std::make_uniqu
 }
 DnnlConv::~DnnlConv() = default;
 
-bool DnnlConv::Supports(const Conv2DGeometry& g) {
-  // oneDNN's descriptors refuse sizes past int32 in places (a stride of 2^31 fails to make
-  // a primitive); such geometries take the im2col path, which handles any size.
-  constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
-  for (int64_t v : {g.batch, g.in_h, g.in_w, g.in_c, g.k_h, g.k_w, g.out_c, g.stride_h, g.stride_w,
-                    g.out_h, g.out_w, g.pad_top, g.pad_left}) {
-    if (v > kMax) return false;
-  }
-  if (g.groups < 1 || g.groups > kMax || g.in_c % g.groups != 0 || g.out_c % g.groups != 0) {
-    return false;
-  }
-  return g.batch > 0 && g.in_c > 0 && g.out_c > 0 && g.out_h > 0 && g.out_w > 0 &&
-         PadBottom(g) <= kMax && PadRight(g) <= kMax;
+bool DnnlConv::Supports(const Conv2DGeometry& g) { return Supported(ShapeOf(g)); }
+bool DnnlConv::Supports(const Conv3DDims& g) { return Supported(ShapeOf(g)); }
+
+absl::Status DnnlConv::Run(ConvPass pass, const Conv3DDims& g, const float* a, const float* b,
+                           float* out) {
+  return RunShape(pass, ShapeOf(g), a, b, out, nullptr, false, nullptr);
 }
 
 absl::Status DnnlConv::Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
                            float* out, const float* bias, bool constant_weights,
                            const ConvPostOps* post) {
+  return RunShape(pass, ShapeOf(g), a, b, out, bias, constant_weights, post);
+}
+
+absl::Status DnnlConv::RunShape(ConvPass pass, const ConvShape& g, const float* a, const float* b,
+                                float* out, const float* bias, bool constant_weights,
+                                const ConvPostOps* post) {
   if (post != nullptr && post->size > kMaxConvPostOps) {
     return errors::Unimplemented("an epilogue of more than ", kMaxConvPostOps, " steps");
   }

@@ -1,5 +1,6 @@
 // Float convolutions through oneDNN's convolution primitives (forward, backward data,
-// backward weights) on TensorFlow's layouts as they are: NHWC activations, HWIO filters.
+// backward weights) on TensorFlow's layouts as they are: NHWC / NDHWC activations, HWIO /
+// DHWIO filters.
 // Primitives are made once per geometry and kept, with the memory objects, reorder buffers
 // and scratchpad of each execution: an execution takes an idle set (or makes one, when
 // more threads run the kernel at once than ever before), so steady runs allocate nothing
@@ -11,13 +12,15 @@
 #include <optional>
 
 #include "rill/core/activation.h"
+#include "rill/core/conv3d.h"
 #include "rill/core/conv_util.h"
 #include "rill/core/fused_elementwise.h"
 #include "rill/core/status.h"
 
 namespace rill::cpu {
 
-enum class ConvPass { kForward, kBackwardData, kBackwardWeights };
+// Numbered as rill::ConvMode (core/conv_kernel_util.h): kernels cast one to the other.
+enum class ConvPass { kForward = 0, kBackwardData = 1, kBackwardWeights = 2 };
 
 // A forward convolution's epilogue, which oneDNN applies to the output while it is in
 // registers (its post-ops): per step an elementwise op of the chain's value and, for a
@@ -34,6 +37,8 @@ struct ConvPostOps {
   int size = 0;
 };
 
+struct ConvShape;  // dnnl_conv_prim.h
+
 class DnnlConv {
  public:
   // `fused`: forward passes add a bias and apply this activation in the same primitive
@@ -42,6 +47,7 @@ class DnnlConv {
   ~DnnlConv();
   // Whether oneDNN takes this geometry (false: the caller uses its own path).
   static bool Supports(const Conv2DGeometry& g);
+  static bool Supports(const Conv3DDims& g);
   // kForward: out = conv(x, w); kBackwardData: out (dx) from w and dy; kBackwardWeights:
   // out (dw) from x and dy. `x`/`dx` are [n, h, w, c], `w`/`dw` [kh, kw, c, oc], `dy` and
   // the forward output [n, oh, ow, oc]; outputs are overwritten. Unimplemented (nothing
@@ -54,8 +60,14 @@ class DnnlConv {
   absl::Status Run(ConvPass pass, const Conv2DGeometry& g, const float* a, const float* b,
                    float* out, const float* bias = nullptr, bool constant_weights = false,
                    const ConvPostOps* post = nullptr);
+  // Conv3D's passes: `x`/`dx` [n, d, h, w, c], `w`/`dw` [kd, kh, kw, c / groups, oc], `dy` and
+  // the forward output [n, od, oh, ow, oc]; as above otherwise.
+  absl::Status Run(ConvPass pass, const Conv3DDims& g, const float* a, const float* b, float* out);
 
  private:
+  absl::Status RunShape(ConvPass pass, const ConvShape& g, const float* a, const float* b,
+                        float* out, const float* bias, bool constant_weights,
+                        const ConvPostOps* post);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

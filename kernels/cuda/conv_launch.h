@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "rill/core/activation.h"
+#include "rill/core/conv3d_row.h"
 #include "rill/core/depthwise_row.h"
 #include "rill/core/pool3d_row.h"
 
@@ -48,10 +49,18 @@ cudaError_t LaunchAvgPool3DGrad(const Pool3DDims& d, const T* dy, T* dx, int64_t
 // DepthwiseConv2dNative (a = x, b = filter, out = y), its input gradient (a = filter,
 // b = dy, out = dx) and its filter gradient (a = x, b = dy, out = df), one thread per
 // output value (depthwise_conv.cu).
-enum class DepthwisePass { kForward, kInputGrad, kFilterGrad };
+// The passes are numbered as rill::ConvMode (core/conv_kernel_util.h), so kernels cast one
+// to the other; Conv3D's launcher takes them too.
+enum class DepthwisePass { kForward = 0, kInputGrad = 1, kFilterGrad = 2 };
 template <typename T>
 cudaError_t LaunchDepthwise(DepthwisePass pass, const DepthwiseDims& d, const T* a, const T* b,
                             T* out, cudaStream_t stream);
+
+// Conv3D (a = x, b = filter), its input gradient (a = filter, b = dy) and its filter
+// gradient (a = x, b = dy) over the n values of `out`, one thread per value (conv3d.cu).
+template <typename T>
+cudaError_t LaunchConv3D(DepthwisePass pass, const Conv3DDims& g, const T* a, const T* b, T* out,
+                         int64_t n, cudaStream_t stream);
 
 // y[i] = x[i] + bias[i % channels] over n elements.
 template <typename T>

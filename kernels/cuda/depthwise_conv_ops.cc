@@ -17,12 +17,8 @@ class DepthwiseGpu : public OpKernel {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareConv2D(ctx, kMode, &out, /*depthwise=*/true));
     if (out->NumElements() == 0) return absl::OkStatus();
-    constexpr DepthwisePass kPass = kMode == ConvMode::kForward ? DepthwisePass::kForward
-                                    : kMode == ConvMode::kBackpropInput
-                                        ? DepthwisePass::kInputGrad
-                                        : DepthwisePass::kFilterGrad;
-    const Tensor& a = kMode == ConvMode::kBackpropInput ? ctx.input(1) : ctx.input(0);
-    const Tensor& b = kMode == ConvMode::kForward ? ctx.input(1) : ctx.input(2);
+    constexpr auto kPass = static_cast<DepthwisePass>(kMode);
+    const Tensor &a = ConvOperandA(ctx, kMode), &b = ConvOperandB(ctx, kMode);
     RILL_CUDA_CHECK(LaunchDepthwise<T>(kPass, DepthwiseDimsOf(g), a.base<T>(), b.base<T>(),
                                        out->base<T>(), ContextOf(ctx)->stream));
     return absl::OkStatus();
