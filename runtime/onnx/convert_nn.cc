@@ -62,7 +62,7 @@ std::string WindowSupport(const SupportView& v, bool is_conv) {
     if (d < 1) return "dilations below 1";
   }
   const size_t k = v.attrs.ints("kernel_shape").size();
-  if (is_conv && (k > 2 || v.rank(0) > 4 || v.rank(1) > 4)) return "windows of more than 2 dims";
+  if (is_conv && (k > 3 || v.rank(0) > 5 || v.rank(1) > 5)) return "windows of more than 3 dims";
   if (!is_conv && k == 0) return "a pool needs kernel_shape";
   const std::string pad = v.attrs.s("auto_pad", "NOTSET");
   if (pad != "NOTSET" && pad != "VALID" && pad != "SAME_UPPER" && pad != "SAME_LOWER") {
@@ -168,20 +168,6 @@ void SetNhwcOutput(NodeContext& c, const Output& y, int spatial) {
   SetChannelsLast(c, 0, y, spatial + 2);
 }
 
-// The window's kernel: the attribute, else the filter's spatial dims.
-absl::StatusOr<std::vector<int64_t>> KernelOf(const NodeContext& c, const Output& w, int spatial) {
-  std::vector<int64_t> k = c.attrs().ints("kernel_shape");
-  if (!k.empty()) return k;
-  const PartialTensorShape& s = w.shape();
-  if (s.unknown_rank() || s.dims() != spatial + 2)
-    return c.Error("the filter's shape is not known");
-  for (int d = 2; d < s.dims(); ++d) {
-    if (s.dim_size(d) < 0) return c.Error("the filter's spatial dims are not known");
-    k.push_back(s.dim_size(d));
-  }
-  return k;
-}
-
 // The padding word for the windowed op, padding x explicitly where ONNX gave numbers.
 absl::StatusOr<std::string> PrepareWindow(const NodeContext& c, Output* x, Window* w) {
   if (w->auto_pad == "SAME_LOWER") RILL_RETURN_IF_ERROR(ResolveSameLower(c, *x, w));
@@ -232,6 +218,7 @@ Output FilterOf(const NodeContext& c, const Output& w, bool depthwise, int64_t g
 }
 
 absl::Status ConvertConv(NodeContext& c) {
+  if (RankOf(c.input(0)) == 5) return ConvertConvNd(c);
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   Output w = c.input(1);
@@ -359,20 +346,6 @@ ConvertFn GlobalPool(std::string reduce) {
   };
 }
 
-std::string ConvTransposeSupport(const SupportView& v) {
-  for (int64_t d : v.attrs.ints("dilations")) {
-    if (d != 1) return "dilations other than 1";
-  }
-  if (v.attrs.ints("kernel_shape").size() > 2 || v.rank(0) > 4 || v.rank(1) > 4) {
-    return "windows of more than 2 dims";
-  }
-  const std::string pad = v.attrs.s("auto_pad", "NOTSET");
-  if (pad != "NOTSET" && pad != "VALID" && pad != "SAME_UPPER" && pad != "SAME_LOWER") {
-    return absl::StrCat("auto_pad ", pad);
-  }
-  return "";
-}
-
 // Per spatial dim of a transposed convolution: the full output (every input position's
 // window written), and how much of it to drop at each end (negative: zeros to add).
 struct TransposedDim {
@@ -419,6 +392,11 @@ absl::StatusOr<std::vector<TransposedDim>> TransposedDims(const NodeContext& c, 
 // The transposed convolution is the input gradient of a convolution: rill's
 // Conv2DBackpropInput over the full output, then the pads cropped (or zeros added).
 absl::Status ConvertConvTranspose(NodeContext& c) {
+  std::vector<int64_t> dil = c.attrs().ints("dilations");
+  if (RankOf(c.input(0)) == 5 ||
+      std::any_of(dil.begin(), dil.end(), [](int64_t d) { return d != 1; })) {
+    return ConvertConvTransposeNd(c);
+  }
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   Output w = c.input(1);  // [C, M / group, k...]

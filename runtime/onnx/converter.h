@@ -193,6 +193,15 @@ Output ScalarInput(const NodeContext& c, int i, DataType dt);
 // MaxPool (max) or AveragePool of any number of spatial dims, dilations and ceil_mode, by
 // one strided slice per window tap (convert_pool_nd.cc).
 absl::Status PoolBySlices(NodeContext& c, bool max);
+// Conv and ConvTranspose as Conv3D and Conv3DBackpropInputV2 (convert_conv_nd.cc): 3-D
+// windows, and 1-D or 2-D ones with a unit depth (and height) added.
+absl::Status ConvertConvNd(NodeContext& c);
+absl::Status ConvertConvTransposeNd(NodeContext& c);
+// A window's kernel: the kernel_shape attribute, else the spatial dims of the filter w
+// [out, in, spatial...].
+absl::StatusOr<std::vector<int64_t>> KernelOf(const NodeContext& c, const Output& w, int spatial);
+// Whether ConvTranspose's attributes are ones the converters take ("" when they are).
+std::string ConvTransposeSupport(const SupportView& v);
 // The axes from 2 to x's rank: the spatial dims of [N, C, ...] tensors.
 absl::StatusOr<std::vector<int64_t>> SpatialAxes(const NodeContext& c, const Output& x);
 // The "axis" attribute (default `dflt`) for x, made non-negative; InvalidArgument when x's
