@@ -39,8 +39,16 @@ absl::StatusOr<Conv2DGeometry> ConvGeometry(const Node& node, const TensorShape&
       Conv2DGeometry g,
       ComputeConv2DGeometry(input.dim_sizes(), filter.dim_size(0), filter.dim_size(1), out_c,
                             node.attr<std::vector<int64_t>>("strides"),
-                            node.attr<std::string>("padding"), ExplicitPaddingsOf(node.attrs())));
-  if (depthwise) g.groups = g.in_c;
+                            node.attr<std::string>("padding"), ExplicitPaddingsOf(node.attrs()),
+                            DilationsOf(node.attrs())));
+  if (depthwise) {
+    if (g.dilation_h != 1 || g.dilation_w != 1) {
+      return errors::InvalidArgument(
+          "depthwise convolutions take dilations of 1 only (as TensorFlow's kernels), got ",
+          g.dilation_h, "x", g.dilation_w);
+    }
+    g.groups = g.in_c;
+  }
   if (dy != nullptr && dy->shape() != TensorShape({g.batch, g.out_h, g.out_w, g.out_c})) {
     return errors::InvalidArgument("out_backprop has shape ", dy->shape().DebugString(),
                                    ", expected [", g.batch, ",", g.out_h, ",", g.out_w, ",",
@@ -93,9 +101,11 @@ DepthwiseDims DepthwiseDimsOf(const Conv2DGeometry& g) {
 }
 
 SymmetricPadLayout SymmetricPadLayoutOf(const Conv2DGeometry& g) {
-  const int64_t pad_bottom = (g.out_h - 1) * g.stride_h + g.k_h - g.in_h - g.pad_top;
-  const int64_t pad_right = (g.out_w - 1) * g.stride_w + g.k_w - g.in_w - g.pad_left;
-  const int64_t sym_h = g.in_h + 2 * g.pad_top - g.k_h, sym_w = g.in_w + 2 * g.pad_left - g.k_w;
+  const int64_t span_h = DilatedSpan(g.k_h, g.dilation_h),
+                span_w = DilatedSpan(g.k_w, g.dilation_w);
+  const int64_t pad_bottom = (g.out_h - 1) * g.stride_h + span_h - g.in_h - g.pad_top;
+  const int64_t pad_right = (g.out_w - 1) * g.stride_w + span_w - g.in_w - g.pad_left;
+  const int64_t sym_h = g.in_h + 2 * g.pad_top - span_h, sym_w = g.in_w + 2 * g.pad_left - span_w;
   if (sym_h >= 0 && sym_w >= 0 && sym_h / g.stride_h + 1 == g.out_h &&
       sym_w / g.stride_w + 1 == g.out_w) {
     return {g.in_h, g.in_w, g.pad_top, g.pad_left, false};

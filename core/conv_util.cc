@@ -95,18 +95,31 @@ absl::Status ExplicitOutputSize(int64_t in, int64_t k, int64_t stride, int64_t b
 
 }  // namespace
 
-const std::vector<int64_t>& ExplicitPaddingsOf(const AttrMap& attrs) {
+namespace {
+// An int-list attr by a key made once (no allocation per run); empty when absent.
+const std::vector<int64_t>& IntsOrNone(const AttrMap& attrs, const std::string& key) {
   static const auto* none = new std::vector<int64_t>();
-  static const auto* key = new std::string("explicit_paddings");  // made once: no allocation
-  auto it = attrs.find(*key);
+  auto it = attrs.find(key);
   if (it == attrs.end()) return *none;
   return std::get<std::vector<int64_t>>(it->second);
 }
+}  // namespace
 
-absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
-    absl::Span<const int64_t> input, int64_t k_h, int64_t k_w, int64_t out_c,
-    const std::vector<int64_t>& strides, const std::string& padding,
-    const std::vector<int64_t>& explicit_paddings) {
+const std::vector<int64_t>& ExplicitPaddingsOf(const AttrMap& attrs) {
+  static const auto* key = new std::string("explicit_paddings");
+  return IntsOrNone(attrs, *key);
+}
+const std::vector<int64_t>& DilationsOf(const AttrMap& attrs) {
+  static const auto* key = new std::string("dilations");
+  return IntsOrNone(attrs, *key);
+}
+
+absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> input, int64_t k_h,
+                                                     int64_t k_w, int64_t out_c,
+                                                     const std::vector<int64_t>& strides,
+                                                     const std::string& padding,
+                                                     const std::vector<int64_t>& explicit_paddings,
+                                                     const std::vector<int64_t>& dilations) {
   if (input.size() != 4) {
     return errors::InvalidArgument("input must be 4-D [batch, height, width, channels], got rank ",
                                    input.size());
@@ -134,21 +147,31 @@ absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
   g.out_c = out_c;
   g.stride_h = strides[1];
   g.stride_w = strides[2];
+  if (!dilations.empty()) {
+    RILL_RETURN_IF_ERROR(CheckNhwcList(dilations, "dilations"));
+    g.dilation_h = dilations[1];
+    g.dilation_w = dilations[2];
+  }
+  // The spans the padding and the output size see.
+  auto span_h = checked::Mul(k_h - 1, g.dilation_h), span_w = checked::Mul(k_w - 1, g.dilation_w);
+  if (span_h) span_h = checked::Add(*span_h, 1);
+  if (span_w) span_w = checked::Add(*span_w, 1);
+  if (!span_h || !span_w) return errors::InvalidArgument("the dilated window overflows int64");
   if (explicit_pad) {
     const auto& p = explicit_paddings;
     RILL_RETURN_IF_ERROR(
-        ExplicitOutputSize(g.in_h, k_h, g.stride_h, p[2], p[3], "height", &g.out_h));
+        ExplicitOutputSize(g.in_h, *span_h, g.stride_h, p[2], p[3], "height", &g.out_h));
     RILL_RETURN_IF_ERROR(
-        ExplicitOutputSize(g.in_w, k_w, g.stride_w, p[4], p[5], "width", &g.out_w));
+        ExplicitOutputSize(g.in_w, *span_w, g.stride_w, p[4], p[5], "width", &g.out_w));
     g.pad_top = p[2];
     g.pad_left = p[4];
     return g;
   }
   const bool same = padding == "SAME";
   RILL_RETURN_IF_ERROR(
-      WindowOutputSize(g.in_h, k_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
+      WindowOutputSize(g.in_h, *span_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
   RILL_RETURN_IF_ERROR(
-      WindowOutputSize(g.in_w, k_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));
+      WindowOutputSize(g.in_w, *span_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));
   return g;
 }
 

@@ -15,7 +15,12 @@ using grad::Out;
 
 IntList Strides(const Operation& op) { return op.node()->attr<std::vector<int64_t>>("strides"); }
 std::string Padding(const Operation& op) { return op.node()->attr<std::string>("padding"); }
-IntList Explicit(const Operation& op) { return ExplicitPaddingsOf(op.node()->attrs()); }
+// The attrs a convolution's gradient nodes repeat: explicit paddings and dilations.
+ConvAttrs AttrsOf(const Operation& op) {
+  return ConvAttrs()
+      .ExplicitPaddings(ExplicitPaddingsOf(op.node()->attrs()))
+      .Dilations(DilationsOf(op.node()->attrs()));
+}
 IntList Ksize(const Operation& op) { return op.node()->attr<std::vector<int64_t>>("ksize"); }
 
 // The three node builders of a convolution family (Conv2D or DepthwiseConv2dNative).
@@ -25,9 +30,9 @@ struct ConvFamily {
   static absl::Status Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
     Output x = In(op, 0), f = In(op, 1);
     out->push_back(
-        BackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op), Explicit(op)));
+        BackpropInput(s, grad::ShapeOf(s, x), f, g[0], Strides(op), Padding(op), AttrsOf(op)));
     out->push_back(
-        BackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op), Explicit(op)));
+        BackpropFilter(s, x, grad::ShapeOf(s, f), g[0], Strides(op), Padding(op), AttrsOf(op)));
     return s.status();
   }
   // Both backprops are linear in their tensor inputs.
@@ -36,17 +41,17 @@ struct ConvFamily {
     Output f = In(op, 1), dy = In(op, 2);
     out->push_back(Output());
     out->push_back(
-        BackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op), Explicit(op)));
-    out->push_back(Forward(s, g[0], f, Strides(op), Padding(op), Explicit(op)));
+        BackpropFilter(s, g[0], grad::ShapeOf(s, f), dy, Strides(op), Padding(op), AttrsOf(op)));
+    out->push_back(Forward(s, g[0], f, Strides(op), Padding(op), AttrsOf(op)));
     return s.status();
   }
   static absl::Status FilterGrad(const Scope& s, const Operation& op, const GradOut& g,
                                  GradOut* out) {
     Output x = In(op, 0), dy = In(op, 2);
     out->push_back(
-        BackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op), Explicit(op)));
+        BackpropInput(s, grad::ShapeOf(s, x), g[0], dy, Strides(op), Padding(op), AttrsOf(op)));
     out->push_back(Output());
-    out->push_back(Forward(s, x, g[0], Strides(op), Padding(op), Explicit(op)));
+    out->push_back(Forward(s, x, g[0], Strides(op), Padding(op), AttrsOf(op)));
     return s.status();
   }
 };

@@ -31,9 +31,10 @@ absl::Status CheckFormat(InferenceContext& c) {
 absl::StatusOr<PartialTensorShape> ConvOut(InferenceContext& c, const PartialTensorShape& in,
                                            int64_t k_h, int64_t k_w, int64_t out_c) {
   RILL_RETURN_IF_ERROR(CheckRank(in, 4, "input"));
-  auto g = ComputeConv2DGeometry(Dims4(in), k_h < 0 ? 1 : k_h, k_w < 0 ? 1 : k_w, out_c,
-                                 c.attr<std::vector<int64_t>>("strides"),
-                                 c.attr<std::string>("padding"), ExplicitPaddingsOf(c.attrs()));
+  auto g =
+      ComputeConv2DGeometry(Dims4(in), k_h < 0 ? 1 : k_h, k_w < 0 ? 1 : k_w, out_c,
+                            c.attr<std::vector<int64_t>>("strides"), c.attr<std::string>("padding"),
+                            ExplicitPaddingsOf(c.attrs()), DilationsOf(c.attrs()));
   RILL_RETURN_IF_ERROR(g.status());
   const bool unknown_window = k_h < 0 || k_w < 0;
   return PartialTensorShape(
@@ -45,7 +46,10 @@ absl::Status ConvShape(InferenceContext& c, bool depthwise) {
   RILL_RETURN_IF_ERROR(CheckFormat(c));
   RILL_RETURN_IF_ERROR(CheckNhwcList(c.attr<std::vector<int64_t>>("dilations"), "dilations"));
   for (int64_t d : c.attr<std::vector<int64_t>>("dilations")) {
-    if (d != 1) return errors::InvalidArgument("dilations other than 1 are not supported");
+    if (depthwise && d != 1) {
+      return errors::InvalidArgument(
+          "depthwise convolutions take dilations of 1 only (as TensorFlow's kernels)");
+    }
   }
   const auto& in = c.input_shape(0);
   const auto& f = c.input_shape(1);
@@ -203,52 +207,51 @@ namespace ops {
 using internal::NodeBuilder;
 
 namespace {
-// A convolution node: its tensor inputs, strides and padding.
+// A convolution node: its tensor inputs, strides, padding and the attrs the caller set.
 void Convolution(const Scope& s, const char* op, std::initializer_list<Input> inputs,
-                 const IntList& strides, const std::string& padding,
-                 const IntList& explicit_paddings, OpWrapper* w) {
+                 const IntList& strides, const std::string& padding, const ConvAttrs& a,
+                 OpWrapper* w) {
   NodeBuilder b(s, op);
   for (const Input& in : inputs) b.Input(in);
   b.Attr("strides", strides).Attr("padding", padding);
-  if (!explicit_paddings.empty()) b.Attr("explicit_paddings", explicit_paddings);
+  if (!a.explicit_paddings_.empty()) b.Attr("explicit_paddings", a.explicit_paddings_);
+  if (!a.dilations_.empty()) b.Attr("dilations", a.dilations_);
+  if (!a.data_format_.empty()) b.Attr("data_format", a.data_format_);
   b.Finalize(w);
+}
+ConvAttrs Paddings(const IntList& explicit_paddings) {
+  return ConvAttrs().ExplicitPaddings(explicit_paddings);
 }
 }  // namespace
 
-Conv2D::Conv2D(const Scope& s, Input input, Input filter, const IntList& strides,
-               const std::string& padding, const IntList& explicit_paddings) {
-  Convolution(s, "Conv2D", {input, filter}, strides, padding, explicit_paddings, this);
-}
-Conv2DBackpropInput::Conv2DBackpropInput(const Scope& s, Input sizes, Input filter, Input dy,
-                                         const IntList& strides, const std::string& padding,
-                                         const IntList& explicit_paddings) {
-  Convolution(s, "Conv2DBackpropInput", {sizes, filter, dy}, strides, padding, explicit_paddings,
-              this);
-}
-Conv2DBackpropFilter::Conv2DBackpropFilter(const Scope& s, Input input, Input sizes, Input dy,
-                                           const IntList& strides, const std::string& padding,
-                                           const IntList& explicit_paddings) {
-  Convolution(s, "Conv2DBackpropFilter", {input, sizes, dy}, strides, padding, explicit_paddings,
-              this);
-}
-DepthwiseConv2dNative::DepthwiseConv2dNative(const Scope& s, Input input, Input filter,
-                                             const IntList& strides, const std::string& padding,
-                                             const IntList& explicit_paddings) {
-  Convolution(s, "DepthwiseConv2dNative", {input, filter}, strides, padding, explicit_paddings,
-              this);
-}
-DepthwiseConv2dNativeBackpropInput::DepthwiseConv2dNativeBackpropInput(
-    const Scope& s, Input sizes, Input filter, Input dy, const IntList& strides,
-    const std::string& padding, const IntList& explicit_paddings) {
-  Convolution(s, "DepthwiseConv2dNativeBackpropInput", {sizes, filter, dy}, strides, padding,
-              explicit_paddings, this);
-}
-DepthwiseConv2dNativeBackpropFilter::DepthwiseConv2dNativeBackpropFilter(
-    const Scope& s, Input input, Input sizes, Input dy, const IntList& strides,
-    const std::string& padding, const IntList& explicit_paddings) {
-  Convolution(s, "DepthwiseConv2dNativeBackpropFilter", {input, sizes, dy}, strides, padding,
-              explicit_paddings, this);
-}
+// Each convolution wrapper: with explicit paddings (rill's older form), and with Attrs.
+#define RILL_CONV_WRAPPER(CLASS, INPUTS, ...)                                                   \
+  CLASS::CLASS(const Scope& s, __VA_ARGS__, const IntList& strides, const std::string& padding, \
+               const IntList& explicit_paddings) {                                              \
+    Convolution(s, #CLASS, INPUTS, strides, padding, Paddings(explicit_paddings), this);        \
+  }                                                                                             \
+  CLASS::CLASS(const Scope& s, __VA_ARGS__, const IntList& strides, const std::string& padding, \
+               const Attrs& attrs) {                                                            \
+    Convolution(s, #CLASS, INPUTS, strides, padding, attrs, this);                              \
+  }
+#define RILL_IN2 \
+  { input, filter }
+#define RILL_IN3 \
+  { sizes, filter, dy }
+#define RILL_IN3F \
+  { input, sizes, dy }
+RILL_CONV_WRAPPER(Conv2D, RILL_IN2, Input input, Input filter)
+RILL_CONV_WRAPPER(Conv2DBackpropInput, RILL_IN3, Input sizes, Input filter, Input dy)
+RILL_CONV_WRAPPER(Conv2DBackpropFilter, RILL_IN3F, Input input, Input sizes, Input dy)
+RILL_CONV_WRAPPER(DepthwiseConv2dNative, RILL_IN2, Input input, Input filter)
+RILL_CONV_WRAPPER(DepthwiseConv2dNativeBackpropInput, RILL_IN3, Input sizes, Input filter, Input dy)
+RILL_CONV_WRAPPER(DepthwiseConv2dNativeBackpropFilter, RILL_IN3F, Input input, Input sizes,
+                  Input dy)
+#undef RILL_CONV_WRAPPER
+#undef RILL_IN2
+#undef RILL_IN3
+#undef RILL_IN3F
+
 MaxPool::MaxPool(const Scope& s, Input input, const IntList& ksize, const IntList& strides,
                  const std::string& padding) {
   NodeBuilder(s, "MaxPool")

@@ -14,7 +14,8 @@
 namespace rill::cpu {
 namespace {
 
-// cols[p, (i * k_w + j) * c + ch] = x[row p's window (i, j), ch], zero in the padding.
+// cols[p, (i * k_w + j) * c + ch] = x[row p's window tap (i, j) (dilated), ch], zero in the
+// padding.
 template <typename T>
 void Im2Col(const Conv2DGeometry& g, const T* x, T* cols) {
   const int64_t K = g.k_h * g.k_w * g.in_c;
@@ -22,9 +23,9 @@ void Im2Col(const Conv2DGeometry& g, const T* x, T* cols) {
     for (int64_t ow = 0; ow < g.out_w; ++ow) {
       T* row = cols + (oh * g.out_w + ow) * K;
       for (int64_t i = 0; i < g.k_h; ++i) {
-        const int64_t ih = oh * g.stride_h - g.pad_top + i;
+        const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
         for (int64_t j = 0; j < g.k_w; ++j) {
-          const int64_t iw = ow * g.stride_w - g.pad_left + j;
+          const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
           T* dst = row + (i * g.k_w + j) * g.in_c;
           if (ih < 0 || ih >= g.in_h || iw < 0 || iw >= g.in_w) {
             std::memset(dst, 0, g.in_c * sizeof(T));
@@ -45,10 +46,10 @@ void Col2Im(const Conv2DGeometry& g, const T* cols, T* dx) {
     for (int64_t ow = 0; ow < g.out_w; ++ow) {
       const T* row = cols + (oh * g.out_w + ow) * K;
       for (int64_t i = 0; i < g.k_h; ++i) {
-        const int64_t ih = oh * g.stride_h - g.pad_top + i;
+        const int64_t ih = oh * g.stride_h - g.pad_top + i * g.dilation_h;
         if (ih < 0 || ih >= g.in_h) continue;
         for (int64_t j = 0; j < g.k_w; ++j) {
-          const int64_t iw = ow * g.stride_w - g.pad_left + j;
+          const int64_t iw = ow * g.stride_w - g.pad_left + j * g.dilation_w;
           if (iw < 0 || iw >= g.in_w) continue;
           T* dst = dx + (ih * g.in_w + iw) * g.in_c;
           const T* src = row + (i * g.k_w + j) * g.in_c;

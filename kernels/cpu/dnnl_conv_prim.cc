@@ -23,13 +23,14 @@ ConvShape ShapeOf(const Conv2DGeometry& g) {
   s.out_c = g.out_c;
   s.groups = g.groups;
   const int64_t in[2] = {g.in_h, g.in_w}, k[2] = {g.k_h, g.k_w}, out[2] = {g.out_h, g.out_w},
-                stride[2] = {g.stride_h, g.stride_w}, pad[2] = {g.pad_top, g.pad_left};
+                stride[2] = {g.stride_h, g.stride_w}, pad[2] = {g.pad_top, g.pad_left},
+                dilation[2] = {g.dilation_h, g.dilation_w};
   for (int d = 0; d < 2; ++d) {
     s.in[d] = in[d];
     s.k[d] = k[d];
     s.out[d] = out[d];
     s.stride[d] = stride[d];
-    s.dilation[d] = 1;
+    s.dilation[d] = dilation[d];
     s.pad[d] = pad[d];
   }
   return s;

@@ -65,7 +65,7 @@ struct Choice {
   bool nchw;  // cuDNN had no usable NHWC algorithm: the pass runs on NCHW copies
 };
 using Key = std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                       int64_t, int64_t, int64_t, int64_t>;
+                       int64_t, int64_t, int64_t, int64_t, int64_t>;
 
 // Find*AlgorithmEx may use this much scratch while it times the candidates.
 constexpr size_t kFindWorkspaceBytes = size_t{64} << 20;
@@ -145,8 +145,19 @@ class ConvGpu : public OpKernel {
             "] need ", v, " (place the node on /CPU:0)");
       }
     }
-    const Key key{g.batch, lay.h,   lay.w,   g.in_c,    g.out_c,   g.k_h,
-                  g.k_w,   g.out_h, g.out_w, lay.pad_h, lay.pad_w, g.stride_h * 65536 + g.stride_w};
+    const Key key{g.batch,
+                  lay.h,
+                  lay.w,
+                  g.in_c,
+                  g.out_c,
+                  g.k_h,
+                  g.k_w,
+                  g.out_h,
+                  g.out_w,
+                  lay.pad_h,
+                  lay.pad_w,
+                  g.stride_h * 65536 + g.stride_w,
+                  g.dilation_h * 65536 + g.dilation_w};
     std::lock_guard<std::mutex> handle_lock(*ContextOf(ctx)->library_mu);
     std::lock_guard<std::mutex> lock(mu_);
     auto it = cache_.find(key);
@@ -183,7 +194,7 @@ class ConvGpu : public OpKernel {
     // past int32 is refused rather than truncated.
     constexpr int64_t kMax = std::numeric_limits<int>::max();
     for (int64_t v : {g.batch, g.in_c, lay.h, lay.w, g.out_c, g.out_h, g.out_w, g.k_h, g.k_w,
-                      lay.pad_h, lay.pad_w}) {
+                      lay.pad_h, lay.pad_w, g.dilation_h, g.dilation_w}) {
       if (v > kMax) {
         return errors::InvalidArgument("a convolution of ", v,
                                        " along one dim is beyond cuDNN's int sizes");
@@ -201,9 +212,9 @@ class ConvGpu : public OpKernel {
                                                int(g.out_c), int(g.out_h), int(g.out_w)));
     RILL_CUDA_CHECK(cudnnSetFilter4dDescriptor(d->w.d, CUDNN_DATA_FLOAT, f, int(g.out_c),
                                                int(g.in_c), int(g.k_h), int(g.k_w)));
-    RILL_CUDA_CHECK(cudnnSetConvolution2dDescriptor(d->conv.d, int(lay.pad_h), int(lay.pad_w),
-                                                    stride_h, stride_w, 1, 1,
-                                                    CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    RILL_CUDA_CHECK(cudnnSetConvolution2dDescriptor(
+        d->conv.d, int(lay.pad_h), int(lay.pad_w), stride_h, stride_w, int(g.dilation_h),
+        int(g.dilation_w), CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
     RILL_CUDA_CHECK(
         cudnnSetConvolutionMathType(d->conv.d, tf32_ ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH));
     return absl::OkStatus();

@@ -237,12 +237,18 @@ absl::Status ConvertConv(NodeContext& c) {
   Output filter = FilterOf(c, w, depthwise, group);
   for (int d = 0; d < 2; ++d) {
     if (dil[d] == 1) continue;
-    RILL_ASSIGN_OR_RETURN(filter, Dilate(c, filter, d, dil[d], win.kernel[d]));
+    // Conv2D dilates itself; the depthwise op takes no dilations (as TensorFlow's).
+    if (depthwise) {
+      RILL_ASSIGN_OR_RETURN(filter, Dilate(c, filter, d, dil[d], win.kernel[d]));
+    }
     win.kernel[d] = (win.kernel[d] - 1) * dil[d] + 1;  // the window the padding sees
   }
   RILL_ASSIGN_OR_RETURN(std::string padding, PrepareWindow(c, &x, &win));
   std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
                                                           {"padding", padding}};
+  if (!depthwise && (dil[0] != 1 || dil[1] != 1)) {
+    attrs.push_back({"dilations", std::vector<int64_t>{1, dil[0], dil[1], 1}});
+  }
   if (padding == "EXPLICIT") {  // the convolution pads, without a Pad op
     attrs.push_back({"explicit_paddings", std::vector<int64_t>{0, 0, win.pads[0], win.pads[2],
                                                                win.pads[1], win.pads[3], 0, 0}});

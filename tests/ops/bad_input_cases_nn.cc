@@ -46,6 +46,17 @@ void ConvCases() {
           kConstruction, kInvalid, {"FULL"});
   Both("a VALID filter larger than the input",
        {"Conv2D", {F({1, 2, 2, 2}), F({3, 3, 2, 5})}, Window({}, {1, 1, 1, 1}, "VALID")});
+  AttrMap dilated = conv;
+  dilated["dilations"] = Ints{1, 2, INT64_MAX, 1};
+  Both("a dilation whose window overflows int64",
+       {"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, dilated}, {"dilated window overflows"});
+  AttrMap dilated_valid = Window({}, {1, 1, 1, 1}, "VALID");
+  dilated_valid["dilations"] = Ints{1, 3, 3, 1};  // a 7x7 window
+  Both("a dilated VALID filter larger than the input",
+       {"Conv2D", {F({1, 6, 6, 2}), F({3, 3, 2, 5})}, dilated_valid}, {"height"});
+  dilated["dilations"] = Ints{1, 1, 1, 2};
+  AddCase("a dilation over the channels", {"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, dilated},
+          kConstruction, kInvalid, {"dilations"});
 
   AddRecipe(
       {"Conv2DBackpropInput", {I({4}, {1, 4, 4, 2}), F({3, 3, 2, 5}), F({1, 4, 4, 5})}, conv});
@@ -264,6 +275,11 @@ void FusedMatMulCases() {
 void DepthwiseCases() {
   const AttrMap conv = Conv();
   AddRecipe({"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({3, 3, 2, 3})}, conv});
+  AttrMap dilated = conv;
+  dilated["dilations"] = Ints{1, 2, 2, 1};
+  AddCase("dilations other than 1",
+          {"DepthwiseConv2dNative", {F({1, 4, 4, 2}), F({3, 3, 2, 3})}, dilated}, kConstruction,
+          kInvalid, {"dilations of 1 only"});
   Both("input channels that differ from the depthwise filter's",
        {"DepthwiseConv2dNative", {F({1, 4, 4, 3}), F({3, 3, 2, 3})}, conv},
        {"3 channels", "[3,3,2,3]"});
