@@ -179,6 +179,44 @@ absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor**
   return g;
 }
 
+namespace {
+ArgmaxPoolDims ArgmaxDimsOf(const Conv2DGeometry& g, const Node& node) {
+  return {g.batch,
+          g.in_h,
+          g.in_w,
+          g.in_c,
+          g.k_h,
+          g.k_w,
+          g.stride_h,
+          g.stride_w,
+          g.out_h,
+          g.out_w,
+          g.pad_top,
+          g.pad_left,
+          node.attr<bool>("include_batch_in_index")};
+}
+}  // namespace
+
+absl::StatusOr<ArgmaxPoolDims> PrepareMaxPoolWithArgmax(OpKernelContext& ctx, Tensor** out,
+                                                        Tensor** argmax) {
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PreparePool(ctx, out));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(1, (*out)->shape(), argmax));
+  return ArgmaxDimsOf(g, ctx.node());
+}
+
+absl::StatusOr<ArgmaxPoolDims> PrepareMaxPoolGradWithArgmax(OpKernelContext& ctx, Tensor** out) {
+  const Tensor& x = ctx.input(0);
+  RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PoolGeometry(ctx.node(), x.shape()));
+  const TensorShape want({g.batch, g.out_h, g.out_w, g.in_c});
+  if (ctx.input(1).shape() != want || ctx.input(2).shape() != want) {
+    return errors::InvalidArgument("grad ", ctx.input(1).shape().DebugString(), " and argmax ",
+                                   ctx.input(2).shape().DebugString(), " must be ",
+                                   want.DebugString(), " (the pooled input's shape)");
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), out));
+  return ArgmaxDimsOf(g, ctx.node());
+}
+
 absl::StatusOr<Conv2DGeometry> PrepareAvgPoolGrad(OpKernelContext& ctx, Tensor** out) {
   const Tensor& sizes = ctx.input(0);
   const Tensor& dy = ctx.input(1);

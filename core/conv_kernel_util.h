@@ -7,6 +7,7 @@
 #include "rill/core/conv_util.h"
 #include "rill/core/depthwise_row.h"
 #include "rill/core/kernel.h"
+#include "rill/core/pool_argmax_row.h"
 
 namespace rill {
 
@@ -64,6 +65,12 @@ absl::StatusOr<Conv2DGeometry> PreparePool(OpKernelContext& ctx, Tensor** out,
 // (`window_input` 3: MaxPoolGradV2's ksize and strides inputs).
 absl::StatusOr<Conv2DGeometry> PrepareMaxPoolGrad(OpKernelContext& ctx, Tensor** out,
                                                   int window_input = -1);
+// MaxPoolWithArgmax(input): allocates the pooled output and the argmax (Targmax).
+absl::StatusOr<ArgmaxPoolDims> PrepareMaxPoolWithArgmax(OpKernelContext& ctx, Tensor** out,
+                                                        Tensor** argmax);
+// MaxPoolGradWithArgmax(input, grad, argmax): grad and argmax of the pooled shape;
+// allocates the input's gradient.
+absl::StatusOr<ArgmaxPoolDims> PrepareMaxPoolGradWithArgmax(OpKernelContext& ctx, Tensor** out);
 // AvgPoolGrad(orig_input_shape (host), grad): allocates the input's gradient.
 absl::StatusOr<Conv2DGeometry> PrepareAvgPoolGrad(OpKernelContext& ctx, Tensor** out);
 

@@ -38,6 +38,16 @@ absl::Status MaxPoolV2Grad(const Scope& s, const Operation& op, const GradOut& g
   out->push_back(Output());
   return s.status();
 }
+// The gradient goes where the argmax output says (the argmax itself has none).
+absl::Status MaxPoolWithArgmaxGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                   GradOut* out) {
+  const Node& n = *op.node();
+  out->push_back(MaxPoolGradWithArgmax(
+      s, In(op, 0), g[0], Out(op, 1), n.attr<std::vector<int64_t>>("ksize"),
+      n.attr<std::vector<int64_t>>("strides"), n.attr<std::string>("padding"),
+      MaxPoolGradWithArgmax::IncludeBatchInIndex(n.attr<bool>("include_batch_in_index"))));
+  return s.status();
+}
 absl::Status MaxPool3DGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   const WindowOf w(op);
   out->push_back(
@@ -76,6 +86,8 @@ absl::Status FractionalAvgPoolGradFn(const Scope& s, const Operation& op, const 
 }
 
 RILL_REGISTER_GRADIENT("MaxPoolV2", MaxPoolV2Grad);
+RILL_REGISTER_GRADIENT("MaxPoolWithArgmax", MaxPoolWithArgmaxGrad);
+RILL_REGISTER_NO_GRADIENT("MaxPoolGradWithArgmax");
 RILL_REGISTER_GRADIENT("FractionalMaxPool", FractionalMaxPoolGradFn);
 RILL_REGISTER_GRADIENT("FractionalAvgPool", FractionalAvgPoolGradFn);
 // Second order through them is not provided (TensorFlow has none either).

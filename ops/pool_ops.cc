@@ -74,7 +74,55 @@ absl::StatusOr<PartialTensorShape> PoolV2Out(InferenceContext& c, int window) {
   return PartialTensorShape({g.batch, g.out_h, g.out_w, g.in_c});
 }
 
+// MaxPoolWithArgmax's pooled shape (also checked by its gradient against its input).
+absl::StatusOr<PartialTensorShape> ArgmaxPoolOut(InferenceContext& c) {
+  RILL_ASSIGN_OR_RETURN(auto in, shape_fns::RankedDims(c, 0, 4, "input"));
+  const auto& ksize = c.attr<std::vector<int64_t>>("ksize");
+  RILL_RETURN_IF_ERROR(CheckNhwcList(ksize, "ksize"));
+  RILL_ASSIGN_OR_RETURN(
+      Conv2DGeometry g,
+      ComputeConv2DGeometry(in, ksize[1], ksize[2], in[3], c.attr<std::vector<int64_t>>("strides"),
+                            c.attr<std::string>("padding")));
+  return PartialTensorShape({g.batch, g.out_h, g.out_w, g.in_c});
+}
+
 }  // namespace
+
+#define RILL_ARGMAX_ATTRS                         \
+  TypeAttr("T", kFloatTypes)                      \
+      .TypeAttr("Targmax", kIndexTypes, DT_INT64) \
+      .Attr("ksize", AttrKind::kIntList)          \
+      .Attr("strides", AttrKind::kIntList)        \
+      .Attr("padding", AttrKind::kString)         \
+      .Attr("include_batch_in_index", AttrKind::kBool, false)
+RILL_REGISTER_OP("MaxPoolWithArgmax")
+    .Input("input", "T")
+    .Output("output", "T")
+    .Output("argmax", "Targmax")
+    .RILL_ARGMAX_ATTRS.SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out, ArgmaxPoolOut(c));
+      c.set_output(0, out);
+      c.set_output(1, out);
+      return absl::OkStatus();
+    });
+RILL_REGISTER_OP("MaxPoolGradWithArgmax")
+    .Input("input", "T")
+    .Input("grad", "T")
+    .Input("argmax", "Targmax")
+    .Output("output", "T")
+    .RILL_ARGMAX_ATTRS.SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_ASSIGN_OR_RETURN(PartialTensorShape out, ArgmaxPoolOut(c));
+      for (int i : {1, 2}) {
+        if (!c.input_shape(i).IsCompatibleWith(out)) {
+          return errors::InvalidArgument(i == 1 ? "grad " : "argmax ",
+                                         c.input_shape(i).DebugString(), " must have the pooled ",
+                                         "shape ", out.DebugString());
+        }
+      }
+      c.set_output(0, c.input_shape(0));
+      return absl::OkStatus();
+    });
+#undef RILL_ARGMAX_ATTRS
 
 #define RILL_POOL_ATTRS(FORMAT)           \
   TypeAttr("T", kFloatTypes)              \
@@ -183,6 +231,35 @@ AvgPool3DGrad::AvgPool3DGrad(const Scope& s, Input orig_input_shape, Input grad,
                              const IntList& ksize, const IntList& strides,
                              const std::string& padding, const Attrs& attrs) {
   Window(s, "AvgPool3DGrad", {orig_input_shape, grad}, ksize, strides, padding, attrs, this);
+}
+
+MaxPoolWithArgmax::MaxPoolWithArgmax(const Scope& s, Input input, const IntList& ksize,
+                                     const IntList& strides, const std::string& padding,
+                                     const Attrs& attrs)
+    : operation(NodeBuilder(s, "MaxPoolWithArgmax")
+                    .Input(input)
+                    .Attr("ksize", ksize)
+                    .Attr("strides", strides)
+                    .Attr("padding", padding)
+                    .Attr("Targmax", attrs.targmax_)
+                    .Attr("include_batch_in_index", attrs.include_batch_in_index_)
+                    .Finalize()) {
+  if (operation.node() == nullptr) return;
+  output = Output(operation, 0);
+  argmax = Output(operation, 1);
+}
+MaxPoolGradWithArgmax::MaxPoolGradWithArgmax(const Scope& s, Input input, Input grad, Input argmax,
+                                             const IntList& ksize, const IntList& strides,
+                                             const std::string& padding, const Attrs& attrs) {
+  NodeBuilder(s, "MaxPoolGradWithArgmax")
+      .Input(input)
+      .Input(grad)
+      .Input(argmax)
+      .Attr("ksize", ksize)
+      .Attr("strides", strides)
+      .Attr("padding", padding)
+      .Attr("include_batch_in_index", attrs.include_batch_in_index_)
+      .Finalize(this);
 }
 
 namespace internal {

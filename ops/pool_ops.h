@@ -64,6 +64,45 @@ class AvgPool3DGrad : public OpWrapper {
   static Attrs DataFormat(const std::string& x) { return Attrs().DataFormat(x); }
 };
 
+// tf.nn.max_pool_with_argmax's op (NHWC, ksize and strides {1, h, w, 1}, SAME or VALID):
+// `output` as MaxPool's and `argmax`, per output element the flat index of its window's
+// first maximal element, (y * width + x) * channels + c, with the batch in front when
+// IncludeBatchInIndex(true); Targmax int64 (default) or int32.
+struct ArgmaxAttrs {
+  ArgmaxAttrs Targmax(DataType x) const {
+    ArgmaxAttrs r = *this;
+    r.targmax_ = x;
+    return r;
+  }
+  ArgmaxAttrs IncludeBatchInIndex(bool x) const {
+    ArgmaxAttrs r = *this;
+    r.include_batch_in_index_ = x;
+    return r;
+  }
+  DataType targmax_ = DT_INT64;
+  bool include_batch_in_index_ = false;
+};
+class MaxPoolWithArgmax {
+ public:
+  using Attrs = ArgmaxAttrs;
+  MaxPoolWithArgmax(const Scope& scope, Input input, const IntList& ksize, const IntList& strides,
+                    const std::string& padding, const Attrs& attrs = Attrs());
+  static Attrs Targmax(DataType x) { return Attrs().Targmax(x); }
+  static Attrs IncludeBatchInIndex(bool x) { return Attrs().IncludeBatchInIndex(x); }
+  Operation operation;
+  Output output, argmax;
+};
+// The gradient through MaxPoolWithArgmax: each grad value added at its argmax (an index
+// outside its image is InvalidArgument).
+class MaxPoolGradWithArgmax : public OpWrapper {
+ public:
+  using Attrs = ArgmaxAttrs;
+  MaxPoolGradWithArgmax(const Scope& scope, Input input, Input grad, Input argmax,
+                        const IntList& ksize, const IntList& strides, const std::string& padding,
+                        const Attrs& attrs = Attrs());
+  static Attrs IncludeBatchInIndex(bool x) { return Attrs().IncludeBatchInIndex(x); }
+};
+
 namespace internal {
 class MaxPoolGradV2 : public OpWrapper {
  public:

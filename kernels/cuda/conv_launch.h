@@ -10,6 +10,7 @@
 #include "rill/core/conv3d_row.h"
 #include "rill/core/depthwise_row.h"
 #include "rill/core/pool3d_row.h"
+#include "rill/core/pool_argmax_row.h"
 
 namespace rill::gpu {
 
@@ -32,6 +33,11 @@ cudaError_t LaunchMaxPoolGrad(const WindowDims& d, const T* x, const T* dy, T* d
                               cudaStream_t stream);
 template <typename T>
 cudaError_t LaunchAvgPoolGrad(const WindowDims& d, const T* dy, T* dx, cudaStream_t stream);
+
+// MaxPoolWithArgmax over its n output values (pool_argmax.cu); Index int32 or int64.
+template <typename T, typename Index>
+cudaError_t LaunchMaxPoolWithArgmax(const ArgmaxPoolDims& d, const T* x, T* y, Index* argmax,
+                                    int64_t n, cudaStream_t stream);
 
 // MaxPool3D / AvgPool3D over n output elements (pool3d.cu, core/pool3d_row.h).
 template <typename T>

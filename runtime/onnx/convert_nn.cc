@@ -68,9 +68,15 @@ std::string WindowSupport(const SupportView& v, bool is_conv) {
   if (pad != "NOTSET" && pad != "VALID" && pad != "SAME_UPPER" && pad != "SAME_LOWER") {
     return absl::StrCat("auto_pad ", pad);
   }
-  if (v.attrs.i("storage_order", 0) != 0) return "storage_order 1";
   if (!is_conv && v.node.output_size() > 1 && !v.node.output(1).empty()) {
-    return "the Indices output";
+    // Through MaxPoolWithArgmax: 2-D windows, no dilations, no ceil_mode.
+    const std::vector<int64_t> dil = v.attrs.ints("dilations");
+    if (k != 2 || v.attrs.i("ceil_mode", 0) != 0 ||
+        std::any_of(dil.begin(), dil.end(), [](int64_t d) { return d != 1; })) {
+      return "the Indices output of a window other than 2-D without dilations or ceil_mode";
+    }
+  } else if (v.attrs.i("storage_order", 0) != 0) {
+    return "storage_order 1 without the Indices output";
   }
   return "";
 }
@@ -287,6 +293,9 @@ bool NhwcPool(const NodeContext& c) {
 }
 
 absl::Status ConvertMaxPool(NodeContext& c) {
+  if (c.node().output_size() > 1 && !c.node().output(1).empty()) {
+    return ConvertMaxPoolWithIndices(c);
+  }
   if (!NhwcPool(c)) return PoolBySlices(c, true);
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));

@@ -200,6 +200,8 @@ absl::Status ConvertConvTransposeNd(NodeContext& c);
 // A window's kernel: the kernel_shape attribute, else the spatial dims of the filter w
 // [out, in, spatial...].
 absl::StatusOr<std::vector<int64_t>> KernelOf(const NodeContext& c, const Output& w, int spatial);
+// MaxPool with its Indices output, through MaxPoolWithArgmax (convert_pool_argmax.cc).
+absl::Status ConvertMaxPoolWithIndices(NodeContext& c);
 // Whether ConvTranspose's attributes are ones the converters take ("" when they are).
 std::string ConvTransposeSupport(const SupportView& v);
 // The axes from 2 to x's rank: the spatial dims of [N, C, ...] tensors.

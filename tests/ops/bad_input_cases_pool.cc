@@ -99,7 +99,38 @@ void MaxPoolV2Cases() {
        {"strides"});
 }
 
+void ArgmaxCases() {
+  const AttrMap w = {{"ksize", Ints{1, 2, 2, 1}},
+                     {"strides", Ints{1, 2, 2, 1}},
+                     {"padding", std::string("VALID")}};
+  AddRecipe({"MaxPoolWithArgmax", {F({1, 4, 4, 2})}, w});
+  Both("a rank-3 input", {"MaxPoolWithArgmax", {F({4, 4, 2})}, w}, {"[4,4,2]"});
+  Both("a VALID window larger than the input", {"MaxPoolWithArgmax", {F({1, 1, 4, 2})}, w},
+       {"height"});
+  AttrMap bad = w;
+  bad["ksize"] = Ints{1, 2, 2, 2};
+  AddCase("a window over the channels", {"MaxPoolWithArgmax", {F({1, 4, 4, 2})}, bad},
+          kConstruction, kInvalid, {"ksize"});
+  bad = w;
+  bad["Targmax"] = DT_FLOAT;
+  AddCase("a float Targmax", {"MaxPoolWithArgmax", {F({1, 4, 4, 2})}, bad}, kConstruction, kInvalid,
+          {"Targmax"});
+  const Tensor x = F({1, 4, 4, 2}), dy = F({1, 2, 2, 2});
+  AddRecipe({"MaxPoolGradWithArgmax", {x, dy, I({1, 2, 2, 2})}, w});
+  Both("a gradient of the wrong shape",
+       {"MaxPoolGradWithArgmax", {x, F({1, 3, 2, 2}), I({1, 2, 2, 2})}, w}, {"[1,3,2,2]"});
+  Both("an argmax of the wrong shape", {"MaxPoolGradWithArgmax", {x, dy, I({1, 2, 2})}, w},
+       {"[1,2,2]"});
+  AddCase("a negative argmax",
+          {"MaxPoolGradWithArgmax", {x, dy, I({1, 2, 2, 2}, {0, 1, -1, 3, 4, 5, 6, 7})}, w}, kRun,
+          kInvalid, {"argmax -1", "outside image 0"});
+  AddCase("an argmax past its image",
+          {"MaxPoolGradWithArgmax", {x, dy, I({1, 2, 2, 2}, {0, 1, 2, 32, 4, 5, 6, 7})}, w}, kRun,
+          kInvalid, {"argmax 32"});
+}
+
 const bool kRegistered = [] {
+  ArgmaxCases();
   Pool3DForward();
   Pool3DGradients();
   MaxPoolV2Cases();

@@ -1,0 +1,101 @@
+// MaxPool with its Indices output, as rill's MaxPoolWithArgmax (TensorFlow's op): the
+// input goes NHWC, padded with -inf where ONNX gives pads (padding never wins, so the max
+// is a real element), and each argmax, ((n * Hp + h) * Wp + w) * C + c over the padded
+// input, becomes ONNX's index into the NCHW input: ((n * C + c) * H + h) * W + w, or with
+// storage_order 1 (column major) (n * C + c) * H * W + w * H + h.
+#include <limits>
+
+#include "rill/runtime/onnx/converter.h"
+
+namespace rill::onnx::internal {
+namespace {
+
+struct PoolWindow {
+  std::vector<int64_t> kernel, strides, pads;  // pads: top, left, bottom, right
+  std::string padding;                         // for the op: "SAME" or "VALID"
+};
+
+absl::StatusOr<PoolWindow> WindowOf(const NodeContext& c, int64_t h, int64_t w) {
+  PoolWindow p;
+  p.kernel = c.attrs().ints("kernel_shape");
+  p.strides = c.attrs().ints("strides");
+  p.pads = c.attrs().ints("pads");
+  if (p.strides.empty()) p.strides = {1, 1};
+  if (p.pads.empty()) p.pads = {0, 0, 0, 0};
+  if (p.kernel.size() != 2 || p.strides.size() != 2 || p.pads.size() != 4) {
+    return c.Error("kernel_shape, strides and pads must match 2 spatial dims");
+  }
+  const std::string auto_pad = c.attrs().s("auto_pad", "NOTSET");
+  p.padding = auto_pad == "SAME_UPPER" ? "SAME" : "VALID";
+  if (auto_pad == "VALID" || auto_pad == "SAME_UPPER") p.pads = {0, 0, 0, 0};
+  if (auto_pad == "SAME_LOWER") {  // the odd pad before
+    const int64_t in[2] = {h, w};
+    for (int d = 0; d < 2; ++d) {
+      const int64_t out = (in[d] + p.strides[d] - 1) / p.strides[d];
+      const int64_t total = std::max<int64_t>((out - 1) * p.strides[d] + p.kernel[d] - in[d], 0);
+      p.pads[d] = total - total / 2;
+      p.pads[2 + d] = total / 2;
+    }
+  }
+  return p;
+}
+
+absl::Status ConvertMaxPoolWithIndicesImpl(NodeContext& c) {
+  Output x = c.input(0);
+  const PartialTensorShape& s = x.shape();
+  if (s.unknown_rank() || s.dims() != 4 || s.dim_size(1) < 0 || s.dim_size(2) < 0 ||
+      s.dim_size(3) < 0) {
+    return c.Error("the Indices output needs the input's channels and spatial dims");
+  }
+  const int64_t C = s.dim_size(1), H = s.dim_size(2), W = s.dim_size(3);
+  RILL_ASSIGN_OR_RETURN(PoolWindow p, WindowOf(c, H, W));
+  const DataType dtype = x.type();
+  const bool cast = dtype != DT_FLOAT && dtype != DT_DOUBLE;
+  if (cast) x = c.Op("Cast", {x}, {{"DstT", DT_DOUBLE}});
+  x = c.Op("Transpose", {x, c.Int64s({0, 2, 3, 1})});
+  const int64_t hp = H + p.pads[0] + p.pads[2], wp = W + p.pads[1] + p.pads[3];
+  if (hp != H || wp != W) {
+    Tensor pads(DT_INT64, TensorShape({4, 2}));
+    pads.matrix<int64_t>().setZero();
+    for (int d = 0; d < 2; ++d) {
+      pads.matrix<int64_t>()(1 + d, 0) = p.pads[d];
+      pads.matrix<int64_t>()(1 + d, 1) = p.pads[2 + d];
+    }
+    // -inf in the padding: a Pad of zeros, then the cells where a padded mask is 0.
+    Output padded = c.Op("Pad", {x, c.Const(pads)});
+    Output outside =
+        c.Op("Equal", {c.Op("Pad", {c.Op("OnesLike", {x}), c.Const(pads)}), ScalarLike(c, x, 0)});
+    x = c.Op("SelectV2",
+             {outside, ScalarLike(c, x, -std::numeric_limits<double>::infinity()), padded});
+  }
+  Operation pool = c.OpNode("MaxPoolWithArgmax", {x},
+                            {{"ksize", std::vector<int64_t>{1, p.kernel[0], p.kernel[1], 1}},
+                             {"strides", std::vector<int64_t>{1, p.strides[0], p.strides[1], 1}},
+                             {"padding", p.padding},
+                             {"Targmax", DT_INT64},
+                             {"include_batch_in_index", true}});
+  if (pool.node() == nullptr) return absl::OkStatus();
+  Output y = c.Op("Transpose", {Output(pool.node(), 0), c.Int64s({0, 3, 1, 2})});
+  if (cast) y = c.Op("Cast", {y}, {{"DstT", dtype}});
+  c.set_output(0, y);
+  // The argmax's parts, then ONNX's index.
+  auto div = [&](const Output& a, int64_t b) { return c.Op("FloorDiv", {a, c.Int64s({b})}); };
+  auto mod = [&](const Output& a, int64_t b) { return c.Op("FloorMod", {a, c.Int64s({b})}); };
+  auto add = [&](const Output& a, const Output& b) { return c.Op("Add", {a, b}); };
+  auto mul = [&](const Output& a, int64_t b) { return c.Op("Mul", {a, c.Int64s({b})}); };
+  const Output a = Output(pool.node(), 1);
+  const Output ch = mod(a, C), pos = div(a, C);
+  const Output w = c.Op("Sub", {mod(pos, wp), c.Int64s({p.pads[1]})});
+  const Output h = c.Op("Sub", {mod(div(pos, wp), hp), c.Int64s({p.pads[0]})});
+  const Output plane = add(mul(div(div(pos, wp), hp), C), ch);  // n * C + c
+  const Output in_plane =
+      c.attrs().i("storage_order", 0) == 0 ? add(mul(h, W), w) : add(mul(w, H), h);
+  c.set_output(1, c.Op("Transpose", {add(mul(plane, H * W), in_plane), c.Int64s({0, 3, 1, 2})}));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ConvertMaxPoolWithIndices(NodeContext& c) { return ConvertMaxPoolWithIndicesImpl(c); }
+
+}  // namespace rill::onnx::internal
