@@ -136,6 +136,18 @@ absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx) {
   return job;
 }
 
+absl::StatusOr<CopyJob> PreparePadV2(OpKernelContext& ctx) {
+  const Tensor& v = ctx.input(2);
+  if (v.dims() != 0) {
+    return errors::InvalidArgument("constant_values must be a scalar, got shape ",
+                                   v.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(CopyJob job, PreparePad(ctx));
+  job.zero_fill = false;
+  job.fill = 2;
+  return job;
+}
+
 absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx) {
   const Tensor& x = ctx.input(0);
   if (ctx.input(1).dims() != 1) return errors::InvalidArgument("shape must be a vector");

@@ -2,8 +2,8 @@
 // is one strided copy (Concat: one per input), planned here (with the argument checks the CPU and
 // GPU kernels share) and run by either device: for every position idx of `dims` (row-major),
 //   dst[dst_base + sum_d idx_d dst_strides_d] = src[src_base + sum_d idx_d src_strides_d]
-// in elements. A broadcast dim has source stride 0; Pad zero-fills its output first and
-// copies the input into the interior.
+// in elements. A broadcast dim has source stride 0; Pad zero-fills its output first (PadV2
+// fills it with its constant) and copies the input into the interior.
 #pragma once
 
 #include <array>
@@ -28,6 +28,7 @@ struct CopyJob {
   Tensor* out = nullptr;  // output 0, when allocated
   bool done = false;
   bool zero_fill = false;
+  int fill = -1;   // >= 0: fill the output with this input's scalar first (PadV2)
   int source = 0;  // the input the copy reads (StridedSliceGrad's dy: 4)
   StridedCopy copy;
 };
@@ -36,6 +37,7 @@ struct CopyJob {
 absl::StatusOr<CopyJob> PrepareTranspose(OpKernelContext& ctx);    // (x, perm)
 absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx);        // (x, begin, size)
 absl::StatusOr<CopyJob> PreparePad(OpKernelContext& ctx);          // (x, paddings)
+absl::StatusOr<CopyJob> PreparePadV2(OpKernelContext& ctx);        // (x, paddings, constant_values)
 absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx);  // (x, shape)
 // ReverseV2(tensor, axis): the source read with negative strides along the axes.
 absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx);

@@ -111,6 +111,13 @@ absl::Status PadGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   return s.status();
 }
 
+// As Pad's; constant_values gets none (as TensorFlow's).
+absl::Status PadV2Grad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  RILL_RETURN_IF_ERROR(PadGrad(s, op, g, out));
+  out->push_back(Output());
+  return s.status();
+}
+
 absl::Status BroadcastToGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   Output y(op.node(), 0);
   out->push_back(grad::ReduceToOperand(s, g[0], In(op, 0), y.shape(), y));
@@ -143,6 +150,7 @@ RILL_REGISTER_GRADIENT("Transpose", TransposeGrad);
 RILL_REGISTER_GRADIENT("ConcatV2", ConcatGrad);
 RILL_REGISTER_GRADIENT("Slice", SliceGrad);
 RILL_REGISTER_GRADIENT("Pad", PadGrad);
+RILL_REGISTER_GRADIENT("PadV2", PadV2Grad);
 RILL_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
 RILL_REGISTER_GRADIENT("Fill", FillGrad);
 RILL_REGISTER_GRADIENT("Cast", CastGrad);

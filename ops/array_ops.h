@@ -193,5 +193,10 @@ class Pad : public OpWrapper {
  public:
   Pad(const Scope& scope, Input input, Input paddings);
 };
+// tf.pad's PadV2: the padding filled with the scalar constant_values (of the input's dtype).
+class PadV2 : public OpWrapper {
+ public:
+  PadV2(const Scope& scope, Input input, Input paddings, Input constant_values);
+};
 
 }  // namespace rill::ops

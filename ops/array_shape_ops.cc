@@ -43,35 +43,51 @@ RILL_REGISTER_OP("BroadcastTo")
       return absl::OkStatus();
     });
 
+namespace {
+// Pad's and PadV2's output: the input grown by constant paddings, else of its rank.
+absl::Status PadShape(InferenceContext& c) {
+  const auto& in = c.input_shape(0);
+  const auto& p = c.input_shape(1);
+  if (!p.unknown_rank() && (p.dims() != 2 || (p.dim_size(1) >= 0 && p.dim_size(1) != 2))) {
+    return errors::InvalidArgument("paddings must be a [rank, 2] matrix, got shape ",
+                                   p.DebugString());
+  }
+  if (!in.unknown_rank() && !p.unknown_rank() && p.dim_size(0) >= 0 && p.dim_size(0) != in.dims()) {
+    return errors::InvalidArgument("paddings has ", p.dim_size(0), " rows but the input ",
+                                   in.DebugString(), " has rank ", in.dims());
+  }
+  const Tensor* t = c.input_tensor(1);
+  if (in.unknown_rank() || t == nullptr) {
+    c.set_output(
+        0, in.unknown_rank() ? PartialTensorShape() : PartialTensorShape::UnknownOfRank(in.dims()));
+    return absl::OkStatus();
+  }
+  RILL_ASSIGN_OR_RETURN(auto pad, shape_fns::AllIntValues(*t, "paddings"));
+  RILL_ASSIGN_OR_RETURN(auto out, shape_util::Pad(in.dim_sizes(), pad));
+  RILL_ASSIGN_OR_RETURN(PartialTensorShape s, PartialTensorShape::Build(out));
+  c.set_output(0, s);
+  return absl::OkStatus();
+}
+}  // namespace
+
 RILL_REGISTER_OP("Pad")
     .Input("input", "T")
     .Input("paddings", "Tpaddings")
     .Output("output", "T")
     .TypeAttr("T")
     .TypeAttr("Tpaddings", kIndexTypes, DT_INT32)
+    .SetShapeFn(PadShape);
+// tf.pad with constant_values: the padding filled with that scalar.
+RILL_REGISTER_OP("PadV2")
+    .Input("input", "T")
+    .Input("paddings", "Tpaddings")
+    .Input("constant_values", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .TypeAttr("Tpaddings", kIndexTypes, DT_INT32)
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      const auto& in = c.input_shape(0);
-      const auto& p = c.input_shape(1);
-      if (!p.unknown_rank() && (p.dims() != 2 || (p.dim_size(1) >= 0 && p.dim_size(1) != 2))) {
-        return errors::InvalidArgument("paddings must be a [rank, 2] matrix, got shape ",
-                                       p.DebugString());
-      }
-      if (!in.unknown_rank() && !p.unknown_rank() && p.dim_size(0) >= 0 &&
-          p.dim_size(0) != in.dims()) {
-        return errors::InvalidArgument("paddings has ", p.dim_size(0), " rows but the input ",
-                                       in.DebugString(), " has rank ", in.dims());
-      }
-      const Tensor* t = c.input_tensor(1);
-      if (in.unknown_rank() || t == nullptr) {
-        c.set_output(0, in.unknown_rank() ? PartialTensorShape()
-                                          : PartialTensorShape::UnknownOfRank(in.dims()));
-        return absl::OkStatus();
-      }
-      RILL_ASSIGN_OR_RETURN(auto pad, shape_fns::AllIntValues(*t, "paddings"));
-      RILL_ASSIGN_OR_RETURN(auto out, shape_util::Pad(in.dim_sizes(), pad));
-      RILL_ASSIGN_OR_RETURN(PartialTensorShape s, PartialTensorShape::Build(out));
-      c.set_output(0, s);
-      return absl::OkStatus();
+      RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2, "constant_values"));
+      return PadShape(c);
     });
 
 namespace ops {
@@ -85,6 +101,9 @@ BroadcastTo::BroadcastTo(const Scope& scope, Input input, Input shape) {
 }
 Pad::Pad(const Scope& scope, Input input, Input paddings) {
   NodeBuilder(scope, "Pad").Input(input).Input(paddings).Finalize(this);
+}
+PadV2::PadV2(const Scope& scope, Input input, Input paddings, Input constant_values) {
+  NodeBuilder(scope, "PadV2").Input(input).Input(paddings).Input(constant_values).Finalize(this);
 }
 
 }  // namespace ops

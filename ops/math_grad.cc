@@ -302,6 +302,7 @@ absl::Status ClipByValueGrad(const Scope& s, const Operation& op, const GradOut&
 }
 
 RILL_REGISTER_GRADIENT("Add", AddGrad);
+RILL_REGISTER_GRADIENT("AddV2", AddGrad);
 RILL_REGISTER_GRADIENT("ClipByValue", ClipByValueGrad);
 RILL_REGISTER_GRADIENT("Sub", SubGrad);
 RILL_REGISTER_GRADIENT("Mul", MulGrad);

@@ -36,6 +36,7 @@ absl::Status ReductionShape(InferenceContext& c) {
       .TypeAttr("T", Types)                        \
       .SetShapeFn(shape_fns::BroadcastBinary)
 RILL_REGISTER_BINARY("Add", kNumberTypes, "T");
+RILL_REGISTER_BINARY("AddV2", kNumberTypes, "T");  // TensorFlow 2's x + y: Add without strings
 RILL_REGISTER_BINARY("Sub", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Mul", kNumberTypes, "T");
 RILL_REGISTER_BINARY("Div", kNumberTypes, "T");
@@ -262,6 +263,7 @@ namespace ops {
 using internal::NodeBuilder;
 
 RILL_DEFINE_BINARY_OP(Add)
+RILL_DEFINE_BINARY_OP(AddV2)
 RILL_DEFINE_BINARY_OP(FloorDiv)
 RILL_DEFINE_BINARY_OP(FloorMod)
 RILL_DEFINE_BINARY_OP(TruncateDiv)

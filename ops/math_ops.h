@@ -24,6 +24,7 @@ namespace rill::ops {
   };
 
 RILL_DECLARE_BINARY_OP(Add)
+RILL_DECLARE_BINARY_OP(AddV2)  // Add as TensorFlow 2 writes x + y (the same values)
 RILL_DECLARE_BINARY_OP(Sub)
 RILL_DECLARE_BINARY_OP(Mul)
 RILL_DECLARE_BINARY_OP(Div)

@@ -6,6 +6,7 @@ namespace {
 using namespace cwise;  // NOLINT(build/namespaces): the functors and kernel templates
 
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Add", AddF)
+RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "AddV2", AddF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Sub", SubF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Mul", MulF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Div", DivF)
@@ -28,6 +29,7 @@ RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Maximum", MaxF)
 RILL_FOR_NUMBER_TYPES(RILL_REG_BINARY, "Minimum", MinF)
 
 RILL_REG_HOST(int32_t, "Add", int32_t, AddF)
+RILL_REG_HOST(int32_t, "AddV2", int32_t, AddF)
 RILL_REG_HOST(int32_t, "Sub", int32_t, SubF)
 RILL_REG_HOST(int32_t, "SquaredDifference", int32_t, SquaredDifferenceF)
 RILL_REG_HOST(int32_t, "Mul", int32_t, MulF)

@@ -24,6 +24,29 @@ absl::Status Run(const OpKernelContext& ctx, const StridedCopy& copy, const Tens
   return absl::OkStatus();
 }
 
+// Every element of `out` set to the scalar `value` (on the device): its bits, as the
+// integer of its size (rill's dtypes are 1, 4 or 8 bytes).
+absl::Status Fill(const Tensor& value, Tensor* out, cudaStream_t stream) {
+  const int64_t n = out->NumElements();
+  switch (DataTypeSize(value.dtype())) {
+    case 1:
+      RILL_CUDA_CHECK(LaunchFill(static_cast<const uint8_t*>(value.data()),
+                                 static_cast<uint8_t*>(out->data()), n, stream));
+      break;
+    case 4:
+      RILL_CUDA_CHECK(LaunchFill(static_cast<const int32_t*>(value.data()),
+                                 static_cast<int32_t*>(out->data()), n, stream));
+      break;
+    case 8:
+      RILL_CUDA_CHECK(LaunchFill(static_cast<const int64_t*>(value.data()),
+                                 static_cast<int64_t*>(out->data()), n, stream));
+      break;
+    default:
+      return errors::Unimplemented("PadV2 of ", DataTypeString(value.dtype()), " on the GPU");
+  }
+  return absl::OkStatus();
+}
+
 template <absl::StatusOr<CopyJob> (*kPrepare)(OpKernelContext&)>
 class StridedCopyGpu : public OpKernel {
  public:
@@ -35,6 +58,7 @@ class StridedCopyGpu : public OpKernel {
     if (job.zero_fill && job.out->TotalBytes() > 0) {
       RILL_CUDA_CHECK(cudaMemsetAsync(job.out->data(), 0, job.out->TotalBytes(), stream));
     }
+    if (job.fill >= 0) RILL_RETURN_IF_ERROR(Fill(ctx.input(job.fill), job.out, stream));
     return Run(ctx, job.copy, ctx.input(job.source), job.out);
   }
 };
@@ -113,6 +137,8 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Slice", DEVICE_GPU, "", DT_INVALID, (std::vect
                                  StridedCopyGpu<PrepareSlice>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Pad", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PreparePad>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("PadV2", DEVICE_GPU, "", DT_INVALID, {1},
+                                 StridedCopyGpu<PreparePadV2>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("BroadcastTo", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareBroadcastTo>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("ConcatV2", DEVICE_GPU, "", DT_INVALID, {-1}, ConcatGpu);

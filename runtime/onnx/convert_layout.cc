@@ -90,16 +90,13 @@ absl::Status ConvertPad(NodeContext& c) {
   }
   Output y = x;
   if (mode == "constant") {
-    y = c.Op("Pad", {x, c.Const(grow)});
     Output value;
     if (c.opset() < 11 && c.attrs().f("value", 0.f) != 0.f)
       value = ScalarLike(c, x, c.attrs().f("value", 0.f));
     if (c.opset() >= 11 && c.has_input(2)) value = c.Op("Reshape", {c.input(2), c.Int64s({})});
-    if (value.node() != nullptr) {  // the padded region (false in a padded mask) gets `value`
-      Output inside =
-          c.Op("Pad", {c.Op("Fill", {ShapeOf(c, x), c.Const(Tensor(true))}), c.Const(grow)});
-      y = c.Op("SelectV2", {inside, y, value});
-    }
+    // The padded region gets `value` (PadV2), or zeros (Pad).
+    y = value.node() != nullptr ? c.Op("PadV2", {x, c.Const(grow), value})
+                                : c.Op("Pad", {x, c.Const(grow)});
   } else {
     for (int64_t d = 0; d < rank; ++d) {
       const int64_t b = grow.matrix<int64_t>()(d, 0), e = grow.matrix<int64_t>()(d, 1);

@@ -61,12 +61,8 @@ absl::Status ConvertMaxPoolWithIndicesImpl(NodeContext& c) {
       pads.matrix<int64_t>()(1 + d, 0) = p.pads[d];
       pads.matrix<int64_t>()(1 + d, 1) = p.pads[2 + d];
     }
-    // -inf in the padding: a Pad of zeros, then the cells where a padded mask is 0.
-    Output padded = c.Op("Pad", {x, c.Const(pads)});
-    Output outside =
-        c.Op("Equal", {c.Op("Pad", {c.Op("OnesLike", {x}), c.Const(pads)}), ScalarLike(c, x, 0)});
-    x = c.Op("SelectV2",
-             {outside, ScalarLike(c, x, -std::numeric_limits<double>::infinity()), padded});
+    x = c.Op("PadV2",
+             {x, c.Const(pads), ScalarLike(c, x, -std::numeric_limits<double>::infinity())});
   }
   Operation pool = c.OpNode("MaxPoolWithArgmax", {x},
                             {{"ksize", std::vector<int64_t>{1, p.kernel[0], p.kernel[1], 1}},

@@ -40,12 +40,34 @@ void ElementwiseCases() {
     AddRecipe({op, {F({2, 3})}, {}});
     Both("a scalar (rank 0) input", {op, {F({})}, {}}, {"rank"});
   }
-  for (const char* op :
-       {"Add",         "Sub",         "Mul",          "Div",       "RealDiv",  "SquaredDifference",
-        "Pow",         "Maximum",     "Minimum",      "Equal",     "Less",     "Greater",
-        "NotEqual",    "LessEqual",   "GreaterEqual", "Polygamma", "FloorDiv", "FloorMod",
-        "TruncateDiv", "TruncateMod", "Mod",          "Atan2",     "DivNoNan", "MulNoNan",
-        "Xlogy",       "Xlog1py",     "Xdivy"}) {
+  for (const char* op : {"Add",
+                         "AddV2",
+                         "Sub",
+                         "Mul",
+                         "Div",
+                         "RealDiv",
+                         "SquaredDifference",
+                         "Pow",
+                         "Maximum",
+                         "Minimum",
+                         "Equal",
+                         "Less",
+                         "Greater",
+                         "NotEqual",
+                         "LessEqual",
+                         "GreaterEqual",
+                         "Polygamma",
+                         "FloorDiv",
+                         "FloorMod",
+                         "TruncateDiv",
+                         "TruncateMod",
+                         "Mod",
+                         "Atan2",
+                         "DivNoNan",
+                         "MulNoNan",
+                         "Xlogy",
+                         "Xlog1py",
+                         "Xdivy"}) {
     AddRecipe({op, {F({2, 3}), F({2, 3})}, {}});
     Both("shapes that do not broadcast", {op, {F({2, 3}), F({4})}, {}}, {"[2,3]", "[4]"});
     Both("shapes that do not broadcast in a middle dim", {op, {F({2, 3, 1}), F({4, 1})}, {}},
@@ -281,15 +303,26 @@ void FillAndCastCases() {
   Both("a target of lower rank", {"BroadcastTo", {F({2, 3}), I({1}, {3})}, {}});
   Both("a negative dim", {"BroadcastTo", {F({3}), I({2}, {-2, 3})}, {}}, {"-2"});
 
-  AddRecipe({"Pad", {F({2, 3}), I({2, 2}, {1, 1, 0, 0})}, {}});
-  Both("a negative padding", {"Pad", {F({2, 3}), I({2, 2}, {-1, 0, 0, 0})}, {}}, {"-1"});
-  Both("paddings for another rank", {"Pad", {F({2, 3}), I({3, 2}, {0, 0, 0, 0, 0, 0})}, {}});
-  Both("paddings not of shape [rank, 2]", {"Pad", {F({2, 3}), I({2, 3}, {0, 0, 0, 0, 0, 0})}, {}});
-  {  // int64 paddings whose sum wraps (the outside attack's heap overflow)
+  // Pad and PadV2 (its constant a third input).
+  for (const bool v2 : {false, true}) {
+    const char* op = v2 ? "PadV2" : "Pad";
+    auto in = [&](Tensor paddings) {
+      std::vector<Tensor> r = {F({2, 3}), std::move(paddings)};
+      if (v2) r.push_back(F({}, {-1}));
+      return r;
+    };
+    AddRecipe({op, in(I({2, 2}, {1, 1, 0, 0})), {}});
+    Both("a negative padding", {op, in(I({2, 2}, {-1, 0, 0, 0})), {}}, {"-1"});
+    Both("paddings for another rank", {op, in(I({3, 2}, {0, 0, 0, 0, 0, 0})), {}});
+    Both("paddings not of shape [rank, 2]", {op, in(I({2, 3}, {0, 0, 0, 0, 0, 0})), {}});
+    // int64 paddings whose sum wraps (the outside attack's heap overflow)
     Tensor big(DT_INT64, TensorShape({2, 2}));
     for (int64_t i = 0; i < 4; ++i) big.base<int64_t>()[i] = i < 2 ? INT64_MAX : 0;
-    Both("paddings whose sum overflows int64", {"Pad", {F({2, 3}), big}, {}}, {"beyond int64"});
+    Both("paddings whose sum overflows int64", {op, in(big), {}}, {"beyond int64"});
   }
+  Both("constant_values that is not a scalar",
+       {"PadV2", {F({2, 3}), I({2, 2}, {1, 1, 0, 0}), F({1}, {-1})}, {}},
+       {"constant_values", "scalar"});
 }
 
 void ShapeHelperCases() {

@@ -13,19 +13,20 @@ namespace cwise_ops_test {
 MarkTested tested_comparisons({"NotEqual", "LessEqual", "GreaterEqual"});
 MarkTested tested_floor({"FloorDiv", "FloorMod", "TruncateDiv", "TruncateMod", "Mod", "Atan2",
                          "DivNoNan", "MulNoNan", "Xlogy", "Xlog1py", "Xdivy"});
-MarkTested tested({"RealDiv",     "SquaredDifference",
-                   "Add",         "Sub",
-                   "Mul",         "Div",
-                   "Pow",         "Maximum",
-                   "Minimum",     "Equal",
-                   "Less",        "Greater",
-                   "Neg",         "Abs",
-                   "Square",      "Sqrt",
-                   "Exp",         "Log",
-                   "Relu",        "Sigmoid",
-                   "Tanh",        "AddN",
-                   "Cast",        "Const",
-                   "Placeholder", "Identity"});
+MarkTested tested({"RealDiv", "SquaredDifference",
+                   "Add",     "AddV2",
+                   "Sub",     "Mul",
+                   "Div",     "Pow",
+                   "Maximum", "Minimum",
+                   "Equal",   "Less",
+                   "Greater", "Neg",
+                   "Abs",     "Square",
+                   "Sqrt",    "Exp",
+                   "Log",     "Relu",
+                   "Sigmoid", "Tanh",
+                   "AddN",    "Cast",
+                   "Const",   "Placeholder",
+                   "Identity"});
 
 // NumPy broadcasting, computed independently of rill's kernels.
 std::vector<double> RefBinary(const Tensor& a, const Tensor& b, TensorShape* out,
@@ -77,6 +78,8 @@ std::vector<BinaryCase> BinaryCases() {
   auto is_int = [](DataType t) { return !DataTypeIsFloating(t); };
   return {
       {"Add", num, [](auto s, auto x, auto y) { return ops::Add(s, x, y); },
+       [](double a, double b, DataType) { return a + b; }},
+      {"AddV2", num, [](auto s, auto x, auto y) { return ops::AddV2(s, x, y); },
        [](double a, double b, DataType) { return a + b; }},
       {"Sub", num, [](auto s, auto x, auto y) { return ops::Sub(s, x, y); },
        [](double a, double b, DataType) { return a - b; }},

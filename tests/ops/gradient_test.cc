@@ -55,6 +55,9 @@ void BinaryMathCases(CaseList& l) {
   l.Binary("Add", add, Vals(s23, -1, 1, 1), Vals({3}, -1, 1, 2));
   l.Binary("Add", add, Vals({2, 1}, -1, 1, 3), Vals({1, 3}, -1, 1, 4));
   l.Binary(
+      "AddV2", [](const Scope& s, Output a, Output b) { return AddV2(s, a, b); },
+      Vals({2, 1}, -1, 1, 30), Vals(s23, -1, 1, 31));
+  l.Binary(
       "Sub", [](const Scope& s, Output a, Output b) { return Sub(s, a, b); }, Vals(s23, -1, 1, 5),
       Vals({1, 3}, -1, 1, 6));
   l.Binary(

@@ -16,6 +16,7 @@ using U = std::function<Output(const Scope&, Output)>;
 std::vector<OpCase> Elementwise() {
   std::vector<std::pair<std::string, B>> binary = {
       {"Add", [](auto s, auto x, auto y) { return ops::Add(s, x, y); }},
+      {"AddV2", [](auto s, auto x, auto y) { return ops::AddV2(s, x, y); }},
       {"Sub", [](auto s, auto x, auto y) { return ops::Sub(s, x, y); }},
       {"Mul", [](auto s, auto x, auto y) { return ops::Mul(s, x, y); }},
       {"Div", [](auto s, auto x, auto y) { return ops::Div(s, x, y); }},
