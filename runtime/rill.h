@@ -11,6 +11,7 @@
 #include "rill/ops/bitwise_ops.h"
 #include "rill/ops/collective_ops.h"
 #include "rill/ops/control_flow_ops.h"
+#include "rill/ops/conv3d_ops.h"
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/data_flow_ops.h"
 #include "rill/ops/debug_ops.h"
