@@ -1,8 +1,8 @@
-// Conv and ConvTranspose as rill's Conv3D and Conv3DBackpropInputV2: 3-D windows, and the
-// 1-D and 2-D ones the 2-D path does not cover (a dilated ConvTranspose), with a depth
-// (and height) of 1 added in front. The value goes channels-last ([N, D, H, W, C]) and
-// back through Transposes; groups and dilations are the ops' own; ONNX's numeric pads are
-// a Pad op before the convolution, or for a transposed one a crop of its full output.
+// Conv and ConvTranspose over 3-D windows as rill's Conv3D and Conv3DBackpropInputV2. The
+// importer sends rank-5 inputs here; the window code also lifts 1-D and 2-D windows (unit
+// dims in front), kept so one description serves every rank. The value goes channels-last ([N, D,
+// H, W, C]) and back through Transposes; groups and dilations are the ops' own; ONNX's numeric pads
+// are a Pad op before the convolution, or for a transposed one a crop of its full output.
 #include <algorithm>
 
 #include "rill/runtime/onnx/converter.h"

@@ -405,18 +405,20 @@ absl::StatusOr<std::vector<TransposedDim>> TransposedDims(const NodeContext& c, 
 }
 
 // The transposed convolution is the input gradient of a convolution: rill's
-// Conv2DBackpropInput over the full output, then the pads cropped (or zeros added).
+// Conv2DBackpropInput (dilated as the node says) over the full output, then the pads
+// cropped (or zeros added).
 absl::Status ConvertConvTranspose(NodeContext& c) {
-  std::vector<int64_t> dil = c.attrs().ints("dilations");
-  if (RankOf(c.input(0)) == 5 ||
-      std::any_of(dil.begin(), dil.end(), [](int64_t d) { return d != 1; })) {
-    return ConvertConvTransposeNd(c);
-  }
+  if (RankOf(c.input(0)) == 5) return ConvertConvTransposeNd(c);
   int spatial = 0;
   RILL_ASSIGN_OR_RETURN(Output x, ToNhwc(c, &spatial));
   Output w = c.input(1);  // [C, M / group, k...]
   RILL_ASSIGN_OR_RETURN(std::vector<int64_t> kernel, KernelOf(c, w, spatial));
   RILL_ASSIGN_OR_RETURN(Window win, WindowOf(c, spatial, kernel));
+  std::vector<int64_t> dil = c.attrs().ints("dilations");
+  if (dil.empty()) dil.assign(spatial, 1);
+  if (static_cast<int>(dil.size()) != spatial) return c.Error("one dilation per spatial dim");
+  if (spatial == 1) dil.insert(dil.begin(), 1);
+  for (int d = 0; d < 2; ++d) win.kernel[d] = (win.kernel[d] - 1) * dil[d] + 1;  // the span
   const PartialTensorShape& ws = w.shape();
   if (ws.unknown_rank() || ws.dim_size(1) < 0) return c.Error("the filter's shape must be known");
   const int64_t group = c.attrs().i("group", 1);
@@ -439,8 +441,10 @@ absl::Status ConvertConvTranspose(NodeContext& c) {
   size_parts.push_back(c.Int32s({m_per_group}));
   size_parts.push_back(ScalarI32(c, 0));
   Output sizes = c.Op("ConcatV2", size_parts);
-  const std::vector<std::pair<std::string, AttrValue>> attrs = {{"strides", Strides4(win)},
-                                                                {"padding", std::string("VALID")}};
+  const std::vector<std::pair<std::string, AttrValue>> attrs = {
+      {"strides", Strides4(win)},
+      {"padding", std::string("VALID")},
+      {"dilations", std::vector<int64_t>{1, dil[0], dil[1], 1}}};
   std::vector<Output> xs = {x}, fs = {filter};
   if (group > 1) {
     Operation xg = c.OpNode("Split", {ScalarI32(c, 3), x}, {{"num_split", group}});

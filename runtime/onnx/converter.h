@@ -193,8 +193,8 @@ Output ScalarInput(const NodeContext& c, int i, DataType dt);
 // MaxPool (max) or AveragePool of any number of spatial dims, dilations and ceil_mode, by
 // one strided slice per window tap (convert_pool_nd.cc).
 absl::Status PoolBySlices(NodeContext& c, bool max);
-// Conv and ConvTranspose as Conv3D and Conv3DBackpropInputV2 (convert_conv_nd.cc): 3-D
-// windows, and 1-D or 2-D ones with a unit depth (and height) added.
+// Conv and ConvTranspose of rank-5 inputs (3-D windows) as Conv3D and
+// Conv3DBackpropInputV2 (convert_conv_nd.cc).
 absl::Status ConvertConvNd(NodeContext& c);
 absl::Status ConvertConvTransposeNd(NodeContext& c);
 // A window's kernel: the kernel_shape attribute, else the spatial dims of the filter w

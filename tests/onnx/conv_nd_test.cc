@@ -132,6 +132,8 @@ TEST(OnnxConvNd, ConvTransposeOfDepthOneIsThe2DOne) {
       {{2, 3}, {2, 1}, {}, {}, {}, {}, "SAME_LOWER", 2},
       {{3, 3}, {2, 3}, {}, {}, {}, {9, 16}, "", 1},
       {{2, 2}, {1, 1}, {0, 1, 1, 0}, {}, {}, {}, "", 4},
+      {{3, 2}, {2, 1}, {1, 0, 0, 1}, {2, 3}, {}, {}, "", 1},  // dilated
+      {{2, 3}, {1, 2}, {}, {3, 2}, {}, {}, "SAME_UPPER", 2},
   };
   for (const Window& w : windows) {
     SCOPED_TRACE(w.auto_pad + " group " + std::to_string(w.group));
