@@ -1,7 +1,6 @@
 #include "rill/core/conv3d.h"
 
 #include "absl/strings/str_join.h"
-#include "rill/core/checked_math.h"
 #include "rill/core/conv_util.h"
 
 namespace rill {
@@ -70,13 +69,8 @@ absl::StatusOr<Conv3DDims> ComputeConv3DDims(absl::Span<const int64_t> input,
     if (g.k[d] == 0) {
       return errors::InvalidArgument("the filter ", DimsString(filter), " has an empty ", kDims[d]);
     }
-    // The window the dilated filter spans: (k - 1) * dilation + 1.
-    auto span = checked::Mul(g.k[d] - 1, g.dilation[d]);
-    if (span) span = checked::Add(*span, 1);
-    if (!span) {
-      return errors::InvalidArgument("the dilated filter's ", kDims[d], " overflows int64");
-    }
-    RILL_RETURN_IF_ERROR(WindowOutputSize(g.in[d], *span, g.stride[d], padding == "SAME", kDims[d],
+    RILL_ASSIGN_OR_RETURN(const int64_t span, DilatedSpanOr(g.k[d], g.dilation[d], kDims[d]));
+    RILL_RETURN_IF_ERROR(WindowOutputSize(g.in[d], span, g.stride[d], padding == "SAME", kDims[d],
                                           &g.out[d], &g.pad[d]));
   }
   return g;

@@ -95,6 +95,13 @@ absl::Status ExplicitOutputSize(int64_t in, int64_t k, int64_t stride, int64_t b
 
 }  // namespace
 
+absl::StatusOr<int64_t> DilatedSpanOr(int64_t k, int64_t dilation, const char* dim) {
+  auto span = checked::Mul(k - 1, dilation);
+  if (span) span = checked::Add(*span, 1);
+  if (!span) return errors::InvalidArgument("the dilated window's ", dim, " overflows int64");
+  return *span;
+}
+
 namespace {
 // An int-list attr by a key made once (no allocation per run); empty when absent.
 const std::vector<int64_t>& IntsOrNone(const AttrMap& attrs, const std::string& key) {
@@ -153,25 +160,23 @@ absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(absl::Span<const int64_t> i
     g.dilation_w = dilations[2];
   }
   // The spans the padding and the output size see.
-  auto span_h = checked::Mul(k_h - 1, g.dilation_h), span_w = checked::Mul(k_w - 1, g.dilation_w);
-  if (span_h) span_h = checked::Add(*span_h, 1);
-  if (span_w) span_w = checked::Add(*span_w, 1);
-  if (!span_h || !span_w) return errors::InvalidArgument("the dilated window overflows int64");
+  RILL_ASSIGN_OR_RETURN(const int64_t span_h, DilatedSpanOr(k_h, g.dilation_h, "height"));
+  RILL_ASSIGN_OR_RETURN(const int64_t span_w, DilatedSpanOr(k_w, g.dilation_w, "width"));
   if (explicit_pad) {
     const auto& p = explicit_paddings;
     RILL_RETURN_IF_ERROR(
-        ExplicitOutputSize(g.in_h, *span_h, g.stride_h, p[2], p[3], "height", &g.out_h));
+        ExplicitOutputSize(g.in_h, span_h, g.stride_h, p[2], p[3], "height", &g.out_h));
     RILL_RETURN_IF_ERROR(
-        ExplicitOutputSize(g.in_w, *span_w, g.stride_w, p[4], p[5], "width", &g.out_w));
+        ExplicitOutputSize(g.in_w, span_w, g.stride_w, p[4], p[5], "width", &g.out_w));
     g.pad_top = p[2];
     g.pad_left = p[4];
     return g;
   }
   const bool same = padding == "SAME";
   RILL_RETURN_IF_ERROR(
-      WindowOutputSize(g.in_h, *span_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
+      WindowOutputSize(g.in_h, span_h, g.stride_h, same, "height", &g.out_h, &g.pad_top));
   RILL_RETURN_IF_ERROR(
-      WindowOutputSize(g.in_w, *span_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));
+      WindowOutputSize(g.in_w, span_w, g.stride_w, same, "width", &g.out_w, &g.pad_left));
   return g;
 }
 

@@ -43,8 +43,10 @@ absl::StatusOr<Conv2DGeometry> ComputeConv2DGeometry(
 const std::vector<int64_t>& ExplicitPaddingsOf(const AttrMap& attrs);
 // A node's dilations attr, the same way; empty when the op has none.
 const std::vector<int64_t>& DilationsOf(const AttrMap& attrs);
-// The rows (or columns) a dilated window spans: (k - 1) * dilation + 1.
+// The rows (or columns) a dilated window spans: (k - 1) * dilation + 1, for a geometry
+// already checked (DilatedSpanOr checks that it fits int64, naming `dim` when not).
 inline int64_t DilatedSpan(int64_t k, int64_t dilation) { return (k - 1) * dilation + 1; }
+absl::StatusOr<int64_t> DilatedSpanOr(int64_t k, int64_t dilation, const char* dim);
 // One spatial dim of a SAME (`same`) or VALID window: the output size and the padding
 // before (SAME's odd cell goes after); -1 when `in` is unknown (-1). `dim` names the dim
 // in errors (a window larger than a VALID input, SAME padding that overflows int64).

@@ -49,7 +49,8 @@ void ConvCases() {
   AttrMap dilated = conv;
   dilated["dilations"] = Ints{1, 2, INT64_MAX, 1};
   Both("a dilation whose window overflows int64",
-       {"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, dilated}, {"dilated window overflows"});
+       {"Conv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5})}, dilated},
+       {"dilated window's width overflows"});
   AttrMap dilated_valid = Window({}, {1, 1, 1, 1}, "VALID");
   dilated_valid["dilations"] = Ints{1, 3, 3, 1};  // a 7x7 window
   Both("a dilated VALID filter larger than the input",
