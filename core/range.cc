@@ -91,6 +91,36 @@ absl::Status RangeOnHost(OpKernelContext& ctx) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<Tensor*> AllocateLinSpace(OpKernelContext& ctx) {
+  const char* names[] = {"start", "stop", "num"};
+  for (int i = 0; i < 3; ++i) {
+    if (ctx.input(i).dims() != 0) {
+      return errors::InvalidArgument(names[i], " must be a scalar, got shape ",
+                                     ctx.input(i).shape().DebugString());
+    }
+  }
+  const Tensor& num_t = ctx.input(2);
+  const int64_t num = num_t.dtype() == DT_INT32 ? *num_t.base<int32_t>() : *num_t.base<int64_t>();
+  if (num < 1) return errors::InvalidArgument("num must be at least 1, got ", num);
+  Tensor* out;
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({num}), &out));
+  return out;
+}
+
+template <typename T>
+absl::Status LinSpaceOnHost(OpKernelContext& ctx) {
+  RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateLinSpace(ctx));
+  const T start = *ctx.input(0).base<T>(), stop = *ctx.input(1).base<T>();
+  const int64_t num = out->NumElements();
+  const T step = LinSpaceStep(start, stop, num);
+  T* o = out->base<T>();
+  for (int64_t i = 0; i + 1 < num; ++i) o[i] = RangeValue(start, step, i);
+  o[num - 1] = num > 1 ? stop : start;
+  return absl::OkStatus();
+}
+
+template absl::Status LinSpaceOnHost<float>(OpKernelContext&);
+template absl::Status LinSpaceOnHost<double>(OpKernelContext&);
 template absl::Status RangeOnHost<float>(OpKernelContext&);
 template absl::Status RangeOnHost<double>(OpKernelContext&);
 template absl::Status RangeOnHost<int32_t>(OpKernelContext&);

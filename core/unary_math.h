@@ -2,8 +2,9 @@
 // (kernels/cpu/cwise_*_ops.cc) and the GPU kernels (kernels/cuda/unary_math.cu) so both
 // devices compute the same thing: Rsqrt, Reciprocal, Floor, Ceil, Round (half to even, as
 // TensorFlow's), Sin, Cos, Erf, Softplus (log(1 + e^x) without overflow), Softsign
-// (x / (1 + |x|)), Lgamma and Digamma (core/special_math.h), Expm1, Log1p and the hyperbolic and
-// inverse trigonometric functions.
+// (x / (1 + |x|)), Lgamma and Digamma (core/special_math.h), Expm1, Log1p, Erfc and the
+// hyperbolic and inverse trigonometric functions; and the float classes of IsNan, IsInf and
+// IsFinite.
 #pragma once
 
 #include <cmath>
@@ -37,6 +38,7 @@ enum class UnaryMath : int {
   kSoftsign,
   kLgamma,
   kDigamma,
+  kErfc,
 };
 
 // Each op's name and kind, for the kernel files' registrations: M(name, kind).
@@ -63,7 +65,10 @@ enum class UnaryMath : int {
   M("Atanh", ::rill::UnaryMath::kAtanh)           \
   M("Softsign", ::rill::UnaryMath::kSoftsign)     \
   M("Lgamma", ::rill::UnaryMath::kLgamma)         \
-  M("Digamma", ::rill::UnaryMath::kDigamma)
+  M("Digamma", ::rill::UnaryMath::kDigamma)       \
+  M("Erfc", ::rill::UnaryMath::kErfc)
+// Rint is TensorFlow's other name for Round of floats (ties to even).
+#define RILL_FOR_UNARY_MATH_ALIASES(M) M("Rint", ::rill::UnaryMath::kRound)
 
 template <UnaryMath kOp, typename T>
 RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
@@ -77,6 +82,7 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   using std::cos;
   using std::cosh;
   using std::erf;
+  using std::erfc;
   using std::exp;
   using std::expm1;
   using std::floor;
@@ -95,6 +101,8 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   if constexpr (kOp == UnaryMath::kSin) return sin(x);
   if constexpr (kOp == UnaryMath::kCos) return cos(x);
   if constexpr (kOp == UnaryMath::kErf) return erf(x);
+  // erfc itself, not 1 - erf: for large x, erf rounds to 1 and the difference to 0.
+  if constexpr (kOp == UnaryMath::kErfc) return erfc(x);
   // log(1 + e^x) = max(x, 0) + log1p(e^-|x|): e^x never overflows.
   if constexpr (kOp == UnaryMath::kSoftplus) {
     return (x > T(0) ? x : T(0)) + log1p(exp(x > T(0) ? -x : x));
@@ -115,6 +123,19 @@ RILL_HOST_DEVICE inline T ApplyUnaryMath(T x) {
   if constexpr (kOp == UnaryMath::kSoftsign) return x / (T(1) + (x < T(0) ? -x : x));
   if constexpr (kOp == UnaryMath::kLgamma) return Lgamma(x);
   if constexpr (kOp == UnaryMath::kDigamma) return Digamma(x);
+}
+
+// IsNan, IsInf and IsFinite: which class of float an element is.
+enum class FloatClass : int { kNan, kInf, kFinite };
+
+template <FloatClass kClass, typename T>
+RILL_HOST_DEVICE inline bool IsFloatClass(T x) {
+  using std::isfinite;
+  using std::isinf;
+  using std::isnan;
+  if constexpr (kClass == FloatClass::kNan) return isnan(x);
+  if constexpr (kClass == FloatClass::kInf) return isinf(x);
+  return isfinite(x);
 }
 
 // ClipByValue's element, as TensorFlow's kernels: the min with hi, then the max with lo

@@ -21,6 +21,13 @@ absl::Status IdentityGrad(const Scope& s, const Operation&, const GradOut& g, Gr
   return s.status();
 }
 
+// PreventGradient's: refused, with the reason its node carries.
+absl::Status PreventGradientGrad(const Scope&, const Operation& op, const GradOut&, GradOut*) {
+  return errors::InvalidArgument(
+      "gradient explicitly disabled at node '", op.node()->name(),
+      "' (PreventGradient). Reason: ", op.node()->attr<std::string>("message"));
+}
+
 // Reshape, ExpandDims, Squeeze: back to the input's shape; none for the shape input.
 absl::Status ReshapeGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   out->push_back(Reshape(s, g[0], grad::ReshapeSpecOf(s, In(op, 0))));
@@ -143,6 +150,8 @@ absl::Status CastGrad(const Scope& s, const Operation& op, const GradOut& g, Gra
 
 RILL_REGISTER_GRADIENT("Identity", IdentityGrad);
 RILL_REGISTER_GRADIENT("EnsureShape", IdentityGrad);
+RILL_REGISTER_GRADIENT("Snapshot", IdentityGrad);
+RILL_REGISTER_GRADIENT("PreventGradient", PreventGradientGrad);
 RILL_REGISTER_GRADIENT("Reshape", ReshapeGrad);
 RILL_REGISTER_GRADIENT("ExpandDims", ReshapeGrad);
 RILL_REGISTER_GRADIENT("Squeeze", ReshapeGrad);
@@ -155,6 +164,8 @@ RILL_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
 RILL_REGISTER_GRADIENT("Fill", FillGrad);
 RILL_REGISTER_GRADIENT("Cast", CastGrad);
 RILL_REGISTER_NO_GRADIENT("StopGradient");
+RILL_REGISTER_NO_GRADIENT("Rank");
+RILL_REGISTER_NO_GRADIENT("BroadcastArgs");
 RILL_REGISTER_NO_GRADIENT("Const");
 RILL_REGISTER_NO_GRADIENT("Placeholder");
 RILL_REGISTER_NO_GRADIENT("NoOp");

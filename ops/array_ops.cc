@@ -50,6 +50,15 @@ RILL_REGISTER_OP("Identity")
     .TypeAttr("T")
     .SetShapeFn(shape_fns::Unchanged);
 
+// A copy of `input` in a buffer of its own (tf.raw_ops.Snapshot): later in-place updates of
+// what `input` read (a variable's AssignAdd) do not show through it, as they may through
+// Identity, which shares the buffer.
+RILL_REGISTER_OP("Snapshot")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .SetShapeFn(shape_fns::Unchanged);
+
 RILL_REGISTER_OP("EnsureShape")
     .Input("input", "T")
     .Output("output", "T")
@@ -361,6 +370,9 @@ Placeholder::Placeholder(const Scope& scope, DataType dtype, const Attrs& attrs)
 
 Identity::Identity(const Scope& scope, Input input) {
   NodeBuilder(scope, "Identity").Input(input).Finalize(this);
+}
+Snapshot::Snapshot(const Scope& scope, Input input) {
+  NodeBuilder(scope, "Snapshot").Input(input).Finalize(this);
 }
 
 EnsureShape::EnsureShape(const Scope& scope, Input input, const PartialTensorShape& shape) {

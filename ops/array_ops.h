@@ -57,6 +57,12 @@ class Identity : public OpWrapper {
  public:
   Identity(const Scope& scope, Input input);
 };
+// input's values in a buffer of their own: a later in-place update of what input read (a
+// variable's AssignAdd) does not show through it.
+class Snapshot : public OpWrapper {
+ public:
+  Snapshot(const Scope& scope, Input input);
+};
 
 // TensorFlow's EnsureShape (tf.ensure_shape): `input`, whose shape must fit `shape` (-1:
 // any size). The output's static shape is the two merged, so graph building knows dims a
@@ -180,6 +186,18 @@ class Size : public OpWrapper {
   Size(const Scope& scope, Input input) : Size(scope, input, Attrs()) {}
   Size(const Scope& scope, Input input, const Attrs& attrs);
   static Attrs OutType(DataType x) { return Attrs().OutType(x); }
+};
+
+// The number of dims, an int32 scalar.
+class Rank : public OpWrapper {
+ public:
+  Rank(const Scope& scope, Input input);
+};
+
+// The shape (a vector of s0's and s1's dtype) that shapes s0 and s1 broadcast to.
+class BroadcastArgs : public OpWrapper {
+ public:
+  BroadcastArgs(const Scope& scope, Input s0, Input s1);
 };
 
 // `input` broadcast (NumPy rules) to `shape`.

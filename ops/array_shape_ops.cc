@@ -1,5 +1,5 @@
-// Size, BroadcastTo and Pad: array ops that the gradients of reductions, broadcasting and
-// Slice are built from, and that users call directly too.
+// Size, Rank, BroadcastArgs, BroadcastTo and Pad: array ops that the gradients of
+// reductions, broadcasting and Slice are built from, and that users call directly too.
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
 #include "rill/ops/array_ops.h"
@@ -12,6 +12,33 @@ RILL_REGISTER_OP("Size")
     .TypeAttr("T")
     .TypeAttr("out_type", kIndexTypes, DT_INT32)
     .SetShapeFn(shape_fns::Scalar);
+
+RILL_REGISTER_OP("Rank")
+    .Input("input", "T")
+    .Output("output", DT_INT32)
+    .TypeAttr("T")
+    .SetShapeFn(shape_fns::Scalar);
+
+// The shape that s0 and s1 broadcast to (tf.broadcast_dynamic_shape).
+RILL_REGISTER_OP("BroadcastArgs")
+    .Input("s0", "T")
+    .Input("s1", "T")
+    .Output("r0", "T")
+    .TypeAttr("T", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      int64_t rank = 0;
+      for (int i = 0; i < 2; ++i) {
+        const auto& s = c.input_shape(i);
+        if (!s.unknown_rank() && s.dims() != 1) {
+          return errors::InvalidArgument(i == 0 ? "s0" : "s1", " must be a vector, got shape ",
+                                         s.DebugString());
+        }
+        const int64_t n = s.unknown_rank() ? -1 : s.dim_size(0);
+        rank = rank < 0 || n < 0 ? -1 : std::max(rank, n);
+      }
+      c.set_output(0, PartialTensorShape({rank}));
+      return absl::OkStatus();
+    });
 
 RILL_REGISTER_OP("BroadcastTo")
     .Input("input", "T")
@@ -95,6 +122,12 @@ using internal::NodeBuilder;
 
 Size::Size(const Scope& scope, Input input, const Attrs& attrs) {
   NodeBuilder(scope, "Size").Input(input).Attr("out_type", attrs.out_type_).Finalize(this);
+}
+Rank::Rank(const Scope& scope, Input input) {
+  NodeBuilder(scope, "Rank").Input(input).Finalize(this);
+}
+BroadcastArgs::BroadcastArgs(const Scope& scope, Input s0, Input s1) {
+  NodeBuilder(scope, "BroadcastArgs").Input(s0).Input(s1).Finalize(this);
 }
 BroadcastTo::BroadcastTo(const Scope& scope, Input input, Input shape) {
   NodeBuilder(scope, "BroadcastTo").Input(input).Input(shape).Finalize(this);

@@ -21,6 +21,15 @@ RILL_REGISTER_OP("StopGradient")
     .TypeAttr("T")
     .SetShapeFn(shape_fns::Unchanged);
 
+// The identity whose gradient is an error naming `message` (tf.raw_ops.PreventGradient):
+// a value that must not be differentiated through says so when someone tries.
+RILL_REGISTER_OP("PreventGradient")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .Attr("message", AttrKind::kString, std::string())
+    .SetShapeFn(shape_fns::Unchanged);
+
 RILL_REGISTER_OP("BroadcastGradientArgs")
     .Input("s0", "T")
     .Input("s1", "T")
@@ -96,6 +105,10 @@ using internal::NodeBuilder;
 
 StopGradient::StopGradient(const Scope& scope, Input input) {
   NodeBuilder(scope, "StopGradient").Input(input).Finalize(this);
+}
+
+PreventGradient::PreventGradient(const Scope& scope, Input input, const Attrs& attrs) {
+  NodeBuilder(scope, "PreventGradient").Input(input).Attr("message", attrs.message_).Finalize(this);
 }
 
 BroadcastGradientArgs::BroadcastGradientArgs(const Scope& scope, Input s0, Input s1) {

@@ -1,6 +1,8 @@
-// Ops that gradient functions build: StopGradient, the shape helpers of broadcasting and
-// reduction gradients, and the fused activation gradients.
+// Ops that gradient functions build: StopGradient, PreventGradient, the shape helpers of
+// broadcasting and reduction gradients, and the fused activation gradients.
 #pragma once
+
+#include <string>
 
 #include "rill/ops/op_builder.h"
 
@@ -10,6 +12,22 @@ namespace rill::ops {
 class StopGradient : public OpWrapper {
  public:
   StopGradient(const Scope& scope, Input input);
+};
+
+// `input` itself; differentiating through it is an InvalidArgument carrying `message`.
+class PreventGradient : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs Message(const std::string& x) {
+      Attrs r = *this;
+      r.message_ = x;
+      return r;
+    }
+    std::string message_;
+  };
+  PreventGradient(const Scope& scope, Input input) : PreventGradient(scope, input, Attrs()) {}
+  PreventGradient(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs Message(const std::string& x) { return Attrs().Message(x); }
 };
 
 // The axes to sum a broadcast result's gradient over, for each of two shapes: r0 for s0,

@@ -104,7 +104,21 @@ RILL_REGISTER_UNARY("Atan", kFloatTypes);
 RILL_REGISTER_UNARY("Asinh", kFloatTypes);
 RILL_REGISTER_UNARY("Acosh", kFloatTypes);
 RILL_REGISTER_UNARY("Atanh", kFloatTypes);
+RILL_REGISTER_UNARY("Erfc", kFloatTypes);  // 1 - erf(x), accurate where erf(x) is near 1
+RILL_REGISTER_UNARY("Rint", kFloatTypes);  // the nearest integer, ties to even (Round's)
 #undef RILL_REGISTER_UNARY
+
+// Which elements are NaN, infinite or finite (tf.math.is_nan, is_inf, is_finite).
+#define RILL_REGISTER_FLOAT_CLASS(Name) \
+  RILL_REGISTER_OP(Name)                \
+      .Input("x", "T")                  \
+      .Output("y", DT_BOOL)             \
+      .TypeAttr("T", kFloatTypes)       \
+      .SetShapeFn(shape_fns::Unchanged)
+RILL_REGISTER_FLOAT_CLASS("IsNan");
+RILL_REGISTER_FLOAT_CLASS("IsInf");
+RILL_REGISTER_FLOAT_CLASS("IsFinite");
+#undef RILL_REGISTER_FLOAT_CLASS
 
 RILL_REGISTER_OP("LogicalAnd")
     .Input("x", DT_BOOL)
@@ -196,6 +210,20 @@ RILL_REGISTER_REDUCTION("Max");
 RILL_REGISTER_REDUCTION("Min");
 RILL_REGISTER_REDUCTION("Prod");
 #undef RILL_REGISTER_REDUCTION
+
+// The logical AND and OR of bool elements over the axes (tf.reduce_all, tf.reduce_any):
+// an empty reduction is true for All, false for Any.
+#define RILL_REGISTER_LOGICAL_REDUCTION(Name)    \
+  RILL_REGISTER_OP(Name)                         \
+      .Input("input", DT_BOOL)                   \
+      .Input("reduction_indices", "Tidx")        \
+      .Output("output", DT_BOOL)                 \
+      .TypeAttr("Tidx", kIndexTypes, DT_INT32)   \
+      .Attr("keep_dims", AttrKind::kBool, false) \
+      .SetShapeFn(ReductionShape)
+RILL_REGISTER_LOGICAL_REDUCTION("All");
+RILL_REGISTER_LOGICAL_REDUCTION("Any");
+#undef RILL_REGISTER_LOGICAL_REDUCTION
 
 // The gradient of a Mean that reduces x to one element: dy / size(x) in every element of
 // a tensor shaped like x (`shape`, on the host). One kernel where Div, BroadcastTo and a
@@ -323,6 +351,11 @@ RILL_DEFINE_UNARY_OP(Atan)
 RILL_DEFINE_UNARY_OP(Asinh)
 RILL_DEFINE_UNARY_OP(Acosh)
 RILL_DEFINE_UNARY_OP(Atanh)
+RILL_DEFINE_UNARY_OP(Erfc)
+RILL_DEFINE_UNARY_OP(Rint)
+RILL_DEFINE_UNARY_OP(IsNan)
+RILL_DEFINE_UNARY_OP(IsInf)
+RILL_DEFINE_UNARY_OP(IsFinite)
 
 ClipByValue::ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max) {
   NodeBuilder(scope, "ClipByValue")
@@ -358,6 +391,8 @@ RILL_DEFINE_REDUCTION_OP(Mean)
 RILL_DEFINE_REDUCTION_OP(Max)
 RILL_DEFINE_REDUCTION_OP(Min)
 RILL_DEFINE_REDUCTION_OP(Prod)
+RILL_DEFINE_REDUCTION_OP(All)
+RILL_DEFINE_REDUCTION_OP(Any)
 
 MeanAllGrad::MeanAllGrad(const Scope& scope, Input gradients, Input shape) {
   NodeBuilder(scope, "_MeanAllGrad", "MeanAllGrad").Input(gradients).Input(shape).Finalize(this);

@@ -87,6 +87,12 @@ RILL_DECLARE_UNARY_OP(Atan)
 RILL_DECLARE_UNARY_OP(Asinh)
 RILL_DECLARE_UNARY_OP(Acosh)
 RILL_DECLARE_UNARY_OP(Atanh)
+RILL_DECLARE_UNARY_OP(Erfc)  // 1 - erf(x), accurate where erf(x) rounds to 1
+RILL_DECLARE_UNARY_OP(Rint)  // the nearest integer, ties to even: Round of floats
+// Bool results: which elements are NaN, +-inf, or neither (floats).
+RILL_DECLARE_UNARY_OP(IsNan)
+RILL_DECLARE_UNARY_OP(IsInf)
+RILL_DECLARE_UNARY_OP(IsFinite)
 
 // TensorFlow's aliases.
 using Subtract = Sub;
@@ -175,11 +181,17 @@ RILL_DECLARE_REDUCTION_OP(Mean)
 RILL_DECLARE_REDUCTION_OP(Max)
 RILL_DECLARE_REDUCTION_OP(Min)
 RILL_DECLARE_REDUCTION_OP(Prod)
+// The logical AND / OR of a bool input over the axes: an empty reduction is true for All,
+// false for Any.
+RILL_DECLARE_REDUCTION_OP(All)
+RILL_DECLARE_REDUCTION_OP(Any)
 using ReduceSum = Sum;
 using ReduceMean = Mean;
 using ReduceMax = Max;
 using ReduceMin = Min;
 using ReduceProd = Prod;
+using ReduceAll = All;
+using ReduceAny = Any;
 
 // The gradient of a Mean that reduces all of its input x to one element, from that
 // element's gradient (one element, any rank) and x's shape: gradients / size(x) in every

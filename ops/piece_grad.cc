@@ -127,6 +127,7 @@ RILL_REGISTER_GRADIENT("SplitV", SplitVGrad);
 RILL_REGISTER_GRADIENT("Select", SelectGrad<false>);
 RILL_REGISTER_GRADIENT("SelectV2", SelectGrad<true>);
 RILL_REGISTER_NO_GRADIENT("Range");
+RILL_REGISTER_NO_GRADIENT("LinSpace");  // as TensorFlow's raw op
 RILL_REGISTER_NO_GRADIENT("Where");
 
 }  // namespace rill::ops

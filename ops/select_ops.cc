@@ -1,4 +1,4 @@
-// Range, Select, SelectV2 and Where: schemas, shape functions (the rules of core/range.h
+// Range, LinSpace, Select, SelectV2 and Where: schemas, shape functions (the rules of core/range.h
 // and core/select.h, shared with the kernels) and wrappers.
 #include "rill/ops/select_ops.h"
 
@@ -41,6 +41,33 @@ RILL_REGISTER_OP("Range")
     .TypeAttr("Tidx", kSignedNumberTypes, DT_INT32)
     .SetShapeFn(RangeShape);
 
+// num values evenly spaced from start to stop, both included (tf.linspace's op).
+RILL_REGISTER_OP("LinSpace")
+    .Input("start", "T")
+    .Input("stop", "T")
+    .Input("num", "Tidx")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      const char* names[] = {"start", "stop", "num"};
+      for (int i = 0; i < 3; ++i) {
+        const auto& s = c.input_shape(i);
+        if (!s.unknown_rank() && s.dims() != 0) {
+          return errors::InvalidArgument(names[i], " must be a scalar, got shape ",
+                                         s.DebugString());
+        }
+      }
+      int64_t num = -1;
+      if (const Tensor* t = c.input_tensor(2); t != nullptr && t->NumElements() == 1) {
+        RILL_ASSIGN_OR_RETURN(auto v, shape_fns::IntValues(*t, "num"));
+        if (v[0] < 1) return errors::InvalidArgument("num must be at least 1, got ", v[0]);
+        num = v[0];
+      }
+      c.set_output(0, PartialTensorShape({num}));
+      return absl::OkStatus();
+    });
+
 RILL_REGISTER_OP("Select")
     .Input("condition", DT_BOOL)
     .Input("t", "T")
@@ -74,6 +101,9 @@ using internal::NodeBuilder;
 
 Range::Range(const Scope& scope, Input start, Input limit, Input delta) {
   NodeBuilder(scope, "Range").Input(start).Input(limit).Input(delta).Finalize(this);
+}
+LinSpace::LinSpace(const Scope& scope, Input start, Input stop, Input num) {
+  NodeBuilder(scope, "LinSpace").Input(start).Input(stop).Input(num).Finalize(this);
 }
 Select::Select(const Scope& scope, Input condition, Input t, Input e) {
   NodeBuilder(scope, "Select").Input(condition).Input(t).Input(e).Finalize(this);

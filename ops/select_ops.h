@@ -1,4 +1,4 @@
-// Range, and the ops that pick elements by a condition, with TensorFlow's C++ names:
+// Range, LinSpace, and the ops that pick elements by a condition, with TensorFlow's C++ names:
 // Select (Where3 in old TensorFlow), SelectV2 and Where.
 #pragma once
 
@@ -10,6 +10,13 @@ namespace rill::ops {
 class Range : public OpWrapper {
  public:
   Range(const Scope& scope, Input start, Input limit, Input delta);
+};
+
+// num (int32 or int64, >= 1) values evenly spaced from start to stop (float scalars), both
+// included: tf.linspace.
+class LinSpace : public OpWrapper {
+ public:
+  LinSpace(const Scope& scope, Input start, Input stop, Input num);
 };
 
 // condition ? t : e elementwise. t and e have one shape; condition is a scalar, of their

@@ -1,5 +1,5 @@
 // Gradients of the float math ops of core/unary_math.h, composed from other ops as
-// TensorFlow defines them; Floor, Ceil and Round are not differentiable (a step function's
+// TensorFlow defines them; Floor, Ceil, Round and Rint are not differentiable (a step function's
 // gradient is zero almost everywhere; TensorFlow returns none).
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
@@ -39,6 +39,13 @@ absl::Status ErfGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   constexpr double kTwoOverSqrtPi = 1.1283791670955126;
   Output e = Exp(s, Neg(s, Square(s, In(op, 0))));
   out->push_back(Mul(s, g[0], Mul(s, e, Scalar(s, kTwoOverSqrtPi, T(op)))));
+  return s.status();
+}
+// d erfc(x) = -2 / sqrt(pi) * e^(-x^2)
+absl::Status ErfcGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  constexpr double kMinusTwoOverSqrtPi = -1.1283791670955126;
+  Output e = Exp(s, Neg(s, Square(s, In(op, 0))));
+  out->push_back(Mul(s, g[0], Mul(s, e, Scalar(s, kMinusTwoOverSqrtPi, T(op)))));
   return s.status();
 }
 // d softplus(x) = sigmoid(x)
@@ -134,6 +141,7 @@ RILL_REGISTER_GRADIENT("Reciprocal", ReciprocalGrad);
 RILL_REGISTER_GRADIENT("Sin", SinGrad);
 RILL_REGISTER_GRADIENT("Cos", CosGrad);
 RILL_REGISTER_GRADIENT("Erf", ErfGrad);
+RILL_REGISTER_GRADIENT("Erfc", ErfcGrad);
 RILL_REGISTER_GRADIENT("Softplus", SoftplusGrad);
 RILL_REGISTER_GRADIENT("Softsign", SoftsignGrad);
 RILL_REGISTER_GRADIENT("Lgamma", LgammaGrad);
@@ -141,6 +149,11 @@ RILL_REGISTER_GRADIENT("Digamma", DigammaGrad);
 RILL_REGISTER_NO_GRADIENT("Floor");
 RILL_REGISTER_NO_GRADIENT("Ceil");
 RILL_REGISTER_NO_GRADIENT("Round");
+RILL_REGISTER_NO_GRADIENT("Rint");
+// Predicates: bool results have no gradient.
+RILL_REGISTER_NO_GRADIENT("IsNan");
+RILL_REGISTER_NO_GRADIENT("IsInf");
+RILL_REGISTER_NO_GRADIENT("IsFinite");
 
 }  // namespace
 }  // namespace rill::ops

@@ -1,5 +1,5 @@
-// CPU kernels of the unary elementwise ops (math and activations), AddN, ClipByValue and
-// Cast.
+// CPU kernels of the unary elementwise ops (math and activations), the float classes
+// (IsNan, IsInf, IsFinite), AddN, ClipByValue and Cast.
 #include <cstring>
 
 #include "rill/core/cast_value.h"
@@ -67,6 +67,26 @@ class CastOp : public OpKernel {
   }
 };
 
+// IsNan, IsInf, IsFinite: bool elements by core/unary_math.h's rule.
+template <typename T, FloatClass kClass>
+class FloatClassOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    AsArray<bool>(out) = AsArray<T>(x).unaryExpr([](T v) { return IsFloatClass<kClass>(v); });
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_FLOAT_CLASS(T, NAME, CLASS) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_CPU, "T", DataTypeToEnum<T>::value, FloatClassOp<T, CLASS>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_FLOAT_CLASS, "IsNan", FloatClass::kNan)
+RILL_FOR_FLOAT_TYPES(RILL_REG_FLOAT_CLASS, "IsInf", FloatClass::kInf)
+RILL_FOR_FLOAT_TYPES(RILL_REG_FLOAT_CLASS, "IsFinite", FloatClass::kFinite)
+
 #define RILL_REG_ADDN(T, unused)                                                      \
   RILL_REGISTER_KERNEL("AddN", DEVICE_CPU, "T", DataTypeToEnum<T>::value, AddNOp<T>); \
   RILL_REGISTER_KERNEL("ClipByValue", DEVICE_CPU, "T", DataTypeToEnum<T>::value, ClipByValueOp<T>);
@@ -85,6 +105,7 @@ RILL_FOR_NUMBER_TYPES(RILL_REG_ADDN, 0)
 #define RILL_REG_UNARY_MATH_OP(NAME, KIND) \
   RILL_FOR_FLOAT_TYPES(RILL_REG_UNARY, NAME, UnaryMathF<KIND>)
 RILL_FOR_UNARY_MATH_OPS(RILL_REG_UNARY_MATH_OP)
+RILL_FOR_UNARY_MATH_ALIASES(RILL_REG_UNARY_MATH_OP)
 RILL_REG_UNARY(int32_t, "Reciprocal", IntReciprocalF)
 RILL_REG_UNARY(int64_t, "Reciprocal", IntReciprocalF)
 RILL_REG_UNARY(int32_t, "Round", IntRoundF)

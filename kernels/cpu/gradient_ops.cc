@@ -1,5 +1,6 @@
-// CPU kernels of the gradient helpers: StopGradient, BroadcastGradientArgs, ReducedShape,
-// InvertPermutation, Size, and the fused activation gradients.
+// CPU kernels of the gradient helpers: StopGradient, PreventGradient, BroadcastGradientArgs
+// (and BroadcastArgs, the broadcast shape itself), ReducedShape, InvertPermutation, Size,
+// and the fused activation gradients.
 #include <cmath>
 
 #include "rill/core/kernel_util.h"
@@ -32,32 +33,59 @@ class StopGradientOp : public OpKernel {
   }
 };
 
+// s0 and s1 (shapes as vectors) left-padded with 1s to one rank in *a and *b, each pair of
+// dims checked to broadcast.
+absl::Status AlignShapes(OpKernelContext& ctx, shape_util::Dims* a, shape_util::Dims* b) {
+  RILL_ASSIGN_OR_RETURN(auto s0, IntVectorInput(ctx.input(0), "s0"));
+  RILL_ASSIGN_OR_RETURN(auto s1, IntVectorInput(ctx.input(1), "s1"));
+  const size_t rank = std::max(s0.size(), s1.size());
+  a->assign(rank - s0.size(), 1);
+  a->insert(a->end(), s0.begin(), s0.end());
+  b->assign(rank - s1.size(), 1);
+  b->insert(b->end(), s1.begin(), s1.end());
+  for (size_t d = 0; d < rank; ++d) {
+    if ((*a)[d] < 0 || (*b)[d] < 0) {
+      return errors::InvalidArgument("shapes must not have negative dims");
+    }
+    if ((*a)[d] != (*b)[d] && (*a)[d] != 1 && (*b)[d] != 1) {
+      return errors::InvalidArgument("incompatible shapes ", shape_util::Str(s0), " and ",
+                                     shape_util::Str(s1), " at dim ", d);
+    }
+  }
+  return absl::OkStatus();
+}
+
 class BroadcastGradientArgsOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(auto s0, IntVectorInput(ctx.input(0), "s0"));
-    RILL_ASSIGN_OR_RETURN(auto s1, IntVectorInput(ctx.input(1), "s1"));
-    const size_t rank = std::max(s0.size(), s1.size());
-    shape_util::Dims r0, r1;
-    for (size_t d = 0; d < rank; ++d) {
-      const int64_t a = d < rank - s0.size() ? 1 : s0[d - (rank - s0.size())];
-      const int64_t b = d < rank - s1.size() ? 1 : s1[d - (rank - s1.size())];
-      if (a < 0 || b < 0) return errors::InvalidArgument("shapes must not have negative dims");
-      if (a != b && a != 1 && b != 1) {
-        return errors::InvalidArgument("incompatible shapes ", shape_util::Str(s0), " and ",
-                                       shape_util::Str(s1), " at dim ", d);
-      }
-      const bool a_lead = d < rank - s0.size(), b_lead = d < rank - s1.size();
-      if (a_lead || (a == 1 && b != 1)) r0.push_back(static_cast<int64_t>(d));
-      if (b_lead || (b == 1 && a != 1)) r1.push_back(static_cast<int64_t>(d));
-      if (a == 1 && b == 1 && !a_lead && !b_lead) {
+    shape_util::Dims a, b, r0, r1;
+    RILL_RETURN_IF_ERROR(AlignShapes(ctx, &a, &b));
+    const size_t lead0 = a.size() - ctx.input(0).NumElements();
+    const size_t lead1 = b.size() - ctx.input(1).NumElements();
+    for (size_t d = 0; d < a.size(); ++d) {
+      const bool a_lead = d < lead0, b_lead = d < lead1;
+      if (a_lead || (a[d] == 1 && b[d] != 1)) r0.push_back(static_cast<int64_t>(d));
+      if (b_lead || (b[d] == 1 && a[d] != 1)) r1.push_back(static_cast<int64_t>(d));
+      if (a[d] == 1 && b[d] == 1 && !a_lead && !b_lead) {
         r0.push_back(static_cast<int64_t>(d));  // size-1 on both: summing is harmless
         r1.push_back(static_cast<int64_t>(d));
       }
     }
     RILL_RETURN_IF_ERROR(WriteInts(ctx, 0, r0));
     return WriteInts(ctx, 1, r1);
+  }
+};
+
+// BroadcastArgs: the NumPy broadcast of two shapes given as vectors.
+class BroadcastArgsOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    shape_util::Dims a, b;
+    RILL_RETURN_IF_ERROR(AlignShapes(ctx, &a, &b));
+    for (size_t d = 0; d < a.size(); ++d) a[d] = a[d] == 1 ? b[d] : a[d];
+    return WriteInts(ctx, 0, a);  // each dim one of the inputs': it fits their dtype
   }
 };
 
@@ -153,6 +181,7 @@ struct TanhGradF {  // (y, dy)
 };
 
 RILL_REGISTER_KERNEL("StopGradient", DEVICE_CPU, "", DT_INVALID, StopGradientOp);
+RILL_REGISTER_KERNEL("PreventGradient", DEVICE_CPU, "", DT_INVALID, StopGradientOp);
 RILL_REGISTER_KERNEL("BroadcastGradientArgs", DEVICE_CPU, "", DT_INVALID, BroadcastGradientArgsOp);
 RILL_REGISTER_KERNEL("ReducedShape", DEVICE_CPU, "", DT_INVALID, ReducedShapeOp);
 RILL_REGISTER_KERNEL("InvertPermutation", DEVICE_CPU, "", DT_INVALID, InvertPermutationOp);
@@ -163,6 +192,9 @@ RILL_REGISTER_KERNEL("Size", DEVICE_CPU, "", DT_INVALID, SizeOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("Size", DEVICE_GPU, "", DT_INVALID, {}, SizeOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("BroadcastGradientArgs", DEVICE_GPU, "", DT_INVALID,
                                   (std::vector<int>{0, 1}), BroadcastGradientArgsOp);
+RILL_REGISTER_KERNEL("BroadcastArgs", DEVICE_CPU, "", DT_INVALID, BroadcastArgsOp);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("BroadcastArgs", DEVICE_GPU, "", DT_INVALID,
+                                  (std::vector<int>{0, 1}), BroadcastArgsOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("ReducedShape", DEVICE_GPU, "", DT_INVALID,
                                   (std::vector<int>{0, 1}), ReducedShapeOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("InvertPermutation", DEVICE_GPU, "", DT_INVALID, {0},

@@ -1,8 +1,9 @@
-// CPU reductions (Sum, Mean, Max, Min, Prod, ArgMax), a full Mean's gradient (_MeanAllGrad) and
-// Softmax / LogSoftmax. Reductions view the input as [outer, reduced, inner] blocks after
-// merging neighbouring dims, and reduce one block of axes per pass with Eigen's row- and
-// column-wise reductions.
+// CPU reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax), a full Mean's gradient
+// (_MeanAllGrad) and Softmax / LogSoftmax. Reductions view the input as [outer, reduced, inner]
+// blocks after merging neighbouring dims, and reduce one block of axes per pass with Eigen's row-
+// and column-wise reductions.
 #include <limits>
+#include <memory>
 
 #include "rill/core/kernel_util.h"
 #include "rill/kernels/cpu/cwise.h"
@@ -28,9 +29,22 @@ T Identity() {
   return R == Reducer::kProd ? T(1) : T(0);
 }
 
-// Reduces [outer, r, inner] at `in` into [outer, inner] at `out`.
+// ORs (kAny) or ANDs [outer, r, inner] bools into [outer, inner], row by row in memory order.
+template <bool kAny>
+void ReduceBoolBlock(const bool* in, bool* out, int64_t outer, int64_t r, int64_t inner) {
+  for (int64_t o = 0; o < outer; ++o) {
+    bool* dst = out + o * inner;
+    std::fill(dst, dst + inner, !kAny);
+    for (int64_t k = 0; k < r; ++k) {
+      const bool* row = in + (o * r + k) * inner;
+      for (int64_t i = 0; i < inner; ++i) dst[i] = kAny ? (dst[i] || row[i]) : (dst[i] && row[i]);
+    }
+  }
+}
+
+// Reduces [outer, r, inner] numbers at `in` into [outer, inner] at `out`.
 template <typename T, Reducer R>
-void ReduceBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
+void ReduceNumberBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
   if (r == 0) {
     std::fill(out, out + outer * inner, Identity<T, R>());
     return;
@@ -64,6 +78,15 @@ void ReduceBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
 }
 
 template <typename T, Reducer R>
+void ReduceBlock(const T* in, T* out, int64_t outer, int64_t r, int64_t inner) {
+  if constexpr (std::is_same_v<T, bool>) {  // All (min) and Any (max): Eigen has no bool packets
+    ReduceBoolBlock<R == Reducer::kMax>(in, out, outer, r, inner);
+  } else {
+    ReduceNumberBlock<T, R>(in, out, outer, r, inner);
+  }
+}
+
+template <typename T, Reducer R>
 class ReductionOp : public OpKernel {
  public:
   explicit ReductionOp(OpKernelConstruction& c)
@@ -82,8 +105,9 @@ class ReductionOp : public OpKernel {
     }
     const int64_t reduced_count = geo.reduced_count;
 
-    // Reduce the groups from the last to the first; each pass shrinks the buffer.
-    std::vector<T> buf;
+    // Reduce the groups from the last to the first; each pass shrinks the buffer (an array,
+    // not a vector: vector<bool> has no data()).
+    std::unique_ptr<T[]> buf;
     const T* cur = x.base<T>();
     int64_t total = x.NumElements();
     int passes = 0;
@@ -93,10 +117,10 @@ class ReductionOp : public OpKernel {
       for (size_t j = k + 1; j < g.size(); ++j) inner *= gr[j] ? 1 : g[j];
       for (int j = 0; j < k; ++j) outer *= g[j];
       // Earlier passes already reduced the groups after k.
-      std::vector<T> next(outer * inner);
-      ReduceBlock<T, R == Reducer::kMean ? Reducer::kSum : R>(cur, next.data(), outer, g[k], inner);
-      buf.swap(next);
-      cur = buf.data();
+      auto next = std::make_unique_for_overwrite<T[]>(outer * inner);
+      ReduceBlock<T, R == Reducer::kMean ? Reducer::kSum : R>(cur, next.get(), outer, g[k], inner);
+      buf = std::move(next);
+      cur = buf.get();
       total = outer * inner;
       ++passes;
     }
@@ -202,6 +226,9 @@ class SoftmaxOp : public OpKernel {
   RILL_REGISTER_KERNEL("ArgMin", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        ArgMaxDispatch<T, true>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_REDUCE, 0)
+// On bools, All is the min and Any the max (the min of nothing is true, the max false).
+RILL_REGISTER_KERNEL("All", DEVICE_CPU, "", DT_INVALID, ReductionOp<bool, Reducer::kMin>);
+RILL_REGISTER_KERNEL("Any", DEVICE_CPU, "", DT_INVALID, ReductionOp<bool, Reducer::kMax>);
 // The gradient of a Mean down to one element: dy / size in every element.
 template <typename T>
 class MeanAllGradOp : public OpKernel {

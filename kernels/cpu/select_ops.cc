@@ -1,5 +1,5 @@
-// CPU kernels of Range, Select, SelectV2 and Where. Select moves elements by their size in
-// bytes, so one kernel serves every dtype.
+// CPU kernels of Range, LinSpace, Select, SelectV2 and Where. Select moves elements by their size
+// in bytes, so one kernel serves every dtype.
 #include "rill/core/range.h"
 #include "rill/core/select.h"
 
@@ -11,6 +11,13 @@ class RangeOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override { return RangeOnHost<T>(ctx); }
+};
+
+template <typename T>
+class LinSpaceOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override { return LinSpaceOnHost<T>(ctx); }
 };
 
 template <bool kV2>
@@ -36,6 +43,8 @@ class WhereOp : public OpKernel {
   RILL_REGISTER_KERNEL("Range", DEVICE_CPU, "Tidx", DataTypeToEnum<T>::value, RangeOp<T>);
 RILL_FOR_SIGNED_TYPES(RILL_REG_RANGE, _)
 #undef RILL_REG_RANGE
+RILL_REGISTER_KERNEL("LinSpace", DEVICE_CPU, "T", DT_FLOAT, LinSpaceOp<float>);
+RILL_REGISTER_KERNEL("LinSpace", DEVICE_CPU, "T", DT_DOUBLE, LinSpaceOp<double>);
 RILL_REGISTER_KERNEL("Select", DEVICE_CPU, "", DT_INVALID, SelectOp<false>);
 RILL_REGISTER_KERNEL("SelectV2", DEVICE_CPU, "", DT_INVALID, SelectOp<true>);
 RILL_REGISTER_KERNEL("Where", DEVICE_CPU, "", DT_INVALID, WhereOp);

@@ -1,6 +1,6 @@
 // CPU kernels that rearrange data: Reshape, ExpandDims, Squeeze (buffer shared), Shape,
-// Fill, ZerosLike, OnesLike, OneHot (Transpose, Slice and Concat: copy_ops.cc). Copies work on
-// bytes, so one implementation serves every dtype.
+// Rank, Fill, ZerosLike, OnesLike, OneHot (Transpose, Slice and Concat:
+// copy_ops.cc). Copies work on bytes, so one implementation serves every dtype.
 #include <cstring>
 
 #include "rill/core/kernel_util.h"
@@ -140,12 +140,25 @@ class OneHotOp : public OpKernel {
   int64_t axis_;
 };
 
+class RankOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({}), &out));
+    out->base<int32_t>()[0] = ctx.input(0).dims();
+    return absl::OkStatus();
+  }
+};
+
 RILL_REGISTER_KERNEL("Reshape", DEVICE_CPU, "", DT_INVALID, ReshapeOp);
 RILL_REGISTER_KERNEL("ExpandDims", DEVICE_CPU, "", DT_INVALID, ExpandDimsOp);
 RILL_REGISTER_KERNEL("Squeeze", DEVICE_CPU, "", DT_INVALID, SqueezeOp);
 RILL_REGISTER_KERNEL("Shape", DEVICE_CPU, "", DT_INVALID, ShapeOp);
 // On a GPU, Shape reads only its input's shape and makes its output on the host.
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("Shape", DEVICE_GPU, "", DT_INVALID, {}, ShapeOp);
+RILL_REGISTER_KERNEL("Rank", DEVICE_CPU, "", DT_INVALID, RankOp);
+RILL_REGISTER_KERNEL_HOST_OUTPUTS("Rank", DEVICE_GPU, "", DT_INVALID, {}, RankOp);
 RILL_REGISTER_KERNEL("Fill", DEVICE_CPU, "", DT_INVALID, FillOp);
 RILL_REGISTER_KERNEL("ZerosLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<0>);
 RILL_REGISTER_KERNEL("OnesLike", DEVICE_CPU, "", DT_INVALID, FillLikeOp<1>);

@@ -1,5 +1,7 @@
-// CPU kernels that move values rather than compute: Const, Placeholder, Identity, NoOp,
+// CPU kernels that move values rather than compute: Const, Placeholder, Identity, Snapshot, NoOp,
 // and the variable ops.
+#include <cstring>
+
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -33,6 +35,19 @@ class IdentityOp : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     ctx.set_output(0, ctx.input(0));
+    return absl::OkStatus();
+  }
+};
+
+// Snapshot: the input's bytes in a new buffer.
+class SnapshotOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    if (x.TotalBytes() > 0) std::memcpy(out->data(), x.data(), x.TotalBytes());
     return absl::OkStatus();
   }
 };
@@ -156,6 +171,7 @@ RILL_REGISTER_KERNEL("Const", DEVICE_CPU, "", DT_INVALID, ConstOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("Const", DEVICE_GPU, "dtype", DT_INT32, {}, ConstOp);
 RILL_REGISTER_KERNEL("Placeholder", DEVICE_CPU, "", DT_INVALID, PlaceholderOp);
 RILL_REGISTER_KERNEL("Identity", DEVICE_CPU, "", DT_INVALID, IdentityOp);
+RILL_REGISTER_KERNEL("Snapshot", DEVICE_CPU, "", DT_INVALID, SnapshotOp);
 RILL_REGISTER_KERNEL("EnsureShape", DEVICE_CPU, "", DT_INVALID, EnsureShapeOp);
 RILL_REGISTER_KERNEL("EnsureShape", DEVICE_GPU, "", DT_INVALID, EnsureShapeOp);
 RILL_REGISTER_KERNEL("NoOp", DEVICE_CPU, "", DT_INVALID, NoOpOp);

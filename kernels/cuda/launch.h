@@ -82,6 +82,9 @@ cudaError_t LaunchUnary(UnaryKind op, const T* x, T* y, int64_t n, cudaStream_t 
 // y = op(x) with core/unary_math.h's formula (float and double).
 template <typename T>
 cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream);
+// y = whether x is of class c (IsNan, IsInf, IsFinite; float and double).
+template <typename T>
+cudaError_t LaunchFloatClass(FloatClass c, const T* x, bool* y, int64_t n, cudaStream_t stream);
 // y = Relu6, Elu, Selu or LeakyRelu (slope `alpha`) of x; out = the gradient op's backprops
 // from gradients g and a (features or outputs, see core/point_activation.h). Float types.
 template <PointActivation kAct, typename T>

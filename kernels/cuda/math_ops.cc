@@ -52,6 +52,20 @@ class UnaryGpu : public OpKernel {
   }
 };
 
+template <typename T, FloatClass kClass>
+class FloatClassGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    RILL_CUDA_CHECK(LaunchFloatClass<T>(kClass, x.base<T>(), out->base<bool>(), x.NumElements(),
+                                        ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
 template <typename T>
 class ClipByValueGpu : public OpKernel {
  public:
@@ -248,7 +262,7 @@ class ReduceGpu : public OpKernel {
                                       stream));
       cur = next;
     }
-    if (kMode == 1) {
+    if constexpr (kMode == 1) {
       RILL_CUDA_CHECK(
           LaunchScale<T>(out->base<T>(), T(1), geo.reduced_count, out->NumElements(), stream));
     }
@@ -365,6 +379,15 @@ RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Sigmoid", UnaryKind::kSigmoid)
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, "Tanh", UnaryKind::kTanh)
 #define RILL_REG_GPU_UNARY_MATH_OP(NAME, KIND) RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_UNARY, NAME, KIND)
 RILL_FOR_UNARY_MATH_OPS(RILL_REG_GPU_UNARY_MATH_OP)
+RILL_FOR_UNARY_MATH_ALIASES(RILL_REG_GPU_UNARY_MATH_OP)
+#define RILL_REG_GPU_FLOAT_CLASS(T, NAME, CLASS) \
+  RILL_REGISTER_KERNEL(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, FloatClassGpu<T, CLASS>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_FLOAT_CLASS, "IsNan", FloatClass::kNan)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_FLOAT_CLASS, "IsInf", FloatClass::kInf)
+RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_FLOAT_CLASS, "IsFinite", FloatClass::kFinite)
+// All and Any: the min and max of bools.
+RILL_REGISTER_KERNEL_HOST_INPUTS("All", DEVICE_GPU, "", DT_INVALID, {1}, ReduceGpu<bool, 3>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Any", DEVICE_GPU, "", DT_INVALID, {1}, ReduceGpu<bool, 2>);
 #define RILL_REG_GPU_CLIP(T, unused) \
   RILL_REGISTER_KERNEL("ClipByValue", DEVICE_GPU, "T", DataTypeToEnum<T>::value, ClipByValueGpu<T>);
 RILL_GPU_NUMBER_TYPES(RILL_REG_GPU_CLIP, 0)

@@ -243,6 +243,9 @@ RILL_INSTANTIATE_REDUCE(double)
 RILL_INSTANTIATE_REDUCE(int32_t)
 RILL_INSTANTIATE_REDUCE(int64_t)
 RILL_INSTANTIATE_REDUCE(uint8_t)
+// All and Any: the min and max of bools.
+template cudaError_t LaunchReduce<bool>(ReduceKind, const bool*, bool*, int64_t, int64_t, int64_t,
+                                        bool*, cudaStream_t);
 template cudaError_t LaunchSoftmax<float>(const float*, float*, int64_t, int64_t, bool,
                                           cudaStream_t);
 template cudaError_t LaunchSoftmax<double>(const double*, double*, int64_t, int64_t, bool,

@@ -1,6 +1,6 @@
-// GPU kernels of Range (start, limit and delta read on the host; int32 stays a host-memory
-// kernel, as TensorFlow's), Select and SelectV2 (select.cu, every dtype by element size)
-// and Where (a host-memory kernel: its output's length is the count of true elements, which
+// GPU kernels of Range and LinSpace (their scalars read on the host; int32 Range stays a
+// host-memory kernel, as TensorFlow's), Select and SelectV2 (select.cu, every dtype by element
+// size) and Where (a host-memory kernel: its output's length is the count of true elements, which
 // the host needs before it can allocate).
 #include "rill/core/range.h"
 #include "rill/core/select.h"
@@ -18,6 +18,28 @@ class RangeGpu : public OpKernel {
     RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateRange(ctx));
     RILL_CUDA_CHECK(LaunchRange<T>(*ctx.input(0).base<T>(), *ctx.input(2).base<T>(), out->base<T>(),
                                    out->NumElements(), ContextOf(ctx)->stream));
+    return absl::OkStatus();
+  }
+};
+
+// LinSpace: Range's kernel with the step from the ends, then stop itself as the last value
+// (start, stop and num read on the host).
+template <typename T>
+class LinSpaceGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    RILL_ASSIGN_OR_RETURN(Tensor * out, AllocateLinSpace(ctx));
+    const T start = *ctx.input(0).base<T>(), stop = *ctx.input(1).base<T>();
+    const int64_t num = out->NumElements();
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    RILL_CUDA_CHECK(
+        LaunchRange<T>(start, LinSpaceStep(start, stop, num), out->base<T>(), num - 1, stream));
+    // From the input's host buffer, alive until this kernel returns: a pageable source is
+    // staged before cudaMemcpyAsync returns.
+    const T* last = num > 1 ? ctx.input(1).base<T>() : ctx.input(0).base<T>();
+    RILL_CUDA_CHECK(
+        cudaMemcpyAsync(out->base<T>() + num - 1, last, sizeof(T), cudaMemcpyHostToDevice, stream));
     return absl::OkStatus();
   }
 };
@@ -58,6 +80,10 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Range", DEVICE_GPU, "Tidx", DT_INT64, RILL_RAN
                                  RangeGpu<int64_t>);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("Range", DEVICE_GPU, "Tidx", DT_INT32, RILL_RANGE_INPUTS,
                                   RangeInt32Host);
+RILL_REGISTER_KERNEL_HOST_INPUTS("LinSpace", DEVICE_GPU, "T", DT_FLOAT, RILL_RANGE_INPUTS,
+                                 LinSpaceGpu<float>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("LinSpace", DEVICE_GPU, "T", DT_DOUBLE, RILL_RANGE_INPUTS,
+                                 LinSpaceGpu<double>);
 #undef RILL_RANGE_INPUTS
 RILL_REGISTER_KERNEL("Select", DEVICE_GPU, "", DT_INVALID, SelectGpu<false>);
 RILL_REGISTER_KERNEL("SelectV2", DEVICE_GPU, "", DT_INVALID, SelectGpu<true>);

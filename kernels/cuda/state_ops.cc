@@ -1,4 +1,4 @@
-// GPU kernels that move values: Const (uploaded once), Identity, NoOp, the variable ops,
+// GPU kernels that move values: Const (uploaded once), Identity, Snapshot, NoOp, the variable ops,
 // the buffer-sharing reshapes (their shape inputs read on the host), and fills.
 #include <mutex>
 
@@ -34,6 +34,20 @@ class PassThroughGpu : public OpKernel {  // Identity
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     ctx.set_output(0, ctx.input(0));
+    return absl::OkStatus();
+  }
+};
+
+class SnapshotGpu : public OpKernel {  // a device-to-device copy into a new buffer
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    if (x.TotalBytes() == 0) return absl::OkStatus();
+    RILL_CUDA_CHECK(cudaMemcpyAsync(out->data(), x.data(), x.TotalBytes(), cudaMemcpyDeviceToDevice,
+                                    ContextOf(ctx)->stream));
     return absl::OkStatus();
   }
 };
@@ -156,6 +170,8 @@ class FillGpu : public OpKernel {  // dims on the host, value on the device
 RILL_REGISTER_KERNEL("Const", DEVICE_GPU, "", DT_INVALID, ConstGpu);
 RILL_REGISTER_KERNEL("Identity", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
 RILL_REGISTER_KERNEL("StopGradient", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
+RILL_REGISTER_KERNEL("PreventGradient", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
+RILL_REGISTER_KERNEL("Snapshot", DEVICE_GPU, "", DT_INVALID, SnapshotGpu);
 RILL_REGISTER_KERNEL("NoOp", DEVICE_GPU, "", DT_INVALID, NothingGpu);
 RILL_REGISTER_KERNEL("Variable", DEVICE_GPU, "", DT_INVALID, NothingGpu);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Reshape", DEVICE_GPU, "", DT_INVALID, {1}, AliasGpu<0>);

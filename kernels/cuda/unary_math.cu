@@ -1,5 +1,5 @@
 // The float math ops of core/unary_math.h on the GPU: one kernel per op, each element
-// through the formula the CPU kernels use.
+// through the formula the CPU kernels use; likewise IsNan, IsInf and IsFinite.
 #include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
@@ -17,7 +17,29 @@ cudaError_t Launch(const T* x, T* y, int64_t n, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
+template <FloatClass kClass, typename T>
+__global__ void FloatClassKernel(const T* x, bool* y, int64_t n) {
+  RILL_GRID_LOOP(i, n) { y[i] = IsFloatClass<kClass, T>(x[i]); }
+}
+
 }  // namespace
+
+template <typename T>
+cudaError_t LaunchFloatClass(FloatClass c, const T* x, bool* y, int64_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  switch (c) {
+    case FloatClass::kNan:
+      FloatClassKernel<FloatClass::kNan, T><<<Blocks(n), 256, 0, stream>>>(x, y, n);
+      break;
+    case FloatClass::kInf:
+      FloatClassKernel<FloatClass::kInf, T><<<Blocks(n), 256, 0, stream>>>(x, y, n);
+      break;
+    case FloatClass::kFinite:
+      FloatClassKernel<FloatClass::kFinite, T><<<Blocks(n), 256, 0, stream>>>(x, y, n);
+      break;
+  }
+  return cudaGetLastError();
+}
 
 template <typename T>
 cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t stream) {
@@ -69,11 +91,17 @@ cudaError_t LaunchUnary(UnaryMath op, const T* x, T* y, int64_t n, cudaStream_t 
       return Launch<UnaryMath::kLgamma>(x, y, n, stream);
     case UnaryMath::kDigamma:
       return Launch<UnaryMath::kDigamma>(x, y, n, stream);
+    case UnaryMath::kErfc:
+      return Launch<UnaryMath::kErfc>(x, y, n, stream);
   }
   return cudaErrorInvalidValue;
 }
 
 template cudaError_t LaunchUnary<float>(UnaryMath, const float*, float*, int64_t, cudaStream_t);
 template cudaError_t LaunchUnary<double>(UnaryMath, const double*, double*, int64_t, cudaStream_t);
+template cudaError_t LaunchFloatClass<float>(FloatClass, const float*, bool*, int64_t,
+                                             cudaStream_t);
+template cudaError_t LaunchFloatClass<double>(FloatClass, const double*, bool*, int64_t,
+                                              cudaStream_t);
 
 }  // namespace rill::gpu

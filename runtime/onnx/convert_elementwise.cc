@@ -191,7 +191,7 @@ absl::Status FloatInput(const NodeContext& c) {
 
 absl::Status ConvertIsNaN(NodeContext& c) {
   RILL_RETURN_IF_ERROR(FloatInput(c));
-  c.set_output(0, c.Op("NotEqual", {c.input(0), c.input(0)}));
+  c.set_output(0, c.Op("IsNan", {c.input(0)}));
   return absl::OkStatus();
 }
 
@@ -200,12 +200,14 @@ absl::Status ConvertIsInf(NodeContext& c) {
   Output x = c.input(0);
   const bool pos = c.attrs().i("detect_positive", 1) != 0;
   const bool neg = c.attrs().i("detect_negative", 1) != 0;
+  if (pos && neg) {
+    c.set_output(0, c.Op("IsInf", {x}));
+    return absl::OkStatus();
+  }
   const double inf = std::numeric_limits<double>::infinity();
   Output p = c.Op("Equal", {x, ScalarLike(c, x, inf)});
   Output n = c.Op("Equal", {x, ScalarLike(c, x, -inf)});
-  if (pos && neg) {
-    c.set_output(0, c.Op("LogicalOr", {p, n}));
-  } else if (pos || neg) {
+  if (pos || neg) {
     c.set_output(0, pos ? p : n);
   } else {
     c.set_output(0, c.Op("LogicalAnd", {p, n}));  // false everywhere

@@ -259,6 +259,11 @@ absl::Status ExportEinsum(ExportContext& c) {
   auto* r = ExporterRegistry::Global();
   const std::pair<const char*, const char*> same[] = {{"Identity", "Identity"},
                                                       {"StopGradient", "Identity"},
+                                                      {"PreventGradient", "Identity"},
+                                                      {"Snapshot", "Identity"},
+                                                      {"IsNan", "IsNaN"},
+                                                      {"IsInf", "IsInf"},
+                                                      {"Rint", "Round"},
                                                       {"Relu", "Relu"},
                                                       {"Sigmoid", "Sigmoid"},
                                                       {"Tanh", "Tanh"},

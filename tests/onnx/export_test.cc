@@ -1,6 +1,7 @@
 // ONNX export: a Keras CNN written as ONNX, read back by rill's importer (and ONNX's checker,
 // which ExportModel runs) computes what the model predicts; what cannot be exported says so.
 #include <cmath>
+#include <limits>
 
 #include "gtest/gtest.h"
 #include "onnx/onnx_pb.h"
@@ -181,6 +182,32 @@ TEST(OnnxExport, RemaindersRoundTrip) {
   EXPECT_EQ(want[0].flat<float>()(2), std::fmod(1e10f, 3.f));  // exact: no x - y trunc(x / y)
   auto floats = onnx::ExportModel({x, y}, {ops::FloorMod(root, x, y)});
   EXPECT_NE(floats.status().message().find("integers only"), std::string::npos) << floats.status();
+}
+
+// IsNan, IsInf and Rint are ONNX's IsNaN, IsInf and Round (ties to even in both);
+// Snapshot and PreventGradient its Identity.
+TEST(OnnxExport, FloatClassesRintAndIdentitiesRoundTrip) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Placeholder(root.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({5}));
+  std::vector<Output> outs = {ops::IsNan(root, x), ops::IsInf(root, x), ops::Rint(root, x),
+                              ops::Snapshot(root, x), ops::PreventGradient(root, x)};
+  const float inf = std::numeric_limits<float>::infinity();
+  const Tensor xv = test::AsTensor<float>({2.5f, -inf, NAN, inf, -1.5f});
+  ClientSession session(root);
+  std::vector<Tensor> want;
+  ASSERT_TRUE(session.Run({{x, xv}}, outs, &want).ok());
+  auto bytes = onnx::ExportModel({x}, outs);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  Scope back = Scope::NewRootScope();
+  auto imported = onnx::ImportModel(back, *bytes);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ClientSession session2(back);
+  std::vector<Tensor> got;
+  ASSERT_TRUE(session2.Run({{imported->inputs[0], xv}}, imported->outputs, &got).ok());
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t k = 0; k < 3; ++k) test::ExpectEqual(got[k], want[k]);
+  test::ExpectTensorEqual<bool>(want[1], test::AsTensor<bool>({false, true, false, true, false}));
+  test::ExpectTensorEqual<float>(want[2], test::AsTensor<float>({2, -inf, NAN, inf, -2}));
 }
 
 TEST(OnnxExport, ListsEveryOpItCannotWriteAndNeedsItsInputs) {

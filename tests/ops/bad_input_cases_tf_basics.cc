@@ -1,0 +1,69 @@
+// Bad-input cases of TensorFlow's small everyday ops: All, Any, IsNan, IsInf, IsFinite,
+// Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot and PreventGradient.
+#include "bad_input.h"
+
+namespace rill::testing {
+namespace {
+namespace bad_input_cases_tf_basics {
+
+using enum Where;
+constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+
+void PredicateCases() {
+  const Tensor b23 = FromDoubles(DT_BOOL, {2, 3}, {1, 0, 1, 0, 1, 1});
+  for (const char* op : {"All", "Any"}) {
+    AddRecipe({op, {b23, I({1}, {1})}, {}});
+    Both("a reduction axis past the rank", {op, {b23, I({1}, {2})}, {}}, {"2"});
+    Both("a negative axis past the rank", {op, {b23, I({1}, {-3})}, {}}, {"-3"});
+    Both("axes of rank 2", {op, {b23, I({1, 1}, {0})}, {}});
+    AddCase("a float input", {op, {F({2, 3}), I({1}, {1})}, {}}, kConstruction, kInvalid,
+            {"float"});
+  }
+  for (const char* op : {"IsNan", "IsInf", "IsFinite", "Erfc", "Rint"}) {
+    AddRecipe({op, {F({2, 3})}, {}});
+    AddCase("an int32 input", {op, {I({2, 3})}, {}}, kConstruction, kInvalid, {"int32"});
+  }
+}
+
+void ShapeHelperCases() {
+  AddRecipe({"Rank", {F({2, 3})}, {}});
+  AddRecipe({"BroadcastArgs", {I({2}, {2, 3}), I({1}, {3})}, {}});
+  Both("a shape of rank 2", {"BroadcastArgs", {I({1, 2}, {2, 3}), I({1}, {3})}, {}});
+  AddCase("shapes that do not broadcast", {"BroadcastArgs", {I({2}, {2, 3}), I({1}, {4})}, {}},
+          kRun, kInvalid, {"[2,3]", "[4]"});
+  AddCase("a negative dim", {"BroadcastArgs", {I({2}, {2, -3}), I({1}, {3})}, {}}, kRun, kInvalid,
+          {"negative"});
+  AddCase("float shapes", {"BroadcastArgs", {F({2}), F({1})}, {}}, kConstruction, kInvalid,
+          {"float"});
+
+  AddRecipe({"LinSpace", {F({}, {0}), F({}, {1}), I({}, {5})}, {}});
+  Both("num 0", {"LinSpace", {F({}, {0}), F({}, {1}), I({}, {0})}, {}}, {"num", "0"});
+  Both("a negative num", {"LinSpace", {F({}, {0}), F({}, {1}), I({}, {-4})}, {}}, {"-4"});
+  Both("a start that is not a scalar", {"LinSpace", {F({2}), F({}, {1}), I({}, {5})}, {}},
+       {"start", "[2]"});
+  Both("a stop that is not a scalar", {"LinSpace", {F({}, {0}), F({1, 1}), I({}, {5})}, {}},
+       {"stop", "[1,1]"});
+  Both("a num that is not a scalar", {"LinSpace", {F({}, {0}), F({}, {1}), I({2}, {5, 6})}, {}},
+       {"num", "[2]"});
+  AddCase("int32 ends", {"LinSpace", {I({}, {0}), I({}, {1}), I({}, {5})}, {}}, kConstruction,
+          kInvalid, {"int32"});
+}
+
+void IdentityCases() {
+  AddRecipe({"Snapshot", {F({2, 3})}, {}});
+  AddRecipe({"PreventGradient", {F({2, 3})}, {{"message", std::string("no")}}});
+  AddCase("a message that is not a string",
+          {"PreventGradient", {F({2, 3})}, {{"message", int64_t{3}}}}, kConstruction, kInvalid,
+          {"message"});
+}
+
+const bool kRegistered = [] {
+  PredicateCases();
+  ShapeHelperCases();
+  IdentityCases();
+  return true;
+}();
+
+}  // namespace bad_input_cases_tf_basics
+}  // namespace
+}  // namespace rill::testing
