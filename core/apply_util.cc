@@ -40,7 +40,7 @@ absl::Status ApplyVars::Prepare(OpKernelContext& ctx, const TensorShape& grad_sh
   return absl::OkStatus();
 }
 
-absl::Status ScalarShapeCheck(const OpKernelContext& ctx, std::initializer_list<int> inputs) {
+absl::Status ScalarShapeCheck(const OpKernelContext& ctx, absl::Span<const int> inputs) {
   for (int i : inputs) {
     if (ctx.input(i).dims() != 0) {
       return errors::InvalidArgument(
@@ -49,6 +49,22 @@ absl::Status ScalarShapeCheck(const OpKernelContext& ctx, std::initializer_list<
     }
   }
   return absl::OkStatus();
+}
+
+AdaptiveApplyInputs::AdaptiveApplyInputs(OpKernelConstruction& c, ApplyLayout layout)
+    : layout_(layout),
+      vars_(c, layout.refs),
+      update_slots_(!c.node().attrs().count("update_slots") ||
+                    c.node().attr<bool>("update_slots")) {
+  for (int i = 0; i < layout.scalars; ++i) scalars_.push_back(layout.refs + i);
+}
+
+absl::StatusOr<const Tensor*> AdaptiveApplyInputs::Prepare(OpKernelContext& ctx, VarLocks* locks,
+                                                           VarValues* values) {
+  RILL_RETURN_IF_ERROR(ScalarShapeCheck(ctx, scalars_));
+  const Tensor& grad = ctx.input(layout_.refs + layout_.scalars);
+  RILL_RETURN_IF_ERROR(vars_.Prepare(ctx, grad.shape(), locks, values));
+  return &grad;
 }
 
 }  // namespace rill

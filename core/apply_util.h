@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "rill/core/apply_row.h"
 #include "rill/core/kernel.h"
 
 namespace rill {
@@ -30,8 +33,23 @@ class ApplyVars {
   std::vector<Var*> lock_order_;  // distinct, sorted: every update locks in this order
 };
 
+// The start the adaptive updates (core/apply_row.h) share on every device: the scalars
+// checked, the variable and slots prepared as ApplyVars does, the gradient returned.
+class AdaptiveApplyInputs {
+ public:
+  AdaptiveApplyInputs(OpKernelConstruction& c, ApplyLayout layout);
+  absl::StatusOr<const Tensor*> Prepare(OpKernelContext& ctx, VarLocks* locks, VarValues* values);
+  bool update_slots() const { return update_slots_; }  // Adagrad's attr; true elsewhere
+
+ private:
+  ApplyLayout layout_;
+  ApplyVars vars_;
+  std::vector<int> scalars_;
+  bool update_slots_;
+};
+
 // A scalar input's value, as T, with InvalidArgument naming it when it is not a scalar.
 // Host tensors only.
-absl::Status ScalarShapeCheck(const OpKernelContext& ctx, std::initializer_list<int> inputs);
+absl::Status ScalarShapeCheck(const OpKernelContext& ctx, absl::Span<const int> inputs);
 
 }  // namespace rill

@@ -120,7 +120,8 @@ Operation Optimizer::Minimize(const Scope& scope, const Output& loss,
   return ApplyGradients(scope, ComputeGradients(scope, loss, std::move(var_list)));
 }
 
-Output Optimizer::ZerosSlot(const Scope& scope, const Output& var, const std::string& slot) {
+Output Optimizer::Slot(const Scope& scope, const Output& var, const std::string& slot,
+                       double value) {
   const PartialTensorShape shape = var.shape();
   if (!shape.IsFullyDefined()) {
     scope.UpdateStatus(errors::InvalidArgument(name(), ": variable '", var.node()->name(),
@@ -128,10 +129,28 @@ Output Optimizer::ZerosSlot(const Scope& scope, const Output& var, const std::st
                                                "; slots need a fully known shape"));
     return Output();
   }
-  Tensor zeros(var.type(), *TensorShape::Build(shape.dim_sizes()));
-  std::memset(zeros.data(), 0, zeros.TotalBytes());
+  Tensor init(var.type(), *TensorShape::Build(shape.dim_sizes()));
+  std::memset(init.data(), 0, init.TotalBytes());
+  if (value != 0) {
+    VisitDataType(var.type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      std::fill_n(init.base<T>(), init.NumElements(), static_cast<T>(value));
+    });
+  }
   Scope plain = scope.WithNoControlDependencies().WithOpName(slot);
-  return Variable(plain, Input::Initializer(zeros));
+  return Variable(plain, Input::Initializer(init));
+}
+
+Output Optimizer::PowerVariable(const Scope& scope, const std::string& name, double base,
+                                DataType dt) {
+  return Variable(scope.WithNoControlDependencies().WithOpName(name), grad::ScalarTensor(base, dt));
+}
+
+Operation Optimizer::AdvancePower(const Scope& after, const Output& power, double base,
+                                  const std::string& name) {
+  return Assign(after.WithOpName(name), power,
+                Mul(after, power, grad::Scalar(after, base, power.type())))
+      .operation;
 }
 
 Output GradientDescentOptimizer::ApplyOne(const Scope& s, const Output& var, const Output& grad) {
@@ -149,9 +168,8 @@ Output MomentumOptimizer::ApplyOne(const Scope& s, const Output& var, const Outp
 Output AdamOptimizer::ApplyOne(const Scope& s, const Output& var, const Output& grad) {
   const DataType dt = var.type();
   if (beta1_power_.node() == nullptr || beta1_power_.type() != dt) {
-    Scope top = s.WithNoControlDependencies();
-    beta1_power_ = Variable(top.WithOpName("beta1_power"), grad::ScalarTensor(beta1_, dt));
-    beta2_power_ = Variable(top.WithOpName("beta2_power"), grad::ScalarTensor(beta2_, dt));
+    beta1_power_ = PowerVariable(s, "beta1_power", beta1_, dt);
+    beta2_power_ = PowerVariable(s, "beta2_power", beta2_, dt);
   }
   Output m = ZerosSlot(s, var, "m");
   Output v = ZerosSlot(s, var, "v");
@@ -165,14 +183,9 @@ std::vector<Operation> AdamOptimizer::Finish(const Scope& s,
                                              const std::vector<Operation>& updates) {
   if (beta1_power_.node() == nullptr) return updates;
   Scope after = s.WithControlDependencies(updates);
-  const DataType dt = beta1_power_.type();
-  auto a1 = Assign(after.WithOpName("update_beta1_power"), beta1_power_,
-                   Mul(after, beta1_power_, grad::Scalar(after, beta1_, dt)));
-  auto a2 = Assign(after.WithOpName("update_beta2_power"), beta2_power_,
-                   Mul(after, beta2_power_, grad::Scalar(after, beta2_, dt)));
   std::vector<Operation> all = updates;
-  all.push_back(a1.operation);
-  all.push_back(a2.operation);
+  all.push_back(AdvancePower(after, beta1_power_, beta1_, "update_beta1_power"));
+  all.push_back(AdvancePower(after, beta2_power_, beta2_, "update_beta2_power"));
   beta1_power_ = Output();  // a later Minimize gets its own
   beta2_power_ = Output();
   return all;

@@ -48,8 +48,17 @@ class Optimizer {
     (void)scope;
     return updates;
   }
-  // A slot variable shaped like `var`, zero-initialised ("<var>/<name>").
-  Output ZerosSlot(const Scope& scope, const Output& var, const std::string& name);
+  // A slot variable shaped like `var`, every element `value` ("<var>/<name>").
+  Output Slot(const Scope& scope, const Output& var, const std::string& name, double value = 0);
+  Output ZerosSlot(const Scope& scope, const Output& var, const std::string& name) {
+    return Slot(scope, var, name, 0);
+  }
+  // A scalar variable holding `base` (Adam's beta powers), made outside any control
+  // dependency, and the assignment that multiplies it by `base` once the updates are done.
+  static Output PowerVariable(const Scope& scope, const std::string& name, double base,
+                              DataType dt);
+  static Operation AdvancePower(const Scope& after_updates, const Output& power, double base,
+                                const std::string& name);
 };
 
 // var -= lr * grad. (When grad is a MatMul that nothing else reads, the graph optimizer
@@ -99,6 +108,80 @@ class AdamOptimizer : public Optimizer {
   double lr_, beta1_, beta2_, epsilon_;
   bool nesterov_;
   Output beta1_power_, beta2_power_;  // made with the first update, per Minimize
+};
+
+// Adagrad (tf.compat.v1.train.AdagradOptimizer): accum starts at initial_accumulator_value;
+// accum += grad^2, var -= lr grad / sqrt(accum). With an epsilon above 0, Keras's Adagrad:
+// var -= lr grad / (sqrt(accum) + epsilon) (op ApplyAdagradV2).
+class AdagradOptimizer : public Optimizer {
+ public:
+  explicit AdagradOptimizer(double learning_rate, double initial_accumulator_value = 0.1,
+                            double epsilon = 0)
+      : lr_(learning_rate), init_(initial_accumulator_value), epsilon_(epsilon) {}
+  std::string name() const override { return "Adagrad"; }
+
+ protected:
+  Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override;
+
+ private:
+  double lr_, init_, epsilon_;
+};
+
+// RMSProp (tf.compat.v1.train.RMSPropOptimizer): ms = decay ms + (1 - decay) grad^2,
+// mom = momentum mom + lr grad / sqrt(ms + epsilon), var -= mom; centered subtracts the
+// squared mean gradient from ms (ApplyCenteredRMSProp). ms starts at 1, as TensorFlow 1's;
+// Keras's RMSprop is (0.001, 0.9, 0, 1e-7, false, 0): its ms starts at 0.
+class RMSPropOptimizer : public Optimizer {
+ public:
+  explicit RMSPropOptimizer(double learning_rate, double decay = 0.9, double momentum = 0,
+                            double epsilon = 1e-10, bool centered = false,
+                            double initial_mean_square = 1)
+      : lr_(learning_rate),
+        decay_(decay),
+        momentum_(momentum),
+        epsilon_(epsilon),
+        init_(initial_mean_square),
+        centered_(centered) {}
+  std::string name() const override { return "RMSProp"; }
+
+ protected:
+  Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override;
+
+ private:
+  double lr_, decay_, momentum_, epsilon_, init_;
+  bool centered_;
+};
+
+// Adadelta (tf.compat.v1.train.AdadeltaOptimizer; op ApplyAdadelta).
+class AdadeltaOptimizer : public Optimizer {
+ public:
+  explicit AdadeltaOptimizer(double learning_rate = 0.001, double rho = 0.95, double epsilon = 1e-8)
+      : lr_(learning_rate), rho_(rho), epsilon_(epsilon) {}
+  std::string name() const override { return "Adadelta"; }
+
+ protected:
+  Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override;
+
+ private:
+  double lr_, rho_, epsilon_;
+};
+
+// AdaMax (Keras's Adamax; op ApplyAdaMax): Adam with the infinity norm in place of the
+// second moment; beta1_power advances once per step, as Adam's.
+class AdaMaxOptimizer : public Optimizer {
+ public:
+  explicit AdaMaxOptimizer(double learning_rate = 0.001, double beta1 = 0.9, double beta2 = 0.999,
+                           double epsilon = 1e-7)
+      : lr_(learning_rate), beta1_(beta1), beta2_(beta2), epsilon_(epsilon) {}
+  std::string name() const override { return "AdaMax"; }
+
+ protected:
+  Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override;
+  std::vector<Operation> Finish(const Scope& scope, const std::vector<Operation>& updates) override;
+
+ private:
+  double lr_, beta1_, beta2_, epsilon_;
+  Output beta1_power_;  // made with the first update, per Minimize
 };
 
 }  // namespace rill::ops

@@ -8,8 +8,8 @@ namespace rill {
 namespace {
 
 // Inputs `same` share the variable's shape; inputs `scalars` are scalars.
-absl::Status ApplyShape(InferenceContext& c, std::initializer_list<int> same,
-                        std::initializer_list<int> scalars) {
+absl::Status ApplyShape(InferenceContext& c, const std::vector<int>& same,
+                        const std::vector<int>& scalars) {
   PartialTensorShape var = c.input_shape(0);
   for (int i : same) {
     if (!var.IsCompatibleWith(c.input_shape(i))) {
@@ -72,6 +72,39 @@ RILL_REGISTER_OP("ApplyAdam")
       return ApplyShape(c, {1, 2, 9}, {3, 4, 5, 6, 7, 8});
     });
 
+// The adaptive updates of core/apply_row.h: refs, then scalars, then the gradient, every
+// ref and the gradient of the variable's shape; Adagrad's take update_slots.
+OpDefBuilder AdaptiveApply(const char* op, std::vector<const char*> refs,
+                           std::vector<const char*> scalars) {
+  OpDefBuilder b(op);
+  for (const char* r : refs) b.RefInput(r, "T");
+  for (const char* s : scalars) b.Input(s, "T");
+  b.Input("grad", "T").Output("out", "T").TypeAttr("T", kFloatTypes).SetIsStateful();
+  const int nr = static_cast<int>(refs.size()), ns = static_cast<int>(scalars.size());
+  b.SetShapeFn([nr, ns](InferenceContext& c) {
+    std::vector<int> same, scalar;
+    for (int i = 1; i < nr; ++i) same.push_back(i);
+    same.push_back(nr + ns);
+    for (int i = nr; i < nr + ns; ++i) scalar.push_back(i);
+    return ApplyShape(c, same, scalar);
+  });
+  if (std::string(op).starts_with("ApplyAdagrad")) {
+    b.Attr("update_slots", AttrKind::kBool, true);
+  }
+  return b;
+}
+const OpRegistration kAdagrad = AdaptiveApply("ApplyAdagrad", {"var", "accum"}, {"lr"});
+const OpRegistration kAdagradV2 =
+    AdaptiveApply("ApplyAdagradV2", {"var", "accum"}, {"lr", "epsilon"});
+const OpRegistration kRMSProp =
+    AdaptiveApply("ApplyRMSProp", {"var", "ms", "mom"}, {"lr", "rho", "momentum", "epsilon"});
+const OpRegistration kCenteredRMSProp = AdaptiveApply(
+    "ApplyCenteredRMSProp", {"var", "mg", "ms", "mom"}, {"lr", "rho", "momentum", "epsilon"});
+const OpRegistration kAdadelta =
+    AdaptiveApply("ApplyAdadelta", {"var", "accum", "accum_update"}, {"lr", "rho", "epsilon"});
+const OpRegistration kAdaMax = AdaptiveApply("ApplyAdaMax", {"var", "m", "v"},
+                                             {"beta1_power", "lr", "beta1", "beta2", "epsilon"});
+
 // var -= alpha * op(a) op(b): the gradient descent step of a MatMul's weight gradient,
 // without materialising the gradient (one GEMM with beta = 1). Made by the optimizer.
 RILL_REGISTER_OP("_MatMulApplyGradientDescent")
@@ -109,6 +142,12 @@ RILL_REGISTER_NO_GRADIENT("_MatMulApplyGradientDescent");
 RILL_REGISTER_NO_GRADIENT("ApplyGradientDescent");
 RILL_REGISTER_NO_GRADIENT("ApplyMomentum");
 RILL_REGISTER_NO_GRADIENT("ApplyAdam");
+RILL_REGISTER_NO_GRADIENT("ApplyAdagrad");
+RILL_REGISTER_NO_GRADIENT("ApplyAdagradV2");
+RILL_REGISTER_NO_GRADIENT("ApplyRMSProp");
+RILL_REGISTER_NO_GRADIENT("ApplyCenteredRMSProp");
+RILL_REGISTER_NO_GRADIENT("ApplyAdadelta");
+RILL_REGISTER_NO_GRADIENT("ApplyAdaMax");
 
 ApplyGradientDescent::ApplyGradientDescent(const Scope& scope, Input var, Input alpha,
                                            Input delta) {
@@ -143,6 +182,44 @@ ApplyAdam::ApplyAdam(const Scope& scope, Input var, Input m, Input v, Input beta
       .Input(grad)
       .Attr("use_nesterov", attrs.use_nesterov_)
       .Finalize(this);
+}
+
+namespace {
+// One node of an adaptive update: its inputs in order, then update_slots for Adagrad's.
+void BuildApply(OpWrapper* w, const Scope& scope, const char* op, std::vector<Input> inputs,
+                const bool* update_slots = nullptr) {
+  NodeBuilder b(scope, op);
+  for (const Input& in : inputs) b.Input(in);
+  if (update_slots != nullptr) b.Attr("update_slots", *update_slots);
+  b.Finalize(w);
+}
+}  // namespace
+
+ApplyAdagrad::ApplyAdagrad(const Scope& scope, Input var, Input accum, Input lr, Input grad,
+                           const Attrs& attrs) {
+  BuildApply(this, scope, "ApplyAdagrad", {var, accum, lr, grad}, &attrs.update_slots_);
+}
+ApplyAdagradV2::ApplyAdagradV2(const Scope& scope, Input var, Input accum, Input lr, Input epsilon,
+                               Input grad, const Attrs& attrs) {
+  BuildApply(this, scope, "ApplyAdagradV2", {var, accum, lr, epsilon, grad}, &attrs.update_slots_);
+}
+ApplyRMSProp::ApplyRMSProp(const Scope& scope, Input var, Input ms, Input mom, Input lr, Input rho,
+                           Input momentum, Input epsilon, Input grad) {
+  BuildApply(this, scope, "ApplyRMSProp", {var, ms, mom, lr, rho, momentum, epsilon, grad});
+}
+ApplyCenteredRMSProp::ApplyCenteredRMSProp(const Scope& scope, Input var, Input mg, Input ms,
+                                           Input mom, Input lr, Input rho, Input momentum,
+                                           Input epsilon, Input grad) {
+  BuildApply(this, scope, "ApplyCenteredRMSProp",
+             {var, mg, ms, mom, lr, rho, momentum, epsilon, grad});
+}
+ApplyAdadelta::ApplyAdadelta(const Scope& scope, Input var, Input accum, Input accum_update,
+                             Input lr, Input rho, Input epsilon, Input grad) {
+  BuildApply(this, scope, "ApplyAdadelta", {var, accum, accum_update, lr, rho, epsilon, grad});
+}
+ApplyAdaMax::ApplyAdaMax(const Scope& scope, Input var, Input m, Input v, Input beta1_power,
+                         Input lr, Input beta1, Input beta2, Input epsilon, Input grad) {
+  BuildApply(this, scope, "ApplyAdaMax", {var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad});
 }
 
 }  // namespace ops

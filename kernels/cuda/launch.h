@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "rill/core/activation.h"
+#include "rill/core/apply_row.h"
 #include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
 #include "rill/core/element_map.h"
@@ -174,6 +175,19 @@ template <typename T>
 cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* beta2_power,
                             const T* lr, const T* beta1, const T* beta2, const T* epsilon,
                             const T* grad, bool nesterov, int64_t n, cudaStream_t stream);
+// The adaptive updates of core/apply_row.h: device pointers to the variable, its slots
+// (unused ones null), its scalars (each a device scalar) and the gradient.
+template <typename T>
+struct ApplyRuleArgs {
+  T* var = nullptr;
+  T* slot[kMaxApplySlots] = {};
+  const T* scalar[kMaxApplyScalars] = {};
+  const T* grad = nullptr;
+  int64_t n = 0;
+  bool update_slots = true;
+};
+template <typename T>
+cudaError_t LaunchApplyRule(ApplyRule rule, const ApplyRuleArgs<T>& args, cudaStream_t stream);
 
 // The strided copy of core/strided_copy.h (Transpose, Slice, Pad, BroadcastTo) over
 // elements of `element_size` bytes (1, 2, 4 or 8), its fields without its headers.

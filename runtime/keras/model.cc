@@ -113,13 +113,21 @@ absl::Status Sequential::Compile(std::shared_ptr<ops::Optimizer> optimizer, cons
 
 absl::Status Sequential::Compile(const std::string& optimizer, const std::string& loss,
                                  const std::vector<std::string>& metrics, CompileOptions options) {
+  // Keras's defaults for each name.
   std::shared_ptr<ops::Optimizer> opt;
   if (optimizer == "sgd") opt = std::make_shared<ops::GradientDescentOptimizer>(0.01);
   if (optimizer == "momentum") opt = std::make_shared<ops::MomentumOptimizer>(0.01, 0.9);
   if (optimizer == "adam") opt = std::make_shared<ops::AdamOptimizer>(0.001);
+  if (optimizer == "rmsprop") {
+    opt = std::make_shared<ops::RMSPropOptimizer>(0.001, 0.9, 0, 1e-7, false, 0);
+  }
+  if (optimizer == "adagrad") opt = std::make_shared<ops::AdagradOptimizer>(0.001, 0.1, 1e-7);
+  if (optimizer == "adadelta") opt = std::make_shared<ops::AdadeltaOptimizer>(0.001, 0.95, 1e-7);
+  if (optimizer == "adamax") opt = std::make_shared<ops::AdaMaxOptimizer>(0.001);
   if (opt == nullptr) {
-    return errors::InvalidArgument("unknown optimizer '", optimizer,
-                                   "'; use sgd, momentum, adam or an Optimizer object");
+    return errors::InvalidArgument(
+        "unknown optimizer '", optimizer,
+        "'; use sgd, momentum, adam, rmsprop, adagrad, adadelta, adamax or an Optimizer object");
   }
   return Compile(opt, loss, metrics, options);
 }

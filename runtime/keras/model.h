@@ -57,7 +57,9 @@ class Sequential {
   ~Sequential();
   Sequential& Add(std::shared_ptr<Layer> layer);
 
-  // optimizer: "sgd" (0.01), "momentum" (0.01, 0.9), "adam" (0.001), or an Optimizer.
+  // optimizer: "sgd" (0.01), "momentum" (0.01, 0.9), "adam", "rmsprop", "adagrad",
+  // "adadelta", "adamax" (Keras's defaults: learning rate 0.001, epsilon 1e-7), or an
+  // Optimizer.
   // loss: sparse_categorical_crossentropy, categorical_crossentropy, binary_crossentropy,
   // mse. metrics: "accuracy" (the kind that fits the loss), or sparse_categorical_accuracy,
   // categorical_accuracy, binary_accuracy.
