@@ -1,5 +1,9 @@
 #include "rill/core/gather_nd.h"
 
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 #include "rill/core/kernel_util.h"
 #include "rill/core/limits.h"
 #include "rill/core/shape_inference.h"
@@ -102,6 +106,43 @@ absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, 
                                       shape.dim_sizes()));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
   return Flatten(indices, shape.dim_sizes(), flat);
+}
+
+absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** out, Tensor* flat) {
+  const Tensor& tensor = ctx.input(0);
+  const Tensor& indices = ctx.input(1);
+  RILL_RETURN_IF_ERROR(CheckScatterNd(indices.shape().dim_sizes(), ctx.input(2).shape().dim_sizes(),
+                                      tensor.shape().dim_sizes()));
+  RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, tensor.shape(), out));
+  return Flatten(indices, tensor.shape().dim_sizes(), flat);
+}
+
+ScatterGroups GroupRowsBySlice(const Tensor& flat) {
+  const int64_t rows = flat.NumElements();
+  const int64_t* at = flat.base<int64_t>();
+  std::vector<int64_t> order(rows);
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [at](int64_t a, int64_t b) { return at[a] < at[b]; });
+  std::vector<int64_t> starts, targets;
+  for (int64_t j = 0; j < rows; ++j) {
+    if (j == 0 || at[order[j]] != at[order[j - 1]]) {
+      starts.push_back(j);
+      targets.push_back(at[order[j]]);
+    }
+  }
+  starts.push_back(rows);
+  ScatterGroups g;
+  g.groups = static_cast<int64_t>(targets.size());
+  auto vec = [](const std::vector<int64_t>& v) {
+    Tensor t(DT_INT64, TensorShape({static_cast<int64_t>(v.size())}));
+    std::copy(v.begin(), v.end(), t.base<int64_t>());
+    return t;
+  };
+  g.order = vec(order);
+  g.starts = vec(starts);
+  g.targets = vec(targets);
+  return g;
 }
 
 }  // namespace rill

@@ -30,4 +30,21 @@ absl::Status CheckScatterNd(absl::Span<const int64_t> indices, absl::Span<const 
 absl::StatusOr<NdGeometry> PrepareGatherNd(OpKernelContext& ctx, Tensor** out, Tensor* flat);
 absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, Tensor* flat);
 
+// TensorScatterUpdate and its kin (tensor, indices, updates): checks updates against
+// indices[:-1] + tensor[K:], makes output 0 (tensor's own buffer when nothing else reads it,
+// updated in place; else a new one, into which the kernel copies tensor) and fills *flat
+// with each tuple's slice number.
+absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** out, Tensor* flat);
+
+// The rows of `flat` grouped by the slice they land on, each group in indices' order, so
+// that a device may update every slice at once and still apply one slice's rows in turn
+// (deterministic, and the last of repeated tuples wins an update, as on the CPU).
+struct ScatterGroups {
+  Tensor order;    // int64 [rows]: row numbers, grouped
+  Tensor starts;   // int64 [groups + 1]: each group's first position in order
+  Tensor targets;  // int64 [groups]: each group's slice number
+  int64_t groups = 0;
+};
+ScatterGroups GroupRowsBySlice(const Tensor& flat);
+
 }  // namespace rill

@@ -1,6 +1,6 @@
-// Gradients of Gather, GatherV2, GatherNd and ScatterNd, dense (rill has no IndexedSlices): a
-// gather's gradient sums the incoming rows into the rows they came from, as TensorFlow's (the
-// segment sums' gradients, gathers: segment_grad.cc).
+// Gradients of Gather, GatherV2, GatherNd, ScatterNd and the TensorScatter ops, dense (rill has no
+// IndexedSlices): a gather's gradient sums the incoming rows into the rows they came from, as
+// TensorFlow's (the segment sums' gradients, gathers: segment_grad.cc).
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/gather_ops.h"
@@ -71,8 +71,48 @@ absl::Status ScatterNdGrad(const Scope& s, const Operation& op, const GradOut& g
   return s.status();
 }
 
+// TensorScatterUpdate: the replaced slices of tensor get no gradient; updates get theirs.
+absl::Status TensorScatterUpdateGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                     GradOut* out) {
+  const Output indices = In(op, 1);
+  out->push_back(TensorScatterUpdate(s, g[0], indices, ZerosLike(s, In(op, 2))));
+  out->push_back(Output());
+  out->push_back(GatherNd(s, g[0], indices));
+  return s.status();
+}
+// TensorScatterAdd / Sub: tensor's gradient passes; updates gather theirs (negated for Sub).
+template <bool kSub>
+absl::Status TensorScatterAddGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                  GradOut* out) {
+  out->push_back(Identity(s, g[0]));
+  out->push_back(Output());
+  Output gathered = GatherNd(s, g[0], In(op, 1));
+  out->push_back(kSub ? Output(Neg(s, gathered)) : gathered);
+  return s.status();
+}
+// TensorScatterMin / Max (TensorFlow's): the gradient goes to every value equal to the
+// result, shared evenly among the ties of tensor's element and the updates that reached it.
+absl::Status TensorScatterMinMaxGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                     GradOut* out) {
+  const Output x = In(op, 0), indices = In(op, 1), updates = In(op, 2), y = grad::Out(op);
+  const DataType dt = g[0].type();
+  Output x_hit = Cast(s, Equal(s, x, y), dt);
+  Output updates_hit = Cast(s, Equal(s, updates, GatherNd(s, y, indices)), dt);
+  Output hits = TensorScatterAdd(s, x_hit, indices, updates_hit);
+  Output share = Div(s, g[0], hits);
+  out->push_back(Mul(s, share, x_hit));
+  out->push_back(Output());
+  out->push_back(Mul(s, GatherNd(s, share, indices), updates_hit));
+  return s.status();
+}
+
 }  // namespace
 
+RILL_REGISTER_GRADIENT("TensorScatterUpdate", TensorScatterUpdateGrad);
+RILL_REGISTER_GRADIENT("TensorScatterAdd", TensorScatterAddGrad<false>);
+RILL_REGISTER_GRADIENT("TensorScatterSub", TensorScatterAddGrad<true>);
+RILL_REGISTER_GRADIENT("TensorScatterMin", TensorScatterMinMaxGrad);
+RILL_REGISTER_GRADIENT("TensorScatterMax", TensorScatterMinMaxGrad);
 RILL_REGISTER_GRADIENT("GatherNd", GatherNdGrad);
 RILL_REGISTER_GRADIENT("ScatterNd", ScatterNdGrad);
 RILL_REGISTER_GRADIENT("Gather", GatherGrad);

@@ -1,4 +1,4 @@
-// Gather, GatherV2, GatherNd and ScatterNd: schemas, shape functions
+// Gather, GatherV2, GatherNd, ScatterNd and the TensorScatter ops: schemas, shape functions
 // (core/gather.h's and core/gather_nd.h's rules, shared with the kernels) and wrappers.
 #include "rill/ops/gather_ops.h"
 
@@ -58,7 +58,37 @@ absl::Status ScatterNdShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+absl::Status TensorScatterShape(InferenceContext& c) {
+  const PartialTensorShape &t = c.input_shape(0), &i = c.input_shape(1), &u = c.input_shape(2);
+  if (!i.unknown_rank() && i.dims() == 0) {
+    return errors::InvalidArgument("indices must have rank >= 1, got []");
+  }
+  if (!t.unknown_rank() && !i.unknown_rank() && !u.unknown_rank()) {
+    RILL_RETURN_IF_ERROR(CheckScatterNd(i.dim_sizes(), u.dim_sizes(), t.dim_sizes()));
+  }
+  c.set_output(0, t);
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+// tf.tensor_scatter_nd_update / _add / _sub / _min / _max: `tensor` with the slices that
+// indices name replaced by (or combined with) updates, as ScatterNd addresses them.
+#define RILL_REGISTER_TENSOR_SCATTER(Name, Types) \
+  RILL_REGISTER_OP(Name)                          \
+      .Input("tensor", "T")                       \
+      .Input("indices", "Tindices")               \
+      .Input("updates", "T")                      \
+      .Output("output", "T")                      \
+      .TypeAttr("T", Types)                       \
+      .TypeAttr("Tindices", kIndexTypes)          \
+      .SetShapeFn(TensorScatterShape)
+RILL_REGISTER_TENSOR_SCATTER("TensorScatterUpdate", kAllTypes);
+RILL_REGISTER_TENSOR_SCATTER("TensorScatterAdd", kNumberTypes);
+RILL_REGISTER_TENSOR_SCATTER("TensorScatterSub", kNumberTypes);
+RILL_REGISTER_TENSOR_SCATTER("TensorScatterMin", kNumberTypes);
+RILL_REGISTER_TENSOR_SCATTER("TensorScatterMax", kNumberTypes);
+#undef RILL_REGISTER_TENSOR_SCATTER
 
 RILL_REGISTER_OP("GatherNd")
     .Input("params", "Tparams")
@@ -124,6 +154,21 @@ ScatterNd::ScatterNd(const Scope& scope, Input indices, Input updates, Input sha
       .Input(shape)
       .Finalize(this);
 }
+
+#define RILL_DEFINE_TENSOR_SCATTER(Name)                                       \
+  Name::Name(const Scope& scope, Input tensor, Input indices, Input updates) { \
+    internal::NodeBuilder(scope, #Name)                                        \
+        .Input(tensor)                                                         \
+        .Input(indices)                                                        \
+        .Input(updates)                                                        \
+        .Finalize(this);                                                       \
+  }
+RILL_DEFINE_TENSOR_SCATTER(TensorScatterUpdate)
+RILL_DEFINE_TENSOR_SCATTER(TensorScatterAdd)
+RILL_DEFINE_TENSOR_SCATTER(TensorScatterSub)
+RILL_DEFINE_TENSOR_SCATTER(TensorScatterMin)
+RILL_DEFINE_TENSOR_SCATTER(TensorScatterMax)
+#undef RILL_DEFINE_TENSOR_SCATTER
 
 }  // namespace ops
 }  // namespace rill

@@ -44,4 +44,19 @@ class ScatterNd : public OpWrapper {
   ScatterNd(const Scope& scope, Input indices, Input updates, Input shape);
 };
 
+// `tensor` with the slices indices [m..., K] names set to updates [m..., tensor[K:]...]
+// (TensorScatterUpdate: the last of repeated tuples wins), or combined with them: Add, Sub
+// (each repeated tuple's update in turn), Min, Max. tf.tensor_scatter_nd_update and kin.
+#define RILL_DECLARE_TENSOR_SCATTER(Name)                                 \
+  class Name : public OpWrapper {                                         \
+   public:                                                                \
+    Name(const Scope& scope, Input tensor, Input indices, Input updates); \
+  };
+RILL_DECLARE_TENSOR_SCATTER(TensorScatterUpdate)
+RILL_DECLARE_TENSOR_SCATTER(TensorScatterAdd)
+RILL_DECLARE_TENSOR_SCATTER(TensorScatterSub)
+RILL_DECLARE_TENSOR_SCATTER(TensorScatterMin)
+RILL_DECLARE_TENSOR_SCATTER(TensorScatterMax)
+#undef RILL_DECLARE_TENSOR_SCATTER
+
 }  // namespace rill::ops

@@ -1,5 +1,6 @@
-// GPU kernels of Gather, GatherV2, UnsortedSegmentSum, GatherNd and ScatterNd (the last two
-// over core/gather_nd.h's flat slice numbers, as a gather of rows and a segment sum). Indices and
+// GPU kernels of Gather, GatherV2, UnsortedSegmentSum, GatherNd, ScatterNd and the
+// TensorScatter ops (the last over core/gather_nd.h's flat slice numbers, as a gather of
+// rows, a segment sum and scatter.cu's grouped combination). Indices and
 // segment ids are read on the host, where core/gather.h validates every one (an index out of range
 // is an error, where TensorFlow's GPU kernels write zeros), then uploaded for gather.cu.
 #include "rill/core/gather.h"
@@ -94,6 +95,34 @@ class ScatterNdGpu : public OpKernel {
   }
 };
 
+// tensor copied on the device, its rows grouped by slice on the host (where indices are
+// checked), then every slice's rows applied in order by one thread per element.
+template <typename T, ScatterKind K>
+class TensorScatterGpu : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    Tensor flat;
+    RILL_ASSIGN_OR_RETURN(const NdGeometry g, PrepareTensorScatter(ctx, &out, &flat));
+    const Tensor& tensor = ctx.input(0);
+    cudaStream_t s = ContextOf(ctx)->stream;
+    if (out->data() != tensor.data() && tensor.TotalBytes() > 0) {
+      RILL_CUDA_CHECK(cudaMemcpyAsync(out->data(), tensor.data(), tensor.TotalBytes(),
+                                      cudaMemcpyDeviceToDevice, s));
+    }
+    if (g.rows * g.inner == 0) return absl::OkStatus();
+    const ScatterGroups groups = GroupRowsBySlice(flat);
+    RILL_ASSIGN_OR_RETURN(Tensor order, UploadHostInput(ctx, groups.order, "indices"));
+    RILL_ASSIGN_OR_RETURN(Tensor starts, UploadHostInput(ctx, groups.starts, "indices"));
+    RILL_ASSIGN_OR_RETURN(Tensor targets, UploadHostInput(ctx, groups.targets, "indices"));
+    RILL_CUDA_CHECK(LaunchTensorScatter<T>(K, ctx.input(2).base<T>(), order.base<int64_t>(),
+                                           starts.base<int64_t>(), targets.base<int64_t>(),
+                                           groups.groups, g.inner, out->base<T>(), s));
+    return absl::OkStatus();
+  }
+};
+
 RILL_REGISTER_KERNEL_HOST_INPUTS("GatherNd", DEVICE_GPU, "", DT_INVALID, {1}, GatherNdGpu);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Gather", DEVICE_GPU, "", DT_INVALID, {1}, GatherGpu);
 RILL_REGISTER_KERNEL_HOST_INPUTS("GatherV2", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
@@ -108,6 +137,17 @@ RILL_REG_SEGMENT_SUM(float)
 RILL_REG_SEGMENT_SUM(double)
 RILL_REG_SEGMENT_SUM(int64_t)
 #undef RILL_REG_SEGMENT_SUM
+#define RILL_REG_TENSOR_SCATTER(T, NAME, KIND)                                           \
+  RILL_REGISTER_KERNEL_HOST_INPUTS(NAME, DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
+                                   TensorScatterGpu<T, KIND>);
+#define RILL_REG_TENSOR_SCATTERS(T, unused)                               \
+  RILL_REG_TENSOR_SCATTER(T, "TensorScatterUpdate", ScatterKind::kUpdate) \
+  RILL_REG_TENSOR_SCATTER(T, "TensorScatterAdd", ScatterKind::kAdd)       \
+  RILL_REG_TENSOR_SCATTER(T, "TensorScatterSub", ScatterKind::kSub)       \
+  RILL_REG_TENSOR_SCATTER(T, "TensorScatterMin", ScatterKind::kMin)       \
+  RILL_REG_TENSOR_SCATTER(T, "TensorScatterMax", ScatterKind::kMax)
+RILL_FOR_FLOAT_TYPES(RILL_REG_TENSOR_SCATTERS, 0)
+RILL_REG_TENSOR_SCATTERS(int64_t, 0)
 
 }  // namespace
 }  // namespace rill::gpu

@@ -16,6 +16,7 @@
 #include "rill/core/mirror_pad_row.h"
 #include "rill/core/point_activation.h"
 #include "rill/core/range_value.h"
+#include "rill/core/scatter_row.h"
 #include "rill/core/segment_row.h"
 #include "rill/core/select_plan.h"
 #include "rill/core/unary_math.h"
@@ -175,6 +176,13 @@ template <typename T>
 cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* beta2_power,
                             const T* lr, const T* beta1, const T* beta2, const T* epsilon,
                             const T* grad, bool nesterov, int64_t n, cudaStream_t stream);
+// The TensorScatter ops: each group's rows (core/gather_nd.h's ScatterGroups, on the device)
+// combined into `out`, which already holds the tensor's values.
+template <typename T>
+cudaError_t LaunchTensorScatter(ScatterKind kind, const T* updates, const int64_t* order,
+                                const int64_t* starts, const int64_t* targets, int64_t groups,
+                                int64_t inner, T* out, cudaStream_t stream);
+
 // The adaptive updates of core/apply_row.h: device pointers to the variable, its slots
 // (unused ones null), its scalars (each a device scalar) and the gradient.
 template <typename T>

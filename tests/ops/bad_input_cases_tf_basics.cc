@@ -1,5 +1,6 @@
 // Bad-input cases of TensorFlow's small everyday ops: All, Any, IsNan, IsInf, IsFinite,
-// Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot and PreventGradient.
+// Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot, PreventGradient and the
+// TensorScatter ops.
 #include "bad_input.h"
 
 namespace rill::testing {
@@ -57,10 +58,27 @@ void IdentityCases() {
           {"message"});
 }
 
+void TensorScatterCases() {
+  for (const char* op : {"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
+                         "TensorScatterMin", "TensorScatterMax"}) {
+    AddRecipe({op, {F({4, 2}), I({3, 1}, {3, 0, 3}), F({3, 2})}, {}});
+    AddCase("an index past the first dim", {op, {F({4, 2}), I({3, 1}, {3, 4, 0}), F({3, 2})}, {}},
+            kRun, kInvalid, {"4"});
+    AddCase("a negative index", {op, {F({4, 2}), I({3, 1}, {3, -1, 0}), F({3, 2})}, {}}, kRun,
+            kInvalid, {"-1"});
+    Both("updates of the wrong shape", {op, {F({4, 2}), I({3, 1}, {3, 0, 3}), F({3, 3})}, {}},
+         {"[3,2]", "[3,3]"});
+    Both("tuples longer than the tensor's rank", {op, {F({4}), I({1, 2}, {0, 0}), F({1})}, {}},
+         {"2"});
+    Both("scalar indices", {op, {F({4}), I({}, {0}), F({})}, {}});
+  }
+}
+
 const bool kRegistered = [] {
   PredicateCases();
   ShapeHelperCases();
   IdentityCases();
+  TensorScatterCases();
   return true;
 }();
 
