@@ -35,11 +35,10 @@ class LinSpaceGpu : public OpKernel {
     cudaStream_t stream = ContextOf(ctx)->stream;
     RILL_CUDA_CHECK(
         LaunchRange<T>(start, LinSpaceStep(start, stop, num), out->base<T>(), num - 1, stream));
-    // From the input's host buffer, alive until this kernel returns: a pageable source is
-    // staged before cudaMemcpyAsync returns.
-    const T* last = num > 1 ? ctx.input(1).base<T>() : ctx.input(0).base<T>();
+    // The last value as a one-element Range, passed by value: no host buffer that must
+    // outlive an asynchronous copy.
     RILL_CUDA_CHECK(
-        cudaMemcpyAsync(out->base<T>() + num - 1, last, sizeof(T), cudaMemcpyHostToDevice, stream));
+        LaunchRange<T>(num > 1 ? stop : start, T(0), out->base<T>() + num - 1, 1, stream));
     return absl::OkStatus();
   }
 };
