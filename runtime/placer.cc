@@ -26,7 +26,17 @@ struct UnionFind {
 std::string DtypeOf(const Node& n) {
   for (const char* attr : {"T", "dtype"}) {
     auto it = n.attrs().find(attr);
-    if (it != n.attrs().end()) return DataTypeString(std::get<DataType>(it->second));
+    if (it == n.attrs().end()) continue;
+    // A list of types (the T of IdentityN, a function's or an ONNX import's inputs) is
+    // named in full; anything else under these names is no dtype to report.
+    if (const auto* t = std::get_if<DataType>(&it->second)) return DataTypeString(*t);
+    if (const auto* ts = std::get_if<std::vector<DataType>>(&it->second)) {
+      return absl::StrCat(
+          "[",
+          absl::StrJoin(*ts, ", ",
+                        [](std::string* out, DataType t) { out->append(DataTypeString(t)); }),
+          "]");
+    }
   }
   return "-";
 }

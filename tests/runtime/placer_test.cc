@@ -1,6 +1,7 @@
 // The placer, copy insertion and the device caching allocator, against a fake accelerator.
 #include "fake_device.h"
 #include "gtest/gtest.h"
+#include "rill/core/testing/status_test_util.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -193,6 +194,36 @@ TEST_F(PlacerTest, HardPlacementErrorIsShortAndComplete) {
     EXPECT_NE(m.find(part), std::string::npos) << part << " missing from: " << m;
   }
   EXPECT_LT(m.size(), 400u) << m;
+}
+
+// A node whose T is a list of types (While's) pinned where it has no kernel: the error
+// names the list; it once aborted the process on a std::get of a single type.
+TEST_F(PlacerTest, HardPlacementErrorNamesAListOfTypes) {
+  Scope root = Scope::NewRootScope();
+  OutputList out;
+  RILL_ASSERT_OK(ops::BuildWhileLoop(
+      root.WithDevice("/device:FAKE_GPU:0"), {ops::Const(root, 0), ops::Const(root, 0.f)},
+      [](const Scope& s, const std::vector<Output>& v, Output* o) {
+        *o = ops::Less(s, v[0], 3);
+        return s.status();
+      },
+      [](const Scope& s, const std::vector<Output>& v, std::vector<Output>* o) {
+        *o = {ops::Add(s, v[0], 1), ops::Add(s, v[1], 2.f)};
+        return s.status();
+      },
+      "loop", &out));
+  auto session = MakeSession(root, /*soft=*/false);
+  std::vector<Tensor> got;
+  absl::Status s = session->Run({out[1]}, &got);
+  ASSERT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  std::string m(s.message());
+  for (const char* part : {"'loop'", "(While)", "[int32, float]", "/device:FAKE_GPU:0"}) {
+    EXPECT_NE(m.find(part), std::string::npos) << part << " missing from: " << m;
+  }
+  // With soft placement the same graph runs on the CPU.
+  auto soft = MakeSession(root);
+  RILL_ASSERT_OK(soft->Run({out[1]}, &got));
+  EXPECT_EQ(got[0].scalar<float>()(), 6.f);
 }
 
 TEST_F(PlacerTest, VariablesStayWithTheirUpdatesAndKeepValues) {
