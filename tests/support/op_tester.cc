@@ -58,6 +58,13 @@ absl::StatusOr<Tensor> RunOn(const OpCase& c, const std::vector<Tensor>& inputs,
 
 }  // namespace
 
+bool HasGpuKernel(const OpCase& c) {
+  Built b;
+  Build(c, c.inputs, "", &b);
+  return b.scope.ok() && b.out.node() != nullptr &&
+         KernelRegistry::Global()->Find(*b.out.node(), DEVICE_GPU) != nullptr;
+}
+
 OpCaseRegistration::OpCaseRegistration(const char* group,
                                        std::function<std::vector<OpCase>()> make) {
   Makers().emplace(group, std::move(make));
@@ -102,7 +109,8 @@ void ExpectOpCase(const OpCase& c) {
   ASSERT_TRUE(ref.ok()) << "the reference run failed: " << ref.status();
   const std::vector<double> want = ToDoubles(*ref);
   std::vector<std::string> devices = {"/CPU:0"};
-  if (HaveGpu()) devices.push_back("/GPU:0");
+  // An op with no GPU kernel (registry_test lists which) is tested on the CPU alone.
+  if (HaveGpu() && HasGpuKernel(c)) devices.push_back("/GPU:0");
   for (const std::string& d : devices) {
     SCOPED_TRACE(d);
     absl::StatusOr<Tensor> got = RunOn(c, c.inputs, d == "/CPU:0" ? "" : d);

@@ -30,8 +30,12 @@ struct OpCase {
   bool float64_reference = true;
 };
 
-// Runs the case on every device present and checks each result (gtest failures).
+// Runs the case on every device present that has a kernel for its output's op, and checks
+// each result (gtest failures).
 void ExpectOpCase(const OpCase& c);
+
+// Whether the case's output op has a GPU kernel for the case's dtypes.
+bool HasGpuKernel(const OpCase& c);
 
 // The op types of the case's graph (built on the CPU, not run).
 std::set<std::string> OpsOf(const OpCase& c);
