@@ -30,4 +30,4 @@ echo "gpu-bundle: $(du -sm .devbundle | cut -f1) MiB unpacked, after stripping"
 mkdir -p .devpack
 tar cJf .devpack/bundle.tar.xz .devbundle
 echo "gpu-bundle: .devpack/bundle.tar.xz is $(du -sm .devpack/bundle.tar.xz | cut -f1) MiB (the tool carries 64)"
-echo "Run on the device, as two commands of about 6 minutes each: bash scripts/gpu-check.sh; then bash scripts/gpu-figures.sh"
+echo "Run on the device, as one command of about 7 minutes (timeout_s 560): bash scripts/gpu-run.sh"

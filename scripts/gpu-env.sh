@@ -1,4 +1,4 @@
-# Sourced by scripts/gpu-check.sh and scripts/gpu-figures.sh on the GPU machine: unpacks
+# Sourced by scripts/gpu-run.sh and scripts/gpu-figures.sh on the GPU machine: unpacks
 # the bundle (once) and sets the paths, NCCL's included. RILL_SYSTEM_LD_LIBRARY_PATH keeps
 # the machine's own path for python3 (PyTorch): the bundle's Debian libraries must not
 # shadow the machine's newer ones there.

@@ -2,7 +2,9 @@
 //   BM_GpuMatMulVsCublas/n   rill's MatMul on /GPU:0 (a Run with it as target) and cuBLAS
 //                            (cublasGemmEx into a buffer made once) on the same stream,
 //                            alternated; counter rill_vs_cublas = cuBLAS time / rill time
-//   BM_GpuChain100           100 dependent scalar Adds on the GPU: host cost per node
+//   BM_GpuChain100/graphs    100 dependent scalar Adds on the GPU (the optimizer off, so
+//                            that they stay 100 nodes): host cost per node, run as usual
+//                            (0) or replayed as a CUDA graph (1; counter replays)
 //   BM_GpuLaunch100          100 bare kernel launches: the floor under that
 //   BM_GpuFirstRun           Session creation + first Run of a 1024^2 MatMul, and a warm Run
 #include <chrono>
@@ -88,15 +90,27 @@ void BM_GpuChain100(benchmark::State& state) {
   auto x = ops::Placeholder(root, DT_FLOAT);
   Output acc = x;
   for (int i = 0; i < 100; ++i) acc = ops::Add(root, acc, 1.0f);
-  Session session(root);
+  // The optimizer would fuse the chain into one kernel: off, so that 100 nodes run.
+  SessionOptions options;
+  options.optimize_graph = false;
+  options.cuda_graphs = state.range(0) != 0;
+  Session session(root, options);
+  Session::CallableHandle h;
+  if (!session.MakeCallable(CallableOptions{{x}, {acc}, {}}, &h).ok()) {
+    state.SkipWithError("MakeCallable failed");
+    return;
+  }
   std::vector<Tensor> out;
-  Session::FeedType feeds{{x, Tensor(0.0f)}};
-  for (auto _ : state) (void)session.Run(feeds, {acc}, &out);
+  std::vector<Tensor> feeds{Tensor(0.0f)};
+  for (auto _ : state) (void)session.RunCallable(h, feeds, &out);
   state.counters["us_per_node"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * 100 * 1e6,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  auto stats = session.GetStepGraphStats(h);
+  if (stats.ok()) state.counters["replays"] = static_cast<double>(stats->replays);
+  if (out.empty() || out[0].scalar<float>()() != 100.f) state.SkipWithError("wrong result");
 }
-BENCHMARK(BM_GpuChain100)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_GpuChain100)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 // The floor under BM_GpuChain100: 100 bare kernel launches (one float filled each) and a
 // sync, through rill's launcher, no graph; counter us_per_launch.
