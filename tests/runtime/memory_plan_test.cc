@@ -97,6 +97,45 @@ TEST(MemoryPlan, MnistCnnStepsTrainAsWithoutIt) {
   ExpectSameTraining([] { return MnistCnnStep(4, 4, 6, 16); }, 4);
 }
 
+// On a GPU, once a step's layout is planned, its runs ask the device for no memory: no
+// cudaMalloc (the caching allocator's backend) and no cudaHostAlloc for the feeds'
+// staging, step after step.
+void ExpectGpuStepsAllocateNothing(const TrainStep& t) {
+  Session session(t.scope);
+  ASSERT_TRUE(session.Run({}, {}, {t.init}, nullptr).ok());
+  Session::CallableHandle h;
+  ASSERT_TRUE(session.MakeCallable(t.Signature(), &h).ok());
+  std::vector<Tensor> out;
+  for (int step = 0; step < 3; ++step) {
+    ASSERT_TRUE(session.RunCallable(h, {t.x_value, t.y_value}, &out).ok());
+  }
+  absl::StatusOr<DeviceMemoryStats> before = GetDeviceMemoryStats("/GPU:0");
+  ASSERT_TRUE(before.ok()) << before.status();
+  for (int step = 0; step < 10; ++step) {
+    ASSERT_TRUE(session.RunCallable(h, {t.x_value, t.y_value}, &out).ok());
+  }
+  absl::StatusOr<DeviceMemoryStats> after = GetDeviceMemoryStats("/GPU:0");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->device.num_backend_allocs, before->device.num_backend_allocs)
+      << after->device.DebugString();
+  EXPECT_EQ(after->pinned_host.num_backend_allocs, before->pinned_host.num_backend_allocs)
+      << after->pinned_host.DebugString();
+  std::printf(
+      "10 steps: %lld device allocations (all from the cache), %lld pinned\n",
+      static_cast<long long>(after->device.num_allocs - before->device.num_allocs),
+      static_cast<long long>(after->pinned_host.num_allocs - before->pinned_host.num_allocs));
+}
+
+TEST(MemoryPlan, GpuStepsAllocateNoDeviceMemory) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  {
+    SCOPED_TRACE("CIFAR MLP");
+    ExpectGpuStepsAllocateNothing(CifarMlpStep(8, 64, 32));
+  }
+  SCOPED_TRACE("MNIST CNN");
+  ExpectGpuStepsAllocateNothing(MnistCnnStep(4, 4, 6, 16));
+}
+
 // Each set of feed shapes gets its own layout (up to a few; then runs allocate).
 TEST(MemoryPlan, FeedShapesThatChangeGetTheirOwnLayouts) {
   Scope s = Scope::NewRootScope();
