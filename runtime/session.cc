@@ -19,9 +19,19 @@
 
 namespace rill {
 
+namespace {
+// RILL_CUDA_GRAPHS=1 (read when a Session is made) turns graph mode on for every Session,
+// so that a GPU machine can run a whole test suite or program replaying its steps.
+SessionOptions WithEnvironment(SessionOptions o) {
+  const char* v = std::getenv("RILL_CUDA_GRAPHS");
+  if (v != nullptr && std::string(v) == "1") o.cuda_graphs = true;
+  return o;
+}
+}  // namespace
+
 struct Session::Impl {
   Impl(const Scope& s, const SessionOptions& o, DeviceSet d)
-      : scope(s), options(o), devices(std::move(d)) {}
+      : scope(s), options(WithEnvironment(o)), devices(std::move(d)) {}
   Scope scope;
   SessionOptions options;
   PlacementOptions placement;

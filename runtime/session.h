@@ -51,7 +51,8 @@ struct SessionOptions {
   // later runs (as ONNX Runtime's enable_cuda_graph; docs/design.md). A plan qualifies
   // when all of it but the feeds' uploads and fetches' downloads runs on one GPU, with no
   // random or other stateful op besides variable updates and no collective; others run as
-  // usual (GetStepGraphStats says why). Needs plan_memory. Off until measured on a GPU.
+  // usual (GetStepGraphStats says why). Needs plan_memory. Off by default; the
+  // environment's RILL_CUDA_GRAPHS=1 turns it on for every Session of the process.
   bool cuda_graphs = false;
   // TensorFlow's address of a remote runtime. rill runs in this process: anything but ""
   // makes a Session that returns InvalidArgument from every call.

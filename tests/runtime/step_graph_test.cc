@@ -3,6 +3,7 @@
 // kernels enqueue their work, which runs at once, or is only recorded while the thread
 // records, to run at each launch with the addresses it was recorded with. On a GPU, a
 // training step replayed gives the losses of ordinary runs.
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -372,6 +373,25 @@ TEST(StepGraph, APlanOnlyOnTheCpuIsNotRecorded) {
   EXPECT_TRUE(st.enabled);
   EXPECT_NE(st.why_not.find("no node runs on a device that can record"), std::string::npos);
   EXPECT_EQ(st.captures + st.replays + st.fallbacks, 0);
+}
+
+// RILL_CUDA_GRAPHS=1 turns graph mode on for Sessions made while it is set.
+TEST(StepGraph, TheEnvironmentTurnsGraphModeOn) {
+  Scope root = Scope::NewRootScope();
+  auto x = Placeholder(root, DT_FLOAT);
+  auto y = Mul(root, x, x);
+  for (const char* value : {"1", "0"}) {
+    SCOPED_TRACE(value);
+    setenv("RILL_CUDA_GRAPHS", value, 1);
+    Session session(root, SessionOptions(), CpuOnly());
+    unsetenv("RILL_CUDA_GRAPHS");
+    Session::CallableHandle h;
+    ASSERT_TRUE(session.MakeCallable({{x}, {y}, {}}, &h).ok());
+    std::vector<Tensor> out;
+    ASSERT_TRUE(session.RunCallable(h, {Tensor(3.f)}, &out).ok());
+    ExpectTensorNear(out[0], DT_FLOAT, {}, {9.0}, 0);
+    EXPECT_EQ(session.GetStepGraphStats(h)->enabled, std::string(value) == "1");
+  }
 }
 
 // Losses of 8 training steps of an MLP with everything on the GPU (labels one-hot: sparse
