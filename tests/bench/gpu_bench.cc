@@ -5,6 +5,7 @@
 //   BM_GpuChain100/graphs    100 dependent scalar Adds on the GPU (the optimizer off, so
 //                            that they stay 100 nodes): host cost per node, run as usual
 //                            (0) or replayed as a CUDA graph (1; counter replays)
+//   BM_GpuChain100Host/graphs  the host's time alone for the same (queued, not waited for)
 //   BM_GpuLaunch100          100 bare kernel launches: the floor under that
 //   BM_GpuFirstRun           Session creation + first Run of a 1024^2 MatMul, and a warm Run
 #include <chrono>
@@ -111,6 +112,45 @@ void BM_GpuChain100(benchmark::State& state) {
   if (out.empty() || out[0].scalar<float>()() != 100.f) state.SkipWithError("wrong result");
 }
 BENCHMARK(BM_GpuChain100)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// The host's share of BM_GpuChain100: the same 100 nodes as a target (no fetch), run with
+// RunOptions::wait_for_devices = false so that the call returns once the work is queued;
+// only the call is timed, the wait for the GPU comes after. Counter host_us_per_node (the
+// issue's goal for graph replay: at most 1).
+void BM_GpuChain100Host(benchmark::State& state) {
+  RILL_BENCH_REQUIRE_GPU(state);
+  Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto x = ops::Placeholder(root, DT_FLOAT);
+  Output acc = x;
+  for (int i = 0; i < 100; ++i) acc = ops::Add(root, acc, 1.0f);
+  SessionOptions options;
+  options.optimize_graph = false;
+  options.cuda_graphs = state.range(0) != 0;
+  Session session(root, options);
+  Session::CallableHandle h;
+  if (!session.MakeCallable(CallableOptions{{x}, {}, {acc.op()}}, &h).ok()) {
+    state.SkipWithError("MakeCallable failed");
+    return;
+  }
+  RunOptions run;
+  run.wait_for_devices = false;
+  std::vector<Tensor> out;
+  std::vector<Tensor> feeds{Tensor(0.0f)};
+  double host_s = 0;
+  for (auto _ : state) {
+    auto t0 = Clock::now();
+    (void)session.RunCallable(h, feeds, &out, run, nullptr);
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    cudaDeviceSynchronize();
+    state.SetIterationTime(s);
+    host_s += s;
+  }
+  state.counters["host_us_per_node"] =
+      host_s * 1e6 / (static_cast<double>(state.iterations()) * 100);
+  auto stats = session.GetStepGraphStats(h);
+  if (stats.ok()) state.counters["replays"] = static_cast<double>(stats->replays);
+}
+BENCHMARK(BM_GpuChain100Host)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // The floor under BM_GpuChain100: 100 bare kernel launches (one float filled each) and a
 // sync, through rill's launcher, no graph; counter us_per_launch.
