@@ -3,9 +3,10 @@
 # per rank, alternated PAIRS times. Prints per pair: per-rank batch, then ms/step and
 # examples/s of 1 rank, then of 2 ranks. Scaling efficiency = examples/s(2) / (2 x (1)).
 #   scripts/dist-scaling.sh BATCH_PER_RANK EXAMPLES PAIRS [BUILD_DIR]
+# (CIFAR_BIN names the program itself instead, as on the GPU machine's bundle.)
 set -euo pipefail
 batch=${1:?batch per rank} examples=${2:?examples} pairs=${3:?pairs}
-bin=${4:-build/release}/examples/train_cifar_mlp
+bin=${CIFAR_BIN:-${4:-build/release}/examples/train_cifar_mlp}
 flags=(--device=cpu --epochs=1 --train_examples="$examples" --batch_size="$batch" --test_examples=32)
 figures() { grep -A1 "examples/s" | tail -1 | awk '{print $3, $4}'; }
 for _ in $(seq 1 "$pairs"); do

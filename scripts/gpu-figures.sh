@@ -57,6 +57,17 @@ done
 timeout 60 rill_gpu_bench --benchmark_repetitions=3 --benchmark_report_aggregates_only=true 2>&1 |
   grep -E "median|rror" >> $R
 echo "benchmarks done at ${SECONDS} s" >> $R
+# Issue 30's scaling on a machine with more than 2 cores: the CIFAR MLP on the CPU, 1 rank
+# against 2 ranks of one thread each (per-rank batch, ms/step and examples/s of each).
+if time_left; then
+  (
+    mpirun --version > /dev/null 2>&1 || source .devbundle/ompi/mpi-env.sh
+    for b in "32 2048" "256 4096"; do
+      CIFAR_BIN=$(command -v train_cifar_mlp) timeout 60 scripts/dist-scaling.sh $b 3 2>&1 |
+        sed 's/^/dist scaling (batch, 1 rank ms examples\/s, 2 ranks ms examples\/s) /' >> $R
+    done
+  )
+fi
 # One traced step of each on the GPU, to read where its time goes (chrome://tracing files).
 timeout 60 train_cifar_mlp --device=gpu --epochs=1 --train_examples=2000 --test_examples=100 \
   --trace=$OUT/cifar_gpu.json > /dev/null 2>&1

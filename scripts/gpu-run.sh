@@ -97,6 +97,6 @@ cat $L/r1 $L/r6 $L/r2 $L/r3 $L/r4 $L/r5 >> $R
 tar czf $OUT/logs.tgz -C /tmp gpu-logs
 echo "correctness half done at $(date -u +%T)" >> $R
 # The figures half, alone on the machine.
-FIG_SECONDS=200 bash scripts/gpu-figures.sh > /dev/null 2>&1
+FIG_SECONDS=230 bash scripts/gpu-figures.sh > /dev/null 2>&1
 tar czf $OUT/logs.tgz -C /tmp gpu-logs
 cat $R $OUT/figures.txt
