@@ -9,6 +9,7 @@
 //   BM_GpuLaunch100          100 bare kernel launches: the floor under that
 //   BM_GpuFirstRun           Session creation + first Run of a 1024^2 MatMul, and a warm Run
 #include <chrono>
+#include <memory>
 
 #include "benchmark/benchmark.h"
 #include "rill/kernels/cuda/gpu_context.h"
@@ -85,30 +86,48 @@ BENCHMARK(BM_GpuMatMulVsCublas)
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 
+// 100 dependent scalar Adds on the GPU in a Session with graph mode as `state` says, the
+// optimizer off (it would fuse them into one kernel); the callable feeds x and fetches
+// the sum, or has it as a target only.
+struct Chain100 {
+  Chain100(benchmark::State& state, bool fetch) {
+    auto x = ops::Placeholder(root, DT_FLOAT);
+    Output acc = x;
+    for (int i = 0; i < 100; ++i) acc = ops::Add(root, acc, 1.0f);
+    SessionOptions options;
+    options.optimize_graph = false;
+    options.cuda_graphs = state.range(0) != 0;
+    session = std::make_unique<Session>(root, options);
+    CallableOptions sig{{x}, {}, {}};
+    if (fetch) {
+      sig.fetch = {acc};
+    } else {
+      sig.target = {acc.op()};
+    }
+    ok = session->MakeCallable(sig, &handle).ok();
+    if (!ok) state.SkipWithError("MakeCallable failed");
+  }
+  void CountReplays(benchmark::State& state) const {
+    auto stats = session->GetStepGraphStats(handle);
+    if (stats.ok()) state.counters["replays"] = static_cast<double>(stats->replays);
+  }
+  Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
+  std::unique_ptr<Session> session;
+  Session::CallableHandle handle = 0;
+  bool ok = false;
+  const std::vector<Tensor> feeds{Tensor(0.0f)};
+};
+
 void BM_GpuChain100(benchmark::State& state) {
   RILL_BENCH_REQUIRE_GPU(state);
-  Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
-  auto x = ops::Placeholder(root, DT_FLOAT);
-  Output acc = x;
-  for (int i = 0; i < 100; ++i) acc = ops::Add(root, acc, 1.0f);
-  // The optimizer would fuse the chain into one kernel: off, so that 100 nodes run.
-  SessionOptions options;
-  options.optimize_graph = false;
-  options.cuda_graphs = state.range(0) != 0;
-  Session session(root, options);
-  Session::CallableHandle h;
-  if (!session.MakeCallable(CallableOptions{{x}, {acc}, {}}, &h).ok()) {
-    state.SkipWithError("MakeCallable failed");
-    return;
-  }
+  Chain100 chain(state, /*fetch=*/true);
+  if (!chain.ok) return;
   std::vector<Tensor> out;
-  std::vector<Tensor> feeds{Tensor(0.0f)};
-  for (auto _ : state) (void)session.RunCallable(h, feeds, &out);
+  for (auto _ : state) (void)chain.session->RunCallable(chain.handle, chain.feeds, &out);
   state.counters["us_per_node"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * 100 * 1e6,
                          benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  auto stats = session.GetStepGraphStats(h);
-  if (stats.ok()) state.counters["replays"] = static_cast<double>(stats->replays);
+  chain.CountReplays(state);
   if (out.empty() || out[0].scalar<float>()() != 100.f) state.SkipWithError("wrong result");
 }
 BENCHMARK(BM_GpuChain100)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
@@ -119,27 +138,15 @@ BENCHMARK(BM_GpuChain100)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 // issue's goal for graph replay: at most 1).
 void BM_GpuChain100Host(benchmark::State& state) {
   RILL_BENCH_REQUIRE_GPU(state);
-  Scope root = Scope::NewRootScope().WithDevice("/GPU:0");
-  auto x = ops::Placeholder(root, DT_FLOAT);
-  Output acc = x;
-  for (int i = 0; i < 100; ++i) acc = ops::Add(root, acc, 1.0f);
-  SessionOptions options;
-  options.optimize_graph = false;
-  options.cuda_graphs = state.range(0) != 0;
-  Session session(root, options);
-  Session::CallableHandle h;
-  if (!session.MakeCallable(CallableOptions{{x}, {}, {acc.op()}}, &h).ok()) {
-    state.SkipWithError("MakeCallable failed");
-    return;
-  }
+  Chain100 chain(state, /*fetch=*/false);
+  if (!chain.ok) return;
   RunOptions run;
   run.wait_for_devices = false;
   std::vector<Tensor> out;
-  std::vector<Tensor> feeds{Tensor(0.0f)};
   double host_s = 0;
   for (auto _ : state) {
     auto t0 = Clock::now();
-    (void)session.RunCallable(h, feeds, &out, run, nullptr);
+    (void)chain.session->RunCallable(chain.handle, chain.feeds, &out, run, nullptr);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
     cudaDeviceSynchronize();
     state.SetIterationTime(s);
@@ -147,8 +154,7 @@ void BM_GpuChain100Host(benchmark::State& state) {
   }
   state.counters["host_us_per_node"] =
       host_s * 1e6 / (static_cast<double>(state.iterations()) * 100);
-  auto stats = session.GetStepGraphStats(h);
-  if (stats.ok()) state.counters["replays"] = static_cast<double>(stats->replays);
+  chain.CountReplays(state);
 }
 BENCHMARK(BM_GpuChain100Host)->Arg(0)->Arg(1)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
