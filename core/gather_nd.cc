@@ -7,6 +7,7 @@
 #include "rill/core/kernel_util.h"
 #include "rill/core/limits.h"
 #include "rill/core/shape_inference.h"
+#include "rill/core/variable.h"
 
 namespace rill {
 namespace {
@@ -115,6 +116,43 @@ absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** o
                                       tensor.shape().dim_sizes()));
   RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, tensor.shape(), out));
   return Flatten(indices, tensor.shape().dim_sizes(), flat);
+}
+
+absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tensor& indices,
+                                                  const Tensor& updates, bool nd, Tensor* flat) {
+  if (nd) {
+    RILL_RETURN_IF_ERROR(CheckScatterNd(indices.shape().dim_sizes(), updates.shape().dim_sizes(),
+                                        var.shape().dim_sizes()));
+    return Flatten(indices, var.shape().dim_sizes(), flat);
+  }
+  if (var.dims() == 0) {
+    return errors::InvalidArgument("the variable must have rank >= 1 to scatter rows into, got ",
+                                   var.shape().DebugString());
+  }
+  // Each index as a tuple of one: indices [m...] read as [m..., 1].
+  shape_util::Dims tuples(indices.shape().dim_sizes().begin(), indices.shape().dim_sizes().end());
+  tuples.push_back(1);
+  RILL_ASSIGN_OR_RETURN(TensorShape as_tuples, TensorShape::Build(tuples));
+  RILL_RETURN_IF_ERROR(
+      CheckScatterNd(as_tuples.dim_sizes(), updates.shape().dim_sizes(), var.shape().dim_sizes()));
+  Tensor view;
+  if (!view.CopyFrom(indices, as_tuples)) return errors::Internal("indices as tuples");
+  return Flatten(view, var.shape().dim_sizes(), flat);
+}
+
+absl::StatusOr<NdGeometry> PrepareVariableScatter(OpKernelContext& ctx, Var& var, bool nd,
+                                                  Tensor* flat) {
+  const Tensor& cur = var.value();
+  if (!cur.IsInitialized()) {
+    return errors::FailedPrecondition("Attempting to use uninitialized value ", var.name());
+  }
+  absl::StatusOr<NdGeometry> g = PrepareVariableScatter(cur, ctx.input(1), ctx.input(2), nd, flat);
+  if (!g.ok()) {
+    return errors::Annotate(g.status(),
+                            absl::StrCat(ctx.node().DebugName(), " on variable '", var.name(),
+                                         "' of shape ", cur.shape().DebugString(), ": "));
+  }
+  return g;
 }
 
 ScatterGroups GroupRowsBySlice(const Tensor& flat) {

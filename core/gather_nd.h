@@ -36,6 +36,18 @@ absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, 
 // with each tuple's slice number.
 absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** out, Tensor* flat);
 
+// The variable scatters on a variable's value `var`: ScatterNdUpdate and kin (`nd`: indices
+// [m..., K] as TensorScatterUpdate's) and ScatterUpdate and kin (each index of indices, of
+// any shape, names a row of var's first dim; updates indices + var[1:]). Checks the shapes
+// and every index, and fills *flat with each row's slice number.
+absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tensor& indices,
+                                                  const Tensor& updates, bool nd, Tensor* flat);
+// The same for a variable scatter's kernel (inputs: ref, indices on the host, updates), the
+// variable's lock held: its value must be initialized; errors name the node and variable.
+class Var;
+absl::StatusOr<NdGeometry> PrepareVariableScatter(OpKernelContext& ctx, Var& var, bool nd,
+                                                  Tensor* flat);
+
 // The rows of `flat` grouped by the slice they land on, each group in indices' order, so
 // that a device may update every slice at once and still apply one slice's rows in turn
 // (deterministic, and the last of repeated tuples wins an update, as on the CPU).

@@ -1,12 +1,13 @@
-// How TensorScatterUpdate/Add/Sub/Min/Max combine an update with what a slice holds, one
-// element at a time, for the CPU and GPU kernels (plain header: nvcc takes it).
+// How TensorScatterUpdate/Add/Sub/Min/Max and the variable scatters (ScatterUpdate and
+// kin, ScatterNdUpdate and kin) combine an update with what a slice holds, one element at
+// a time, for the CPU and GPU kernels (plain header: nvcc takes it).
 #pragma once
 
 #include "rill/core/host_device.h"
 
 namespace rill {
 
-enum class ScatterKind : int { kUpdate, kAdd, kSub, kMin, kMax };
+enum class ScatterKind : int { kUpdate, kAdd, kSub, kMin, kMax, kMul, kDiv };
 
 template <ScatterKind K, typename T>
 RILL_HOST_DEVICE inline T ScatterCombine(T cur, T u) {
@@ -15,6 +16,8 @@ RILL_HOST_DEVICE inline T ScatterCombine(T cur, T u) {
   if constexpr (K == ScatterKind::kSub) return static_cast<T>(cur - u);
   if constexpr (K == ScatterKind::kMin) return u < cur ? u : cur;
   if constexpr (K == ScatterKind::kMax) return u > cur ? u : cur;
+  if constexpr (K == ScatterKind::kMul) return static_cast<T>(cur * u);
+  if constexpr (K == ScatterKind::kDiv) return static_cast<T>(cur / u);  // integers: checked
 }
 
 // Group g's rows order[starts[g]] .. order[starts[g + 1] - 1] all land on slice targets[g],

@@ -47,6 +47,30 @@ class AssignSub : public OpWrapper {
   AssignSub(const Scope& scope, Input ref, Input value);
 };
 
+// TensorFlow 1's variable scatters (tf.compat.v1.scatter_update and kin): the variable
+// `ref`'s rows that indices (any shape) name are set to updates [indices..., ref[1:]...]
+// (ScatterUpdate: the last of repeated indices wins) or combined with them in indices'
+// order (Add, Sub, Mul, Div, Min, Max); ScatterNd*: the slices that index tuples [m..., K]
+// name, updates [m..., ref[K:]...]. The variable changes in place (a value read from it
+// before stays as it was); the output is the variable's new value. An index out of range,
+// or an integer division by zero, is InvalidArgument and changes nothing.
+#define RILL_DECLARE_VARIABLE_SCATTER(Name)                            \
+  class Name : public OpWrapper {                                      \
+   public:                                                             \
+    Name(const Scope& scope, Input ref, Input indices, Input updates); \
+  };
+RILL_DECLARE_VARIABLE_SCATTER(ScatterUpdate)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterAdd)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterSub)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterMul)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterDiv)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterMin)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterMax)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterNdUpdate)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterNdAdd)
+RILL_DECLARE_VARIABLE_SCATTER(ScatterNdSub)
+#undef RILL_DECLARE_VARIABLE_SCATTER
+
 // One op that runs the initializer of every variable created with an initial value so far.
 Operation GlobalVariablesInitializer(const Scope& scope);
 

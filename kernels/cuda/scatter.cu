@@ -44,6 +44,10 @@ cudaError_t LaunchTensorScatter(ScatterKind kind, const T* updates, const int64_
       return Launch<ScatterKind::kMin>(updates, order, starts, targets, groups, inner, out, stream);
     case ScatterKind::kMax:
       return Launch<ScatterKind::kMax>(updates, order, starts, targets, groups, inner, out, stream);
+    case ScatterKind::kMul:
+      return Launch<ScatterKind::kMul>(updates, order, starts, targets, groups, inner, out, stream);
+    case ScatterKind::kDiv:
+      return Launch<ScatterKind::kDiv>(updates, order, starts, targets, groups, inner, out, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -1,6 +1,6 @@
 // Bad-input cases of TensorFlow's small everyday ops: All, Any, IsNan, IsInf, IsFinite,
 // Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot, PreventGradient and the
-// TensorScatter ops.
+// TensorScatter ops, the variable scatters.
 #include "bad_input.h"
 
 namespace rill::testing {
@@ -58,23 +58,52 @@ void IdentityCases() {
           {"message"});
 }
 
+// Ops that scatter by index tuples (tensor or variable, indices [m..., K], updates).
+void IndexTupleCases(const char* op) {
+  AddRecipe({op, {F({4, 2}), I({3, 1}, {3, 0, 3}), F({3, 2})}, {}});
+  AddCase("an index past the first dim", {op, {F({4, 2}), I({3, 1}, {3, 4, 0}), F({3, 2})}, {}},
+          kRun, kInvalid, {"4"});
+  AddCase("a negative index", {op, {F({4, 2}), I({3, 1}, {3, -1, 0}), F({3, 2})}, {}}, kRun,
+          kInvalid, {"-1"});
+  Both("updates of the wrong shape", {op, {F({4, 2}), I({3, 1}, {3, 0, 3}), F({3, 3})}, {}},
+       {"[3,2]", "[3,3]"});
+  Both("tuples longer than the tensor's rank", {op, {F({4}), I({1, 2}, {0, 0}), F({1})}, {}},
+       {"2"});
+  Both("scalar indices", {op, {F({4}), I({}, {0}), F({})}, {}});
+}
+
 void TensorScatterCases() {
   for (const char* op : {"TensorScatterUpdate", "TensorScatterAdd", "TensorScatterSub",
                          "TensorScatterMin", "TensorScatterMax"}) {
-    AddRecipe({op, {F({4, 2}), I({3, 1}, {3, 0, 3}), F({3, 2})}, {}});
-    AddCase("an index past the first dim", {op, {F({4, 2}), I({3, 1}, {3, 4, 0}), F({3, 2})}, {}},
-            kRun, kInvalid, {"4"});
-    AddCase("a negative index", {op, {F({4, 2}), I({3, 1}, {3, -1, 0}), F({3, 2})}, {}}, kRun,
-            kInvalid, {"-1"});
-    Both("updates of the wrong shape", {op, {F({4, 2}), I({3, 1}, {3, 0, 3}), F({3, 3})}, {}},
-         {"[3,2]", "[3,3]"});
-    Both("tuples longer than the tensor's rank", {op, {F({4}), I({1, 2}, {0, 0}), F({1})}, {}},
-         {"2"});
-    Both("scalar indices", {op, {F({4}), I({}, {0}), F({})}, {}});
+    IndexTupleCases(op);
   }
 }
 
+// The variable scatters: ref input 0 is a variable initialized to the value given.
+void VariableScatterCases() {
+  for (const char* op : {"ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul", "ScatterDiv",
+                         "ScatterMin", "ScatterMax"}) {
+    AddRecipe({op, {F({4, 2}), I({3}, {3, 0, 3}), F({3, 2})}, {}});
+    AddCase("an index past the first dim", {op, {F({4, 2}), I({3}, {3, 4, 0}), F({3, 2})}, {}},
+            kRun, kInvalid, {"4"});
+    AddCase("a negative index", {op, {F({4, 2}), I({3}, {3, -1, 0}), F({3, 2})}, {}}, kRun,
+            kInvalid, {"-1"});
+    Both("updates of the wrong shape", {op, {F({4, 2}), I({3}, {3, 0, 3}), F({3, 3})}, {}},
+         {"[3,2]", "[3,3]"});
+    Both("updates missing the indices' dims", {op, {F({4, 2}), I({3}, {3, 0, 3}), F({2})}, {}},
+         {"[3,2]"});
+    // (Refused when the graph is built: the variable's shape is known there.)
+    AddCase("a scalar variable", {op, {F({}), I({1}, {0}), F({1})}, {}}, kConstruction, kInvalid,
+            {"rank >= 1"});
+  }
+  AddCase("an integer division by zero",
+          {"ScatterDiv", {I({3}, {4, 6, 8}), I({2}, {0, 2}), I({2}, {2, 0})}, {}}, kRun, kInvalid,
+          {"division by zero"});
+  for (const char* op : {"ScatterNdUpdate", "ScatterNdAdd", "ScatterNdSub"}) IndexTupleCases(op);
+}
+
 const bool kRegistered = [] {
+  VariableScatterCases();
   PredicateCases();
   ShapeHelperCases();
   IdentityCases();
