@@ -14,7 +14,7 @@ namespace random_graph_test {
 TEST(RandomGraphs, BuildAndRunNeverCrash) {
   int refused = 0;
   RunCounts counts;
-  for (uint32_t seed = 0; seed < 2200; ++seed) {  // more ops, fewer nodes each: keep >2000
+  for (uint32_t seed = 0; seed < 2300; ++seed) {  // more ops, fewer nodes each: keep >2000
     SeededChoices choices(seed);
     Scope root = Scope::NewRootScope();
     RandomProgram program;
