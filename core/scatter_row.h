@@ -3,6 +3,8 @@
 // a time, for the CPU and GPU kernels (plain header: nvcc takes it).
 #pragma once
 
+#include <type_traits>
+
 #include "rill/core/host_device.h"
 
 namespace rill {
@@ -17,7 +19,14 @@ RILL_HOST_DEVICE inline T ScatterCombine(T cur, T u) {
   if constexpr (K == ScatterKind::kMin) return u < cur ? u : cur;
   if constexpr (K == ScatterKind::kMax) return u > cur ? u : cur;
   if constexpr (K == ScatterKind::kMul) return static_cast<T>(cur * u);
-  if constexpr (K == ScatterKind::kDiv) return static_cast<T>(cur / u);  // integers: checked
+  if constexpr (K == ScatterKind::kDiv) {
+    // Integer divisors of 0 are refused before this runs; the lowest integer divided by -1
+    // would trap, and wraps instead (as Div's: the library is built with -fwrapv).
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      if (u == T(-1)) return static_cast<T>(T(0) - cur);
+    }
+    return static_cast<T>(cur / u);
+  }
 }
 
 // Group g's rows order[starts[g]] .. order[starts[g + 1] - 1] all land on slice targets[g],

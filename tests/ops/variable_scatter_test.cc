@@ -3,6 +3,8 @@
 // repeated indices (TensorFlow's documented examples among them), the variable keeping its
 // new value, a value read before it staying as it was, bad indices changing nothing, and
 // op cases for every device.
+#include <limits>
+
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
 #include "support/op_tester.h"
@@ -141,6 +143,22 @@ TEST(VariableScatter, ErrorsChangeNothingAndReadersKeepTheirValues) {
                   {div}, &got));
   ExpectTensorNear(got[0], DT_INT32, {3}, {2, 6, 2}, 0);
   ExpectTensorNear(before[0], DT_INT32, {3}, {4, 6, 8}, 0);
+}
+
+// The lowest integer divided by -1 wraps (as Div's) instead of trapping.
+TEST(VariableScatter, TheLowestIntegerDividedByMinusOneWraps) {
+  Scope root = Scope::NewRootScope();
+  Output v = Variable(root, {2}, DT_INT32);
+  const int32_t lowest = std::numeric_limits<int32_t>::lowest();
+  Output init = Assign(root, v, Const(root, test::AsTensor<int32_t>({lowest, 7})));
+  Output out =
+      ScatterDiv(root, v, Const(root, {0, 1}), Const(root, test::AsTensor<int32_t>({-1, -1})));
+  Session session(root);
+  std::vector<Tensor> got;
+  RILL_ASSERT_OK(session.Run({init}, &got));
+  RILL_ASSERT_OK(session.Run({out}, &got));
+  EXPECT_EQ(got[0].flat<int32_t>()(0), lowest);
+  EXPECT_EQ(got[0].flat<int32_t>()(1), -7);
 }
 
 std::vector<OpCase> Cases() {
