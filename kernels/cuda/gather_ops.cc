@@ -7,6 +7,7 @@
 #include "rill/core/gather_nd.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
+#include "rill/kernels/cuda/scatter_rows.h"
 
 namespace rill::gpu {
 namespace {
@@ -111,15 +112,7 @@ class TensorScatterGpu : public OpKernel {
       RILL_CUDA_CHECK(cudaMemcpyAsync(out->data(), tensor.data(), tensor.TotalBytes(),
                                       cudaMemcpyDeviceToDevice, s));
     }
-    if (g.rows * g.inner == 0) return absl::OkStatus();
-    const ScatterGroups groups = GroupRowsBySlice(flat);
-    RILL_ASSIGN_OR_RETURN(Tensor order, UploadHostInput(ctx, groups.order, "indices"));
-    RILL_ASSIGN_OR_RETURN(Tensor starts, UploadHostInput(ctx, groups.starts, "indices"));
-    RILL_ASSIGN_OR_RETURN(Tensor targets, UploadHostInput(ctx, groups.targets, "indices"));
-    RILL_CUDA_CHECK(LaunchTensorScatter<T>(K, ctx.input(2).base<T>(), order.base<int64_t>(),
-                                           starts.base<int64_t>(), targets.base<int64_t>(),
-                                           groups.groups, g.inner, out->base<T>(), s));
-    return absl::OkStatus();
+    return ScatterRowsGpu<T>(ctx, K, flat, g.inner, ctx.input(2).base<T>(), out->base<T>());
   }
 };
 

@@ -6,9 +6,7 @@
 // checked for zero: such a scatter runs on the CPU).
 #include <mutex>
 
-#include "rill/core/gather_nd.h"
-#include "rill/kernels/cuda/gpu_context.h"
-#include "rill/kernels/cuda/launch.h"
+#include "rill/kernels/cuda/scatter_rows.h"
 
 namespace rill::gpu {
 namespace {
@@ -37,15 +35,8 @@ class VariableScatterGpu : public OpKernel {
       }
       cur = std::move(copy);
     }
-    if (g.rows * g.inner > 0) {
-      const ScatterGroups groups = GroupRowsBySlice(flat);
-      RILL_ASSIGN_OR_RETURN(Tensor order, UploadHostInput(ctx, groups.order, "indices"));
-      RILL_ASSIGN_OR_RETURN(Tensor starts, UploadHostInput(ctx, groups.starts, "indices"));
-      RILL_ASSIGN_OR_RETURN(Tensor targets, UploadHostInput(ctx, groups.targets, "indices"));
-      RILL_CUDA_CHECK(LaunchTensorScatter<T>(K, updates.base<T>(), order.base<int64_t>(),
-                                             starts.base<int64_t>(), targets.base<int64_t>(),
-                                             groups.groups, g.inner, cur.base<T>(), s));
-    }
+    RILL_RETURN_IF_ERROR(
+        ScatterRowsGpu<T>(ctx, K, flat, g.inner, updates.base<T>(), cur.base<T>()));
     ctx.set_output(0, cur);
     return absl::OkStatus();
   }
