@@ -31,8 +31,8 @@ struct OpCase {
 };
 
 // Runs the case on every device present that has a kernel for its output's op, and checks
-// each result (gtest failures).
-void ExpectOpCase(const OpCase& c);
+// each result (gtest failures); returns whether it ran on the GPU.
+bool ExpectOpCase(const OpCase& c);
 
 // Whether the case's output op has a GPU kernel for the case's dtypes.
 bool HasGpuKernel(const OpCase& c);
