@@ -82,6 +82,14 @@ class DeviceBase {
   // A timer of the work this device queues from now on; null where kernels run
   // synchronously on the calling thread (host time is the kernel time there).
   virtual std::unique_ptr<DeviceTimer> StartTimer() { return nullptr; }
+  // While the calling thread records a step (a CUDA graph): a counter in this device's
+  // memory that every launch of the recording first sets to `next()`, for the recorded
+  // work to read there, so a random op draws new numbers at each replay, the ones an
+  // ordinary run would. Null when this thread is not recording (read the value itself).
+  virtual absl::StatusOr<const uint64_t*> ReplayCounter(std::function<uint64_t()> next) {
+    (void)next;
+    return nullptr;
+  }
 };
 
 class FunctionRuntime;  // core/function.h
@@ -168,6 +176,10 @@ class OpKernel {
   virtual absl::Status Compute(OpKernelContext& ctx) = 0;
   // Expensive kernels may run on the thread pool; cheap ones run inline.
   virtual bool IsExpensive() const { return false; }
+  // A stateful kernel whose state only advances (a random op's stream) may be replayed
+  // in a recorded step when it reads that state through DeviceBase::ReplayCounter while
+  // recording; such kernels say so here.
+  virtual bool AdvancesThroughReplayCounters() const { return false; }
   const Node& node() const { return node_; }
 
  private:

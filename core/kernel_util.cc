@@ -1,5 +1,6 @@
 #include "rill/core/kernel_util.h"
 
+#include "rill/core/random_draw_row.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
 
@@ -114,12 +115,21 @@ RandomKernelBase::RandomKernelBase(OpKernelConstruction& c)
       key_(random::KeyFromSeeds(c.node().attr<int64_t>("seed"), c.node().attr<int64_t>("seed2"))),
       state_(random::StreamFor(c.resources(), c.node().name())) {}
 
-absl::StatusOr<uint64_t> RandomKernelBase::Prepare(OpKernelContext& ctx, Tensor** out) {
+absl::StatusOr<RandomDraw> RandomKernelBase::Prepare(OpKernelContext& ctx, Tensor** out) {
   RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
   // A fixed budget per element, so concurrent runs never draw the same blocks.
-  return state_->next.fetch_add(static_cast<uint64_t>((*out)->NumElements()),
-                                std::memory_order_relaxed);
+  return Draw(ctx, (*out)->NumElements());
+}
+
+absl::StatusOr<RandomDraw> RandomKernelBase::Draw(OpKernelContext& ctx, int64_t blocks) {
+  random::StreamState* state = state_;
+  const auto count = static_cast<uint64_t>(blocks);
+  RILL_ASSIGN_OR_RETURN(const uint64_t* recorded, ctx.device()->ReplayCounter([state, count] {
+    return state->next.fetch_add(count, std::memory_order_relaxed);
+  }));
+  if (recorded != nullptr) return RandomDraw{0, recorded};
+  return RandomDraw{Reserve(blocks), nullptr};
 }
 
 absl::Status CheckSameShapes(const OpKernelContext& ctx) {
@@ -258,15 +268,64 @@ absl::StatusOr<MatMulGeometry> FusedUpdateGeometry(const OpKernelContext& ctx, b
   return MatMulGeometry{m, n, k};
 }
 
-absl::StatusOr<uint64_t> RandomKernelBase::PrepareDropout(OpKernelContext& ctx, float rate,
-                                                          Tensor** out, Tensor** mask) {
+absl::StatusOr<RandomDraw> RandomKernelBase::PrepareDropout(OpKernelContext& ctx, float rate,
+                                                            Tensor** out, Tensor** mask) {
   if (!(rate >= 0.f && rate < 1.f)) {
     return errors::InvalidArgument("rate must be in [0, 1), got ", rate);
   }
   const TensorShape& shape = ctx.input(0).shape();
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(1, shape, mask));
-  return Reserve((shape.num_elements() + 3) / 4);
+  return Draw(ctx, (shape.num_elements() + 3) / 4);
+}
+
+template <typename T>
+absl::StatusOr<RandomDraw> RandomKernelBase::PrepareUniformInt(OpKernelContext& ctx, Tensor** out,
+                                                               T* lo, uint64_t* range) {
+  const Tensor &minval = ctx.input(1), &maxval = ctx.input(2);
+  for (const Tensor* t : {&minval, &maxval}) {
+    if (t->dims() != 0) {
+      return errors::InvalidArgument(t == &minval ? "minval" : "maxval",
+                                     " must be a scalar, got shape ", t->shape().DebugString());
+    }
+  }
+  RILL_ASSIGN_OR_RETURN(TensorShape shape, shape_fns::ShapeFromTensor(ctx.input(0), "shape"));
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
+  *lo = minval.scalar<T>()();
+  const T hi = maxval.scalar<T>()();
+  if (shape.num_elements() > 0 && !(*lo < hi)) {
+    return errors::InvalidArgument("Need minval < maxval: ", *lo, " >= ", hi);
+  }
+  *range = *lo < hi ? random::UniformIntRange(*lo, hi) : 1;
+  return Draw(ctx, shape.num_elements());
+}
+template absl::StatusOr<RandomDraw> RandomKernelBase::PrepareUniformInt<int32_t>(OpKernelContext&,
+                                                                                 Tensor**, int32_t*,
+                                                                                 uint64_t*);
+template absl::StatusOr<RandomDraw> RandomKernelBase::PrepareUniformInt<int64_t>(OpKernelContext&,
+                                                                                 Tensor**, int64_t*,
+                                                                                 uint64_t*);
+
+absl::StatusOr<RandomKernelBase::MultinomialDraw> RandomKernelBase::PrepareMultinomial(
+    OpKernelContext& ctx, Tensor** out) {
+  const Tensor &logits = ctx.input(0), &num = ctx.input(1);
+  if (logits.dims() != 2) {
+    return errors::InvalidArgument("logits must be a matrix [batch, classes], got shape ",
+                                   logits.shape().DebugString());
+  }
+  if (num.dims() != 0) {
+    return errors::InvalidArgument("num_samples must be a scalar, got shape ",
+                                   num.shape().DebugString());
+  }
+  const int64_t samples = num.scalar<int32_t>()();
+  if (samples < 0)
+    return errors::InvalidArgument("num_samples must not be negative, got ", samples);
+  if (logits.dim_size(1) == 0) {
+    return errors::InvalidArgument("logits ", logits.shape().DebugString(), " have no classes");
+  }
+  RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({logits.dim_size(0), samples}), out));
+  RILL_ASSIGN_OR_RETURN(const RandomDraw draw, Draw(ctx, (*out)->NumElements()));
+  return MultinomialDraw{draw, logits.dim_size(0), logits.dim_size(1), samples};
 }
 
 uint64_t RandomKernelBase::Reserve(int64_t blocks) {

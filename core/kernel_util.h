@@ -97,19 +97,42 @@ struct ReductionGeometry {
 absl::StatusOr<ReductionGeometry> PrepareReduction(OpKernelContext& ctx, bool keep_dims,
                                                    Tensor** out);
 
+// Where a random kernel's first Philox block is: its counter, or, while its device
+// records a step, the device memory that every replay sets to the counter of that run.
+struct RandomDraw {
+  uint64_t base = 0;
+  const uint64_t* recorded = nullptr;  // read the counter here when set
+};
+
 // Random ops: the node's Philox key and this Session's stream position for it.
 class RandomKernelBase : public OpKernel {
  protected:
   explicit RandomKernelBase(OpKernelConstruction& c);
-  // Allocates the output from the shape input and reserves one Philox block per element;
-  // returns the first block's counter.
-  absl::StatusOr<uint64_t> Prepare(OpKernelContext& ctx, Tensor** out);
-  // Reserves `blocks` Philox blocks of this node's stream; returns the first's counter.
+  // Allocates the output from the shape input and draws one Philox block per element.
+  absl::StatusOr<RandomDraw> Prepare(OpKernelContext& ctx, Tensor** out);
+  // Draws `blocks` Philox blocks of this node's stream: reserved now, or at every launch
+  // of the step ctx's device is recording (DeviceBase::ReplayCounter).
+  absl::StatusOr<RandomDraw> Draw(OpKernelContext& ctx, int64_t blocks);
+  // Reserves `blocks` Philox blocks of this node's stream now; returns the first's
+  // counter. For host kernels only: a recorded step would repeat the reservation.
   uint64_t Reserve(int64_t blocks);
-  // Dropout: checks the rate, allocates output and mask like input 0 and reserves one
-  // block per 4 elements; returns the first block's counter.
-  absl::StatusOr<uint64_t> PrepareDropout(OpKernelContext& ctx, float rate, Tensor** out,
-                                          Tensor** mask);
+  // Dropout: checks the rate, allocates output and mask like input 0 and draws one block
+  // per 4 elements.
+  absl::StatusOr<RandomDraw> PrepareDropout(OpKernelContext& ctx, float rate, Tensor** out,
+                                            Tensor** mask);
+  // RandomUniformInt (T int32 or int64): minval and maxval scalars read on the host,
+  // minval < maxval unless the output is empty; allocates the output from the shape and
+  // draws one block per element. *lo = minval, *range = maxval - minval.
+  template <typename T>
+  absl::StatusOr<RandomDraw> PrepareUniformInt(OpKernelContext& ctx, Tensor** out, T* lo,
+                                               uint64_t* range);
+  // Multinomial: logits [batch, classes] with classes > 0, num_samples a scalar >= 0 read
+  // on the host; allocates [batch, num_samples] and draws one block per sample.
+  struct MultinomialDraw {
+    RandomDraw draw;
+    int64_t batch, classes, samples;
+  };
+  absl::StatusOr<MultinomialDraw> PrepareMultinomial(OpKernelContext& ctx, Tensor** out);
   uint64_t key() const { return key_; }
 
  private:

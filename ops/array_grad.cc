@@ -185,6 +185,8 @@ RILL_REGISTER_NO_GRADIENT("IsVariableInitialized");
 RILL_REGISTER_NO_GRADIENT("RandomUniform");
 RILL_REGISTER_NO_GRADIENT("RandomStandardNormal");
 RILL_REGISTER_NO_GRADIENT("TruncatedNormal");
+RILL_REGISTER_NO_GRADIENT("RandomUniformInt");
+RILL_REGISTER_NO_GRADIENT("Multinomial");
 
 }  // namespace
 }  // namespace rill::ops

@@ -38,4 +38,50 @@ RILL_DECLARE_RANDOM_OP(RandomNormal)
 RILL_DECLARE_RANDOM_OP(TruncatedNormal)
 #undef RILL_DECLARE_RANDOM_OP
 
+// Integers uniform in [minval, maxval) of minval's dtype (int32 or int64): minval < maxval
+// unless the shape has no elements. Element i is Philox block i of the run's draw taken
+// modulo the range, as in TensorFlow (for ranges far below 2^32 the bias is negligible).
+class RandomUniformInt : public OpWrapper {
+ public:
+  using Attrs = RandomAttrs;
+  RandomUniformInt(const Scope& scope, Input shape, Input minval, Input maxval,
+                   const Attrs& attrs = Attrs());
+  static Attrs Seed(int64_t x) { return Attrs().Seed(x); }
+  static Attrs Seed2(int64_t x) { return Attrs().Seed2(x); }
+};
+
+// num_samples class ids per row of logits [batch, classes] (unnormalised log
+// probabilities; tf.random.categorical): out [batch, num_samples], int64 unless
+// OutputDtype says int32. Non-finite logits have probability 0, as in TensorFlow's CPU
+// kernel; a row with no finite logit gives `classes` for each of its samples.
+class Multinomial : public OpWrapper {
+ public:
+  struct Attrs {
+    Attrs Seed(int64_t x) const {
+      Attrs r = *this;
+      r.seed_ = x;
+      return r;
+    }
+    Attrs Seed2(int64_t x) const {
+      Attrs r = *this;
+      r.seed2_ = x;
+      return r;
+    }
+    Attrs OutputDtype(DataType x) const {
+      Attrs r = *this;
+      r.output_dtype_ = x;
+      return r;
+    }
+    int64_t seed_ = 0;
+    int64_t seed2_ = 0;
+    DataType output_dtype_ = DT_INT64;
+  };
+  Multinomial(const Scope& scope, Input logits, Input num_samples)
+      : Multinomial(scope, logits, num_samples, Attrs()) {}
+  Multinomial(const Scope& scope, Input logits, Input num_samples, const Attrs& attrs);
+  static Attrs Seed(int64_t x) { return Attrs().Seed(x); }
+  static Attrs Seed2(int64_t x) { return Attrs().Seed2(x); }
+  static Attrs OutputDtype(DataType x) { return Attrs().OutputDtype(x); }
+};
+
 }  // namespace rill::ops

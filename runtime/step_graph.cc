@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "rill/runtime/arena.h"
 
 namespace rill {
@@ -13,9 +14,12 @@ enum Part : char { kBefore = 0, kBody = 1, kAfter = 2 };
 bool IsCopy(const PlanNode& pn) { return pn.node->type_string() == "_Copy"; }
 
 // A stateful op whose state is only the variables it updates (Assign, the optimizers'
-// Apply ops) replays as recorded; any other (random ops) would repeat its first run.
+// Apply ops) replays as recorded, and so does a random op whose kernel reads its stream's
+// counter from the device while recorded; any other would repeat its first run.
 bool UpdatesOnlyVariables(const PlanNode& pn) {
   if (!pn.node->op_def().is_stateful || pn.node->IsVariable()) return true;
+  // A random op's stream advances at every launch (DeviceBase::ReplayCounter).
+  if (pn.kernel != nullptr && pn.kernel->AdvancesThroughReplayCounters()) return true;
   for (bool ref : pn.input_is_ref) {
     if (ref) return true;
   }
@@ -111,11 +115,11 @@ class Splitter {
     }
     if (pn.device != rp->device) return "its nodes run on two devices";
     if (IsCopy(pn)) {  // an upload from the host
-      if (latest != kBefore) return "a value goes to the host and back inside the step";
+      if (latest != kBefore) return BackFromTheHost(id);
       part_[id] = kBefore;
       return "";
     }
-    if (latest == kAfter) return "a value goes to the host and back inside the step";
+    if (latest == kAfter) return BackFromTheHost(id);
     part_[id] = kBody;
     if (!UpdatesOnlyVariables(pn)) return node + " is stateful (a replay would repeat its run)";
     for (size_t i = 0; i < pn.input_vars.size(); ++i) {
@@ -136,6 +140,22 @@ class Splitter {
       rp->vars.push_back(pn.var);
     }
     return "";
+  }
+
+  // Why node `id` (on the device) cannot be recorded: an input of it was made on the host
+  // from a value of the step, so the step would wait for the device in its middle. Names
+  // the first host node on that path.
+  std::string BackFromTheHost(int id) const {
+    const PlanNode& pn = plan_.nodes[id];
+    std::string via = "a host node";
+    for (int pred : preds_[id]) {
+      if (part_[pred] != kAfter) continue;
+      via = absl::StrCat(plan_.nodes[pred].node->DebugName(), " on ",
+                         plan_.nodes[pred].device->name());
+      break;
+    }
+    return absl::StrCat("a value goes to the host and back inside the step (", via, ", before ",
+                        pn.node->DebugName(), ")");
   }
 
   // The values crossing from one part to the next, and the host values the body reads.

@@ -1,9 +1,12 @@
-// RandomUniform, RandomStandardNormal and TruncatedNormal on the CPU. Element i of a run
-// comes from Philox block (seed, stream offset + i): the stream offset lives in the Session
-// (one per node), so runs continue the sequence and plans share it; the same seeds give
-// the same numbers in every new Session.
+// RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt, Multinomial and
+// Dropout on the CPU. Element i of a run comes from Philox block (seed, stream offset + i):
+// the stream offset lives in the Session (one per node), so runs continue the sequence and
+// plans share it; the same seeds give the same numbers in every new Session.
+#include <algorithm>
+
 #include "rill/core/kernel_util.h"
 #include "rill/core/philox.h"
+#include "rill/core/random_draw_row.h"
 #include "rill/kernels/cpu/cwise.h"
 
 namespace rill::cpu {
@@ -18,7 +21,8 @@ class RandomOp : public RandomKernelBase {
 
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(const uint64_t base, Prepare(ctx, &out));
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, Prepare(ctx, &out));
+    const uint64_t base = draw.base;  // a host kernel: never recorded
     T* o = out->base<T>();
     for (int64_t i = 0; i < out->NumElements(); ++i) o[i] = Sample(base + i);
     return absl::OkStatus();
@@ -57,7 +61,8 @@ class DropoutOp : public RandomKernelBase {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     Tensor *out, *mask;
-    RILL_ASSIGN_OR_RETURN(const uint64_t base, PrepareDropout(ctx, rate_, &out, &mask));
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, PrepareDropout(ctx, rate_, &out, &mask));
+    const uint64_t base = draw.base;  // a host kernel: never recorded
     const int64_t n = x.NumElements();
     const T scale = T(1) / (T(1) - static_cast<T>(rate_));
     const T* in = x.base<T>();
@@ -77,6 +82,60 @@ class DropoutOp : public RandomKernelBase {
   float rate_;
 };
 
+template <typename T>
+class RandomUniformIntOp : public RandomKernelBase {
+ public:
+  explicit RandomUniformIntOp(OpKernelConstruction& c) : RandomKernelBase(c) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    T lo;
+    uint64_t range;
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, PrepareUniformInt<T>(ctx, &out, &lo, &range));
+    T* o = out->base<T>();
+    for (int64_t i = 0; i < out->NumElements(); ++i) {
+      o[i] = random::UniformInt<T>(random::Philox(key(), 0, draw.base + i), lo, range);
+    }
+    return absl::OkStatus();
+  }
+};
+
+// Each row's running weights once (random_draw_row.h's sums, in its order), then each
+// sample's class by binary search: the class the GPU's scan finds.
+template <typename T>
+class MultinomialOp : public RandomKernelBase {
+ public:
+  explicit MultinomialOp(OpKernelConstruction& c)
+      : RandomKernelBase(c), int32_(c.node().attr<DataType>("output_dtype") == DT_INT32) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(const MultinomialDraw m, PrepareMultinomial(ctx, &out));
+    const int64_t batch = m.batch, classes = m.classes, samples = m.samples;
+    std::vector<double> running(classes);
+    for (int64_t b = 0; b < batch && samples > 0; ++b) {
+      const T* row = ctx.input(0).base<T>() + b * classes;
+      const double max = random::MaxFiniteLogit(row, classes);
+      double sum = 0;
+      for (int64_t j = 0; j < classes; ++j) running[j] = sum += random::ClassWeight(row[j], max);
+      for (int64_t s = 0; s < samples; ++s) {
+        const int64_t i = b * samples + s;
+        const random::Block blk = random::Philox(key(), 0, m.draw.base + i);
+        const double target = random::ToDouble(blk[0], blk[1]) * sum;
+        const int64_t c =
+            std::upper_bound(running.begin(), running.end(), target) - running.begin();
+        if (int32_) {
+          out->base<int32_t>()[i] = static_cast<int32_t>(c);
+        } else {
+          out->base<int64_t>()[i] = c;
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool int32_;
+};
+
 #define RILL_REG_RANDOM(T, unused)                                                            \
   RILL_REGISTER_KERNEL("RandomUniform", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value,        \
                        RandomOp<T, Dist::kUniform>);                                          \
@@ -86,6 +145,10 @@ class DropoutOp : public RandomKernelBase {
                        RandomOp<T, Dist::kTruncated>);                                        \
   RILL_REGISTER_KERNEL("Dropout", DEVICE_CPU, "T", DataTypeToEnum<T>::value, DropoutOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_RANDOM, 0)
+RILL_REGISTER_KERNEL("Multinomial", DEVICE_CPU, "T", DT_FLOAT, MultinomialOp<float>);
+RILL_REGISTER_KERNEL("Multinomial", DEVICE_CPU, "T", DT_DOUBLE, MultinomialOp<double>);
+RILL_REGISTER_KERNEL("RandomUniformInt", DEVICE_CPU, "Tout", DT_INT32, RandomUniformIntOp<int32_t>);
+RILL_REGISTER_KERNEL("RandomUniformInt", DEVICE_CPU, "Tout", DT_INT64, RandomUniformIntOp<int64_t>);
 
 }  // namespace
 }  // namespace rill::cpu

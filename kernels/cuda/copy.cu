@@ -1,6 +1,6 @@
 // CUDA kernels that move data: the strided copies (Transpose, Slice, Pad, BroadcastTo,
-// ConcatV2; one thread per element, moving it as an integer of the element's size) and
-// OneHot.
+// ConcatV2; one thread per element, moving it as an integer of the element's size),
+// OneHot, and the counters a recorded step's replays set.
 #include "rill/kernels/cuda/grid.cuh"
 #include "rill/kernels/cuda/launch.h"
 
@@ -39,7 +39,29 @@ __global__ void OneHotKernel(const Index* indices, const T* on, const T* off, T*
   }
 }
 
+// Up to kCounterChunk values per launch, carried in the launch's parameters.
+constexpr int kCounterChunk = 32;
+struct CounterChunk {
+  uint64_t v[kCounterChunk];
+};
+
+__global__ void SetCountersKernel(uint64_t* dst, CounterChunk values, int n) {
+  if (threadIdx.x < n) dst[threadIdx.x] = values.v[threadIdx.x];
+}
+
 }  // namespace
+
+cudaError_t LaunchSetCounters(uint64_t* dst, const uint64_t* values, int64_t n,
+                              cudaStream_t stream) {
+  for (int64_t at = 0; at < n; at += kCounterChunk) {
+    CounterChunk chunk{};
+    const int count = static_cast<int>(n - at < kCounterChunk ? n - at : kCounterChunk);
+    for (int i = 0; i < count; ++i) chunk.v[i] = values[at + i];
+    SetCountersKernel<<<1, kCounterChunk, 0, stream>>>(dst + at, chunk, count);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
 
 template <typename T, typename Index>
 cudaError_t LaunchOneHot(const Index* indices, const T* on, const T* off, T* out, int64_t outer,

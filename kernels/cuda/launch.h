@@ -125,9 +125,22 @@ template <typename T>
 cudaError_t LaunchSoftmax(const T* x, T* y, int64_t rows, int64_t cols, bool log,
                           cudaStream_t stream);
 // Element i comes from Philox block (key, counter base + i): the same numbers as the CPU.
+// When `base_at` is set the kernel reads base there instead (a recorded step's counter,
+// set before each replay: DeviceBase::ReplayCounter).
 template <typename T>
 cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base,
-                         cudaStream_t stream);
+                         const uint64_t* base_at, cudaStream_t stream);
+
+// RandomUniformInt (core/random_draw_row.h): y[i] = lo + (block base + i) mod range.
+template <typename T>
+cudaError_t LaunchRandomUniformInt(T* y, int64_t n, T lo, uint64_t range, uint64_t key,
+                                   uint64_t base, const uint64_t* base_at, cudaStream_t stream);
+// Multinomial: sample i of [batch, samples] from row i / samples of logits [batch, classes]
+// and Philox block base + i.
+template <typename T, typename Out>
+cudaError_t LaunchMultinomial(const T* logits, Out* y, int64_t batch, int64_t classes,
+                              int64_t samples, uint64_t key, uint64_t base, const uint64_t* base_at,
+                              cudaStream_t stream);
 
 // ReluGrad(g, x), SigmoidGrad(y, dy), TanhGrad(y, dy) over n elements.
 template <typename T>
@@ -157,10 +170,10 @@ cudaError_t LaunchAccuracy(int kind, const T* output, const L* labels, int64_t e
 template <typename T>
 cudaError_t LaunchMeanAllGrad(const T* dy, T count, T* y, int64_t n, cudaStream_t stream);
 // Dropout: element i keeps when word i % 4 of Philox block (key, base + i / 4) is >= rate
-// (the CPU's numbers); mask is 0 or 1 / (1 - rate).
+// (the CPU's numbers); mask is 0 or 1 / (1 - rate). `base_at` as LaunchRandom's.
 template <typename T>
 cudaError_t LaunchDropout(const T* x, T* out, T* mask, int64_t n, float rate, uint64_t key,
-                          uint64_t base, cudaStream_t stream);
+                          uint64_t base, const uint64_t* base_at, cudaStream_t stream);
 // Optimizer updates; scalars are device pointers (one element each).
 template <typename T>
 cudaError_t LaunchApplyGradientDescent(T* var, const T* alpha, const T* delta, int64_t n,
@@ -206,6 +219,12 @@ struct StridedCopyDims {
 };
 cudaError_t LaunchStridedCopy(const StridedCopyDims& c, int64_t n, size_t element_size,
                               const void* src, void* dst, cudaStream_t stream);
+
+// dst[i] = values[i] for i < n, the values passed with the launches themselves (by value,
+// so the host may change its array at once): a recorded step's counters, set before each
+// replay (runtime/gpu/gpu_capture.cc).
+cudaError_t LaunchSetCounters(uint64_t* dst, const uint64_t* values, int64_t n,
+                              cudaStream_t stream);
 
 // OneHot over indices [outer, inner] into [outer, depth, inner]; on and off are device
 // scalars. An index out of [0, depth) gives off everywhere, as in TensorFlow.

@@ -315,11 +315,12 @@ class RandomGpu : public RandomKernelBase {
   explicit RandomGpu(OpKernelConstruction& c) : RandomKernelBase(c) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(const uint64_t base, Prepare(ctx, &out));
-    RILL_CUDA_CHECK(LaunchRandom<T>(kKind, out->base<T>(), out->NumElements(), key(), base,
-                                    ContextOf(ctx)->stream));
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, Prepare(ctx, &out));
+    RILL_CUDA_CHECK(LaunchRandom<T>(kKind, out->base<T>(), out->NumElements(), key(), draw.base,
+                                    draw.recorded, ContextOf(ctx)->stream));
     return absl::OkStatus();
   }
+  bool AdvancesThroughReplayCounters() const override { return true; }
 };
 
 #define RILL_REG_GPU_BINARY(T, NAME, KIND) \

@@ -143,7 +143,9 @@ __device__ T UniformFrom(const random::Block& b, int j) {
 
 // The same sampling as kernels/cpu/random_ops.cc, element by element.
 template <typename T>
-__global__ void RandomKernel(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base) {
+__global__ void RandomKernel(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t first,
+                             const uint64_t* first_at) {
+  const uint64_t base = first_at != nullptr ? *first_at : first;
   RILL_GRID_LOOP(i, n) {
     const uint64_t counter = base + static_cast<uint64_t>(i);
     random::Block b = random::Philox(key, 0, counter);
@@ -224,9 +226,9 @@ cudaError_t LaunchSoftmax(const T* x, T* y, int64_t rows, int64_t cols, bool log
 
 template <typename T>
 cudaError_t LaunchRandom(RandomKind kind, T* y, int64_t n, uint64_t key, uint64_t base,
-                         cudaStream_t stream) {
+                         const uint64_t* base_at, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  RandomKernel<T><<<Blocks(n), 256, 0, stream>>>(kind, y, n, key, base);
+  RandomKernel<T><<<Blocks(n), 256, 0, stream>>>(kind, y, n, key, base, base_at);
   return cudaGetLastError();
 }
 
@@ -251,8 +253,8 @@ template cudaError_t LaunchSoftmax<float>(const float*, float*, int64_t, int64_t
 template cudaError_t LaunchSoftmax<double>(const double*, double*, int64_t, int64_t, bool,
                                            cudaStream_t);
 template cudaError_t LaunchRandom<float>(RandomKind, float*, int64_t, uint64_t, uint64_t,
-                                         cudaStream_t);
+                                         const uint64_t*, cudaStream_t);
 template cudaError_t LaunchRandom<double>(RandomKind, double*, int64_t, uint64_t, uint64_t,
-                                          cudaStream_t);
+                                          const uint64_t*, cudaStream_t);
 
 }  // namespace rill::gpu

@@ -68,7 +68,8 @@ __global__ void SigmoidXentKernel(const T* x, const T* z, T* out, int64_t n) {
 
 template <typename T>
 __global__ void DropoutKernel(const T* x, T* out, T* mask, int64_t n, float rate, uint64_t key,
-                              uint64_t base) {
+                              uint64_t first, const uint64_t* first_at) {
+  const uint64_t base = first_at != nullptr ? *first_at : first;
   const T scale = T(1) / (T(1) - static_cast<T>(rate));
   RILL_GRID_LOOP(i, n) {
     const random::Block b = random::Philox(key, 0, base + static_cast<uint64_t>(i / 4));
@@ -160,9 +161,9 @@ cudaError_t LaunchSigmoidXent(const T* logits, const T* labels, T* loss, int64_t
 
 template <typename T>
 cudaError_t LaunchDropout(const T* x, T* out, T* mask, int64_t n, float rate, uint64_t key,
-                          uint64_t base, cudaStream_t stream) {
+                          uint64_t base, const uint64_t* base_at, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  DropoutKernel<T><<<Blocks(n), 256, 0, stream>>>(x, out, mask, n, rate, key, base);
+  DropoutKernel<T><<<Blocks(n), 256, 0, stream>>>(x, out, mask, n, rate, key, base, base_at);
   return cudaGetLastError();
 }
 
@@ -209,7 +210,7 @@ cudaError_t LaunchApplyAdam(T* var, T* m, T* v, const T* beta1_power, const T* b
   template cudaError_t LaunchCategoricalCrossentropy<T>(const T*, const T*, T*, T*, int64_t,       \
                                                         int64_t, T, cudaStream_t);                 \
   template cudaError_t LaunchDropout<T>(const T*, T*, T*, int64_t, float, uint64_t, uint64_t,      \
-                                        cudaStream_t);                                             \
+                                        const uint64_t*, cudaStream_t);                            \
   template cudaError_t LaunchApplyGradientDescent<T>(T*, const T*, const T*, int64_t,              \
                                                      cudaStream_t);                                \
   template cudaError_t LaunchGemmUpdateScalars<T>(const T*, T*, cudaStream_t);                     \

@@ -227,12 +227,13 @@ class DropoutGpu : public RandomKernelBase {
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     Tensor *out, *mask;
-    RILL_ASSIGN_OR_RETURN(const uint64_t base, PrepareDropout(ctx, rate_, &out, &mask));
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, PrepareDropout(ctx, rate_, &out, &mask));
     const int64_t n = x.NumElements();
     RILL_CUDA_CHECK(LaunchDropout<T>(x.base<T>(), out->base<T>(), mask->base<T>(), n, rate_, key(),
-                                     base, ContextOf(ctx)->stream));
+                                     draw.base, draw.recorded, ContextOf(ctx)->stream));
     return absl::OkStatus();
   }
+  bool AdvancesThroughReplayCounters() const override { return true; }
 
  private:
   float rate_;

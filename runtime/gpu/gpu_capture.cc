@@ -9,26 +9,47 @@
 // recording (its own would be allocated inside the capture). The capture mode is relaxed
 // so that the pool may call cudaMalloc while recording; what would make the host wait
 // (a sync, a copy to or from the host) is refused by the device instead.
+//
+// Random ops read their Philox counter from device memory while recorded
+// (ReplayCounter); each launch first sets those counters by a small kernel whose
+// parameters carry the values (as PyTorch's graph-safe generators fill their offset
+// tensor before a replay), so replays draw what ordinary runs would, in stream order,
+// with no host buffer that a launch still in flight could read.
 #include <cstdio>
 
+#include "rill/kernels/cuda/launch.h"
 #include "rill/runtime/gpu/gpu_device.h"
 
 namespace rill::gpu {
 
-// A recorded step and the pool its memory came from.
+// A recorded step, the pool its memory came from, and its counters.
 class CudaStepGraph final : public DeviceGraph {
  public:
-  CudaStepGraph(GpuDevice* device, cudaGraphExec_t exec, std::shared_ptr<CachingAllocator> pool)
-      : device_(device), exec_(exec), pool_(std::move(pool)) {}
+  CudaStepGraph(GpuDevice* device, cudaGraphExec_t exec, std::shared_ptr<CachingAllocator> pool,
+                Tensor counters, std::vector<std::function<uint64_t()>> counter_fns)
+      : device_(device),
+        exec_(exec),
+        pool_(std::move(pool)),
+        counters_(std::move(counters)),
+        counter_fns_(std::move(counter_fns)),
+        values_(counter_fns_.size()) {}
   ~CudaStepGraph() override {
     // A launch may still be running: the graph and its pool outlive it.
     (void)cudaStreamSynchronize(device_->context_.stream);
     (void)cudaGraphExecDestroy(exec_);
     (void)cudaGetLastError();
+    counters_ = Tensor();
     device_->Retire(std::move(pool_));
   }
   absl::Status Launch() override {
-    RILL_CUDA_CHECK(cudaGraphLaunch(exec_, device_->context_.stream));
+    cudaStream_t stream = device_->context_.stream;
+    if (!counter_fns_.empty()) {
+      for (size_t i = 0; i < counter_fns_.size(); ++i) values_[i] = counter_fns_[i]();
+      RILL_CUDA_CHECK(LaunchSetCounters(reinterpret_cast<uint64_t*>(counters_.base<int64_t>()),
+                                        values_.data(), static_cast<int64_t>(values_.size()),
+                                        stream));
+    }
+    RILL_CUDA_CHECK(cudaGraphLaunch(exec_, stream));
     return absl::OkStatus();
   }
 
@@ -36,10 +57,14 @@ class CudaStepGraph final : public DeviceGraph {
   GpuDevice* device_;
   cudaGraphExec_t exec_;
   std::shared_ptr<CachingAllocator> pool_;
+  Tensor counters_;
+  std::vector<std::function<uint64_t()>> counter_fns_;
+  std::vector<uint64_t> values_;
 };
 
 namespace {
 constexpr size_t kCublasWorkspaceBytes = size_t{32} << 20;  // cuBLAS's advice for Hopper
+constexpr int64_t kMaxReplayCounters = 1024;                // random ops in one recorded step
 }  // namespace
 
 absl::Status GpuDevice::MakeCaptureContext() {
@@ -78,9 +103,28 @@ absl::Status GpuDevice::BeginCapture() {
     capture_mu_.unlock();
     return st;
   }
+  capture_counters_ = Tensor();
+  capture_counter_fns_.clear();
   capture_thread_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   capturing_.store(true, std::memory_order_release);
   return absl::OkStatus();
+}
+
+absl::StatusOr<const uint64_t*> GpuDevice::ReplayCounter(std::function<uint64_t()> next) {
+  if (!Recording()) return nullptr;
+  const auto at = static_cast<int64_t>(capture_counter_fns_.size());
+  if (at == kMaxReplayCounters) {
+    return errors::ResourceExhausted("a step recorded on ", name(), " draws from more than ",
+                                     kMaxReplayCounters, " random ops");
+  }
+  if (!capture_counters_.IsInitialized()) {
+    capture_counters_ = Tensor(capture_pool_.get(), DT_INT64, TensorShape({kMaxReplayCounters}));
+    if (!capture_counters_.IsInitialized()) {
+      return errors::ResourceExhausted("no memory on ", name(), " for a recorded step's counters");
+    }
+  }
+  capture_counter_fns_.push_back(std::move(next));
+  return reinterpret_cast<const uint64_t*>(capture_counters_.base<int64_t>() + at);
 }
 
 absl::StatusOr<std::unique_ptr<DeviceGraph>> GpuDevice::EndCapture() {
@@ -89,6 +133,10 @@ absl::StatusOr<std::unique_ptr<DeviceGraph>> GpuDevice::EndCapture() {
   const cudaError_t e = cudaStreamEndCapture(capture_context_.stream, &graph);
   capturing_.store(false, std::memory_order_release);
   std::shared_ptr<CachingAllocator> pool = std::move(capture_pool_);
+  Tensor counters = std::move(capture_counters_);
+  std::vector<std::function<uint64_t()>> counter_fns = std::move(capture_counter_fns_);
+  capture_counters_ = Tensor();
+  capture_counter_fns_.clear();
   capture_mu_.unlock();
   cudaGraphExec_t exec = nullptr;
   cudaError_t made = e;
@@ -96,11 +144,13 @@ absl::StatusOr<std::unique_ptr<DeviceGraph>> GpuDevice::EndCapture() {
   if (graph != nullptr) (void)cudaGraphDestroy(graph);
   if (made != cudaSuccess) {
     (void)cudaGetLastError();  // a failed capture is not sticky: the device goes on
+    counters = Tensor();
     Retire(std::move(pool));
     return CudaError(made, e != cudaSuccess ? "cudaStreamEndCapture" : "cudaGraphInstantiate",
                      __FILE__, __LINE__);
   }
-  return std::unique_ptr<DeviceGraph>(new CudaStepGraph(this, exec, std::move(pool)));
+  return std::unique_ptr<DeviceGraph>(
+      new CudaStepGraph(this, exec, std::move(pool), std::move(counters), std::move(counter_fns)));
 }
 
 void GpuDevice::Retire(std::shared_ptr<CachingAllocator> pool) {

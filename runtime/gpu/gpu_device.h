@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -51,6 +52,7 @@ class GpuDevice final : public Device {
   absl::Status BeginCapture() override;
   absl::StatusOr<std::unique_ptr<DeviceGraph>> EndCapture() override;
   absl::Status CopyInto(const Tensor& src, const Tensor& dst) override;
+  absl::StatusOr<const uint64_t*> ReplayCounter(std::function<uint64_t()> next) override;
 
  private:
   bool Recording() const {
@@ -105,6 +107,10 @@ class GpuDevice final : public Device {
   GpuContext capture_context_;
   void* capture_workspace_ = nullptr;  // cuBLAS's, fixed before any recording
   std::shared_ptr<CachingAllocator> capture_pool_;
+  // The recording's counters (ReplayCounter): device memory of its pool, and what each
+  // is set to before every launch.
+  Tensor capture_counters_;
+  std::vector<std::function<uint64_t()>> capture_counter_fns_;
   // Pools of graphs gone whose memory is still held (a variable's buffer made during a
   // recording): kept, so that memory stays valid.
   std::mutex retired_mu_;

@@ -215,6 +215,25 @@ void RandomCases() {
     AddCase("dtype int32", {op, {I({2}, {2, 3})}, {{"dtype", DT_INT32}}}, kConstruction, kInvalid,
             {"int32"});
   }
+
+  const Tensor shape = I({2}, {2, 3}), lo = I({}, {-4}), hi = I({}, {6});
+  AddRecipe({"RandomUniformInt", {shape, lo, hi}, {}});
+  Both("minval equal to maxval", {"RandomUniformInt", {shape, hi, hi}, {}}, {"6 >= 6"});
+  Both("minval above maxval", {"RandomUniformInt", {shape, hi, lo}, {}}, {"6 >= -4"});
+  Both("a minval of rank 1", {"RandomUniformInt", {shape, I({1}, {0}), hi}, {}}, {"minval"});
+  Both("a maxval of rank 1", {"RandomUniformInt", {shape, lo, I({1}, {9})}, {}}, {"maxval"});
+  Both("a negative dim", {"RandomUniformInt", {I({2}, {-2, 3}), lo, hi}, {}}, {"-2"});
+  AddCase("float bounds", {"RandomUniformInt", {shape, F({}, {0}), F({}, {1})}, {}}, kConstruction,
+          kInvalid, {"float"});
+
+  AddRecipe({"Multinomial", {F({2, 3}), I({}, {4})}, {}});
+  Both("logits of rank 1", {"Multinomial", {F({3}), I({}, {4})}, {}}, {"[3]"});
+  Both("logits of rank 3", {"Multinomial", {F({1, 2, 3}), I({}, {4})}, {}}, {"[1,2,3]"});
+  Both("logits with no classes", {"Multinomial", {F({2, 0}), I({}, {4})}, {}}, {"no classes"});
+  Both("a negative num_samples", {"Multinomial", {F({2, 3}), I({}, {-1})}, {}}, {"-1"});
+  Both("num_samples of rank 1", {"Multinomial", {F({2, 3}), I({1}, {4})}, {}}, {"num_samples"});
+  AddCase("int32 logits", {"Multinomial", {I({2, 3}), I({}, {4})}, {}}, kConstruction, kInvalid,
+          {"int32"});
 }
 
 void StateCases() {

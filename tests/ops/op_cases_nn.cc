@@ -2,6 +2,8 @@
 // and training ops, each run on every device: conv and pooling on the MNIST CNN's
 // geometries and on paddings cuDNN needs help with, strided copies for element sizes 1, 4
 // and 8, and updates of variables assigned inside the case.
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
 #include "support/op_tester.h"
 
@@ -179,6 +181,22 @@ std::vector<OpCase> Random() {
            },
            {RandomTensor(DT_FLOAT, {40, 25}, -1, 1, 52)},
            1e-6,
+           false},
+          {"RandomUniformInt",
+           [a](auto s, const auto&) {
+             return ops::RandomUniformInt(s, {1000}, ops::Const(s, int64_t{-50}),
+                                          ops::Const(s, int64_t{1000}), a);
+           },
+           {},
+           0,
+           false},
+          {"Multinomial",  // some logits -inf: never drawn on either device
+           [](auto s, const auto& in) {
+             return ops::Multinomial(s, in[0], ops::Const(s, 70), ops::Multinomial::Seed(6));
+           },
+           {FromDoubles(DT_FLOAT, {3, 4},
+                        {0.5, -1, 2, -INFINITY, 3, 3, -2, 0.1, -INFINITY, 1, -INFINITY, -5})},
+           0,
            false}};
 }
 

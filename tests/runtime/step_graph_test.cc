@@ -6,9 +6,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <utility>
 
+#include "rill/core/kernel_util.h"
+#include "rill/core/philox.h"
 #include "rill/ops/nn_ops.h"
 #include "rill/ops/optimizers.h"
+#include "rill/ops/random_ops.h"
 #include "rill/ops/training_ops.h"
 #include "runtime/fake_device.h"
 #include "test_util.h"
@@ -47,7 +51,8 @@ class StreamDevice final : public Device {
   absl::StatusOr<std::unique_ptr<DeviceGraph>> EndCapture() override {
     recorder_ = std::thread::id();
     pools_.push_back(pool_);  // kept: a replay writes there
-    return std::unique_ptr<DeviceGraph>(new Recorded(this, std::move(recorded_)));
+    return std::unique_ptr<DeviceGraph>(
+        new Recorded(this, std::move(recorded_), std::exchange(counters_, {})));
   }
   absl::Status CopyInto(const Tensor& src, const Tensor& dst) override {
     if (src.TotalBytes() != dst.TotalBytes()) return errors::Internal("CopyInto: sizes differ");
@@ -72,17 +77,29 @@ class StreamDevice final : public Device {
   absl::Status CopyToHostAsync(const Tensor& src, Tensor* dst) override {
     return CopyToHost(src, dst);
   }
+  // Device memory here is host memory: a counter the launches set before the work runs.
+  absl::StatusOr<const uint64_t*> ReplayCounter(std::function<uint64_t()> next) override {
+    if (!Recording()) return nullptr;
+    counters_.push_back(Counter{std::move(next), std::make_shared<uint64_t>(0)});
+    return counters_.back().at.get();
+  }
 
   bool refuse_recording = false;
   int launches = 0;
 
  private:
+  struct Counter {
+    std::function<uint64_t()> next;
+    std::shared_ptr<uint64_t> at;
+  };
   class Recorded final : public DeviceGraph {
    public:
-    Recorded(StreamDevice* d, std::vector<std::function<void()>> work)
-        : device_(d), work_(std::move(work)) {}
+    Recorded(StreamDevice* d, std::vector<std::function<void()>> work,
+             std::vector<Counter> counters)
+        : device_(d), work_(std::move(work)), counters_(std::move(counters)) {}
     absl::Status Launch() override {
       ++device_->launches;
+      for (const Counter& c : counters_) *c.at = c.next();
       for (const auto& w : work_) w();
       return absl::OkStatus();
     }
@@ -90,6 +107,7 @@ class StreamDevice final : public Device {
    private:
     StreamDevice* device_;
     std::vector<std::function<void()>> work_;
+    std::vector<Counter> counters_;
   };
   static std::unique_ptr<DeviceMemory> Memory() { return std::make_unique<FakeMemory>(64 << 20); }
   bool Recording() const { return recorder_ == std::this_thread::get_id(); }
@@ -99,6 +117,7 @@ class StreamDevice final : public Device {
   std::vector<std::shared_ptr<CachingAllocator>> pools_;
   std::thread::id recorder_;
   std::vector<std::function<void()>> recorded_;
+  std::vector<Counter> counters_;
 };
 
 StreamDevice* StreamOf(const OpKernelContext& ctx) {
@@ -177,6 +196,26 @@ class StreamAssign : public OpKernel {
   Var* var_;
 };
 
+// RandomUniform's floats (kernels/cpu/random_ops.cc's numbers), enqueued; while recorded,
+// the first block's counter is read from the device at each launch.
+class StreamUniform : public RandomKernelBase {
+ public:
+  explicit StreamUniform(OpKernelConstruction& c) : RandomKernelBase(c) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* out;
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, Prepare(ctx, &out));
+    float* o = out->base<float>();
+    const int64_t n = out->NumElements();
+    const uint64_t key = this->key();
+    StreamOf(ctx)->Enqueue([=] {
+      const uint64_t base = draw.recorded != nullptr ? *draw.recorded : draw.base;
+      for (int64_t i = 0; i < n; ++i) o[i] = random::ToFloat(random::Philox(key, 0, base + i)[0]);
+    });
+    return absl::OkStatus();
+  }
+  bool AdvancesThroughReplayCounters() const override { return true; }
+};
+
 class StreamNothing : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -185,14 +224,16 @@ class StreamNothing : public OpKernel {
 
 void RegisterStreamKernels() {
   static const bool once = [] {
-    auto add = [](const char* op, KernelFactory f) {
-      KernelRegistry::Global()->Register({op, kStream, "", DT_INVALID, std::move(f), {}, false});
+    auto add = [](const char* op, KernelFactory f, std::vector<int> host_inputs = {}) {
+      KernelRegistry::Global()->Register(
+          {op, kStream, "", DT_INVALID, std::move(f), std::move(host_inputs), false});
     };
     add("MatMul", MakeKernel<StreamMatMul>);
     add("ApplyGradientDescent", MakeKernel<StreamApplyGradientDescent>);
     add("Assign", MakeKernel<StreamAssign>);
     add("Variable", MakeKernel<StreamNothing>);
     add("NoOp", MakeKernel<StreamNothing>);
+    add("RandomUniform", MakeKernel<StreamUniform>, {0});
     return true;
   }();
   (void)once;
@@ -347,12 +388,62 @@ TEST(StepGraph, PlansThatCannotBeReplayedSayWhy) {
   // Sub has no kernel on the stream device: a's value goes to the host and back.
   auto back = MatMul(root.WithOpName("back"), Sub(root.WithOpName("sub"), a, a), w);
   EXPECT_NE(WhyNot(root, back, w.initializer).find("to the host and back"), std::string::npos);
-  // A random op would repeat its first numbers.
-  auto r = RandomUniform(root.WithOpName("r"), Const(root, {2, 2}), DT_FLOAT);
+  // A random op with no kernel on the stream device runs on the host, where a failed
+  // recording would run it again.
+  auto r = RandomNormal(root.WithOpName("r"), Const(root, {2, 2}), DT_FLOAT);
   auto noisy = MatMul(root.WithOpName("noisy"), Add(root, a, r), w);
-  EXPECT_NE(WhyNot(root, noisy, w.initializer).find("stateful"), std::string::npos);
+  EXPECT_NE(WhyNot(root, noisy, w.initializer).find("'r' (RandomStandardNormal) is stateful"),
+            std::string::npos);
   EXPECT_NE(WhyNot(root, a, w.initializer, /*plan_memory=*/false).find("plan_memory"),
             std::string::npos);
+}
+
+// Each run of `fetch` (RandomUniform's numbers, or a product of them) on `devices`, with
+// graph mode on; the stats of its callable.
+std::vector<Tensor> RandomRuns(const Scope& root, Output fetch, DeviceSet devices, int runs,
+                               StepGraphStats* stats) {
+  SessionOptions o;
+  o.cuda_graphs = true;
+  Session session(root, o, std::move(devices));
+  Session::CallableHandle h;
+  EXPECT_TRUE(session.MakeCallable({{}, {fetch}, {}}, &h).ok());
+  std::vector<Tensor> values;
+  for (int i = 0; i < runs; ++i) {
+    std::vector<Tensor> out;
+    absl::Status st = session.RunCallable(h, {}, &out);
+    EXPECT_TRUE(st.ok()) << st;
+    if (!st.ok()) break;
+    values.push_back(out[0]);
+  }
+  *stats = *session.GetStepGraphStats(h);
+  return values;
+}
+
+TEST(StepGraph, RandomOpsDrawNewNumbersAtEveryReplayTheNumbersOfOrdinaryRuns) {
+  RegisterStreamKernels();
+  Scope root = Scope::NewRootScope();
+  auto r = RandomUniform(root.WithOpName("r"), Const(root, {3, 5}), DT_FLOAT,
+                         RandomUniform::Seed(5).Seed2(9));
+  auto q =
+      RandomUniform(root.WithOpName("q"), Const(root, {5, 2}), DT_FLOAT, RandomUniform::Seed(6));
+  auto y = MatMul(root.WithOpName("y"), r, q);  // two random ops, two counters
+  for (Output fetch : {Output(r), Output(y)}) {
+    SCOPED_TRACE(fetch.node()->name());
+    StepGraphStats replayed, host;
+    auto device = std::make_shared<StreamDevice>();
+    const std::vector<Tensor> got = RandomRuns(root, fetch, StreamAndCpu(device), 6, &replayed);
+    const std::vector<Tensor> want = RandomRuns(root, fetch, CpuOnly(), 6, &host);
+    EXPECT_EQ(replayed.why_not, "");
+    EXPECT_EQ(replayed.captures, 1);
+    EXPECT_EQ(replayed.replays, 4);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      ExpectTensorNear(got[i], DT_FLOAT, want[i].shape(), ToDoubles(want[i]), 1e-6);
+      if (i > 0) {
+        EXPECT_NE(ToDoubles(got[i]), ToDoubles(got[i - 1])) << "run " << i;
+      }
+    }
+  }
 }
 
 TEST(StepGraph, APlanOnlyOnTheCpuIsNotRecorded) {
@@ -396,15 +487,17 @@ TEST(StepGraph, TheEnvironmentTurnsGraphModeOn) {
 
 // Losses of 8 training steps of an MLP with everything on the GPU (labels one-hot: sparse
 // labels are read on the host, which a recording cannot), fed a new batch each step, with
-// graph mode on or off; the stats of the training callable.
-std::vector<double> GpuLosses(bool graphs, bool adam, StepGraphStats* stats) {
+// graph mode on or off, with Adam or momentum, with or without dropout (seeded: the same
+// masks in both Sessions); the stats of the training callable.
+std::vector<double> GpuLosses(bool graphs, bool adam, bool dropout, StepGraphStats* stats) {
   Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
   auto x = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 8}));
   auto y = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 4}));
   auto w1 = Variable(s, RandomTensor(DT_FLOAT, {8, 32}, -0.5, 0.5, 1));
   auto b1 = Variable(s, RandomTensor(DT_FLOAT, {32}, -0.1, 0.1, 2));
   auto w2 = Variable(s, RandomTensor(DT_FLOAT, {32, 4}, -0.5, 0.5, 3));
-  auto h = Relu(s, BiasAdd(s, MatMul(s, x, w1), b1));
+  Output h = Relu(s, BiasAdd(s, MatMul(s, x, w1), b1));
+  if (dropout) h = Dropout(s, h, 0.25f, Dropout::Seed(11));
   auto loss = Mean(s, SoftmaxCrossEntropyWithLogits(s, MatMul(s, h, w2), y).loss, 0);
   std::unique_ptr<Optimizer> opt;
   if (adam) {
@@ -439,10 +532,11 @@ std::vector<double> GpuLosses(bool graphs, bool adam, StepGraphStats* stats) {
 
 TEST(StepGraph, OnTheGpuATrainingStepReplaysWithTheLossesOfOrdinaryRuns) {
   if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
-  for (bool adam : {false, true}) {
+  for (auto [adam, dropout] : {std::pair{false, false}, {true, false}, {true, true}}) {
+    SCOPED_TRACE(absl::StrCat(adam ? "Adam" : "momentum", dropout ? ", dropout" : ""));
     StepGraphStats off, on;
-    const std::vector<double> want = GpuLosses(false, adam, &off);
-    const std::vector<double> got = GpuLosses(true, adam, &on);
+    const std::vector<double> want = GpuLosses(false, adam, dropout, &off);
+    const std::vector<double> got = GpuLosses(true, adam, dropout, &on);
     EXPECT_FALSE(off.enabled);
     EXPECT_EQ(on.why_not, "");
     EXPECT_EQ(on.captures, 1);
