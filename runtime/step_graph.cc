@@ -72,10 +72,14 @@ class Splitter {
     }
     if (rp.device == nullptr) return Refuse("no node runs on a device that can record");
     const std::vector<int> order = TopologicalOrder(plan_);
+    // Every node is placed, so that a plan with several blockers names them all at once
+    // (a later one may follow from an earlier).
+    std::vector<std::string> whys;
     for (int id : order) {
       std::string why = Place(id, &rp);
-      if (!why.empty()) return Refuse(why);
+      if (!why.empty()) whys.push_back(std::move(why));
     }
+    if (!whys.empty()) return Refuse(JoinReasons(whys));
     for (int id : order) {
       if (plan_.nodes[id].preset) continue;
       (part_[id] == kBefore ? rp.before : part_[id] == kBody ? rp.body : rp.after).push_back(id);
@@ -86,6 +90,17 @@ class Splitter {
   }
 
  private:
+  // The first few reasons, then how many more.
+  static std::string JoinReasons(const std::vector<std::string>& whys) {
+    constexpr size_t kShown = 3;
+    std::string joined;
+    for (size_t i = 0; i < whys.size() && i < kShown; ++i) {
+      absl::StrAppend(&joined, i == 0 ? "" : "; ", whys[i]);
+    }
+    if (whys.size() > kShown) absl::StrAppend(&joined, "; and ", whys.size() - kShown, " more");
+    return joined;
+  }
+
   static ReplayPlan Refuse(std::string why) {
     ReplayPlan refused;
     refused.why_not = std::move(why);

@@ -396,6 +396,12 @@ TEST(StepGraph, PlansThatCannotBeReplayedSayWhy) {
             std::string::npos);
   EXPECT_NE(WhyNot(root, a, w.initializer, /*plan_memory=*/false).find("plan_memory"),
             std::string::npos);
+  // Both at once: each blocker is named.
+  auto both = MatMul(root.WithOpName("both"), back, noisy);
+  const std::string why = WhyNot(root, both, w.initializer);
+  EXPECT_NE(why.find("'r' (RandomStandardNormal) is stateful"), std::string::npos) << why;
+  EXPECT_NE(why.find("to the host and back"), std::string::npos) << why;
+  EXPECT_NE(why.find("; "), std::string::npos) << why;
 }
 
 // Each run of `fetch` (RandomUniform's numbers, or a product of them) on `devices`, with
