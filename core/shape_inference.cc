@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/string_view.h"
+#include "rill/core/shape_util.h"
 
 namespace rill::shape_fns {
 
@@ -195,6 +196,10 @@ absl::StatusOr<std::vector<int64_t>> PositiveSizes(const InferenceContext& c, in
     if (v < 1) return errors::InvalidArgument(what, " must be positive, got ", v);
   }
   return *values;
+}
+
+PartialTensorShape Known(absl::Span<const int64_t> d) {
+  return PartialTensorShape(shape_util::Dims(d.begin(), d.end()));
 }
 
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what) {

@@ -95,6 +95,8 @@ absl::StatusOr<std::vector<int64_t>> RankedDims(const InferenceContext& c, int i
 // checked >= 1, else n of -1; InvalidArgument naming `what` for another length or a size < 1.
 absl::StatusOr<std::vector<int64_t>> PositiveSizes(const InferenceContext& c, int i, int n,
                                                    absl::string_view what);
+// The partial shape of dims `d` (-1 where a dim is unknown).
+PartialTensorShape Known(absl::Span<const int64_t> d);
 // Canonical axis in [0, rank) or InvalidArgument naming the valid range.
 absl::StatusOr<int> CanonicalAxis(int64_t axis, int rank, absl::string_view what);
 

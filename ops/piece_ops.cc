@@ -10,12 +10,9 @@ namespace rill {
 namespace {
 
 using shape_fns::ConstInts;
+using shape_fns::Known;
 using shape_fns::ScalarInput;
 using shape_fns::VectorInput;
-
-PartialTensorShape Known(absl::Span<const int64_t> d) {
-  return PartialTensorShape(shape_util::Dims(d.begin(), d.end()));
-}
 
 void SetAll(InferenceContext& c, const PartialTensorShape& s) {
   for (size_t i = 0; i < c.outputs().size(); ++i) c.set_output(static_cast<int>(i), s);

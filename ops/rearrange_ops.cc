@@ -10,12 +10,9 @@ namespace rill {
 namespace {
 
 using shape_fns::ConstInts;
+using shape_fns::Known;
 using shape_fns::ScalarInput;
 using shape_fns::VectorInput;
-
-PartialTensorShape Known(absl::Span<const int64_t> d) {
-  return PartialTensorShape(shape_util::Dims(d.begin(), d.end()));
-}
 
 // Input i's int values when a constant, as a flat list (nullopt otherwise).
 absl::StatusOr<std::optional<absl::InlinedVector<int64_t, 8>>> ConstFlat(const InferenceContext& c,

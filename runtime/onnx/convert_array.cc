@@ -329,7 +329,7 @@ absl::Status ConvertEyeLike(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertArrayRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Constant", 1, ConstantSupport, ConvertConstant});
   r->Register({"Cast", 6, CastSupport, ConvertCast});

@@ -255,7 +255,7 @@ absl::Status ConvertLoop(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertControlRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"If", 1, IfSupport, ConvertIf});
   r->Register({"Loop", 1, LoopSupport, ConvertLoop});

@@ -185,7 +185,7 @@ absl::Status ConvertCompress(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertElementsRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"GatherElements", 11, nullptr, ConvertGatherElements});
   r->Register({"ScatterElements", 11, ScatterSupport, ConvertScatterElements});

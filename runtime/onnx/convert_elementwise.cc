@@ -272,7 +272,7 @@ absl::Status ConvertBitShift(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertElementwiseRegistered = [] {
   auto* r = ConverterRegistry::Global();
   for (const char* op : {"Abs",  "Neg",     "Sqrt", "Exp",      "Log",   "Reciprocal", "Floor",
                          "Ceil", "Sign",    "Sin",  "Cos",      "Tan",   "Asin",       "Acos",

@@ -315,7 +315,7 @@ absl::Status ConvertUnique(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertIndexRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Slice", 1, nullptr, ConvertSlice, {3, 4}});
   r->Register({"Split", 2, nullptr, ConvertSplit});

@@ -175,7 +175,7 @@ absl::Status ConvertReverseSequence(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertLayoutRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Pad", 2, PadSupport, ConvertPad, {1}});
   r->Register({"ReverseSequence", 10, nullptr, ConvertReverseSequence});

@@ -72,7 +72,7 @@ absl::Status ConvertSoftmaxCrossEntropy(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertLossRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"NegativeLogLikelihoodLoss", 12, ReductionSupport, ConvertNll});
   r->Register({"SoftmaxCrossEntropyLoss", 12, ReductionSupport, ConvertSoftmaxCrossEntropy});

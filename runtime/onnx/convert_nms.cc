@@ -94,7 +94,7 @@ absl::Status ConvertNonMaxSuppression(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertNmsRegistered = [] {
   ConverterRegistry::Global()->Register(
       {"NonMaxSuppression", 10, nullptr, ConvertNonMaxSuppression, {2, 3, 4}});
   return true;

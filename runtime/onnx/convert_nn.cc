@@ -482,7 +482,7 @@ absl::Status ConvertConvTranspose(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertNnRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"MatMul", 1, nullptr, ConvertMatMul});
   r->Register({"Gemm", 1, nullptr, ConvertGemm});

@@ -158,7 +158,7 @@ absl::Status ConvertLrn(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertNormRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"LRN", 1, nullptr, ConvertLrn});
   r->Register({"BatchNormalization", 1, BatchNormSupport, ConvertBatchNorm});

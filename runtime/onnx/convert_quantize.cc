@@ -97,7 +97,7 @@ absl::Status ConvertDynamicQuantizeLinear(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertQuantizeRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"QuantizeLinear", 10, nullptr, ConvertQuantizeLinear});
   r->Register({"DequantizeLinear", 10, nullptr, ConvertDequantizeLinear});

@@ -136,7 +136,7 @@ absl::Status Normalize(NodeContext& c, LastAxisFn last) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertReduceRegistered = [] {
   auto* r = ConverterRegistry::Global();
   const std::pair<const char*, Reduction> reductions[] = {
       {"ReduceSum", {"Sum", Pre::kNone, Post::kNone}},

@@ -32,7 +32,7 @@ struct Axis {
 };
 
 // Per output position: taps (input index, weight), and whether it is outside (extrapolated).
-struct Taps {
+struct ResizeTaps {
   std::vector<std::vector<std::pair<int64_t, double>>> taps;
   std::vector<bool> outside;
 };
@@ -70,8 +70,8 @@ std::vector<double> Coeffs(const ResizeAttrs& a, double r) {
   return {r <= 0.5 ? 1. : 0., r > 0.5 ? 1. : 0.};  // round_prefer_floor
 }
 
-Taps AxisTaps(const ResizeAttrs& a, const Axis& ax) {
-  Taps t;
+ResizeTaps AxisTaps(const ResizeAttrs& a, const Axis& ax) {
+  ResizeTaps t;
   for (int64_t x = 0; x < ax.out; ++x) {
     bool outside = false;
     const double o = Original(a, ax, x, &outside);
@@ -117,8 +117,8 @@ Output AlongAxis(const NodeContext& c, DataType dt, const std::vector<double>& v
 }
 
 // x resized along `axis` by its taps.
-Output ResizeAxis(const NodeContext& c, const Output& x, const Taps& t, int64_t axis, int64_t rank,
-                  bool nearest) {
+Output ResizeAxis(const NodeContext& c, const Output& x, const ResizeTaps& t, int64_t axis,
+                  int64_t rank, bool nearest) {
   size_t k = 0;
   for (const auto& taps : t.taps) k = std::max(k, taps.size());
   Output sum;
@@ -158,7 +158,7 @@ bool RepeatsElements(const ResizeAttrs& a, double scale) {
   ax.in = 8;
   ax.out = 8 * s;
   ax.scale = scale;
-  Taps t = AxisTaps(rule, ax);
+  ResizeTaps t = AxisTaps(rule, ax);
   for (int64_t x = 0; x < ax.out; ++x) {
     int64_t read = -1;
     for (const auto& [i, w] : t.taps[x]) {
@@ -309,7 +309,7 @@ absl::Status ConvertResize(NodeContext& c) {
     }
     ResizeAttrs axis_attrs = a;
     if (a.nearest == "simple") axis_attrs.nearest = ax.scale < 1 ? "ceil" : "floor";
-    Taps t = AxisTaps(axis_attrs, ax);
+    ResizeTaps t = AxisTaps(axis_attrs, ax);
     x = ResizeAxis(c, x, t, at(d), rank, a.mode == "nearest");
     if (std::find(t.outside.begin(), t.outside.end(), true) != t.outside.end()) {
       std::vector<int64_t> shape(rank, 1);
@@ -330,7 +330,7 @@ absl::Status ConvertResize(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertResizeRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"Resize", 10, ResizeSupport, ConvertResize, {1, 2, 3}});
   r->Register({"Upsample", 7, ResizeSupport, ConvertResize, {1}});

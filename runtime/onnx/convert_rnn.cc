@@ -303,7 +303,7 @@ absl::Status ConvertRnn(NodeContext& c, Cell cell) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertRnnRegistered = [] {
   auto* r = ConverterRegistry::Global();
   for (Cell cell : {Cell::kRnn, Cell::kGru, Cell::kLstm}) {
     const char* op = cell == Cell::kRnn ? "RNN" : cell == Cell::kGru ? "GRU" : "LSTM";

@@ -117,7 +117,7 @@ absl::Status ConvertAdam(NodeContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertTrainingRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({absl::StrCat(kDomain, "Adagrad"), 1, nullptr, ConvertAdagrad});
   r->Register({absl::StrCat(kDomain, "Momentum"), 1, MomentumSupport, ConvertMomentum});

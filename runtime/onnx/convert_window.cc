@@ -41,7 +41,7 @@ absl::Status ConvertWindow(NodeContext& c, Window w) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kConvertWindowRegistered = [] {
   auto* r = ConverterRegistry::Global();
   for (auto [op, w] : {std::pair{"HannWindow", Window::kHann},
                        {"HammingWindow", Window::kHamming},

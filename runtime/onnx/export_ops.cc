@@ -255,7 +255,7 @@ absl::Status ExportEinsum(ExportContext& c) {
   return absl::OkStatus();
 }
 
-[[maybe_unused]] const bool kRegistered = [] {
+[[maybe_unused]] const bool kExportOpsRegistered = [] {
   auto* r = ExporterRegistry::Global();
   const std::pair<const char*, const char*> same[] = {{"Identity", "Identity"},
                                                       {"StopGradient", "Identity"},
