@@ -83,7 +83,7 @@ struct Program {
 // The operand for value `v` of the group rooted at `root`: a step (~k) or an input index.
 int64_t Operand(const NodeOut& v, const Node* root, const Groups& groups, Program* p);
 
-void Emit(const Node* n, const Node* root, const Groups& groups, Program* p) {
+void EmitSteps(const Node* n, const Node* root, const Groups& groups, Program* p) {
   std::vector<int64_t> step = {static_cast<int64_t>(*ElementwiseOpOf(n->type_string())), 0, -1};
   for (int i = 0; i < n->num_inputs(); ++i) step[1 + i] = Operand(n->input(i), root, groups, p);
   p->step_of[n] = static_cast<int64_t>(p->steps.size());
@@ -94,7 +94,7 @@ void Emit(const Node* n, const Node* root, const Groups& groups, Program* p) {
 int64_t Operand(const NodeOut& v, const Node* root, const Groups& groups, Program* p) {
   auto it = groups.root.find(v.node);
   if (it != groups.root.end() && it->second == root && v.node != root) {
-    if (!p->step_of.contains(v.node)) Emit(v.node, root, groups, p);
+    if (!p->step_of.contains(v.node)) EmitSteps(v.node, root, groups, p);
     return ~p->step_of.at(v.node);
   }
   for (size_t i = 0; i < p->inputs.size(); ++i) {
@@ -263,7 +263,7 @@ absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in) {
       return true;
     }
     Program p;
-    Emit(&old, &old, groups, &p);
+    EmitSteps(&old, &old, groups, &p);
     FoldHardSwish(&p, LargestRank(p));
     NodeSpec spec = rw.SpecOf(old);  // name, device request, control inputs
     spec.op = "_FusedElementwise";
