@@ -52,11 +52,81 @@ std::string DevicesWithKernel(const Node& n, const DeviceSet& devices) {
   return names.empty() ? "none" : absl::StrJoin(names, ", ");
 }
 
+bool IntegerValues(const Node& n) {
+  if (n.num_outputs() == 0) return false;
+  for (int o = 0; o < n.num_outputs(); ++o) {
+    const DataType t = n.output_type(o);
+    if (t != DT_INT32 && t != DT_INT64 && t != DT_BOOL) return false;
+  }
+  return true;
+}
+
+const KernelDef* DefOn(const Node& n, const PlacementMap& placed) {
+  return KernelRegistry::Global()->Find(n, placed.at(&n).device->device_type());
+}
+
+// Pass 6. A node left on an accelerator by pass 4 whose values are integers, whose inputs
+// are all on the host (fed, on the CPU, or made there by a kernel with host-memory
+// outputs) and whose every reader reads them on the host (a kernel's host-memory input:
+// labels a loss checks, a shape, an axis) runs on the host instead: on the accelerator it
+// would cost an upload, a launch and a download the host waits for, inside the step
+// (TensorFlow's pin-to-host optimization keeps small integer work there likewise).
+// Chains (a labels Cast, then a Reshape and its shape constant) move together: the set is
+// the largest one closed under the rule, found by removing nodes that break it until none
+// does. A node without readers (only fetched) stays where it is.
+void PinHostValues(const DeviceSet& devices, const absl::flat_hash_set<const Node*>& fed,
+                   const std::vector<const Node*>& nodes, const std::vector<const Node*>& defaulted,
+                   PlacementMap* placed) {
+  Device* host = devices.cpu();
+  absl::flat_hash_map<const Node*, std::vector<std::pair<const Node*, int>>> readers;
+  for (const Node* n : nodes) {
+    for (int i = 0; i < n->num_inputs(); ++i) readers[n->input(i).node].push_back({n, i});
+  }
+  absl::flat_hash_set<const Node*> pinned;
+  for (const Node* n : defaulted) {
+    if (host != nullptr && !placed->at(n).device->IsHost() && !fed.contains(n) &&
+        !n->op_def().is_stateful && IntegerValues(*n) && readers.contains(n) &&
+        HasKernel(*n, *host)) {
+      pinned.insert(n);
+    }
+  }
+  auto on_host = [&](const Node* p) {
+    if (fed.contains(p) || pinned.contains(p) || placed->at(p).device->IsHost()) return true;
+    const KernelDef* def = DefOn(*p, *placed);
+    return def != nullptr && def->host_memory_outputs;
+  };
+  auto read_on_host = [&](const Node* reader, int i) {
+    if (pinned.contains(reader) || placed->at(reader).device->IsHost()) return true;
+    const KernelDef* def = DefOn(*reader, *placed);
+    return def != nullptr && def->ReadsOnHost(i, reader->num_inputs());
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = pinned.begin(); it != pinned.end();) {
+      const Node* n = *it;
+      bool keep = true;
+      for (int i = 0; keep && i < n->num_inputs(); ++i) keep = on_host(n->input(i).node);
+      for (const auto& [reader, i] : readers.at(n)) keep = keep && read_on_host(reader, i);
+      if (keep) {
+        ++it;
+      } else {
+        pinned.erase(it++);
+        changed = true;
+      }
+    }
+  }
+  for (const Node* n : pinned) {
+    (*placed)[n] = Placement{host,
+                             "pinned to the host: integer values computed from host values and "
+                             "read on the host"};
+  }
+}
+
 }  // namespace
 
 absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
                         const PlacementOptions& options, const std::vector<const Node*>& nodes,
-                        PlacementMap* placed) {
+                        const absl::flat_hash_set<const Node*>& fed, PlacementMap* placed) {
   // Pass 1: colocation groups.
   UnionFind uf;
   std::vector<const Node*> todo;
@@ -72,6 +142,7 @@ absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
     }
   }
   absl::flat_hash_map<const Node*, std::vector<const Node*>> groups;
+  std::vector<const Node*> defaulted;  // groups of one that pass 4 placed
   for (const auto& [n, unused] : uf.parent) groups[uf.Find(n)].push_back(n);
 
   for (auto& [root, members] : groups) {
@@ -130,7 +201,10 @@ absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
       break;
     }
     // Pass 4: the default.
-    if (chosen == nullptr) chosen = candidates.front();
+    if (chosen == nullptr) {
+      chosen = candidates.front();
+      if (members.size() == 1 && reason.starts_with("default")) defaulted.push_back(first);
+    }
     for (const Node* m : members) {
       if (placed->contains(m)) continue;
       (*placed)[m] = Placement{
@@ -139,6 +213,8 @@ absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
                       : absl::StrCat(reason, " (colocated group of '", first->name(), "')")};
     }
   }
+
+  PinHostValues(devices, fed, nodes, defaulted, placed);
 
   if (options.log_device_placement) {
     for (const Node* n : todo) {

@@ -6,7 +6,9 @@
 //   4. otherwise the highest-priority candidate: GPU, then CPU;
 //   5. an unmeetable request falls back to (4) under soft placement and says why; with
 //      soft placement off it is an error naming node, op, dtype, request and the devices
-//      that do have a kernel.
+//      that do have a kernel;
+//   6. integer values computed from host values and read only on the host (labels a loss
+//      kernel checks, shapes) are computed on the host, not on the accelerator pass 4 chose.
 // Decisions persist for the Session: a node, once placed, keeps its device.
 #pragma once
 
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "rill/runtime/device.h"
 
 namespace rill {
@@ -30,8 +33,9 @@ struct Placement {
 
 using PlacementMap = absl::flat_hash_map<const Node*, Placement>;
 
+// `fed`: the nodes whose values the run feeds (host values, wherever the node is placed).
 absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
                         const PlacementOptions& options, const std::vector<const Node*>& nodes,
-                        PlacementMap* placed);
+                        const absl::flat_hash_set<const Node*>& fed, PlacementMap* placed);
 
 }  // namespace rill

@@ -182,8 +182,10 @@ class Splitter {
         const int slot = pn.input_slots[i];
         const int from = producer_[slot];
         if (constant_[slot] || (from >= 0 && part_[from] == kBody)) continue;
-        if (from < 0 || plan_.nodes[from].device->IsHost()) {
-          return pn.node->DebugName() + " reads a host value made in the run (a feed)";
+        if (from < 0) return pn.node->DebugName() + " reads a feed on the host";
+        if (plan_.nodes[from].device->IsHost()) {
+          return absl::StrCat(pn.node->DebugName(), " reads on the host a value made in the run (",
+                              plan_.nodes[from].node->DebugName(), ")");
         }
         AddOnce(&rp->in_slots, slot);
       }

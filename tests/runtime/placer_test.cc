@@ -21,7 +21,9 @@ void RegisterFakeGpuKernels() {
     }
     // Kernels that run on an accelerator but compute on the host: as a GPU build has them.
     for (const char* op : {"Shape", "Size", "BroadcastGradientArgs"}) {
-      for (KernelDef d : KernelRegistry::Global()->DefsFor(op)) {
+      // A copy: registering appends to the registry's list being read.
+      const std::vector<KernelDef> defs = KernelRegistry::Global()->DefsFor(op);
+      for (KernelDef d : defs) {
         if (d.device_type != DEVICE_GPU) continue;
         d.device_type = kFakeGpu;
         KernelRegistry::Global()->Register(std::move(d));

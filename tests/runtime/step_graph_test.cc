@@ -396,6 +396,15 @@ TEST(StepGraph, PlansThatCannotBeReplayedSayWhy) {
             std::string::npos);
   EXPECT_NE(WhyNot(root, a, w.initializer, /*plan_memory=*/false).find("plan_memory"),
             std::string::npos);
+  // A device node reading on the host what a host node made in the run (Add has no
+  // kernel on the stream device): the recording would keep the first run's value.
+  Variable dims(root.WithOpName("dims").WithDevice("/cpu:0"), FromDoubles(DT_INT32, {2}, {2, 3}));
+  auto shape = Add(root.WithOpName("shape"), dims, Const(root, {0, 0}));
+  auto drawn = RandomUniform(root.WithOpName("drawn"), shape, DT_FLOAT);
+  EXPECT_NE(WhyNot(root, drawn, dims.initializer)
+                .find("'drawn' (RandomUniform) reads on the host a value made in the run "
+                      "(node 'shape' (Add))"),
+            std::string::npos);
   // Both at once: each blocker is named.
   auto both = MatMul(root.WithOpName("both"), back, noisy);
   const std::string why = WhyNot(root, both, w.initializer);
