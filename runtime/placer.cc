@@ -203,7 +203,7 @@ absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
     // Pass 4: the default.
     if (chosen == nullptr) {
       chosen = candidates.front();
-      if (members.size() == 1 && reason.starts_with("default")) defaulted.push_back(first);
+      if (members.size() == 1 && first->requested_device().empty()) defaulted.push_back(first);
     }
     for (const Node* m : members) {
       if (placed->contains(m)) continue;
