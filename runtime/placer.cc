@@ -56,7 +56,7 @@ bool IntegerValues(const Node& n) {
   if (n.num_outputs() == 0) return false;
   for (int o = 0; o < n.num_outputs(); ++o) {
     const DataType t = n.output_type(o);
-    if (t != DT_INT32 && t != DT_INT64 && t != DT_BOOL) return false;
+    if (!DataTypeIsInteger(t) && t != DT_BOOL) return false;
   }
   return true;
 }
