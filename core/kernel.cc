@@ -82,6 +82,15 @@ absl::Status OpKernelContext::forward_or_allocate_output(int in, int i, const Te
   return allocate_output(i, shape, out);
 }
 
+absl::StatusOr<Tensor> OpKernelContext::UploadCheckedHostInput(int i, HostInputCheck check) {
+  const Tensor& host = input(i);
+  RILL_RETURN_IF_ERROR(check(host));
+  if (host_inputs_ != nullptr) return host_inputs_->RecordHostInput(i, host, std::move(check));
+  Tensor on_device;
+  RILL_RETURN_IF_ERROR(device_->CopyFromHost(host, &on_device));
+  return on_device;
+}
+
 KernelRegistry* KernelRegistry::Global() {
   static KernelRegistry* r = new KernelRegistry;
   return r;

@@ -128,6 +128,22 @@ class OutputMemory {
   virtual TensorBuffer* Take(int output, size_t bytes) = 0;
 };
 
+// A kernel's host-side rule for a host-memory input it reads on its device (labels in
+// range, indices in bounds): OpKernelContext::UploadCheckedHostInput.
+using HostInputCheck = std::function<absl::Status(const Tensor&)>;
+
+// Set on a kernel's context while its step is recorded for replay (graph mode): the
+// uploads of checked host inputs, which the executor repeats before every launch.
+class HostInputRecorder {
+ public:
+  virtual ~HostInputRecorder() = default;
+  // A buffer on the recording device, of `host`'s dtype and shape, that every launch of
+  // the recording (this run's included) first fills with input `input`'s value of that
+  // run, once `check` accepts it.
+  virtual absl::StatusOr<Tensor> RecordHostInput(int input, const Tensor& host,
+                                                 HostInputCheck check) = 0;
+};
+
 class OpKernelContext {
  public:
   // `forwardable` has bit i set when this node is the only consumer of input i and the
@@ -158,11 +174,20 @@ class OpKernelContext {
   // Bit i: output i got fresh memory from allocate_output (not a forwarded input).
   uint64_t allocated_outputs() const { return allocated_; }
 
+  // Host-memory input i on this context's device, after `check` accepted it on the host:
+  // for kernels that check a small input there (labels, indices) and read it on the
+  // device. While the step is recorded (set_host_input_recorder) nothing is copied now:
+  // the executor checks and copies each run's value before every launch, so a kernel
+  // that reads input i only through here says so (OpKernel::UploadsCheckedHostInput).
+  absl::StatusOr<Tensor> UploadCheckedHostInput(int i, HostInputCheck check);
+  void set_host_input_recorder(HostInputRecorder* r) { host_inputs_ = r; }
+
  private:
   const Node& node_;
   DeviceBase* device_;
   Allocator* output_allocator_ = nullptr;  // null: the device's
   OutputMemory* output_memory_ = nullptr;
+  HostInputRecorder* host_inputs_ = nullptr;
   uint64_t allocated_ = 0;
   const Tensor* const* inputs_;
   Tensor* outputs_;
@@ -180,6 +205,13 @@ class OpKernel {
   // in a recorded step when it reads that state through DeviceBase::ReplayCounter while
   // recording; such kernels say so here.
   virtual bool AdvancesThroughReplayCounters() const { return false; }
+  // A kernel that reads host-memory input `input` only through
+  // OpKernelContext::UploadCheckedHostInput may be replayed in a recorded step that makes
+  // that value on the host (a fed or host-computed label); such kernels say so here.
+  virtual bool UploadsCheckedHostInput(int input) const {
+    (void)input;
+    return false;
+  }
   const Node& node() const { return node_; }
 
  private:

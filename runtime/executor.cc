@@ -16,10 +16,8 @@
 #include "rill/runtime/executor_state.h"
 
 namespace rill {
-namespace {
 
-// A kernel's error, led by the node and device once: a kernel that already names its
-// node (the shared apply and shape checks do) is not prefixed twice.
+// The shared apply and shape checks name their node themselves.
 absl::Status NameNodeAndDevice(const absl::Status& st, const PlanNode& pn) {
   const std::string node = pn.node->DebugName();
   absl::string_view msg = st.message();
@@ -31,8 +29,6 @@ absl::Status NameNodeAndDevice(const absl::Status& st, const PlanNode& pn) {
   }
   return errors::Annotate(st, absl::StrCat(node, " on ", pn.device->name(), ": "));
 }
-
-}  // namespace
 
 namespace {
 using RunState = Executor::State;
@@ -130,6 +126,10 @@ bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode
         ctx.set_output_allocator(s->plan.host->allocator());
       } else if (s->arena != nullptr) {
         ctx.set_output_memory(&planned);
+      }
+      if (s->capturing != nullptr) {  // graph mode: checked host inputs are noted
+        s->capturing->recording_node = &pn;
+        ctx.set_host_input_recorder(s->capturing);
       }
       if (pn.async) {
         StartAsync(owner, s, pn, ctx, start_ns);

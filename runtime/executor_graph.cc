@@ -9,6 +9,7 @@
 // its own (copies recorded at its end), so a replay needs no node of the body to run. The
 // arena's addresses are fixed for the layout; the recording keeps the arena alive.
 #include <algorithm>
+#include <utility>
 
 #include "rill/runtime/executor_state.h"
 
@@ -34,13 +35,46 @@ void DropGraph(Executor::State* s, StepGraph* g) {
                                [g](const auto& p) { return p.get() == g; }));
 }
 
-// The run's uploads have the shapes the recording read.
+const Tensor& HostValue(const Executor::State& s, const RecordedHostInput& h) {
+  return s.slots[h.node->input_slots[h.input]];
+}
+
+bool SameLayout(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape();
+}
+
+// The run's uploads and checked host inputs have the shapes the recording read.
 bool InputsFit(const Executor::State& s, const ReplayPlan& rp, const StepGraph& g) {
   for (size_t i = 0; i < rp.in_slots.size(); ++i) {
-    const Tensor& t = s.slots[rp.in_slots[i]];
-    if (t.dtype() != g.inputs[i].dtype() || t.shape() != g.inputs[i].shape()) return false;
+    if (!SameLayout(s.slots[rp.in_slots[i]], g.inputs[i])) return false;
+  }
+  for (const RecordedHostInput& h : g.host_inputs) {
+    if (!SameLayout(HostValue(s, h), h.buffer)) return false;
   }
   return true;
+}
+
+// Copies the run's value of each checked host input into the recording's buffer. A replay
+// first checks it by its kernel's rule: a value the rule refuses fails the run as that
+// kernel would, before anything is launched. The recording run's kernels checked theirs,
+// and their slots may be gone (the body ran): the values held since are copied.
+absl::Status UploadHostInputs(const Executor::State& s, Device* d, StepGraph* g,
+                              bool recording_run) {
+  for (RecordedHostInput& h : g->host_inputs) {
+    const Tensor host = recording_run ? std::exchange(h.recorded_value, Tensor()) : HostValue(s, h);
+    if (!recording_run) {
+      if (absl::Status st = h.check(host); !st.ok()) return NameNodeAndDevice(st, *h.node);
+    }
+    Tensor staged;
+    absl::Status st = d->CopyFromHost(host, &staged);
+    if (st.ok()) st = d->CopyInto(staged, h.buffer);
+    if (!st.ok()) {
+      return errors::Annotate(
+          st, absl::StrCat("uploading input ", h.input, " of ", h.node->node->DebugName(),
+                           " for the recorded step on ", d->name(), ": "));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // Copies each value of `slots` into a buffer of `device` (recorded while recording) and
@@ -82,6 +116,11 @@ bool Executor::RunGraphed(State* s) const {
 
 void Executor::Replay(State* s, StepGraph* g) const {
   const ReplayPlan& rp = *replay_;
+  if (absl::Status checked = UploadHostInputs(*s, rp.device, g, /*recording_run=*/false);
+      !checked.ok()) {
+    s->Fail(std::move(checked));
+    return;
+  }
   absl::Status st;
   for (size_t i = 0; i < rp.in_slots.size() && st.ok(); ++i) {
     st = rp.device->CopyInto(s->slots[rp.in_slots[i]], g->inputs[i]);
@@ -99,12 +138,17 @@ bool Executor::Capture(State* s) const {
   const ReplayPlan& rp = *replay_;
   Device* d = rp.device;
   auto g = std::make_unique<StepGraph>();
+  g->device = d;
   absl::Status st = CopyToOwnBuffers(s, d, rp.in_slots, &g->inputs);
   g->NoteVariables(rp);
   if (st.ok()) st = d->BeginCapture();
   absl::Status recorded = st;
   if (st.ok()) {
-    if (!RunInOrder(s, rp.body)) {
+    s->capturing = g.get();
+    const bool ran = RunInOrder(s, rp.body);
+    s->capturing = nullptr;
+    g->recording_node = nullptr;
+    if (!ran) {
       std::lock_guard<std::mutex> lock(s->mu);
       recorded = s->status;
     }
@@ -121,6 +165,10 @@ bool Executor::Capture(State* s) const {
     // value is not in it. Never hidden.
     s->Fail(errors::Internal("recording the step on ", d->name(), " failed (", recorded.message(),
                              ") after a variable was given a new buffer; its value is lost"));
+    return true;
+  }
+  if (absl::Status up = UploadHostInputs(*s, d, g.get(), /*recording_run=*/true); !up.ok()) {
+    s->Fail(std::move(up));
     return true;
   }
   if (absl::Status launched = g->graph->Launch(); !launched.ok()) {

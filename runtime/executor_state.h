@@ -71,7 +71,12 @@ struct Executor::State {
   MemoryRecord record;
   // Steps recorded for replay (SessionOptions::cuda_graphs), one per memory layout.
   std::vector<std::unique_ptr<StepGraph>> graphs;
+  StepGraph* capturing = nullptr;  // the step being recorded, while its body runs
 };
+
+// A kernel's error, led by node and device once (a kernel that names its node already is
+// not prefixed twice).
+absl::Status NameNodeAndDevice(const absl::Status& st, const PlanNode& pn);
 
 // Runs one node's kernel on the calling thread; false when an async kernel will finish
 // the node later. A failed run (s->failed) only does the node's bookkeeping.

@@ -182,6 +182,12 @@ class Splitter {
         const int slot = pn.input_slots[i];
         const int from = producer_[slot];
         if (constant_[slot] || (from >= 0 && part_[from] == kBody)) continue;
+        // A kernel that only checks the value on the host and reads it on the device has
+        // it checked and uploaded by the executor before each launch.
+        if ((from < 0 || plan_.nodes[from].device->IsHost()) &&
+            pn.kernel->UploadsCheckedHostInput(static_cast<int>(i))) {
+          continue;
+        }
         if (from < 0) return pn.node->DebugName() + " reads a feed on the host";
         if (plan_.nodes[from].device->IsHost()) {
           return absl::StrCat(pn.node->DebugName(), " reads on the host a value made in the run (",
@@ -228,9 +234,32 @@ StepGraph::~StepGraph() {
   // The pool's blocks go back before the graph (so the pool can be freed with it); the
   // graph waits for its launches before the feeds' buffers and the arena go.
   outputs.clear();
+  host_inputs.clear();
   graph.reset();
   inputs.clear();
   if (arena != nullptr) arena->Unref();
+}
+
+absl::StatusOr<Tensor> StepGraph::RecordHostInput(int input, const Tensor& host,
+                                                  HostInputCheck check) {
+  if (recording_node == nullptr || device == nullptr) {
+    return errors::Internal("a checked host input recorded outside a recording");
+  }
+  const size_t i = static_cast<size_t>(input);
+  if (input < 0 || i >= recording_node->input_slots.size() ||
+      recording_node->input_vars[i] != nullptr) {  // a variable is read, not a slot
+    return errors::FailedPrecondition("input ", input, " of ", recording_node->node->DebugName(),
+                                      " cannot be uploaded before each replay");
+  }
+  // Held by the recording, so its pool never hands the memory to other recorded work.
+  Tensor buffer(device->allocator(), host.dtype(), host.shape());
+  if (!buffer.IsInitialized()) {
+    return errors::ResourceExhausted("no memory on ", device->name(), " for ", host.TotalBytes(),
+                                     " bytes of input ", input, " of ",
+                                     recording_node->node->DebugName(), " in a recorded step");
+  }
+  host_inputs.push_back({recording_node, input, std::move(check), buffer, host});
+  return buffer;
 }
 
 bool StepGraph::VariablesUnchanged(const ReplayPlan& rp) const {

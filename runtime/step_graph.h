@@ -34,21 +34,37 @@ struct ReplayPlan {
 // Whether and how `plan` can be replayed. It qualifies when every node is on the host or
 // on one device that can record; the host nodes all come before the device's first node
 // or after its last (no value goes to the host and back inside the step); no node is async
-// (collectives) or stateful other than by updating variables (a random op would replay its
-// numbers); the device nodes read host values only from constants, and variables only
-// from their own device; nothing the body makes is fetched directly.
+// (collectives) or stateful other than by updating variables or drawing through a replay
+// counter; the device nodes read host values only from constants or through a checked
+// upload (OpKernel::UploadsCheckedHostInput), and variables only from their own device;
+// nothing the body makes is fetched directly.
 ReplayPlan AnalyzeForReplay(const ExecutionPlan& plan);
+
+// A host value a kernel of the body reads on the device through
+// OpKernelContext::UploadCheckedHostInput: before every launch the executor checks the
+// run's value by the kernel's rule and copies it into `buffer`.
+struct RecordedHostInput {
+  const PlanNode* node;
+  int input;  // of `node`
+  HostInputCheck check;
+  Tensor buffer;          // on the recording device, in the recording's pool
+  Tensor recorded_value;  // the recording run's value, until it is copied
+};
 
 // One recorded step: per run state and memory layout. It keeps the layout's arena (the
 // recording writes there), the buffers the feeds are copied into before each launch and
 // the fetched values are copied into at its end, and the variables' buffers as recorded:
 // a variable given a new buffer since (Assign of another shape, a restore) means the
-// recording is stale.
-struct StepGraph {
+// recording is stale. While it is recorded, it notes the body's checked host inputs.
+struct StepGraph final : HostInputRecorder {
   StepGraph() = default;
   StepGraph(const StepGraph&) = delete;
   StepGraph& operator=(const StepGraph&) = delete;
-  ~StepGraph();
+  ~StepGraph() override;
+
+  // While recording: `recording_node` (set before each kernel runs) asks for a buffer.
+  absl::StatusOr<Tensor> RecordHostInput(int input, const Tensor& host,
+                                         HostInputCheck check) override;
 
   // Whether the variables still have the buffers the recording uses.
   bool VariablesUnchanged(const ReplayPlan& rp) const;
@@ -58,6 +74,9 @@ struct StepGraph {
   Arena* arena = nullptr;       // one reference
   std::vector<Tensor> inputs;   // per ReplayPlan::in_slots
   std::vector<Tensor> outputs;  // per ReplayPlan::out_slots (in the graph's pool)
+  std::vector<RecordedHostInput> host_inputs;
+  Device* device = nullptr;                  // the recording's
+  const PlanNode* recording_node = nullptr;  // the kernel being recorded
   std::vector<const void*> var_data;
   std::vector<TensorShape> var_shapes;
   std::unique_ptr<DeviceGraph> graph;  // its destruction waits for its launches

@@ -25,31 +25,34 @@ class ActGradGpu : public OpKernel {
 };
 
 // Sparse labels are read on the host (input 1 is a host-memory input), checked there as
-// on the CPU, and copied to the device for the kernel.
+// on the CPU, and copied to the device for the kernel; only through the checked upload,
+// so a recorded step checks and copies each run's labels before its launch.
 template <typename T, bool kSparse>
 class SoftmaxXentGpu : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& f = ctx.input(0);
-    const Tensor& l = ctx.input(1);
     Tensor *loss, *bp;
     RILL_ASSIGN_OR_RETURN(XentGeometry geo, PrepareXent(ctx, kSparse, &loss, &bp));
     const int64_t rows = geo.batch, cols = geo.classes;
     cudaStream_t s = ContextOf(ctx)->stream;
-    if (kSparse) RILL_RETURN_IF_ERROR(CheckSparseLabels(l, cols));
+    Tensor ids;
+    if (kSparse) {
+      RILL_ASSIGN_OR_RETURN(ids, ctx.UploadCheckedHostInput(1, [cols](const Tensor& labels) {
+        return CheckSparseLabels(labels, cols);
+      }));
+    }
     if (rows == 0) return absl::OkStatus();
     if (cols == 0) {  // no classes: zero loss, empty backprop
       RILL_CUDA_CHECK(cudaMemsetAsync(loss->data(), 0, loss->TotalBytes(), s));
       return absl::OkStatus();
     }
     if (!kSparse) {
-      RILL_CUDA_CHECK((LaunchSoftmaxXent<T, int32_t>(
-          f.base<T>(), l.base<T>(), nullptr, loss->base<T>(), bp->base<T>(), rows, cols, s)));
-      return absl::OkStatus();
-    }
-    RILL_ASSIGN_OR_RETURN(Tensor ids, UploadHostInput(ctx, l, "labels"));
-    if (l.dtype() == DT_INT32) {
+      RILL_CUDA_CHECK(
+          (LaunchSoftmaxXent<T, int32_t>(f.base<T>(), ctx.input(1).base<T>(), nullptr,
+                                         loss->base<T>(), bp->base<T>(), rows, cols, s)));
+    } else if (ids.dtype() == DT_INT32) {
       RILL_CUDA_CHECK(
           (LaunchSoftmaxXent<T, int32_t>(f.base<T>(), nullptr, ids.base<int32_t>(), loss->base<T>(),
                                          bp->base<T>(), rows, cols, s)));
@@ -60,6 +63,7 @@ class SoftmaxXentGpu : public OpKernel {
     }
     return absl::OkStatus();
   }
+  bool UploadsCheckedHostInput(int input) const override { return kSparse && input == 1; }
 };
 
 template <typename T>

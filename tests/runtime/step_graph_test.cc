@@ -1,250 +1,21 @@
 // Graph mode (SessionOptions::cuda_graphs): which plans qualify, and the runs themselves
-// (runtime/executor_graph.cc) on a fake device that records as a CUDA stream does: its
-// kernels enqueue their work, which runs at once, or is only recorded while the thread
-// records, to run at each launch with the addresses it was recorded with. On a GPU, a
-// training step replayed gives the losses of ordinary runs.
+// (runtime/executor_graph.cc) on a fake device that records as a CUDA stream does
+// (tests/runtime/stream_device.h). On a GPU, a training step replayed gives the losses of
+// ordinary runs.
 #include <cstdlib>
-#include <cstring>
-#include <functional>
 #include <utility>
 
-#include "rill/core/kernel_util.h"
-#include "rill/core/philox.h"
 #include "rill/ops/nn_ops.h"
 #include "rill/ops/optimizers.h"
 #include "rill/ops/random_ops.h"
 #include "rill/ops/training_ops.h"
-#include "runtime/fake_device.h"
-#include "test_util.h"
+#include "runtime/stream_device.h"
 
 namespace rill::testing {
 namespace {
 namespace step_graph_test {
 
 using namespace ::rill::ops;  // NOLINT
-
-constexpr char kStream[] = "FAKE_STREAM";
-
-class StreamDevice final : public Device {
- public:
-  StreamDevice() : Device(kStream, 0, nullptr), memory_("stream", Memory()) {}
-
-  Allocator* allocator() const override {
-    return Recording() ? pool_.get() : const_cast<CachingAllocator*>(&memory_);
-  }
-  // The device's stream: work runs now, or is recorded while this thread records.
-  void Enqueue(std::function<void()> work) {
-    if (Recording()) {
-      recorded_.push_back(std::move(work));
-    } else {
-      work();
-    }
-  }
-
-  bool CanCapture() const override { return true; }
-  absl::Status BeginCapture() override {
-    if (refuse_recording) return errors::Unavailable("this device was told to refuse");
-    pool_ = std::make_shared<CachingAllocator>("stream_graph_pool", Memory());
-    recorder_ = std::this_thread::get_id();
-    return absl::OkStatus();
-  }
-  absl::StatusOr<std::unique_ptr<DeviceGraph>> EndCapture() override {
-    recorder_ = std::thread::id();
-    pools_.push_back(pool_);  // kept: a replay writes there
-    return std::unique_ptr<DeviceGraph>(
-        new Recorded(this, std::move(recorded_), std::exchange(counters_, {})));
-  }
-  absl::Status CopyInto(const Tensor& src, const Tensor& dst) override {
-    if (src.TotalBytes() != dst.TotalBytes()) return errors::Internal("CopyInto: sizes differ");
-    const void* from = src.data();
-    void* to = dst.data();
-    const size_t n = src.TotalBytes();
-    Enqueue([=] { std::memcpy(to, from, n); });
-    return absl::OkStatus();
-  }
-  absl::Status CopyFromHost(const Tensor& src, Tensor* dst) override {
-    if (Recording()) return errors::FailedPrecondition("an upload while recording");
-    RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape(), allocator()));
-    std::memcpy(dst->data(), src.data(), src.TotalBytes());
-    return absl::OkStatus();
-  }
-  absl::Status CopyToHost(const Tensor& src, Tensor* dst) override {
-    if (Recording()) return errors::FailedPrecondition("a download while recording");
-    RILL_ASSIGN_OR_RETURN(*dst, Tensor::Create(src.dtype(), src.shape()));
-    std::memcpy(dst->data(), src.data(), src.TotalBytes());
-    return absl::OkStatus();
-  }
-  absl::Status CopyToHostAsync(const Tensor& src, Tensor* dst) override {
-    return CopyToHost(src, dst);
-  }
-  // Device memory here is host memory: a counter the launches set before the work runs.
-  absl::StatusOr<const uint64_t*> ReplayCounter(std::function<uint64_t()> next) override {
-    if (!Recording()) return nullptr;
-    counters_.push_back(Counter{std::move(next), std::make_shared<uint64_t>(0)});
-    return counters_.back().at.get();
-  }
-
-  bool refuse_recording = false;
-  int launches = 0;
-
- private:
-  struct Counter {
-    std::function<uint64_t()> next;
-    std::shared_ptr<uint64_t> at;
-  };
-  class Recorded final : public DeviceGraph {
-   public:
-    Recorded(StreamDevice* d, std::vector<std::function<void()>> work,
-             std::vector<Counter> counters)
-        : device_(d), work_(std::move(work)), counters_(std::move(counters)) {}
-    absl::Status Launch() override {
-      ++device_->launches;
-      for (const Counter& c : counters_) *c.at = c.next();
-      for (const auto& w : work_) w();
-      return absl::OkStatus();
-    }
-
-   private:
-    StreamDevice* device_;
-    std::vector<std::function<void()>> work_;
-    std::vector<Counter> counters_;
-  };
-  static std::unique_ptr<DeviceMemory> Memory() { return std::make_unique<FakeMemory>(64 << 20); }
-  bool Recording() const { return recorder_ == std::this_thread::get_id(); }
-
-  CachingAllocator memory_;
-  std::shared_ptr<CachingAllocator> pool_;
-  std::vector<std::shared_ptr<CachingAllocator>> pools_;
-  std::thread::id recorder_;
-  std::vector<std::function<void()>> recorded_;
-  std::vector<Counter> counters_;
-};
-
-StreamDevice* StreamOf(const OpKernelContext& ctx) {
-  return static_cast<StreamDevice*>(static_cast<Device*>(ctx.device()));
-}
-
-// out = a b, row-major, enqueued.
-class StreamMatMul : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor &a = ctx.input(0), &b = ctx.input(1);
-    const int64_t m = a.dim_size(0), k = a.dim_size(1), n = b.dim_size(1);
-    if (b.dim_size(0) != k) return errors::InvalidArgument("inner dimensions differ");
-    Tensor* out;
-    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({m, n}), &out));
-    const float *pa = a.base<float>(), *pb = b.base<float>();
-    float* po = out->base<float>();
-    StreamOf(ctx)->Enqueue([=] {
-      for (int64_t i = 0; i < m; ++i) {
-        for (int64_t j = 0; j < n; ++j) {
-          float acc = 0;
-          for (int64_t q = 0; q < k; ++q) acc += pa[i * k + q] * pb[q * n + j];
-          po[i * n + j] = acc;
-        }
-      }
-    });
-    return absl::OkStatus();
-  }
-};
-
-Var* VarOfRef(OpKernelConstruction& c) {
-  const Node& v = *c.node().input(0).node;
-  return c.resources()->LookupOrCreateVar(v.name(), v.output_type(0), v.output_shape(0));
-}
-
-// var -= lr * delta in place, enqueued.
-class StreamApplyGradientDescent : public OpKernel {
- public:
-  explicit StreamApplyGradientDescent(OpKernelConstruction& c) : OpKernel(c), var_(VarOfRef(c)) {}
-  absl::Status Compute(OpKernelContext& ctx) override {
-    std::lock_guard<std::mutex> lock(var_->mu());
-    Tensor& w = var_->value();
-    const Tensor& delta = ctx.input(2);
-    if (!w.IsInitialized() || w.shape() != delta.shape()) return errors::InvalidArgument("shapes");
-    float* pw = w.base<float>();
-    const float *lr = ctx.input(1).base<float>(), *pd = delta.base<float>();
-    const int64_t n = w.NumElements();
-    StreamOf(ctx)->Enqueue([=] {
-      for (int64_t i = 0; i < n; ++i) pw[i] -= *lr * pd[i];
-    });
-    ctx.set_output(0, w);
-    return absl::OkStatus();
-  }
-
- private:
-  Var* var_;
-};
-
-// Gives the variable a new buffer every time (as TensorFlow's Assign may), filled on the
-// stream.
-class StreamAssign : public OpKernel {
- public:
-  explicit StreamAssign(OpKernelConstruction& c) : OpKernel(c), var_(VarOfRef(c)) {}
-  absl::Status Compute(OpKernelContext& ctx) override {
-    const Tensor& value = ctx.input(1);
-    Tensor fresh(ctx.device()->allocator(), value.dtype(), value.shape());
-    RILL_RETURN_IF_ERROR(static_cast<Device*>(ctx.device())->CopyInto(value, fresh));
-    std::lock_guard<std::mutex> lock(var_->mu());
-    var_->value() = fresh;
-    ctx.set_output(0, fresh);
-    return absl::OkStatus();
-  }
-
- private:
-  Var* var_;
-};
-
-// RandomUniform's floats (kernels/cpu/random_ops.cc's numbers), enqueued; while recorded,
-// the first block's counter is read from the device at each launch.
-class StreamUniform : public RandomKernelBase {
- public:
-  explicit StreamUniform(OpKernelConstruction& c) : RandomKernelBase(c) {}
-  absl::Status Compute(OpKernelContext& ctx) override {
-    Tensor* out;
-    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, Prepare(ctx, &out));
-    float* o = out->base<float>();
-    const int64_t n = out->NumElements();
-    const uint64_t key = this->key();
-    StreamOf(ctx)->Enqueue([=] {
-      const uint64_t base = draw.recorded != nullptr ? *draw.recorded : draw.base;
-      for (int64_t i = 0; i < n; ++i) o[i] = random::ToFloat(random::Philox(key, 0, base + i)[0]);
-    });
-    return absl::OkStatus();
-  }
-  bool AdvancesThroughReplayCounters() const override { return true; }
-};
-
-class StreamNothing : public OpKernel {
- public:
-  using OpKernel::OpKernel;
-  absl::Status Compute(OpKernelContext&) override { return absl::OkStatus(); }
-};
-
-void RegisterStreamKernels() {
-  static const bool once = [] {
-    auto add = [](const char* op, KernelFactory f, std::vector<int> host_inputs = {}) {
-      KernelRegistry::Global()->Register(
-          {op, kStream, "", DT_INVALID, std::move(f), std::move(host_inputs), false});
-    };
-    add("MatMul", MakeKernel<StreamMatMul>);
-    add("ApplyGradientDescent", MakeKernel<StreamApplyGradientDescent>);
-    add("Assign", MakeKernel<StreamAssign>);
-    add("Variable", MakeKernel<StreamNothing>);
-    add("NoOp", MakeKernel<StreamNothing>);
-    add("RandomUniform", MakeKernel<StreamUniform>, {0});
-    return true;
-  }();
-  (void)once;
-}
-
-DeviceSet StreamAndCpu(std::shared_ptr<StreamDevice> d) {
-  DeviceSet set;
-  set.Add(std::move(d));
-  for (const auto& c : CpuOnly().devices()) set.Add(c);
-  return set;
-}
 
 // One SGD step of a linear map: y = x w (fetched), w -= 0.01 x^T y (x^T fed as xt). The
 // reference in doubles on the host.
@@ -283,16 +54,6 @@ struct LinearStep {
   }
 };
 
-Tensor Transposed(const Tensor& t) {
-  const auto v = ToDoubles(t);
-  const int64_t r = t.dim_size(0), c = t.dim_size(1);
-  std::vector<double> out(v.size());
-  for (int64_t i = 0; i < r; ++i) {
-    for (int64_t j = 0; j < c; ++j) out[j * r + i] = v[i * c + j];
-  }
-  return FromDoubles(DT_FLOAT, {c, r}, out);
-}
-
 // Runs steps of the given batch sizes on the stream device with graph mode on, checking
 // each y and the final w against the reference; returns the stats.
 StepGraphStats RunSteps(const std::vector<int64_t>& batches, StreamDevice* dev = nullptr,
@@ -316,7 +77,7 @@ StepGraphStats RunSteps(const std::vector<int64_t>& batches, StreamDevice* dev =
     }
     Tensor xv = RandomTensor(DT_FLOAT, {batches[step], 3}, -1, 1, 100 + step);
     std::vector<Tensor> out;
-    absl::Status st = session.RunCallable(h, {xv, Transposed(xv)}, &out);
+    absl::Status st = session.RunCallable(h, {xv, TransposedMatrix(xv)}, &out);
     EXPECT_TRUE(st.ok()) << st;
     if (!st.ok()) break;
     LinearStep::Reference(ToDoubles(xv), batches[step], &w, &y);
@@ -500,22 +261,32 @@ TEST(StepGraph, TheEnvironmentTurnsGraphModeOn) {
   }
 }
 
-// Losses of 8 training steps of an MLP with everything on the GPU (labels one-hot: sparse
-// labels are read on the host, which a recording cannot), fed a new batch each step, with
-// graph mode on or off, with Adam or momentum, with or without dropout (seeded: the same
-// masks in both Sessions); the stats of the training callable.
-std::vector<double> GpuLosses(bool graphs, bool adam, bool dropout, StepGraphStats* stats) {
+// How a GPU training step is built: its optimizer, dropout, and labels one-hot (a device
+// value) or sparse (int32, checked on the host and uploaded before each replay).
+struct GpuStepKind {
+  bool adam = false, dropout = false, sparse = false;
+};
+
+// Losses of 8 training steps of an MLP with everything on the GPU, fed a new batch each
+// step, with graph mode on or off (dropout seeded: the same masks in both Sessions); the
+// stats of the training callable.
+std::vector<double> GpuLosses(bool graphs, GpuStepKind kind, StepGraphStats* stats) {
   Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
   auto x = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 8}));
-  auto y = Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 4}));
+  auto y = kind.sparse ? Placeholder(s, DT_INT32, Placeholder::Shape({-1}))
+                       : Placeholder(s, DT_FLOAT, Placeholder::Shape({-1, 4}));
   auto w1 = Variable(s, RandomTensor(DT_FLOAT, {8, 32}, -0.5, 0.5, 1));
   auto b1 = Variable(s, RandomTensor(DT_FLOAT, {32}, -0.1, 0.1, 2));
   auto w2 = Variable(s, RandomTensor(DT_FLOAT, {32, 4}, -0.5, 0.5, 3));
   Output h = Relu(s, BiasAdd(s, MatMul(s, x, w1), b1));
-  if (dropout) h = Dropout(s, h, 0.25f, Dropout::Seed(11));
-  auto loss = Mean(s, SoftmaxCrossEntropyWithLogits(s, MatMul(s, h, w2), y).loss, 0);
+  if (kind.dropout) h = Dropout(s, h, 0.25f, Dropout::Seed(11));
+  Output logits = MatMul(s, h, w2);
+  auto loss = Mean(s,
+                   kind.sparse ? SparseSoftmaxCrossEntropyWithLogits(s, logits, y).loss
+                               : SoftmaxCrossEntropyWithLogits(s, logits, y).loss,
+                   0);
   std::unique_ptr<Optimizer> opt;
-  if (adam) {
+  if (kind.adam) {
     opt = std::make_unique<AdamOptimizer>(0.01);
   } else {
     opt = std::make_unique<MomentumOptimizer>(0.1, 0.9, true);
@@ -530,13 +301,16 @@ std::vector<double> GpuLosses(bool graphs, bool adam, bool dropout, StepGraphSta
   EXPECT_TRUE(session.MakeCallable({{x, y}, {loss}, {train}}, &handle).ok());
   std::vector<double> losses;
   for (uint32_t i = 0; i < 8; ++i) {
-    std::vector<double> labels(16 * 4, 0.0);
-    for (int r = 0; r < 16; ++r) labels[r * 4 + (r * 7 + i) % 4] = 1;
+    std::vector<double> ids(16), one_hot(16 * 4, 0.0);
+    for (int r = 0; r < 16; ++r) {
+      ids[r] = (r * 7 + i) % 4;
+      one_hot[r * 4 + (r * 7 + i) % 4] = 1;
+    }
+    Tensor labels =
+        kind.sparse ? FromDoubles(DT_INT32, {16}, ids) : FromDoubles(DT_FLOAT, {16, 4}, one_hot);
     std::vector<Tensor> out;
-    absl::Status st = session.RunCallable(
-        handle,
-        {RandomTensor(DT_FLOAT, {16, 8}, -1, 1, 10 + i), FromDoubles(DT_FLOAT, {16, 4}, labels)},
-        &out);
+    absl::Status st =
+        session.RunCallable(handle, {RandomTensor(DT_FLOAT, {16, 8}, -1, 1, 10 + i), labels}, &out);
     EXPECT_TRUE(st.ok()) << st;
     if (!st.ok()) break;
     losses.push_back(out[0].scalar<float>()());
@@ -547,11 +321,14 @@ std::vector<double> GpuLosses(bool graphs, bool adam, bool dropout, StepGraphSta
 
 TEST(StepGraph, OnTheGpuATrainingStepReplaysWithTheLossesOfOrdinaryRuns) {
   if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
-  for (auto [adam, dropout] : {std::pair{false, false}, {true, false}, {true, true}}) {
-    SCOPED_TRACE(absl::StrCat(adam ? "Adam" : "momentum", dropout ? ", dropout" : ""));
+  const GpuStepKind kinds[] = {
+      {false, false, false}, {true, false, false}, {true, true, false}, {true, false, true}};
+  for (const GpuStepKind kind : kinds) {
+    SCOPED_TRACE(absl::StrCat(kind.adam ? "Adam" : "momentum", kind.dropout ? ", dropout" : "",
+                              kind.sparse ? ", sparse labels" : ""));
     StepGraphStats off, on;
-    const std::vector<double> want = GpuLosses(false, adam, dropout, &off);
-    const std::vector<double> got = GpuLosses(true, adam, dropout, &on);
+    const std::vector<double> want = GpuLosses(false, kind, &off);
+    const std::vector<double> got = GpuLosses(true, kind, &on);
     EXPECT_FALSE(off.enabled);
     EXPECT_EQ(on.why_not, "");
     EXPECT_EQ(on.captures, 1);
