@@ -30,20 +30,19 @@ absl::Status CheckIndices(const Index* idx, int64_t count, int64_t limit, bool d
   return absl::OkStatus();
 }
 
-// Every value of `t` (int32 or int64) checked against [0, limit), or only below limit
-// when negatives are dropped rows (segment ids).
-absl::Status CheckAll(const Tensor& t, int64_t limit, bool drop_negative, const char* what) {
-  if (t.dtype() == DT_INT32) {
-    return CheckIndices(t.base<int32_t>(), t.NumElements(), limit, drop_negative, what);
-  }
-  return CheckIndices(t.base<int64_t>(), t.NumElements(), limit, drop_negative, what);
-}
-
 int64_t IndexAt(const Tensor& t, int64_t i) {
   return t.dtype() == DT_INT32 ? t.base<int32_t>()[i] : t.base<int64_t>()[i];
 }
 
 }  // namespace
+
+absl::Status CheckIndexValues(const Tensor& t, int64_t limit, bool drop_negative,
+                              const char* what) {
+  if (t.dtype() == DT_INT32) {
+    return CheckIndices(t.base<int32_t>(), t.NumElements(), limit, drop_negative, what);
+  }
+  return CheckIndices(t.base<int64_t>(), t.NumElements(), limit, drop_negative, what);
+}
 
 absl::StatusOr<shape_util::Dims> GatherDims(absl::Span<const int64_t> params,
                                             absl::Span<const int64_t> indices, int64_t axis,
@@ -77,8 +76,8 @@ int64_t BatchDimsAttr(const OpKernelConstruction& c) {
   return c.node().type_string() == "GatherV2" ? c.node().attr<int64_t>("batch_dims") : 0;
 }
 
-absl::StatusOr<GatherGeometry> PrepareGather(OpKernelContext& ctx, int64_t batch_dims,
-                                             Tensor** out) {
+absl::StatusOr<GatherGeometry> PrepareGather(OpKernelContext& ctx, int64_t batch_dims, Tensor** out,
+                                             bool check_indices) {
   const Tensor& params = ctx.input(0);
   const Tensor& indices = ctx.input(1);
   int64_t axis = 0;
@@ -100,7 +99,7 @@ absl::StatusOr<GatherGeometry> PrepareGather(OpKernelContext& ctx, int64_t batch
   g.n = p[ax];
   g.k = Product(i, b, i.size());
   g.inner = Product(p, ax + 1, p.size());
-  RILL_RETURN_IF_ERROR(CheckAll(indices, g.n, false, "indices"));
+  if (check_indices) RILL_RETURN_IF_ERROR(CheckIndexValues(indices, g.n, false, "indices"));
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
   return g;
@@ -140,7 +139,8 @@ absl::StatusOr<shape_util::Dims> SegmentSumDims(absl::Span<const int64_t> data,
   return out;
 }
 
-absl::StatusOr<SegmentGeometry> PrepareSegmentSum(OpKernelContext& ctx, Tensor** out) {
+absl::StatusOr<SegmentGeometry> PrepareSegmentSum(OpKernelContext& ctx, Tensor** out,
+                                                  bool check_ids) {
   const Tensor &data = ctx.input(0), &ids = ctx.input(1), &num = ctx.input(2);
   if (num.dims() != 0) {
     return errors::InvalidArgument("num_segments must be a scalar, got shape ",
@@ -150,7 +150,7 @@ absl::StatusOr<SegmentGeometry> PrepareSegmentSum(OpKernelContext& ctx, Tensor**
   if (n[0] < 0) return errors::InvalidArgument("num_segments must be >= 0, got ", n[0]);
   const auto d = data.shape().dim_sizes();
   RILL_ASSIGN_OR_RETURN(shape_util::Dims dims, SegmentSumDims(d, ids.shape().dim_sizes(), n[0]));
-  RILL_RETURN_IF_ERROR(CheckAll(ids, n[0], true, "segment_ids"));
+  if (check_ids) RILL_RETURN_IF_ERROR(CheckIndexValues(ids, n[0], true, "segment_ids"));
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
   SegmentGeometry g;

@@ -24,9 +24,14 @@ absl::StatusOr<shape_util::Dims> GatherDims(absl::Span<const int64_t> params,
 // GatherV2's batch_dims attr; 0 for Gather, which has none.
 int64_t BatchDimsAttr(const OpKernelConstruction& c);
 
-// Validates (params, indices[, axis]) and every index, and allocates output 0.
-absl::StatusOr<GatherGeometry> PrepareGather(OpKernelContext& ctx, int64_t batch_dims,
-                                             Tensor** out);
+// Every value of `t` (int32 or int64) checked against [0, limit), or only below limit
+// when negatives are dropped rows (segment ids); `what` names them in the error.
+absl::Status CheckIndexValues(const Tensor& t, int64_t limit, bool drop_negative, const char* what);
+
+// Validates (params, indices[, axis]) and, unless the caller checks them itself (a GPU
+// kernel's checked upload), every index; allocates output 0.
+absl::StatusOr<GatherGeometry> PrepareGather(OpKernelContext& ctx, int64_t batch_dims, Tensor** out,
+                                             bool check_indices = true);
 void RunGatherOnHost(const GatherGeometry& g, size_t element_size, const void* params,
                      const Tensor& indices, void* out);
 
@@ -39,6 +44,7 @@ struct SegmentGeometry {
 absl::StatusOr<shape_util::Dims> SegmentSumDims(absl::Span<const int64_t> data,
                                                 absl::Span<const int64_t> ids,
                                                 int64_t num_segments);
-absl::StatusOr<SegmentGeometry> PrepareSegmentSum(OpKernelContext& ctx, Tensor** out);
+absl::StatusOr<SegmentGeometry> PrepareSegmentSum(OpKernelContext& ctx, Tensor** out,
+                                                  bool check_ids = true);
 
 }  // namespace rill

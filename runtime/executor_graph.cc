@@ -39,6 +39,15 @@ const Tensor& HostValue(const Executor::State& s, const RecordedHostInput& h) {
   return s.slots[h.node->input_slots[h.input]];
 }
 
+// Whether each run gives checked host input `h` a new value (fed, or made before the
+// body); else it is a constant or a value the body made, fixed for the recording, whose
+// node does not run in a replay.
+bool NewEachRun(const ReplayPlan& rp, const RecordedHostInput& h) {
+  const int slot = h.node->input_slots[h.input];
+  return std::find(rp.checked_host_slots.begin(), rp.checked_host_slots.end(), slot) !=
+         rp.checked_host_slots.end();
+}
+
 bool SameLayout(const Tensor& a, const Tensor& b) {
   return a.dtype() == b.dtype() && a.shape() == b.shape();
 }
@@ -49,7 +58,7 @@ bool InputsFit(const Executor::State& s, const ReplayPlan& rp, const StepGraph& 
     if (!SameLayout(s.slots[rp.in_slots[i]], g.inputs[i])) return false;
   }
   for (const RecordedHostInput& h : g.host_inputs) {
-    if (!SameLayout(HostValue(s, h), h.buffer)) return false;
+    if (NewEachRun(rp, h) && !SameLayout(HostValue(s, h), h.buffer)) return false;
   }
   return true;
 }
@@ -58,9 +67,11 @@ bool InputsFit(const Executor::State& s, const ReplayPlan& rp, const StepGraph& 
 // first checks it by its kernel's rule: a value the rule refuses fails the run as that
 // kernel would, before anything is launched. The recording run's kernels checked theirs,
 // and their slots may be gone (the body ran): the values held since are copied.
-absl::Status UploadHostInputs(const Executor::State& s, Device* d, StepGraph* g,
+absl::Status UploadHostInputs(const Executor::State& s, const ReplayPlan& rp, StepGraph* g,
                               bool recording_run) {
+  Device* d = rp.device;
   for (RecordedHostInput& h : g->host_inputs) {
+    if (!recording_run && !NewEachRun(rp, h)) continue;
     const Tensor host = recording_run ? std::exchange(h.recorded_value, Tensor()) : HostValue(s, h);
     if (!recording_run) {
       if (absl::Status st = h.check(host); !st.ok()) return NameNodeAndDevice(st, *h.node);
@@ -116,8 +127,7 @@ bool Executor::RunGraphed(State* s) const {
 
 void Executor::Replay(State* s, StepGraph* g) const {
   const ReplayPlan& rp = *replay_;
-  if (absl::Status checked = UploadHostInputs(*s, rp.device, g, /*recording_run=*/false);
-      !checked.ok()) {
+  if (absl::Status checked = UploadHostInputs(*s, rp, g, /*recording_run=*/false); !checked.ok()) {
     s->Fail(std::move(checked));
     return;
   }
@@ -167,7 +177,7 @@ bool Executor::Capture(State* s) const {
                              ") after a variable was given a new buffer; its value is lost"));
     return true;
   }
-  if (absl::Status up = UploadHostInputs(*s, d, g.get(), /*recording_run=*/true); !up.ok()) {
+  if (absl::Status up = UploadHostInputs(*s, rp, g.get(), /*recording_run=*/true); !up.ok()) {
     s->Fail(std::move(up));
     return true;
   }

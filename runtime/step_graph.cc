@@ -125,7 +125,7 @@ class Splitter {
       if (pn.node->op_def().is_stateful && !pn.node->IsVariable()) {
         return node + " is stateful and runs on the host";
       }
-      part_[id] = latest == kBefore ? kBefore : kAfter;
+      part_[id] = latest == kBefore ? kBefore : ReadsOnlyBodyMetadata(id) ? kBody : kAfter;
       return "";
     }
     if (pn.device != rp->device) return "its nodes run on two devices";
@@ -157,6 +157,29 @@ class Splitter {
     return "";
   }
 
+  // Whether host node `id` reads only constants and host values the body made (a shape on
+  // the device, or what a host node computed from such values), all fixed for a memory
+  // layout: it then runs inside the body, while it is recorded, and its values are part
+  // of the recording as the device's shape nodes' are (placer pass 6 puts integer work on
+  // such values on the host: a shape's slice before a reduction's gradient).
+  bool ReadsOnlyBodyMetadata(int id) const {
+    const PlanNode& pn = plan_.nodes[id];
+    for (int pred : preds_[id]) {
+      if (!plan_.nodes[pred].preset && part_[pred] != kBody) return false;
+    }
+    for (size_t i = 0; i < pn.input_slots.size(); ++i) {
+      if (pn.input_vars[i] != nullptr) return false;
+      const int from = producer_[pn.input_slots[i]];
+      if (constant_[pn.input_slots[i]]) continue;
+      if (from < 0 || !MakesHostValues(plan_.nodes[from])) return false;
+    }
+    return true;
+  }
+
+  static bool MakesHostValues(const PlanNode& pn) {
+    return pn.device->IsHost() || pn.outputs_on_host;
+  }
+
   // Why node `id` (on the device) cannot be recorded: an input of it was made on the host
   // from a value of the step, so the step would wait for the device in its middle. Names
   // the first host node on that path.
@@ -186,6 +209,7 @@ class Splitter {
         // it checked and uploaded by the executor before each launch.
         if ((from < 0 || plan_.nodes[from].device->IsHost()) &&
             pn.kernel->UploadsCheckedHostInput(static_cast<int>(i))) {
+          AddOnce(&rp->checked_host_slots, slot);
           continue;
         }
         if (from < 0) return pn.node->DebugName() + " reads a feed on the host";
@@ -200,7 +224,7 @@ class Splitter {
       for (int slot : plan_.nodes[id].input_slots) {
         const int from = producer_[slot];
         if (from < 0 || part_[from] != kBody || plan_.nodes[from].preset) continue;
-        if (plan_.nodes[from].outputs_on_host) {
+        if (MakesHostValues(plan_.nodes[from])) {
           return plan_.nodes[from].node->DebugName() + " makes a host value read after it";
         }
         AddOnce(&rp->out_slots, slot);

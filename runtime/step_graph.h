@@ -28,13 +28,17 @@ struct ReplayPlan {
   std::vector<int> before, body, after;  // plan node ids
   std::vector<int> in_slots;             // device values made before the body and read in it
   std::vector<int> out_slots;            // values the body makes and nodes after it read
-  std::vector<Var*> vars;                // variables the body reads or updates
+  // Host values made before the body (fed, or by host nodes) that body kernels read
+  // through a checked upload: checked and uploaded again before each replay.
+  std::vector<int> checked_host_slots;
+  std::vector<Var*> vars;  // variables the body reads or updates
 };
 
 // Whether and how `plan` can be replayed. It qualifies when every node is on the host or
 // on one device that can record; the host nodes all come before the device's first node
-// or after its last (no value goes to the host and back inside the step); no node is async
-// (collectives) or stateful other than by updating variables or drawing through a replay
+// or after its last (no value goes to the host and back inside the step), except those
+// that read only constants and host values the body made (shapes), which are recorded; no node is
+// async (collectives) or stateful other than by updating variables or drawing through a replay
 // counter; the device nodes read host values only from constants or through a checked
 // upload (OpKernel::UploadsCheckedHostInput), and variables only from their own device;
 // nothing the body makes is fetched directly.

@@ -2,7 +2,9 @@
 // TensorScatter ops (the last over core/gather_nd.h's flat slice numbers, as a gather of
 // rows, a segment sum and scatter.cu's grouped combination). Indices and
 // segment ids are read on the host, where core/gather.h validates every one (an index out of range
-// is an error, where TensorFlow's GPU kernels write zeros), then uploaded for gather.cu.
+// is an error, where TensorFlow's GPU kernels write zeros), then uploaded for gather.cu;
+// Gather's and UnsortedSegmentSum's through the checked upload, so a recorded step checks
+// and copies each run's indices before its launch.
 #include "rill/core/gather.h"
 #include "rill/core/gather_nd.h"
 #include "rill/kernels/cuda/gpu_context.h"
@@ -17,9 +19,12 @@ class GatherGpu : public OpKernel {
   explicit GatherGpu(OpKernelConstruction& c) : OpKernel(c), batch_dims_(BatchDimsAttr(c)) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(GatherGeometry g, PrepareGather(ctx, batch_dims_, &out));
+    RILL_ASSIGN_OR_RETURN(GatherGeometry g,
+                          PrepareGather(ctx, batch_dims_, &out, /*check_indices=*/false));
+    RILL_ASSIGN_OR_RETURN(Tensor idx, ctx.UploadCheckedHostInput(1, [n = g.n](const Tensor& t) {
+      return CheckIndexValues(t, n, false, "indices");
+    }));
     if (out->NumElements() == 0) return absl::OkStatus();
-    RILL_ASSIGN_OR_RETURN(Tensor idx, UploadHostInput(ctx, ctx.input(1), "indices"));
     const size_t es = DataTypeSize(out->dtype());
     const void* params = ctx.input(0).data();
     cudaStream_t s = ContextOf(ctx)->stream;
@@ -32,6 +37,7 @@ class GatherGpu : public OpKernel {
     }
     return absl::OkStatus();
   }
+  bool UploadsCheckedHostInput(int input) const override { return input == 1; }
 
  private:
   int64_t batch_dims_;
@@ -43,12 +49,15 @@ class UnsortedSegmentSumGpu : public OpKernel {
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
-    RILL_ASSIGN_OR_RETURN(SegmentGeometry g, PrepareSegmentSum(ctx, &out));
+    RILL_ASSIGN_OR_RETURN(SegmentGeometry g, PrepareSegmentSum(ctx, &out, /*check_ids=*/false));
+    RILL_ASSIGN_OR_RETURN(Tensor ids,
+                          ctx.UploadCheckedHostInput(1, [n = g.segments](const Tensor& t) {
+                            return CheckIndexValues(t, n, true, "segment_ids");
+                          }));
     cudaStream_t s = ContextOf(ctx)->stream;
     if (out->TotalBytes() > 0)
       RILL_CUDA_CHECK(cudaMemsetAsync(out->data(), 0, out->TotalBytes(), s));
     if (g.ids * g.inner == 0) return absl::OkStatus();
-    RILL_ASSIGN_OR_RETURN(Tensor ids, UploadHostInput(ctx, ctx.input(1), "segment_ids"));
     const T* data = ctx.input(0).base<T>();
     if (ids.dtype() == DT_INT32) {
       RILL_CUDA_CHECK(
@@ -59,6 +68,7 @@ class UnsortedSegmentSumGpu : public OpKernel {
     }
     return absl::OkStatus();
   }
+  bool UploadsCheckedHostInput(int input) const override { return input == 1; }
 };
 
 class GatherNdGpu : public OpKernel {

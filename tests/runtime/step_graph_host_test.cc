@@ -6,8 +6,11 @@
 #include <utility>
 
 #include "rill/ops/array_ops.h"
+#include "rill/ops/gather_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/ops/nn_ops.h"
+#include "rill/ops/optimizers.h"
+#include "rill/ops/select_ops.h"
 #include "rill/ops/training_ops.h"
 #include "runtime/stream_device.h"
 
@@ -154,6 +157,92 @@ TEST(StepGraphHostInputs, ALabelOutOfRangeFailsAReplayAsItFailsAnOrdinaryRun) {
     EXPECT_EQ(replayed.stats.replays, 3);  // steps 2, 4 and 5
     EXPECT_EQ(replayed.w, ordinary.w);
   }
+}
+
+// Labels the body's shapes make on the host (row r's class is r mod 4, the row count read
+// from the logits' shape): a checked upload of a value fixed for the recording, uploaded
+// once with it; a replay does not run the host nodes that made it, nor needs them.
+TEST(StepGraphHostInputs, LabelsMadeFromTheBodysShapesAreUploadedWithTheRecording) {
+  RegisterStreamKernels();
+  Scope root = Scope::NewRootScope();
+  auto x = Placeholder(root.WithOpName("x"), DT_FLOAT, Placeholder::Shape({-1, kIn}));
+  auto logits = MatMul(root.WithOpName("logits"), x, Const(root, XentStep::Initial()));
+  auto rows = Reshape(root, Slice(root, Shape(root, logits), {0}, {1}),
+                      Const(root, FromDoubles(DT_INT32, {0}, {})));
+  auto ids = FloorMod(root.WithOpName("ids"), Range(root, 0, rows, 1), int32_t{kClasses});
+  auto loss = SparseSoftmaxCrossEntropyWithLogits(root.WithOpName("xent"), logits, ids).loss;
+  SessionOptions o;
+  o.cuda_graphs = true;
+  Session session(root, o, StreamAndCpu(std::make_shared<StreamDevice>()));
+  Session::CallableHandle h;
+  ASSERT_TRUE(session.MakeCallable({{x}, {loss}, {}}, &h).ok());
+  const std::vector<int64_t> batches = {4, 4, 4, 4, 3, 3, 3, 4};
+  for (size_t step = 0; step < batches.size(); ++step) {
+    const int64_t b = batches[step];
+    Tensor xv = RandomTensor(DT_FLOAT, {b, kIn}, -1, 1, 60 + step);
+    std::vector<int64_t> want_ids(b);
+    for (int64_t r = 0; r < b; ++r) want_ids[r] = r % kClasses;
+    std::vector<double> w = ToDoubles(XentStep::Initial());
+    std::vector<Tensor> out;
+    ASSERT_TRUE(session.RunCallable(h, {xv}, &out).ok());
+    ExpectTensorNear(out[0], DT_FLOAT, {b}, XentStep::Reference(ToDoubles(xv), want_ids, &w), 1e-5);
+  }
+  const StepGraphStats st = *session.GetStepGraphStats(h);
+  EXPECT_EQ(st.why_not, "");
+  EXPECT_EQ(st.captures, 2);
+  EXPECT_EQ(st.replays, 4);
+}
+
+// Losses of 8 SGD steps of an embedding model with everything on the GPU: ids and labels
+// fed as int32 (read on the host by GatherV2, its gradient's UnsortedSegmentSum and the
+// sparse loss), with graph mode on or off; `bad_step` feeds an id out of range there. The
+// statuses of the steps and the stats of the training callable.
+std::vector<double> GpuEmbeddingLosses(bool graphs, int bad_step, std::vector<absl::Status>* st,
+                                       StepGraphStats* stats) {
+  constexpr int64_t kRows = 20, kDim = 8, kBatch = 16;
+  Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto ids = Placeholder(s, DT_INT32, Placeholder::Shape({-1}));
+  auto labels = Placeholder(s, DT_INT32, Placeholder::Shape({-1}));
+  auto table = Variable(s, RandomTensor(DT_FLOAT, {kRows, kDim}, -0.5, 0.5, 1));
+  auto w = Variable(s, RandomTensor(DT_FLOAT, {kDim, kClasses}, -0.5, 0.5, 2));
+  Output h = GatherV2(s, table, ids, Const(s, 0));
+  auto loss = Mean(s, SparseSoftmaxCrossEntropyWithLogits(s, MatMul(s, h, w), labels).loss, 0);
+  Operation train = GradientDescentOptimizer(0.5).Minimize(s, loss);
+  EXPECT_TRUE(s.ok()) << s.status();
+  Session::CallableHandle handle;
+  std::unique_ptr<Session> session =
+      TrainingSession(s, graphs, {{ids, labels}, {loss}, {train}}, &handle);
+  std::vector<double> losses;
+  for (int i = 0; i < 8; ++i) {
+    std::vector<double> idv(kBatch), lv(kBatch);
+    for (int r = 0; r < kBatch; ++r) {
+      idv[r] = (r * 5 + i * 3) % kRows;
+      lv[r] = (r * 7 + i) % kClasses;
+    }
+    if (i == bad_step) idv[2] = kRows + 1;
+    std::vector<Tensor> out;
+    st->push_back(session->RunCallable(
+        handle, {FromDoubles(DT_INT32, {kBatch}, idv), FromDoubles(DT_INT32, {kBatch}, lv)}, &out));
+    if (st->back().ok()) losses.push_back(out[0].scalar<float>()());
+  }
+  *stats = *session->GetStepGraphStats(handle);
+  return losses;
+}
+
+TEST(StepGraphHostInputs, OnTheGpuAnEmbeddingStepReplaysWithTheLossesOfOrdinaryRuns) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  std::vector<absl::Status> st_off, st_on;
+  StepGraphStats off, on;
+  const std::vector<double> want = GpuEmbeddingLosses(false, 4, &st_off, &off);
+  const std::vector<double> got = GpuEmbeddingLosses(true, 4, &st_on, &on);
+  EXPECT_EQ(on.why_not, "");
+  EXPECT_EQ(on.captures, 1);
+  EXPECT_EQ(on.replays, 5);  // steps 2, 3, 5, 6 and 7; step 4's bad id fails before launch
+  ASSERT_EQ(st_on.size(), st_off.size());
+  for (size_t i = 0; i < st_on.size(); ++i) EXPECT_EQ(st_on[i], st_off[i]) << "step " << i;
+  EXPECT_EQ(st_on[4].code(), absl::StatusCode::kInvalidArgument) << st_on[4];
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * std::abs(want[i]));
 }
 
 }  // namespace step_graph_host_test

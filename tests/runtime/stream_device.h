@@ -15,6 +15,7 @@
 
 #include "rill/core/kernel_util.h"
 #include "rill/core/philox.h"
+#include "rill/ops/state_ops.h"
 #include "runtime/fake_device.h"
 #include "test_util.h"
 
@@ -267,6 +268,14 @@ inline void RegisterStreamKernels() {
     add("NoOp", MakeKernel<StreamNothing>);
     add("RandomUniform", MakeKernel<StreamUniform>, {0});
     add("SparseSoftmaxCrossEntropyWithLogits", MakeKernel<StreamSparseXent>, {1});
+    // Shape as a GPU has it: computed on the host from metadata, its value in host memory.
+    const std::vector<KernelDef> shape_defs = KernelRegistry::Global()->DefsFor("Shape");
+    for (KernelDef d : shape_defs) {
+      if (d.device_type != DEVICE_CPU) continue;
+      d.device_type = kStream;
+      d.host_memory_outputs = true;
+      KernelRegistry::Global()->Register(std::move(d));
+    }
     return true;
   }();
   (void)once;
@@ -281,6 +290,19 @@ inline Tensor TransposedMatrix(const Tensor& t) {
     for (int64_t j = 0; j < c; ++j) out[j * r + i] = v[i * c + j];
   }
   return FromDoubles(DT_FLOAT, {c, r}, out);
+}
+
+// A Session on this process's devices (a GPU's tests) with graph mode on or off, its
+// variables initialized, and a callable of `sig` in *h.
+inline std::unique_ptr<Session> TrainingSession(const Scope& s, bool graphs,
+                                                const CallableOptions& sig,
+                                                Session::CallableHandle* h) {
+  SessionOptions o;
+  o.cuda_graphs = graphs;
+  auto session = std::make_unique<Session>(s, o);
+  EXPECT_TRUE(session->Run({}, {}, {ops::GlobalVariablesInitializer(s)}, nullptr).ok());
+  EXPECT_TRUE(session->MakeCallable(sig, h).ok());
+  return session;
 }
 
 inline DeviceSet StreamAndCpu(std::shared_ptr<StreamDevice> d) {
