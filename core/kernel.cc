@@ -82,10 +82,17 @@ absl::Status OpKernelContext::forward_or_allocate_output(int in, int i, const Te
   return allocate_output(i, shape, out);
 }
 
-absl::StatusOr<Tensor> OpKernelContext::UploadCheckedHostInput(int i, HostInputCheck check) {
+absl::StatusOr<Tensor> OpKernelContext::UploadCheckedHostInput(int i, HostInputCheck check) const {
   const Tensor& host = input(i);
   RILL_RETURN_IF_ERROR(check(host));
   if (host_inputs_ != nullptr) return host_inputs_->RecordHostInput(i, host, std::move(check));
+  Tensor on_device;
+  RILL_RETURN_IF_ERROR(device_->CopyFromHost(host, &on_device));
+  return on_device;
+}
+
+absl::StatusOr<Tensor> OpKernelContext::UploadHostValue(const Tensor& host) const {
+  if (host_inputs_ != nullptr) return host_inputs_->RecordFixedHostValue(host);
   Tensor on_device;
   RILL_RETURN_IF_ERROR(device_->CopyFromHost(host, &on_device));
   return on_device;

@@ -142,6 +142,9 @@ class HostInputRecorder {
   // run, once `check` accepts it.
   virtual absl::StatusOr<Tensor> RecordHostInput(int input, const Tensor& host,
                                                  HostInputCheck check) = 0;
+  // A buffer on the recording device holding `host`, a value the kernel computed from
+  // inputs fixed for the recording: filled once, before its first launch.
+  virtual absl::StatusOr<Tensor> RecordFixedHostValue(const Tensor& host) = 0;
 };
 
 class OpKernelContext {
@@ -179,7 +182,12 @@ class OpKernelContext {
   // device. While the step is recorded (set_host_input_recorder) nothing is copied now:
   // the executor checks and copies each run's value before every launch, so a kernel
   // that reads input i only through here says so (OpKernel::UploadsCheckedHostInput).
-  absl::StatusOr<Tensor> UploadCheckedHostInput(int i, HostInputCheck check);
+  absl::StatusOr<Tensor> UploadCheckedHostInput(int i, HostInputCheck check) const;
+  // A host value the kernel computed from its host-memory inputs and shapes (resize taps,
+  // segment offsets), on this context's device. A recorded step reads those inputs only
+  // from constants and values fixed for the recording (AnalyzeForReplay), so while it is
+  // recorded the value is copied once, before the recording's first launch.
+  absl::StatusOr<Tensor> UploadHostValue(const Tensor& host) const;
   void set_host_input_recorder(HostInputRecorder* r) { host_inputs_ = r; }
 
  private:

@@ -43,6 +43,7 @@ const Tensor& HostValue(const Executor::State& s, const RecordedHostInput& h) {
 // body); else it is a constant or a value the body made, fixed for the recording, whose
 // node does not run in a replay.
 bool NewEachRun(const ReplayPlan& rp, const RecordedHostInput& h) {
+  if (h.input < 0) return false;  // computed by the kernel from values fixed for it
   const int slot = h.node->input_slots[h.input];
   return std::find(rp.checked_host_slots.begin(), rp.checked_host_slots.end(), slot) !=
          rp.checked_host_slots.end();
@@ -81,8 +82,10 @@ absl::Status UploadHostInputs(const Executor::State& s, const ReplayPlan& rp, St
     if (st.ok()) st = d->CopyInto(staged, h.buffer);
     if (!st.ok()) {
       return errors::Annotate(
-          st, absl::StrCat("uploading input ", h.input, " of ", h.node->node->DebugName(),
-                           " for the recorded step on ", d->name(), ": "));
+          st,
+          absl::StrCat("uploading ", h.input < 0 ? "a host value" : absl::StrCat("input ", h.input),
+                       " of ", h.node->node->DebugName(), " for the recorded step on ", d->name(),
+                       ": "));
     }
   }
   return absl::OkStatus();

@@ -275,11 +275,22 @@ absl::StatusOr<Tensor> StepGraph::RecordHostInput(int input, const Tensor& host,
     return errors::FailedPrecondition("input ", input, " of ", recording_node->node->DebugName(),
                                       " cannot be uploaded before each replay");
   }
+  return Keep(input, host, std::move(check));
+}
+
+absl::StatusOr<Tensor> StepGraph::RecordFixedHostValue(const Tensor& host) {
+  if (recording_node == nullptr || device == nullptr) {
+    return errors::Internal("a host value recorded outside a recording");
+  }
+  return Keep(-1, host, nullptr);
+}
+
+absl::StatusOr<Tensor> StepGraph::Keep(int input, const Tensor& host, HostInputCheck check) {
   // Held by the recording, so its pool never hands the memory to other recorded work.
   Tensor buffer(device->allocator(), host.dtype(), host.shape());
   if (!buffer.IsInitialized()) {
     return errors::ResourceExhausted("no memory on ", device->name(), " for ", host.TotalBytes(),
-                                     " bytes of input ", input, " of ",
+                                     " bytes of a host value of ",
                                      recording_node->node->DebugName(), " in a recorded step");
   }
   host_inputs.push_back({recording_node, input, std::move(check), buffer, host});

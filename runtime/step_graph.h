@@ -49,8 +49,8 @@ ReplayPlan AnalyzeForReplay(const ExecutionPlan& plan);
 // run's value by the kernel's rule and copies it into `buffer`.
 struct RecordedHostInput {
   const PlanNode* node;
-  int input;  // of `node`
-  HostInputCheck check;
+  int input;              // of `node`; -1: a value the kernel computed, fixed for the recording
+  HostInputCheck check;   // null for a computed value
   Tensor buffer;          // on the recording device, in the recording's pool
   Tensor recorded_value;  // the recording run's value, until it is copied
 };
@@ -69,6 +69,10 @@ struct StepGraph final : HostInputRecorder {
   // While recording: `recording_node` (set before each kernel runs) asks for a buffer.
   absl::StatusOr<Tensor> RecordHostInput(int input, const Tensor& host,
                                          HostInputCheck check) override;
+  absl::StatusOr<Tensor> RecordFixedHostValue(const Tensor& host) override;
+
+  // A buffer of the recording's pool for `host`, noted with the kernel being recorded.
+  absl::StatusOr<Tensor> Keep(int input, const Tensor& host, HostInputCheck check);
 
   // Whether the variables still have the buffers the recording uses.
   bool VariablesUnchanged(const ReplayPlan& rp) const;

@@ -23,16 +23,9 @@ absl::Status CudnnError(cudnnStatus_t e, const char* stmt, const char* file, int
 
 absl::StatusOr<Tensor> UploadHostInput(const OpKernelContext& ctx, const Tensor& host,
                                        const char* what) {
-  Tensor t(ctx.device()->allocator(), host.dtype(), host.shape());
-  if (!t.IsInitialized()) {
-    return errors::ResourceExhausted("out of GPU memory for ", host.TotalBytes(), " bytes of ",
-                                     what);
-  }
-  if (host.TotalBytes() > 0) {
-    RILL_CUDA_CHECK(cudaMemcpyAsync(t.data(), host.data(), host.TotalBytes(),
-                                    cudaMemcpyHostToDevice, ContextOf(ctx)->stream));
-  }
-  return t;
+  absl::StatusOr<Tensor> on_device = ctx.UploadHostValue(host);
+  if (!on_device.ok()) return errors::Annotate(on_device.status(), absl::StrCat(what, ": "));
+  return on_device;
 }
 
 }  // namespace rill::gpu

@@ -46,9 +46,10 @@ inline absl::Status CheckStatus(cudnnStatus_t e, const char* s, const char* f, i
 #define RILL_CUDA_CHECK(stmt) \
   RILL_RETURN_IF_ERROR(::rill::gpu::CheckStatus((stmt), #stmt, __FILE__, __LINE__))
 
-// A copy on the device of `host`, an input the kernel read on the host to validate it
-// (labels, indices), enqueued on the device's stream; the device allocator keeps the
-// buffer alive for the work queued after it.
+// A copy on the device of `host`, a value the kernel read or computed on the host (group
+// orders, resize taps, offsets), through OpKernelContext::UploadHostValue: staged and
+// enqueued on the device's stream, or, while the step is recorded, copied once before the
+// recording's first launch. `what` names it in an error.
 absl::StatusOr<Tensor> UploadHostInput(const OpKernelContext& ctx, const Tensor& host,
                                        const char* what);
 

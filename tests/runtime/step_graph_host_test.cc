@@ -193,6 +193,36 @@ TEST(StepGraphHostInputs, LabelsMadeFromTheBodysShapesAreUploadedWithTheRecordin
   EXPECT_EQ(st.replays, 4);
 }
 
+// A kernel's host-computed table (Tile's source indices, from shapes and constant
+// multiples) is uploaded once with each recording: replays of two batch sizes give what
+// the CPU gives.
+TEST(StepGraphHostInputs, AKernelsHostComputedValuesAreUploadedOnceWithTheRecording) {
+  RegisterStreamKernels();
+  Scope root = Scope::NewRootScope();
+  auto x = Placeholder(root.WithOpName("x"), DT_FLOAT, Placeholder::Shape({-1, kIn}));
+  auto y = MatMul(root.WithOpName("y"), x, Const(root, XentStep::Initial()));
+  auto tiled = Tile(root.WithOpName("tiled"), y, Const(root, {2, 3}));
+  const std::vector<int64_t> batches = {4, 4, 4, 4, 2, 2, 2, 4};
+  SessionOptions o;
+  o.cuda_graphs = true;
+  Session session(root, o, StreamAndCpu(std::make_shared<StreamDevice>()));
+  ClientSession cpu(root, SessionOptions(), CpuOnly());
+  Session::CallableHandle h;
+  ASSERT_TRUE(session.MakeCallable({{x}, {tiled}, {}}, &h).ok());
+  for (size_t step = 0; step < batches.size(); ++step) {
+    Tensor xv = RandomTensor(DT_FLOAT, {batches[step], kIn}, -1, 1, 80 + step);
+    std::vector<Tensor> got, want;
+    ASSERT_TRUE(session.RunCallable(h, {xv}, &got).ok());
+    ASSERT_TRUE(cpu.Run({{x, xv}}, {tiled}, &want).ok());
+    ExpectTensorNear(got[0], DT_FLOAT, {batches[step] * 2, kClasses * 3}, ToDoubles(want[0]), 1e-6);
+  }
+  const StepGraphStats st = *session.GetStepGraphStats(h);
+  EXPECT_EQ(st.why_not, "");
+  EXPECT_EQ(st.captures, 2);
+  EXPECT_EQ(st.replays, 4);
+  EXPECT_EQ(st.fallbacks, 0);
+}
+
 // Losses of 8 SGD steps of an embedding model with everything on the GPU: ids and labels
 // fed as int32 (read on the host by GatherV2, its gradient's UnsortedSegmentSum and the
 // sparse loss), with graph mode on or off; `bad_step` feeds an id out of range there. The

@@ -249,6 +249,39 @@ class StreamSparseXent : public OpKernel {
   bool UploadsCheckedHostInput(int input) const override { return input == 1; }
 };
 
+// Tile of a matrix, enqueued: each output element's source index is computed on the host
+// from the shapes and the multiples (a host-memory input) and uploaded as a value fixed
+// for a recording, as the GPU's resize taps and segment offsets are.
+class StreamTile : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const Tensor& multiples = ctx.input(1);
+    if (x.dims() != 2 || multiples.NumElements() != 2 || multiples.dtype() != DT_INT32) {
+      return errors::InvalidArgument("a matrix and two int32 multiples here");
+    }
+    const int64_t r = x.dim_size(0), c = x.dim_size(1);
+    const int64_t mr = multiples.base<int32_t>()[0], mc = multiples.base<int32_t>()[1];
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({r * mr, c * mc}), &out));
+    Tensor from(DT_INT64, out->shape());
+    int64_t* f = from.base<int64_t>();
+    for (int64_t i = 0; i < r * mr; ++i) {
+      for (int64_t j = 0; j < c * mc; ++j) f[i * c * mc + j] = (i % r) * c + j % c;
+    }
+    RILL_ASSIGN_OR_RETURN(Tensor table, ctx.UploadHostValue(from));
+    const float* px = x.base<float>();
+    const int64_t* pt = table.base<int64_t>();
+    float* po = out->base<float>();
+    const int64_t n = out->NumElements();
+    StreamOf(ctx)->Enqueue([=] {
+      for (int64_t i = 0; i < n; ++i) po[i] = px[pt[i]];
+    });
+    return absl::OkStatus();
+  }
+};
+
 class StreamNothing : public OpKernel {
  public:
   using OpKernel::OpKernel;
@@ -268,6 +301,7 @@ inline void RegisterStreamKernels() {
     add("NoOp", MakeKernel<StreamNothing>);
     add("RandomUniform", MakeKernel<StreamUniform>, {0});
     add("SparseSoftmaxCrossEntropyWithLogits", MakeKernel<StreamSparseXent>, {1});
+    add("Tile", MakeKernel<StreamTile>, {1});
     // Shape as a GPU has it: computed on the host from metadata, its value in host memory.
     const std::vector<KernelDef> shape_defs = KernelRegistry::Global()->DefsFor("Shape");
     for (KernelDef d : shape_defs) {
