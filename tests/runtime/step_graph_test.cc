@@ -174,19 +174,23 @@ TEST(StepGraph, PlansThatCannotBeReplayedSayWhy) {
   EXPECT_NE(why.find("; "), std::string::npos) << why;
 }
 
-// Each run of `fetch` (RandomUniform's numbers, or a product of them) on `devices`, with
-// graph mode on; the stats of its callable.
-std::vector<Tensor> RandomRuns(const Scope& root, Output fetch, DeviceSet devices, int runs,
-                               StepGraphStats* stats) {
+// The values of `fetch` on `devices` with graph mode on, one run per entry of `batches`:
+// with x fed a batch of that size, or nothing fed when x is empty; the callable's stats.
+std::vector<Tensor> GraphModeRuns(const Scope& root, Output x, Output fetch, DeviceSet devices,
+                                  const std::vector<int64_t>& batches, StepGraphStats* stats) {
   SessionOptions o;
   o.cuda_graphs = true;
   Session session(root, o, std::move(devices));
+  const bool fed = x.node() != nullptr;
   Session::CallableHandle h;
-  EXPECT_TRUE(session.MakeCallable({{}, {fetch}, {}}, &h).ok());
+  EXPECT_TRUE(
+      session.MakeCallable({fed ? std::vector<Output>{x} : std::vector<Output>{}, {fetch}, {}}, &h)
+          .ok());
   std::vector<Tensor> values;
-  for (int i = 0; i < runs; ++i) {
-    std::vector<Tensor> out;
-    absl::Status st = session.RunCallable(h, {}, &out);
+  for (size_t i = 0; i < batches.size(); ++i) {
+    std::vector<Tensor> feeds, out;
+    if (fed) feeds.push_back(RandomTensor(DT_FLOAT, {batches[i], 3}, -1, 1, 40 + i));
+    absl::Status st = session.RunCallable(h, feeds, &out);
     EXPECT_TRUE(st.ok()) << st;
     if (!st.ok()) break;
     values.push_back(out[0]);
@@ -207,8 +211,10 @@ TEST(StepGraph, RandomOpsDrawNewNumbersAtEveryReplayTheNumbersOfOrdinaryRuns) {
     SCOPED_TRACE(fetch.node()->name());
     StepGraphStats replayed, host;
     auto device = std::make_shared<StreamDevice>();
-    const std::vector<Tensor> got = RandomRuns(root, fetch, StreamAndCpu(device), 6, &replayed);
-    const std::vector<Tensor> want = RandomRuns(root, fetch, CpuOnly(), 6, &host);
+    const std::vector<Tensor> got = GraphModeRuns(root, Output(), fetch, StreamAndCpu(device),
+                                                  std::vector<int64_t>(6), &replayed);
+    const std::vector<Tensor> want =
+        GraphModeRuns(root, Output(), fetch, CpuOnly(), std::vector<int64_t>(6), &host);
     EXPECT_EQ(replayed.why_not, "");
     EXPECT_EQ(replayed.captures, 1);
     EXPECT_EQ(replayed.replays, 4);
@@ -220,27 +226,6 @@ TEST(StepGraph, RandomOpsDrawNewNumbersAtEveryReplayTheNumbersOfOrdinaryRuns) {
       }
     }
   }
-}
-
-// The values of `fetch` for x fed with one batch of each size on `devices`, graph mode on.
-std::vector<Tensor> FedRuns(const Scope& root, Output x, Output fetch, DeviceSet devices,
-                            const std::vector<int64_t>& batches, StepGraphStats* stats) {
-  SessionOptions o;
-  o.cuda_graphs = true;
-  Session session(root, o, std::move(devices));
-  Session::CallableHandle h;
-  EXPECT_TRUE(session.MakeCallable({{x}, {fetch}, {}}, &h).ok());
-  std::vector<Tensor> values;
-  for (size_t i = 0; i < batches.size(); ++i) {
-    std::vector<Tensor> out;
-    absl::Status st =
-        session.RunCallable(h, {RandomTensor(DT_FLOAT, {batches[i], 3}, -1, 1, 40 + i)}, &out);
-    EXPECT_TRUE(st.ok()) << st;
-    if (!st.ok()) break;
-    values.push_back(out[0]);
-  }
-  *stats = *session.GetStepGraphStats(h);
-  return values;
 }
 
 // A shape made on the device and turned into a random op's dims by a host node (Add has
@@ -257,8 +242,8 @@ TEST(StepGraph, HostWorkOnTheBodysShapesIsRecordedWithIt) {
   const std::vector<int64_t> batches = {4, 4, 4, 4, 2, 2, 2, 4};
   StepGraphStats replayed, host;
   const std::vector<Tensor> got =
-      FedRuns(root, x, r, StreamAndCpu(std::make_shared<StreamDevice>()), batches, &replayed);
-  const std::vector<Tensor> want = FedRuns(root, x, r, CpuOnly(), batches, &host);
+      GraphModeRuns(root, x, r, StreamAndCpu(std::make_shared<StreamDevice>()), batches, &replayed);
+  const std::vector<Tensor> want = GraphModeRuns(root, x, r, CpuOnly(), batches, &host);
   EXPECT_EQ(replayed.why_not, "");
   EXPECT_EQ(replayed.captures, 2);
   EXPECT_EQ(replayed.replays, 4);  // two of batch 4, one of 2, then 4 again
