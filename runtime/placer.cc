@@ -65,17 +65,20 @@ const KernelDef* DefOn(const Node& n, const PlacementMap& placed) {
   return KernelRegistry::Global()->Find(n, placed.at(&n).device->device_type());
 }
 
-// Pass 6. A node left on an accelerator by pass 4 whose values are integers, whose inputs
+// Pass 6. A node that is a group of its own, left on an accelerator by passes 3 and 4, whose
+// values are integers, whose inputs
 // are all on the host (fed, on the CPU, or made there by a kernel with host-memory
 // outputs) and whose every reader reads them on the host (a kernel's host-memory input:
 // labels a loss checks, a shape, an axis) runs on the host instead: on the accelerator it
 // would cost an upload, a launch and a download the host waits for, inside the step
-// (TensorFlow's pin-to-host optimization keeps small integer work there likewise).
+// (TensorFlow's pin-to-host optimization keeps small integer work there likewise, and so
+// overrides a request for the accelerator too: a scope's device request reaches the shape
+// arithmetic of the gradients built under it).
 // Chains (a labels Cast, then a Reshape and its shape constant) move together: the set is
 // the largest one closed under the rule, found by removing nodes that break it until none
 // does. A node without readers (only fetched) stays where it is.
 void PinHostValues(const DeviceSet& devices, const absl::flat_hash_set<const Node*>& fed,
-                   const std::vector<const Node*>& nodes, const std::vector<const Node*>& defaulted,
+                   const std::vector<const Node*>& nodes, const std::vector<const Node*>& movable,
                    PlacementMap* placed) {
   Device* host = devices.cpu();
   absl::flat_hash_map<const Node*, std::vector<std::pair<const Node*, int>>> readers;
@@ -83,7 +86,7 @@ void PinHostValues(const DeviceSet& devices, const absl::flat_hash_set<const Nod
     for (int i = 0; i < n->num_inputs(); ++i) readers[n->input(i).node].push_back({n, i});
   }
   absl::flat_hash_set<const Node*> pinned;
-  for (const Node* n : defaulted) {
+  for (const Node* n : movable) {
     if (host != nullptr && !placed->at(n).device->IsHost() && !fed.contains(n) &&
         !n->op_def().is_stateful && IntegerValues(*n) && readers.contains(n) &&
         HasKernel(*n, *host)) {
@@ -116,23 +119,23 @@ void PinHostValues(const DeviceSet& devices, const absl::flat_hash_set<const Nod
     }
   }
   for (const Node* n : pinned) {
-    (*placed)[n] = Placement{host,
-                             "pinned to the host: integer values computed from host values and "
-                             "read on the host"};
+    std::string reason =
+        "pinned to the host: integer values computed from host values and read on the host";
+    if (!n->requested_device().empty()) {
+      absl::StrAppend(&reason, " (requested '", n->requested_device(), "')");
+    }
+    (*placed)[n] = Placement{host, std::move(reason)};
   }
 }
 
-}  // namespace
-
-absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
-                        const PlacementOptions& options, const std::vector<const Node*>& nodes,
-                        const absl::flat_hash_set<const Node*>& fed, PlacementMap* placed) {
-  // Pass 1: colocation groups.
+// Pass 1 over the whole graph, not only the run's nodes: a variable placed by the run that
+// initializes it must suit the ops that take it by reference in later runs (an int32
+// ScatterNdUpdate has no GPU kernel, its Assign does), as TensorFlow places the whole graph
+// at once. Roots to their members.
+absl::flat_hash_map<const Node*, std::vector<const Node*>> GraphGroups(const Graph& graph) {
   UnionFind uf;
-  std::vector<const Node*> todo;
-  for (const Node* n : nodes) {
-    if (placed->contains(n)) continue;
-    todo.push_back(n);
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    const Node* n = graph.node(id);
     uf.Find(n);
     for (int i = 0; i < n->num_inputs(); ++i) {
       if (n->input_is_ref(i)) uf.Union(n, n->input(i).node);
@@ -142,71 +145,108 @@ absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
     }
   }
   absl::flat_hash_map<const Node*, std::vector<const Node*>> groups;
-  std::vector<const Node*> defaulted;  // groups of one that pass 4 placed
-  for (const auto& [n, unused] : uf.parent) groups[uf.Find(n)].push_back(n);
+  for (int id = 0; id < graph.num_nodes(); ++id) {
+    groups[uf.Find(graph.node(id))].push_back(graph.node(id));
+  }
+  return groups;
+}
 
-  for (auto& [root, members] : groups) {
-    bool needs_placing = false;
-    for (const Node* m : members) needs_placing |= !placed->contains(m);
-    if (!needs_placing) continue;
-
-    // Pass 2: candidates where every member has a kernel; an earlier decision binds.
+// Pass 2: the devices where every member of `group` has a kernel, keeping an earlier
+// decision for any of them. Members outside this run narrow the choice only where some
+// device still suits the run's own (a node that no run reaches cannot fail this one).
+std::vector<Device*> Candidates(const std::vector<const Node*>& group,
+                                const std::vector<const Node*>& in_run, const DeviceSet& devices,
+                                const PlacementMap& placed) {
+  Device* fixed = nullptr;
+  for (const Node* m : group) {
+    if (auto it = placed.find(m); it != placed.end()) fixed = it->second.device;
+  }
+  for (const std::vector<const Node*>* members : {&group, &in_run}) {
     std::vector<Device*> candidates;
-    Device* fixed = nullptr;
-    for (const Node* m : members) {
-      if (auto it = placed->find(m); it != placed->end()) fixed = it->second.device;
-    }
     for (const auto& d : devices.devices()) {
       bool all = true;
-      for (const Node* m : members) all = all && HasKernel(*m, *d);
+      for (const Node* m : *members) all = all && HasKernel(*m, *d);
       if (all && (fixed == nullptr || fixed == d.get())) candidates.push_back(d.get());
     }
-    const Node* first = members.front();
-    if (candidates.empty()) {
-      for (const Node* m : members) {
-        if (DevicesWithKernel(*m, devices) == "none") {
-          return errors::NotFound(m->DebugName(), " with dtype ", DtypeOf(*m),
-                                  ": no registered kernel on any device");
-        }
-      }
-      return errors::InvalidArgument("cannot colocate ", first->DebugName(), " with ",
-                                     members.size() - 1,
-                                     " other node(s): no device has a kernel for all of them");
-    }
+    if (!candidates.empty()) return candidates;
+  }
+  return {};
+}
 
-    // Pass 3: explicit requests.
-    Device* chosen = nullptr;
+absl::Status NoCandidate(const std::vector<const Node*>& members, const DeviceSet& devices) {
+  for (const Node* m : members) {
+    if (DevicesWithKernel(*m, devices) == "none") {
+      return errors::NotFound(m->DebugName(), " with dtype ", DtypeOf(*m),
+                              ": no registered kernel on any device");
+    }
+  }
+  return errors::InvalidArgument("cannot colocate ", members.front()->DebugName(), " with ",
+                                 members.size() - 1,
+                                 " other node(s): no device has a kernel for all of them");
+}
+
+// Passes 3 and 5: the first member's request that a candidate meets; nullptr when none
+// requests anything or (with soft placement) a request cannot be met, `reason` saying so.
+absl::StatusOr<Device*> Requested(const std::vector<const Node*>& members,
+                                  const std::vector<Device*>& candidates, const DeviceSet& devices,
+                                  const PlacementOptions& options, std::string* reason) {
+  for (const Node* m : members) {
+    if (m->requested_device().empty()) continue;
+    DeviceName spec = *DeviceName::Parse(m->requested_device());  // checked at AddNode
+    for (Device* d : candidates) {
+      if (spec.Matches(d->parsed_name())) {
+        *reason = absl::StrCat("requested ", m->requested_device());
+        return d;
+      }
+    }
+    std::string why = absl::StrCat(m->DebugName(), " with dtype ", DtypeOf(*m),
+                                   " was requested on '", m->requested_device(),
+                                   "', which this session cannot satisfy; devices with a "
+                                   "kernel for it: ",
+                                   DevicesWithKernel(*m, devices));
+    if (!options.allow_soft_placement) {
+      return errors::InvalidArgument(why, ". Enable soft placement to fall back.");
+    }
+    *reason = absl::StrCat("soft placement: ", why);
+    return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
+                        const PlacementOptions& options, const std::vector<const Node*>& nodes,
+                        const absl::flat_hash_set<const Node*>& fed, PlacementMap* placed) {
+  const absl::flat_hash_map<const Node*, std::vector<const Node*>> graph_groups =
+      GraphGroups(graph);
+  absl::flat_hash_map<const Node*, const Node*> root_of;
+  for (const auto& [root, members] : graph_groups) {
+    for (const Node* m : members) root_of[m] = root;
+  }
+  // The run's members of each group, in the run's order.
+  std::vector<const Node*> todo, roots;
+  absl::flat_hash_map<const Node*, std::vector<const Node*>> groups;
+  for (const Node* n : nodes) {
+    if (placed->contains(n)) continue;
+    todo.push_back(n);
+    const Node* root = root_of.at(n);
+    if (!groups.contains(root)) roots.push_back(root);
+    groups[root].push_back(n);
+  }
+  std::vector<const Node*> movable;  // groups of one that pass 6 may move to the host
+  for (const Node* root : roots) {
+    const std::vector<const Node*>& members = groups.at(root);
+    const std::vector<Device*> candidates =
+        Candidates(graph_groups.at(root), members, devices, *placed);
+    if (candidates.empty()) return NoCandidate(members, devices);
     std::string reason = "default: highest-priority device with a kernel";
+    RILL_ASSIGN_OR_RETURN(Device * chosen,
+                          Requested(graph_groups.at(root), candidates, devices, options, &reason));
+    if (chosen == nullptr) chosen = candidates.front();  // pass 4
+    const Node* first = members.front();
+    if (graph_groups.at(root).size() == 1) movable.push_back(first);
     for (const Node* m : members) {
-      if (m->requested_device().empty()) continue;
-      DeviceName spec = *DeviceName::Parse(m->requested_device());  // checked at AddNode
-      for (Device* d : candidates) {
-        if (spec.Matches(d->parsed_name())) {
-          chosen = d;
-          reason = absl::StrCat("requested ", m->requested_device());
-          break;
-        }
-      }
-      if (chosen != nullptr) break;
-      // Pass 5: the request cannot be met.
-      std::string why = absl::StrCat(m->DebugName(), " with dtype ", DtypeOf(*m),
-                                     " was requested on '", m->requested_device(),
-                                     "', which this session cannot satisfy; devices with a "
-                                     "kernel for it: ",
-                                     DevicesWithKernel(*m, devices));
-      if (!options.allow_soft_placement) {
-        return errors::InvalidArgument(why, ". Enable soft placement to fall back.");
-      }
-      reason = absl::StrCat("soft placement: ", why);
-      break;
-    }
-    // Pass 4: the default.
-    if (chosen == nullptr) {
-      chosen = candidates.front();
-      if (members.size() == 1 && first->requested_device().empty()) defaulted.push_back(first);
-    }
-    for (const Node* m : members) {
-      if (placed->contains(m)) continue;
       (*placed)[m] = Placement{
           chosen, m == first || members.size() == 1
                       ? reason
@@ -214,7 +254,7 @@ absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
     }
   }
 
-  PinHostValues(devices, fed, nodes, defaulted, placed);
+  PinHostValues(devices, fed, nodes, movable, placed);
 
   if (options.log_device_placement) {
     for (const Node* n : todo) {

@@ -1,6 +1,8 @@
 // The placer assigns each node a device, as passes (see docs/design.md):
 //   1. group nodes that must share a device: a variable with every op that takes it by
-//      reference (Assign, AssignAdd, optimizer updates), and ColocateWith requests;
+//      reference (Assign, AssignAdd, optimizer updates), and ColocateWith requests; the
+//      groups are the whole graph's, so a run that reaches only some members places them
+//      where the others have kernels too;
 //   2. a group's candidates are the devices where every member has a kernel;
 //   3. an explicit request ("/GPU:0", "/device:GPU:*", "/cpu:0") picks among them;
 //   4. otherwise the highest-priority candidate: GPU, then CPU;
@@ -8,7 +10,8 @@
 //      soft placement off it is an error naming node, op, dtype, request and the devices
 //      that do have a kernel;
 //   6. integer values computed from host values and read only on the host (labels a loss
-//      kernel checks, shapes) are computed on the host, not on the accelerator pass 4 chose.
+//      kernel checks, shapes) are computed on the host, not on the accelerator passes 3 and
+//      4 chose (as TensorFlow's pin-to-host optimization, even when requested there).
 // Decisions persist for the Session: a node, once placed, keeps its device.
 #pragma once
 

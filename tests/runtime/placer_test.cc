@@ -254,6 +254,33 @@ TEST_F(PlacerTest, VariablesStayWithTheirUpdatesAndKeepValues) {
   EXPECT_EQ(*session->AssignedDevice(iup.operation), kCpuName);
 }
 
+// The run that initializes a variable places it, and with it every op of the graph that
+// takes it by reference, even one only a later run reaches: AssignSub has no kernel on
+// the accelerator, so the variable goes to the CPU from the start (it once went to the
+// accelerator with its Assign, and the later run failed to colocate AssignSub with it).
+TEST_F(PlacerTest, AVariableGoesWhereEveryOpUpdatingItHasAKernelEvenInLaterRuns) {
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root.WithOpName("v"), TensorShape({2}), DT_FLOAT);
+  auto init = ops::Assign(root.WithOpName("init"), v, {5.f, 7.f});
+  auto sub = ops::AssignSub(root.WithOpName("sub"), v, {1.f, 2.f});
+  auto session = MakeSession(root);
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(session->Run({init}, &out));
+  RILL_ASSERT_OK(session->Run({sub}, &out));
+  ExpectTensorNear(out[0], DT_FLOAT, {2}, {4, 5}, 0);
+  for (const Operation& op : {v.operation, init.operation, sub.operation}) {
+    EXPECT_EQ(*session->AssignedDevice(op), kCpuName) << op.name();
+  }
+  // A variable whose every update has an accelerator kernel still goes there.
+  auto w = ops::Variable(root.WithOpName("w"), TensorShape({2}), DT_FLOAT);
+  auto w_init = ops::Assign(root.WithOpName("w_init"), w, {1.f, 1.f});
+  auto w_add = ops::AssignAdd(root.WithOpName("w_add"), w, {1.f, 2.f});
+  RILL_ASSERT_OK(session->Run({w_init}, &out));
+  RILL_ASSERT_OK(session->Run({w_add}, &out));
+  ExpectTensorNear(out[0], DT_FLOAT, {2}, {2, 3}, 0);
+  EXPECT_EQ(*session->AssignedDevice(w.operation), kGpuName);
+}
+
 TEST_F(PlacerTest, LogDevicePlacementPrintsEachNode) {
   Scope root = Scope::NewRootScope();
   auto a = ops::Add(root.WithOpName("a"), 1.f, 2.f);
