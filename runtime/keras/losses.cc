@@ -31,12 +31,9 @@ absl::StatusOr<Output> BuildLoss(const Scope& s, const std::string& name, const 
   const bool sigmoid_logits =
       m.activation == "sigmoid" || (m.from_logits && m.activation == "linear");
   if (name == "sparse_categorical_crossentropy") {
-    // The loss's kernels read the class ids on the host, where they check them: the ids are
-    // made without the model's device request, so the placer computes them on the host
-    // when the labels are fed there (placer pass 6), as TensorFlow's pin-to-host
-    // optimization moves such integer work off a requested GPU.
-    const Scope host = s.WithDevice("");
-    Output ids = Reshape(host, ClassIds(host, labels), {-1});
+    // The loss's kernels read the class ids on the host, where they check them: the placer
+    // computes them there (pass 6, even when the model requests a GPU).
+    Output ids = Reshape(s, ClassIds(s, labels), {-1});
     if (softmax_logits)
       return kb::MeanOfAll(s, SparseSoftmaxCrossEntropyWithLogits(s, m.logits, ids).loss);
     const PartialTensorShape shape = m.output.shape();

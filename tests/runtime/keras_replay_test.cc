@@ -58,6 +58,28 @@ struct Planned {
   std::map<std::string, std::string> device_of;  // plan node name -> device
 };
 
+// Plans the callable `sig` of `scope`'s graph for the pretend GPU and this process's CPU.
+Planned PlanForAGpu(const Scope& scope, const CallableOptions& sig) {
+  DeviceSet devices;
+  devices.Add(std::make_shared<PretendGpu>());
+  for (const auto& c : CpuOnly().devices()) devices.Add(c);
+  SessionOptions o;
+  o.cuda_graphs = true;
+  Session session(scope, o, devices);
+  Session::CallableHandle h;
+  absl::Status st = session.MakeCallable(sig, &h);
+  EXPECT_TRUE(st.ok()) << st;
+  Planned p;
+  if (!st.ok()) return p;
+  p.stats = *session.GetStepGraphStats(h);
+  auto plan = session.ViewPlan(sig);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  for (const auto& n : plan.ok() ? plan->nodes : decltype(plan->nodes){}) {
+    p.device_of[n.name] = n.device;
+  }
+  return p;
+}
+
 // Builds `model` by fitting it on the CPU (labels uint8, as the MNIST loaders give them),
 // then plans its training step for the pretend GPU and this process's CPU.
 Planned PlanOnAGpu(keras::Sequential& model, const std::vector<int64_t>& example) {
@@ -71,25 +93,7 @@ Planned PlanOnAGpu(keras::Sequential& model, const std::vector<int64_t>& example
   fit.verbose = 0;
   auto history = model.Fit(x, FromDoubles(DT_UINT8, {8}, ys), fit);
   EXPECT_TRUE(history.ok()) << history.status();
-  DeviceSet devices;
-  devices.Add(std::make_shared<PretendGpu>());
-  for (const auto& c : CpuOnly().devices()) devices.Add(c);
-  SessionOptions o;
-  o.cuda_graphs = true;
-  Session session(model.scope(), o, devices);
-  const CallableOptions sig = TrainStep(model);
-  Session::CallableHandle h;
-  absl::Status st = session.MakeCallable(sig, &h);
-  EXPECT_TRUE(st.ok()) << st;
-  Planned p;
-  if (!st.ok()) return p;
-  p.stats = *session.GetStepGraphStats(h);
-  auto plan = session.ViewPlan(sig);
-  EXPECT_TRUE(plan.ok()) << plan.status();
-  for (const auto& n : plan.ok() ? plan->nodes : decltype(plan->nodes){}) {
-    p.device_of[n.name] = n.device;
-  }
-  return p;
+  return PlanForAGpu(model.scope(), TrainStep(model));
 }
 
 bool OnTheCpu(const std::string& device) { return absl::EndsWith(device, "CPU:0"); }
@@ -133,6 +137,33 @@ TEST(KerasReplay, AnMlpStepOnAGpuQualifies) {
   ASSERT_TRUE(model.Compile("sgd", "sparse_categorical_crossentropy", {"accuracy"}).ok());
   Planned p = PlanOnAGpu(model, {24});
   EXPECT_EQ(p.stats.why_not, "");
+}
+
+// Not Keras: an embedding step written with ops, everything requested on the GPU. The
+// gather's gradient slices the table's shape for UnsortedSegmentSum's segment count: the
+// scope's request put that integer work on the GPU, between a host Shape and a host read,
+// and the step went to the host and back (seen on an H200, 2026-11-28); placer pass 6 now
+// moves it to the host as TensorFlow's pin-to-host does.
+TEST(KerasReplay, AnEmbeddingStepRequestedOnTheGpuQualifies) {
+  if (!HaveGpuKernels()) GTEST_SKIP() << "this build registers no GPU kernels";
+  Scope s = Scope::NewRootScope().WithDevice("/GPU:0");
+  auto ids = ops::Placeholder(s.WithOpName("ids"), DT_INT32, ops::Placeholder::Shape({-1}));
+  auto labels = ops::Placeholder(s, DT_INT32, ops::Placeholder::Shape({-1}));
+  auto table = ops::Variable(s, RandomTensor(DT_FLOAT, {20, 8}, -0.5, 0.5, 1));
+  auto w = ops::Variable(s, RandomTensor(DT_FLOAT, {8, 5}, -0.5, 0.5, 2));
+  Output h = ops::GatherV2(s.WithOpName("gather"), table, ids, ops::Const(s, 0));
+  auto xent = ops::SparseSoftmaxCrossEntropyWithLogits(s, ops::MatMul(s, h, w), labels);
+  auto loss = ops::Mean(s, xent.loss, 0);
+  Operation train = ops::GradientDescentOptimizer(0.5).Minimize(s, loss);
+  ASSERT_TRUE(s.ok()) << s.status();
+  Planned p = PlanForAGpu(s, {{ids, labels}, {loss}, {train}});
+  EXPECT_EQ(p.stats.why_not, "");
+  EXPECT_FALSE(OnTheCpu(p.device_of["gather"]));
+  bool sum_on_gpu = false;
+  for (const auto& [name, device] : p.device_of) {
+    if (absl::StrContains(name, "UnsortedSegmentSum")) sum_on_gpu = !OnTheCpu(device);
+  }
+  EXPECT_TRUE(sum_on_gpu);
 }
 
 }  // namespace keras_replay_test

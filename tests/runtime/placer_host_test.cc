@@ -118,9 +118,11 @@ TEST_F(PlacerHostTest, AReaderOnTheDeviceKeepsTheValueOnTheDevice) {
   EXPECT_EQ(DeviceOf(*session, p.flat_shape.op()), kCpuName);
 }
 
-// A request binds; a value with no reader in the step (fetched only) stays where pass 4
-// put it, as does a value that is not an integer.
-TEST_F(PlacerHostTest, RequestsFetchedValuesAndFloatsAreLeftAlone) {
+// A request for the accelerator does not keep integer work there (TensorFlow's pin-to-host
+// moves it too: a scope's request reaches the shape arithmetic of gradients); a value with
+// no reader in the step (fetched only) stays where pass 4 put it, as does a value that is
+// not an integer.
+TEST_F(PlacerHostTest, RequestedIntegersMoveFetchedValuesAndFloatsStay) {
   Scope root = Scope::NewRootScope();
   auto logits = ops::Placeholder(root.WithOpName("logits"), DT_FLOAT);
   auto labels = ops::Placeholder(root.WithOpName("labels"), DT_INT32);
@@ -136,10 +138,12 @@ TEST_F(PlacerHostTest, RequestsFetchedValuesAndFloatsAreLeftAlone) {
   ExpectLosses(out[0]);
   ExpectTensorNear(out[1], DT_INT64, {2, 1}, {2, 0}, 0);
   ExpectTensorNear(out[2], DT_FLOAT, {2}, {2, 0}, 0);
-  EXPECT_EQ(DeviceOf(*session, ids.operation), kGpuName);
-  EXPECT_THAT(*session->PlacementReason(ids.operation), HasSubstr("requested"));
-  // The Reshape reads the requested Cast's value on the device.
-  EXPECT_EQ(DeviceOf(*session, flat.operation), kGpuName);
+  for (const Operation& op : {ids.operation, flat.operation}) {
+    EXPECT_EQ(DeviceOf(*session, op), kCpuName) << op.name();
+    EXPECT_THAT(*session->PlacementReason(op), HasSubstr("pinned to the host")) << op.name();
+  }
+  EXPECT_THAT(*session->PlacementReason(ids.operation),
+              HasSubstr("(requested '/device:FAKE_GPU:0')"));
   EXPECT_EQ(DeviceOf(*session, fetched.operation), kGpuName);
   EXPECT_EQ(DeviceOf(*session, as_float.operation), kGpuName);
 }
