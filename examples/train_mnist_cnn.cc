@@ -213,7 +213,7 @@ int main(int argc, char** argv) {
               model.Placements().empty() ? "?" : model.Placements()[0].second.c_str(),
               (*eval)[1].second);
   for (size_t e = 0; e < history->epoch_seconds.size(); ++e) {
-    std::printf("epoch %zu: %.1f s, %.1f ms/step\n", e + 1, history->epoch_seconds[e],
+    std::printf("epoch %zu: %.2f s, %.3f ms/step\n", e + 1, history->epoch_seconds[e],
                 1e3 * history->epoch_seconds[e] / static_cast<double>(steps));
   }
   if (!WriteGraphOutputs(model, train->images, train->labels, model_name, data)) return 1;

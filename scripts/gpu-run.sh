@@ -96,7 +96,10 @@ wait
 cat $L/r1 $L/r6 $L/r2 $L/r3 $L/r4 $L/r5 >> $R
 tar czf $OUT/logs.tgz -C /tmp gpu-logs
 echo "correctness half done at $(date -u +%T)" >> $R
-# The figures half, alone on the machine.
-FIG_SECONDS=230 bash scripts/gpu-figures.sh > /dev/null 2>&1
+# The figures half, alone on the machine (RILL_GPU_FIGURES=none: a re-check after fixes,
+# leaving the lease's time to another script).
+if [[ ${RILL_GPU_FIGURES:-all} != none ]]; then
+  FIG_SECONDS=230 bash scripts/gpu-figures.sh > /dev/null 2>&1
+fi
 tar czf $OUT/logs.tgz -C /tmp gpu-logs
-cat $R $OUT/figures.txt
+cat $R $OUT/figures.txt 2>/dev/null
