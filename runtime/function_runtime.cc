@@ -48,8 +48,13 @@ absl::StatusOr<std::shared_ptr<const FunctionCall>> SessionFunctionRuntime::Inst
   PlanRequest req;
   for (Node* a : f->args()) req.feeds.push_back({a, 0});
   req.fetches = f->rets();
-  PlanContext ctx{&f->graph(),      options_.devices,   options_.placement,
-                  &placed_,         options_.resources, KernelOptions{options_.allow_tf32, this},
+  PlanContext ctx{&f->graph(),
+                  options_.devices,
+                  options_.placement,
+                  &placed_,
+                  &groups_,
+                  options_.resources,
+                  KernelOptions{options_.allow_tf32, this},
                   options_.optimize};
   absl::StatusOr<std::unique_ptr<ExecutionPlan>> plan = BuildPlan(req, ctx);
   if (!plan.ok()) return errors::Annotate(plan.status(), FunctionDebugName(*f) + ": ");

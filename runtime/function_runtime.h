@@ -31,6 +31,7 @@ class SessionFunctionRuntime final : public FunctionRuntime {
   Options options_;
   std::mutex mu_;  // serialises planning; placements of function nodes live here
   PlacementMap placed_;
+  ColocationGroups groups_;
   absl::flat_hash_map<const Function*, std::shared_ptr<const FunctionCall>> cache_;
 };
 

@@ -7,22 +7,6 @@
 namespace rill {
 namespace {
 
-struct UnionFind {
-  absl::flat_hash_map<const Node*, const Node*> parent;
-  const Node* Find(const Node* n) {
-    auto it = parent.find(n);
-    if (it == parent.end()) {
-      parent[n] = n;
-      return n;
-    }
-    if (it->second == n) return n;
-    const Node* root = Find(it->second);
-    parent[n] = root;
-    return root;
-  }
-  void Union(const Node* a, const Node* b) { parent[Find(a)] = Find(b); }
-};
-
 std::string DtypeOf(const Node& n) {
   for (const char* attr : {"T", "dtype"}) {
     auto it = n.attrs().find(attr);
@@ -128,29 +112,6 @@ void PinHostValues(const DeviceSet& devices, const absl::flat_hash_set<const Nod
   }
 }
 
-// Pass 1 over the whole graph, not only the run's nodes: a variable placed by the run that
-// initializes it must suit the ops that take it by reference in later runs (an int32
-// ScatterNdUpdate has no GPU kernel, its Assign does), as TensorFlow places the whole graph
-// at once. Roots to their members.
-absl::flat_hash_map<const Node*, std::vector<const Node*>> GraphGroups(const Graph& graph) {
-  UnionFind uf;
-  for (int id = 0; id < graph.num_nodes(); ++id) {
-    const Node* n = graph.node(id);
-    uf.Find(n);
-    for (int i = 0; i < n->num_inputs(); ++i) {
-      if (n->input_is_ref(i)) uf.Union(n, n->input(i).node);
-    }
-    if (!n->colocate_with().empty()) {
-      if (const Node* other = graph.FindNode(n->colocate_with())) uf.Union(n, other);
-    }
-  }
-  absl::flat_hash_map<const Node*, std::vector<const Node*>> groups;
-  for (int id = 0; id < graph.num_nodes(); ++id) {
-    groups[uf.Find(graph.node(id))].push_back(graph.node(id));
-  }
-  return groups;
-}
-
 // Pass 2: the devices where every member of `group` has a kernel, keeping an earlier
 // decision for any of them. Members outside this run narrow the choice only where some
 // device still suits the run's own (a node that no run reaches cannot fail this one).
@@ -173,16 +134,30 @@ std::vector<Device*> Candidates(const std::vector<const Node*>& group,
   return {};
 }
 
-absl::Status NoCandidate(const std::vector<const Node*>& members, const DeviceSet& devices) {
-  for (const Node* m : members) {
+// No device suits the group: a member without any kernel, or members (`group`, the whole
+// graph's; `in_run`, this run's) whose kernels share no device, or the one an earlier run
+// chose.
+absl::Status NoCandidate(const std::vector<const Node*>& in_run,
+                         const std::vector<const Node*>& group, const DeviceSet& devices,
+                         const PlacementMap& placed) {
+  for (const Node* m : in_run) {
     if (DevicesWithKernel(*m, devices) == "none") {
       return errors::NotFound(m->DebugName(), " with dtype ", DtypeOf(*m),
                               ": no registered kernel on any device");
     }
   }
-  return errors::InvalidArgument("cannot colocate ", members.front()->DebugName(), " with ",
-                                 members.size() - 1,
-                                 " other node(s): no device has a kernel for all of them");
+  // The group's placed member to name: its variable when placed, else any.
+  const Node* shown = nullptr;
+  for (const Node* m : group) {
+    if (placed.contains(m) && (shown == nullptr || m->IsVariable())) shown = m;
+  }
+  const std::string bound =
+      shown == nullptr ? ""
+                       : absl::StrCat("; ", shown->DebugName(), " is on ",
+                                      placed.at(shown).device->name(), " since an earlier run");
+  return errors::InvalidArgument("cannot colocate ", in_run.front()->DebugName(), " with ",
+                                 group.size() - 1,
+                                 " other node(s): no device has a kernel for all of them", bound);
 }
 
 // Passes 3 and 5: the first member's request that a candidate meets; nullptr when none
@@ -215,37 +190,82 @@ absl::StatusOr<Device*> Requested(const std::vector<const Node*>& members,
 
 }  // namespace
 
+// Pass 1 over the whole graph, not only the run's nodes: a variable placed by the run that
+// initializes it must suit the ops that take it by reference in later runs (an int32
+// ScatterNdUpdate has no GPU kernel, its Assign does), as TensorFlow places the whole graph
+// at once.
+void ColocationGroups::Update(const Graph& graph) {
+  int& read = read_[&graph];
+  const int n = graph.num_nodes();
+  for (; read < n; ++read) {
+    const Node* node = graph.node(read);
+    for (int i = 0; i < node->num_inputs(); ++i) {
+      if (node->input_is_ref(i)) Union(node, node->input(i).node);
+    }
+    if (!node->colocate_with().empty()) {
+      if (const Node* other = graph.FindNode(node->colocate_with())) Union(node, other);
+    }
+  }
+}
+
+const Node* ColocationGroups::Root(const Node* n) const {
+  for (auto it = parent_.find(n); it != parent_.end(); it = parent_.find(n)) n = it->second;
+  return n;
+}
+
+std::vector<const Node*> ColocationGroups::Members(const Node* root) const {
+  auto it = members_.find(root);
+  return it == members_.end() ? std::vector<const Node*>{root} : it->second;
+}
+
+// The larger group's root stays the root, so chains of roots stay short and each node
+// moves to a bigger group at most log(n) times.
+void ColocationGroups::Union(const Node* a, const Node* b) {
+  a = Root(a);
+  b = Root(b);
+  if (a == b) return;
+  auto size = [&](const Node* root) {
+    auto it = members_.find(root);
+    return it == members_.end() ? size_t{1} : it->second.size();
+  };
+  if (size(a) < size(b)) std::swap(a, b);
+  std::vector<const Node*>& big = members_[a];
+  if (big.empty()) big.push_back(a);
+  if (auto it = members_.find(b); it != members_.end()) {
+    big.insert(big.end(), it->second.begin(), it->second.end());
+    members_.erase(it);
+  } else {
+    big.push_back(b);
+  }
+  parent_[b] = a;
+}
+
 absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
                         const PlacementOptions& options, const std::vector<const Node*>& nodes,
-                        const absl::flat_hash_set<const Node*>& fed, PlacementMap* placed) {
-  const absl::flat_hash_map<const Node*, std::vector<const Node*>> graph_groups =
-      GraphGroups(graph);
-  absl::flat_hash_map<const Node*, const Node*> root_of;
-  for (const auto& [root, members] : graph_groups) {
-    for (const Node* m : members) root_of[m] = root;
-  }
+                        const absl::flat_hash_set<const Node*>& fed, ColocationGroups* graph_groups,
+                        PlacementMap* placed) {
+  graph_groups->Update(graph);
   // The run's members of each group, in the run's order.
   std::vector<const Node*> todo, roots;
   absl::flat_hash_map<const Node*, std::vector<const Node*>> groups;
   for (const Node* n : nodes) {
     if (placed->contains(n)) continue;
     todo.push_back(n);
-    const Node* root = root_of.at(n);
+    const Node* root = graph_groups->Root(n);
     if (!groups.contains(root)) roots.push_back(root);
     groups[root].push_back(n);
   }
   std::vector<const Node*> movable;  // groups of one that pass 6 may move to the host
   for (const Node* root : roots) {
     const std::vector<const Node*>& members = groups.at(root);
-    const std::vector<Device*> candidates =
-        Candidates(graph_groups.at(root), members, devices, *placed);
-    if (candidates.empty()) return NoCandidate(members, devices);
+    const std::vector<const Node*> whole = graph_groups->Members(root);
+    const std::vector<Device*> candidates = Candidates(whole, members, devices, *placed);
+    if (candidates.empty()) return NoCandidate(members, whole, devices, *placed);
     std::string reason = "default: highest-priority device with a kernel";
-    RILL_ASSIGN_OR_RETURN(Device * chosen,
-                          Requested(graph_groups.at(root), candidates, devices, options, &reason));
+    RILL_ASSIGN_OR_RETURN(Device * chosen, Requested(whole, candidates, devices, options, &reason));
     if (chosen == nullptr) chosen = candidates.front();  // pass 4
     const Node* first = members.front();
-    if (graph_groups.at(root).size() == 1) movable.push_back(first);
+    if (whole.size() == 1) movable.push_back(first);
     for (const Node* m : members) {
       (*placed)[m] = Placement{
           chosen, m == first || members.size() == 1

@@ -36,9 +36,28 @@ struct Placement {
 
 using PlacementMap = absl::flat_hash_map<const Node*, Placement>;
 
+// Pass 1's groups over whole graphs, kept beside a PlacementMap as the graphs grow (a
+// graph only gains nodes): each Update reads the nodes added since the last, so placing a
+// run costs its own nodes, not the graph's. Only grouped nodes are stored.
+class ColocationGroups {
+ public:
+  void Update(const Graph& graph);
+  const Node* Root(const Node* n) const;
+  // The members of `root`'s group (`root` alone when it has none).
+  std::vector<const Node*> Members(const Node* root) const;
+
+ private:
+  void Union(const Node* a, const Node* b);
+  absl::flat_hash_map<const Node*, const Node*> parent_;                // non-roots
+  absl::flat_hash_map<const Node*, std::vector<const Node*>> members_;  // roots of 2+
+  absl::flat_hash_map<const Graph*, int> read_;                         // nodes read
+};
+
 // `fed`: the nodes whose values the run feeds (host values, wherever the node is placed).
+// `groups` and `placed` persist for the Session.
 absl::Status PlaceNodes(const Graph& graph, const DeviceSet& devices,
                         const PlacementOptions& options, const std::vector<const Node*>& nodes,
-                        const absl::flat_hash_set<const Node*>& fed, PlacementMap* placed);
+                        const absl::flat_hash_set<const Node*>& fed, ColocationGroups* groups,
+                        PlacementMap* placed);
 
 }  // namespace rill

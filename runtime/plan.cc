@@ -262,7 +262,7 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
   RILL_RETURN_IF_ERROR(CheckFeeds(req, &fed));
   RILL_ASSIGN_OR_RETURN(std::vector<const Node*> pruned, Prune(req.fetches, req.targets, fed));
   RILL_RETURN_IF_ERROR(
-      PlaceNodes(*ctx.graph, *ctx.devices, *ctx.placement, pruned, fed, ctx.placed));
+      PlaceNodes(*ctx.graph, *ctx.devices, *ctx.placement, pruned, fed, ctx.groups, ctx.placed));
   RILL_ASSIGN_OR_RETURN(PlanGraph pg, CopyForPlan(req.feeds, req.fetches, req.targets, pruned,
                                                   *ctx.placed, ctx.devices->cpu()));
   if (ctx.optimize) {

@@ -70,7 +70,8 @@ struct PlanContext {
   const Graph* graph;
   const DeviceSet* devices;
   const PlacementOptions* placement;
-  PlacementMap* placed;  // session-wide; updated
+  PlacementMap* placed;      // session-wide; updated
+  ColocationGroups* groups;  // session-wide, beside `placed`; updated
   ResourceMgr* resources;
   KernelOptions kernel_options;
   bool optimize = true;  // run the graph optimizer (SessionOptions::optimize_graph)

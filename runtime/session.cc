@@ -57,6 +57,7 @@ struct Session::Impl {
 
   mutable std::mutex build_mu;  // serialises plan building and placement
   PlacementMap placed;
+  ColocationGroups groups;  // the placer's, kept as the graph grows
   mutable std::shared_mutex cache_mu;
   // A cached plan with the executor that runs it (which owns the runs' changing state).
   absl::flat_hash_map<std::string, std::shared_ptr<const Executor>> cache;
@@ -90,6 +91,7 @@ struct Session::Impl {
                     &devices,
                     &placement,
                     &placed,
+                    &groups,
                     &resources,
                     KernelOptions{options.allow_tf32, &functions},
                     options.optimize_graph};

@@ -279,6 +279,14 @@ TEST_F(PlacerTest, AVariableGoesWhereEveryOpUpdatingItHasAKernelEvenInLaterRuns)
   RILL_ASSERT_OK(session->Run({w_add}, &out));
   ExpectTensorNear(out[0], DT_FLOAT, {2}, {2, 3}, 0);
   EXPECT_EQ(*session->AssignedDevice(w.operation), kGpuName);
+  // An op added to the graph after that joins the variable's group, which is bound: with
+  // no kernel there it is an error naming both (TensorFlow's too, once a variable is placed).
+  auto w_sub = ops::AssignSub(root.WithOpName("w_sub"), w, {1.f, 1.f});
+  absl::Status st = session->Run({w_sub}, &out);
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
+  for (const char* part : {"'w_sub'", "with 3 other node(s)", "'w'", kGpuName}) {
+    EXPECT_NE(std::string(st.message()).find(part), std::string::npos) << part << ": " << st;
+  }
 }
 
 TEST_F(PlacerTest, LogDevicePlacementPrintsEachNode) {
