@@ -29,8 +29,9 @@ ABSL_FLAG(double, learning_rate, 0.01, "SGD learning rate (Keras's default)");
 ABSL_FLAG(bool, tf32, false,
           "let the GPU's matrix products use TF32 tensor cores (TensorFlow's default on such "
           "GPUs; rill's is full float32)");
-ABSL_FLAG(bool, cuda_graphs, false,
-          "replay each full training step as a CUDA graph (SessionOptions::cuda_graphs)");
+ABSL_FLAG(bool, cuda_graphs, true,
+          "on a GPU, replay each full training step as a CUDA graph (Keras's default; "
+          "--nocuda_graphs runs every step node by node)");
 ABSL_FLAG(int64_t, train_examples, 50000, "training examples used (at most the data's)");
 ABSL_FLAG(int64_t, test_examples, 10000, "test examples used (at most the data's)");
 ABSL_FLAG(std::string, trace, "",

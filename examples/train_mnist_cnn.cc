@@ -32,8 +32,9 @@ ABSL_FLAG(double, learning_rate, 1e-4, "Adam learning rate");
 ABSL_FLAG(bool, tf32, false,
           "let the GPU's convolutions and matrix products use TF32 tensor cores (TensorFlow's "
           "default on such GPUs; rill's is full float32)");
-ABSL_FLAG(bool, cuda_graphs, false,
-          "replay each full training step as a CUDA graph (SessionOptions::cuda_graphs)");
+ABSL_FLAG(bool, cuda_graphs, true,
+          "on a GPU, replay each full training step as a CUDA graph (Keras's default; "
+          "--nocuda_graphs runs every step node by node)");
 ABSL_FLAG(std::string, graph_dot, "",
           "write a Graphviz picture of the model's forward graph as placed (render it with "
           "scripts/render-graph.sh)");

@@ -50,9 +50,11 @@ struct SessionOptions {
   // Record each plan's GPU work once per memory layout as a CUDA graph and replay it in
   // later runs (as ONNX Runtime's enable_cuda_graph; docs/design.md). A plan qualifies
   // when all of it but the feeds' uploads and fetches' downloads runs on one GPU, with no
-  // random or other stateful op besides variable updates and no collective; others run as
-  // usual (GetStepGraphStats says why). Needs plan_memory. Off by default; the
-  // environment's RILL_CUDA_GRAPHS=1 turns it on for every Session of the process.
+  // collective, and its GPU kernels read host values only to check and upload them (random
+  // ops replay, drawing new numbers); others run as usual (GetStepGraphStats says why).
+  // Needs plan_memory. Off by default for a Session, on for a Keras model
+  // (keras::ModelOptions); the environment's RILL_CUDA_GRAPHS=1 turns it on for every
+  // Session of the process.
   bool cuda_graphs = false;
   // TensorFlow's address of a remote runtime. rill runs in this process: anything but ""
   // makes a Session that returns InvalidArgument from every call.

@@ -25,7 +25,15 @@ namespace rill::keras {
 struct ModelOptions {
   std::string device;  // "" = the placer's default (the GPU when present)
   uint64_t seed = 42;  // weight initialisation and dropout
-  SessionOptions session;
+  // Graph mode on (SessionOptions::cuda_graphs): on a GPU, Fit's full-batch steps are
+  // recorded once as a CUDA graph and replayed (FitStepGraphStats says whether, or why
+  // not); without a GPU it changes nothing. `session.cuda_graphs = false` runs every step
+  // node by node.
+  SessionOptions session = [] {
+    SessionOptions o;
+    o.cuda_graphs = true;
+    return o;
+  }();
 };
 
 struct CompileOptions {

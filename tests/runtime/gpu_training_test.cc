@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "rill/runtime/file_util.h"
 #include "test_util.h"
@@ -155,6 +156,47 @@ TEST(GpuTraining, FitPreparesBatchesInPinnedMemory) {
     }
   }
   EXPECT_NEAR(final_loss[1], final_loss[0], 1e-3 * final_loss[0]);
+}
+
+// A Keras model's history after 3 epochs of 10 batches of 16 (the last of 8), with graph
+// mode as `graphs` says, on the GPU, and what graph mode made of Fit's steps.
+std::vector<double> FitLosses(std::optional<bool> graphs, StepGraphStats* stats) {
+  Tensor x = RandomTensor(DT_FLOAT, {152, 12}, -1, 1, 50);
+  std::vector<double> labels(152);
+  for (int i = 0; i < 152; ++i) labels[i] = (i * 7) % 3;
+  keras::ModelOptions mo;
+  if (graphs.has_value()) mo.session.cuda_graphs = *graphs;
+  keras::Sequential model(mo);
+  model.Add(std::make_shared<keras::Dense>(16, "relu"))
+      .Add(std::make_shared<keras::Dense>(3, "softmax"));
+  EXPECT_TRUE(model.Compile("adam", "sparse_categorical_crossentropy", {"accuracy"}).ok());
+  keras::FitOptions fit;
+  fit.epochs = 3;
+  fit.batch_size = 16;
+  fit.verbose = 0;
+  auto h = model.Fit(x, FromDoubles(DT_INT32, {152}, labels), fit);
+  EXPECT_TRUE(h.ok()) << h.status();
+  *stats = *model.FitStepGraphStats();
+  return h.ok() ? h->history["loss"] : std::vector<double>{};
+}
+
+// Keras replays Fit's full batches as CUDA graphs by default on a GPU, with the losses of
+// steps run node by node; the last, smaller batch of each epoch runs as usual.
+TEST(GpuTraining, FitReplaysItsFullBatchesByDefault) {
+  if (!HaveGpu()) GTEST_SKIP() << "no GPU on this machine";
+  StepGraphStats on, off;
+  const std::vector<double> replayed = FitLosses(std::nullopt, &on);
+  const std::vector<double> plain = FitLosses(false, &off);
+  EXPECT_EQ(on.why_not, "");
+  EXPECT_EQ(on.captures, 1);
+  EXPECT_EQ(on.replays, 3 * 9 - 2);  // 9 full batches an epoch; the first runs, the second records
+  EXPECT_EQ(on.fallbacks, 0);
+  EXPECT_FALSE(off.enabled);
+  ASSERT_EQ(replayed.size(), 3u);
+  ASSERT_EQ(plain.size(), 3u);
+  for (size_t i = 0; i < plain.size(); ++i) {
+    EXPECT_NEAR(replayed[i], plain[i], 1e-5 * std::abs(plain[i])) << "epoch " << i;
+  }
 }
 
 // Steps that fetch nothing and do not wait (RunOptions::wait_for_devices = false, as

@@ -139,6 +139,38 @@ TEST(KerasReplay, AnMlpStepOnAGpuQualifies) {
   EXPECT_EQ(p.stats.why_not, "");
 }
 
+// Graph mode is Keras's default: a model on the CPU fits as usual, its step's stats say
+// why nothing was recorded; with it off they say it is off.
+TEST(KerasReplay, GraphModeIsOnByDefaultAndSaysWhyACpuStepIsNotRecorded) {
+  for (bool off : {false, true}) {
+    keras::ModelOptions mo;
+    mo.device = "/CPU:0";
+    if (off) mo.session.cuda_graphs = false;
+    keras::Sequential model(mo);
+    model.Add(std::make_shared<keras::Dense>(8, "relu"))
+        .Add(std::make_shared<keras::Dense>(3, "softmax"));
+    ASSERT_TRUE(model.Compile("sgd", "sparse_categorical_crossentropy", {"accuracy"}).ok());
+    std::vector<double> ys(12);
+    for (int i = 0; i < 12; ++i) ys[i] = i % 3;
+    keras::FitOptions fit;
+    fit.batch_size = 4;
+    fit.verbose = 0;
+    auto h = model.Fit(RandomTensor(DT_FLOAT, {12, 5}, -1, 1, 3), FromDoubles(DT_INT32, {12}, ys),
+                       fit);
+    ASSERT_TRUE(h.ok()) << h.status();
+    absl::StatusOr<StepGraphStats> st = model.FitStepGraphStats();
+    ASSERT_TRUE(st.ok()) << st.status();
+    EXPECT_EQ(st->enabled, !off);
+    EXPECT_EQ(st->captures, 0);
+    if (off) {
+      EXPECT_EQ(st->why_not, "");
+    } else {
+      EXPECT_TRUE(absl::StrContains(st->why_not, "no node runs on a device that can record"))
+          << st->why_not;
+    }
+  }
+}
+
 // Not Keras: an embedding step written with ops, everything requested on the GPU. The
 // gather's gradient slices the table's shape for UnsortedSegmentSum's segment count: the
 // scope's request put that integer work on the GPU, between a host Shape and a host read,
