@@ -16,7 +16,8 @@ scripts/build.sh
   build/release/tests/bench/rill_bench build/release/examples/matmul_bench \
   build/release/examples/train_cifar_mlp build/release/examples/train_mnist_cnn \
   build/release/examples/onnx_run build/release/tests/onnx/onnx_conformance \
-  build/release/tests/onnx/rill_onnx_tests build/release/tests/dist/rill_dist_tests
+  build/release/tests/onnx/rill_onnx_tests build/release/tests/dist/rill_dist_tests \
+  build/release/examples/allreduce_bench
 # Symbols are not needed there: stripping rill's own binaries saves about 3 MiB of the
 # tool's 64 (the bundle was 63 MiB with Open MPI's libraries, 60 stripped).
 strip --strip-unneeded .devbundle/bin/* .devbundle/lib/librill.so.*

@@ -68,6 +68,13 @@ if time_left; then
       CIFAR_BIN=$(command -v train_cifar_mlp) timeout 60 scripts/dist-scaling.sh $b 3 2>&1 |
         sed 's/^/dist scaling (batch, 1 rank ms examples\/s, 2 ranks ms examples\/s) /' >> $R
     done
+    # Two ranks scaled badly on this host (2026-11-28: slower than one at batch 32; the
+    # 49 MB allreduce took ~60 ms): the raw MPI_Allreduce's bandwidth here, with the
+    # shared-memory transport's single-copy mechanism as detected and with none.
+    for mech in "" "--mca btl_vader_single_copy_mechanism none"; do
+      timeout 60 mpirun --allow-run-as-root --oversubscribe $mech -np 2 allreduce_bench \
+        --sizes_mib=1,16,64 --reps=5 2>&1 | sed "s/^/allreduce 2 ranks ${mech:+(no single copy) }/" >> $R
+    done
   )
 fi
 # One traced step of each on the GPU, to read where its time goes (chrome://tracing files).
