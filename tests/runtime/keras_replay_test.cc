@@ -155,8 +155,8 @@ TEST(KerasReplay, GraphModeIsOnByDefaultAndSaysWhyACpuStepIsNotRecorded) {
     keras::FitOptions fit;
     fit.batch_size = 4;
     fit.verbose = 0;
-    auto h = model.Fit(RandomTensor(DT_FLOAT, {12, 5}, -1, 1, 3), FromDoubles(DT_INT32, {12}, ys),
-                       fit);
+    auto h =
+        model.Fit(RandomTensor(DT_FLOAT, {12, 5}, -1, 1, 3), FromDoubles(DT_INT32, {12}, ys), fit);
     ASSERT_TRUE(h.ok()) << h.status();
     absl::StatusOr<StepGraphStats> st = model.FitStepGraphStats();
     ASSERT_TRUE(st.ok()) << st.status();
