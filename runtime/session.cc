@@ -242,9 +242,8 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
         ", got ", options.inter_op_threads);
     return;
   }
-  const int threads = options.inter_op_threads > 0
-                          ? options.inter_op_threads
-                          : DefaultPoolThreads(std::thread::hardware_concurrency());
+  const int threads = options.inter_op_threads > 0 ? options.inter_op_threads
+                                                   : DefaultPoolThreads(SchedulableCores());
   auto pool = ThreadPool::Create(threads);
   if (!pool.ok()) {
     impl_->init_status = errors::Annotate(pool.status(), "cannot make the Session: ");

@@ -29,8 +29,9 @@ struct ThreadPoolOptions;
 }  // namespace thread
 
 struct SessionOptions {
-  // Threads for expensive kernels, besides the one that calls Run; 0: one per core but
-  // one (the caller's), at least one. At most kMaxPoolThreads (1024).
+  // Threads for expensive kernels, besides the one that calls Run; 0: one per core this
+  // process may run on (its affinity mask: taskset, cpuset, mpirun's binding) but one (the
+  // caller's), at least one. At most kMaxPoolThreads (1024).
   int inter_op_threads = 0;
   // Print "name (Op): device" for each node when it is placed.
   bool log_device_placement = false;

@@ -1,5 +1,7 @@
 #include "rill/runtime/thread_pool.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <system_error>
 
@@ -15,6 +17,19 @@ thread_local int current_index = -1;
 
 int DefaultPoolThreads(unsigned cores) {
   return static_cast<int>(std::clamp<unsigned>(cores, 2, kMaxPoolThreads + 1) - 1);
+}
+
+unsigned SchedulableCores() {
+  // A mask sized for the machine's CPUs: the fixed cpu_set_t holds 1024 and fails beyond.
+  const unsigned machine = std::thread::hardware_concurrency();
+  const int bits = static_cast<int>(std::max(machine, 1024u));
+  cpu_set_t* mask = CPU_ALLOC(bits);
+  if (mask == nullptr) return machine;
+  const size_t size = CPU_ALLOC_SIZE(bits);
+  CPU_ZERO_S(size, mask);
+  const int count = sched_getaffinity(0, size, mask) == 0 ? CPU_COUNT_S(size, mask) : 0;
+  CPU_FREE(mask);
+  return count > 0 ? static_cast<unsigned>(count) : machine;
 }
 
 absl::StatusOr<std::unique_ptr<ThreadPool>> ThreadPool::Create(int num_threads) {

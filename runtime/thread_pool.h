@@ -22,6 +22,12 @@ inline constexpr int kMaxPoolThreads = 1024;
 // slower (docs/benchmarks.md, 2026-11-26).
 int DefaultPoolThreads(unsigned cores);
 
+// The cores this thread may run on: its CPU affinity mask's count (what `taskset`, a
+// container's cpuset or `mpirun`'s binding leave it), else the machine's, else 0 when
+// neither is known. TensorFlow sizes its pools the same way (NumSchedulableCPUs): a rank
+// that mpirun binds to one core of 16 would otherwise start 15 workers on that core.
+unsigned SchedulableCores();
+
 class ThreadPool {
  public:
   // InvalidArgument outside 1..kMaxPoolThreads; ResourceExhausted when the system cannot

@@ -1,5 +1,7 @@
 // Session semantics: pruning, plan caching, callables, variables across runs and fetch
 // sets, errors that name what failed, placement, and concurrent runs.
+#include <sched.h>
+
 #include <atomic>
 #include <thread>
 
@@ -334,6 +336,27 @@ TEST(Session, DefaultPoolHasOneThreadFewerThanTheCores) {
   EXPECT_EQ(DefaultPoolThreads(2), 1);
   EXPECT_EQ(DefaultPoolThreads(16), 15);
   EXPECT_EQ(DefaultPoolThreads(1u << 20), kMaxPoolThreads);
+}
+
+// A process bound to one core (taskset, a cpuset, mpirun's default binding for 2 ranks)
+// counts one core, not the machine's: its default pool is one worker, not one per core of
+// the machine all on that core. Checked on a thread of its own, whose mask the test narrows.
+TEST(Session, DefaultPoolCountsTheCoresTheThreadMayRunOn) {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(all), &all), 0);
+  EXPECT_EQ(SchedulableCores(), static_cast<unsigned>(CPU_COUNT(&all)));
+  int first = 0;
+  while (!CPU_ISSET(first, &all)) ++first;
+  unsigned bound = 0;
+  std::thread([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    if (sched_setaffinity(0, sizeof(one), &one) == 0) bound = SchedulableCores();
+  }).join();
+  EXPECT_EQ(bound, 1u);
+  EXPECT_EQ(DefaultPoolThreads(bound), 1);
 }
 
 }  // namespace session_test
