@@ -76,9 +76,16 @@ std::vector<ops::GradAndVar> DistributedOptimizer::ReduceGradients(
     bucket.clear();
     bucket_bytes = 0;
   };
+  const int64_t alone = options_.alone_bytes;
   for (size_t i : order) {
     const Output& g = grads[i].first;
     const int64_t bytes = KnownBytes(g);
+    if (alone > 0 && bytes >= alone) {  // its own allreduce, in place: no copies
+      flush();
+      bucket.push_back(i);
+      flush();
+      continue;
+    }
     if (bytes < 0 || g.type() != bucket_type ||
         bucket_bytes + bytes > std::max<int64_t>(options_.bucket_bytes, 0)) {
       flush();

@@ -376,10 +376,11 @@ TEST(Engine, AStuckCollectiveFailsAfterTheTimeoutAndBreaksTheEngine) {
   raw->Release();  // the stuck call returns now; its late result is dropped
 }
 
-// On one rank, a DistributedOptimizer trains exactly as the optimizer it wraps, and packs
-// the gradients into buckets of the size asked.
+// On one rank, a DistributedOptimizer trains exactly as the optimizer it wraps, packs the
+// gradients into buckets of the size asked, and reduces a gradient of alone_bytes or more
+// by itself.
 TEST(DistributedOptimizer, OneRankTrainsAsTheWrappedOptimizer) {
-  auto train = [](bool distributed, int64_t bucket_bytes, int* allreduces) {
+  auto train = [](bool distributed, dist::DistributedOptimizerOptions options, int* allreduces) {
     Scope s = Scope::NewRootScope();
     auto x = ops::Const(s, {{0.5f, -1.f, 2.f}, {1.f, 0.25f, -0.5f}});
     auto w1 = ops::Variable(s.WithOpName("w1"), {{0.1f, 0.2f}, {-0.3f, 0.4f}, {0.5f, -0.6f}});
@@ -389,8 +390,7 @@ TEST(DistributedOptimizer, OneRankTrainsAsTheWrappedOptimizer) {
     Output loss = ops::Mean(s, ops::Square(s, ops::MatMul(s, h, w2)), ops::Const(s, {0, 1}));
     std::shared_ptr<ops::Optimizer> opt = std::make_shared<ops::AdamOptimizer>(0.05);
     if (distributed) {
-      opt = std::make_shared<dist::DistributedOptimizer>(
-          opt, dist::DistributedOptimizerOptions{.bucket_bytes = bucket_bytes});
+      opt = std::make_shared<dist::DistributedOptimizer>(opt, options);
     }
     Operation step = opt->Minimize(s, loss);
     EXPECT_TRUE(s.ok()) << s.status();
@@ -409,12 +409,19 @@ TEST(DistributedOptimizer, OneRankTrainsAsTheWrappedOptimizer) {
     return out;
   };
   int n = 0;
-  const std::vector<Tensor> plain = train(false, 0, &n);
+  const std::vector<Tensor> plain = train(false, {}, &n);
   EXPECT_EQ(n, 0);
-  // 25 MB: one bucket of all three; 8 bytes: w2 (8 bytes) and b1 (8) alone, w1 (24) alone.
-  for (auto [bucket, want] : {std::pair<int64_t, int>{25 << 20, 1}, {8, 3}, {16, 2}}) {
-    const std::vector<Tensor> dist = train(true, bucket, &n);
-    EXPECT_EQ(n, want) << "bucket " << bucket;
+  // 25 MB: one bucket of all three; 8 bytes: w2 (8 bytes) and b1 (8) alone, w1 (24) alone;
+  // 25 MB but 24 bytes alone: w2 and b1 packed, w1 alone; 8 bytes alone: each alone.
+  struct Case {
+    int64_t bucket, alone;
+    int want;
+  };
+  for (Case c : {Case{25 << 20, 1 << 20, 1}, Case{8, 1 << 20, 3}, Case{16, 1 << 20, 2},
+                 Case{25 << 20, 24, 2}, Case{25 << 20, 8, 3}, Case{8, 0, 3}}) {
+    const std::vector<Tensor> dist =
+        train(true, {.bucket_bytes = c.bucket, .alone_bytes = c.alone}, &n);
+    EXPECT_EQ(n, c.want) << "bucket " << c.bucket << ", alone " << c.alone;
     for (size_t i = 0; i < plain.size(); ++i) {
       ExpectTensorNear(dist[i], DT_FLOAT, plain[i].shape(), ToDoubles(plain[i]), 0);
     }
