@@ -59,23 +59,11 @@ timeout 60 rill_gpu_bench --benchmark_filter='VsCublas|Chain|Launch|FirstRun' --
   --benchmark_report_aggregates_only=true 2>&1 |
   grep -E "median|rror" >> $R
 echo "benchmarks done at ${SECONDS} s" >> $R
-# Issue 30's scaling on a machine with more than 2 cores: the CIFAR MLP on the CPU, 1 rank
-# against 2 ranks of one thread each (per-rank batch, ms/step and examples/s of each).
+# Issue 30 on a host with more cores than ranks: its CPUs and mpirun's binding, the raw and
+# rill's allreduce with Open MPI's transport as set up, 1 against 2 ranks bound and unbound,
+# and a traced step of each rank into the logs (scripts/dist-host-check.sh; about a minute).
 if time_left; then
-  (
-    mpirun --version > /dev/null 2>&1 || source .devbundle/ompi/mpi-env.sh
-    for b in "32 2048" "256 4096"; do
-      CIFAR_BIN=$(command -v train_cifar_mlp) timeout 60 scripts/dist-scaling.sh $b 3 2>&1 |
-        sed 's/^/dist scaling (batch, 1 rank ms examples\/s, 2 ranks ms examples\/s) /' >> $R
-    done
-    # Two ranks scaled badly on this host (2026-11-28: slower than one at batch 32; the
-    # 49 MB allreduce took ~60 ms): the raw MPI_Allreduce's bandwidth here, with the
-    # shared-memory transport's single-copy mechanism as detected and with none.
-    for mech in "" "--mca btl_vader_single_copy_mechanism none"; do
-      timeout 60 mpirun --allow-run-as-root --oversubscribe $mech -np 2 allreduce_bench \
-        --sizes_mib=1,16,64 --reps=5 2>&1 | sed "s/^/allreduce 2 ranks ${mech:+(no single copy) }/" >> $R
-    done
-  )
+  TRACE_DIR=/tmp/gpu-logs timeout 120 scripts/dist-host-check.sh 2>&1 | sed 's/^/dist: /' >> $R
 fi
 # One traced step of each on the GPU, to read where its time goes (chrome://tracing files).
 timeout 60 train_cifar_mlp --device=gpu --epochs=1 --train_examples=2000 --test_examples=100 \
