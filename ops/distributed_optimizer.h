@@ -23,7 +23,7 @@ struct DistributedOptimizerOptions {
   // A gradient of at least this many bytes is reduced alone, in its own memory, as PyTorch
   // DDP's buckets are views: packing copies it into the bucket and back out, which costs
   // more than the call it saves from 1 MiB (a 12 MB gradient of the CIFAR MLP: 4 ms of
-  // copies against ~20 us a call; docs/benchmarks.md). <= 0: every gradient may be packed.
+  // copies against ~10 us a call; docs/benchmarks.md). <= 0: every gradient may be packed.
   int64_t alone_bytes = 1 << 20;
 };
 

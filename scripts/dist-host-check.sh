@@ -18,7 +18,7 @@ echo "host: $(nproc) cpus; $(lscpu 2>/dev/null | grep -E '^(Socket|Thread|Core)'
 echo "ptrace_scope $(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo absent);" \
   "/dev/shm $(df -h /dev/shm 2>/dev/null | awk 'NR==2 {print $2}')"
 "${M[@]}" --report-bindings -np 2 true 2>&1 | grep -o "rank.*" | head -2
-# MPI's own warnings (a single-copy mechanism it cannot use, say) are kept: head -3 of stderr.
+# MPI's own warnings (a single-copy mechanism it cannot use, say) stay in, with the figures.
 for flags in "" "--mca btl_vader_single_copy_mechanism none" "--bind-to none"; do
   # shellcheck disable=SC2086  # a list of flags
   timeout 40 "${M[@]}" $flags -np 2 "$bench" --sizes_mib=1,16,36 --reps=5 --latency_elements=0 \
