@@ -80,20 +80,17 @@ std::vector<ops::GradAndVar> DistributedOptimizer::ReduceGradients(
   for (size_t i : order) {
     const Output& g = grads[i].first;
     const int64_t bytes = KnownBytes(g);
-    if (alone > 0 && bytes >= alone) {  // its own allreduce, in place: no copies
-      flush();
-      bucket.push_back(i);
-      flush();
-      continue;
-    }
-    if (bytes < 0 || g.type() != bucket_type ||
+    // Its own allreduce: a shape known only at run time, or a gradient large enough that
+    // packing it would cost more than the call (reduced in place, no copies).
+    const bool by_itself = bytes < 0 || (alone > 0 && bytes >= alone);
+    if (by_itself || g.type() != bucket_type ||
         bucket_bytes + bytes > std::max<int64_t>(options_.bucket_bytes, 0)) {
       flush();
     }
     bucket.push_back(i);
     bucket_type = g.type();
     bucket_bytes += std::max<int64_t>(bytes, 0);
-    if (bytes < 0) flush();  // a shape known only at run time: its own allreduce
+    if (by_itself) flush();
   }
   flush();
   return grads;
