@@ -1,9 +1,10 @@
 // Times rill's CollectiveAllReduce (a Session::Run of placeholder -> allreduce -> fetch)
 // against a raw MPI_Allreduce of the same buffers, alternated in one run, for buffers of
-// 1 MiB to 64 MiB of float32, and a tiny one for the per-call overhead. A third column
-// times the raw MPI_Allreduce handed to a thread of its own and waited for (a condition
-// variable each way), as rill's engine runs collectives: what the handoff alone costs. Run
-// under mpirun; rank 0 prints the table.
+// 1 MiB to 64 MiB of float32, and a tiny one for the per-call overhead. Two more columns:
+// the raw MPI_Allreduce in rill's pieces (kAllReducePieceBytes, one call after another: what
+// rill's own work adds to the same MPI calls), and the raw call handed to a thread of its
+// own and waited for (a condition variable each way), as rill's engine runs collectives:
+// what the handoff alone costs. Run under mpirun; rank 0 prints the table.
 //   mpirun -np 2 build/release/examples/allreduce_bench --sizes_mib=1,4,16,64
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -21,6 +22,7 @@
 #include "absl/flags/flag.h"
 #include "example_flags.h"
 #include "rill/rill.h"
+#include "rill/runtime/dist/comm.h"
 
 ABSL_FLAG(std::vector<std::string>, sizes_mib, std::vector<std::string>({"1", "4", "16", "64"}),
           "buffer sizes in MiB (float32)");
@@ -82,29 +84,38 @@ class HandOff {
 };
 
 struct Times {
-  std::vector<double> raw, handed, rill;
+  std::vector<double> raw, pieces, handed, rill;
 };
 
-// `reps` alternations of the three sides over `n` floats; false when rill or a sum fails.
+// `reps` alternations of the four sides over `n` floats; false when rill or a sum fails.
 bool TimeSize(rill::Session& session, const rill::Output& x, const rill::Output& sum, int64_t n,
               int reps, HandOff& hand_off, Times* t) {
   using namespace rill;
   const int rank = dist::Rank(), size = dist::Size();
   Tensor in(DT_FLOAT, TensorShape({n}));
   std::fill_n(in.flat<float>().data(), n, 1.f + rank);
-  std::vector<float> recv(n), handed(n);
+  std::vector<float> recv(n), pieces(n), handed(n);
   std::vector<Tensor> out;
-  auto raw = [&](float* into) {
-    MPI_Allreduce(in.data(), into, static_cast<int>(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  auto raw = [&](float* into, int64_t piece) {
+    const float* from = in.flat<float>().data();
+    for (int64_t i = 0; i < n; i += piece) {
+      const int m = static_cast<int>(std::min(piece, n - i));
+      MPI_Allreduce(from + i, into + i, m, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    }
   };
+  const int64_t piece = dist::kAllReducePieceBytes / 4;
   for (int r = -1; r < reps; ++r) {  // r = -1 warms every side up
     MPI_Barrier(MPI_COMM_WORLD);
     auto t0 = std::chrono::steady_clock::now();
-    raw(recv.data());
+    raw(recv.data(), n);
     if (r >= 0) t->raw.push_back(Seconds(t0));
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = std::chrono::steady_clock::now();
-    hand_off.Run([&] { raw(handed.data()); });
+    raw(pieces.data(), piece);
+    if (r >= 0) t->pieces.push_back(Seconds(t0));
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = std::chrono::steady_clock::now();
+    hand_off.Run([&] { raw(handed.data(), n); });
     if (r >= 0) t->handed.push_back(Seconds(t0));
     MPI_Barrier(MPI_COMM_WORLD);
     out.clear();
@@ -117,9 +128,10 @@ bool TimeSize(rill::Session& session, const rill::Output& x, const rill::Output&
     }
   }
   const float want = size * (size + 1) / 2.f;
-  if (out[0].flat<float>()(n - 1) != want || recv[n - 1] != want || handed[n - 1] != want) {
-    std::fprintf(stderr, "rank %d: wrong sum %g / %g / %g, want %g\n", rank,
-                 out[0].flat<float>()(n - 1), recv[n - 1], handed[n - 1], want);
+  if (out[0].flat<float>()(n - 1) != want || recv[n - 1] != want || pieces[n - 1] != want ||
+      handed[n - 1] != want) {
+    std::fprintf(stderr, "rank %d: wrong sum %g / %g / %g / %g, want %g\n", rank,
+                 out[0].flat<float>()(n - 1), recv[n - 1], pieces[n - 1], handed[n - 1], want);
     return false;
   }
   return true;
@@ -149,8 +161,8 @@ int main(int argc, char** argv) {
   Session session(s, options);
   if (rank == 0) {
     std::printf("allreduce_bench: %d ranks, %s\n", dist::Size(), dist::Backend().c_str());
-    std::printf("%10s %14s %14s %12s %12s %8s %16s\n", "bytes", "MPI ms", "rill ms", "MPI GB/s",
-                "rill GB/s", "ratio", "MPI handed ms");
+    std::printf("%10s %14s %14s %12s %12s %8s %16s %16s\n", "bytes", "MPI ms", "rill ms",
+                "MPI GB/s", "rill GB/s", "ratio", "MPI handed ms", "MPI pieces ms");
   }
   std::vector<int64_t> sizes;
   if (absl::GetFlag(FLAGS_latency_elements) > 0) {
@@ -167,8 +179,9 @@ int main(int argc, char** argv) {
     }
     const double raw = Median(t.raw), mine = Median(t.rill), bytes = 4.0 * n;
     if (rank == 0) {
-      std::printf("%10.0f %14.4f %14.4f %12.3f %12.3f %8.3f %16.4f\n", bytes, raw * 1e3, mine * 1e3,
-                  bytes / raw / 1e9, bytes / mine / 1e9, raw / mine, Median(t.handed) * 1e3);
+      std::printf("%10.0f %14.4f %14.4f %12.3f %12.3f %8.3f %16.4f %16.4f\n", bytes, raw * 1e3,
+                  mine * 1e3, bytes / raw / 1e9, bytes / mine / 1e9, raw / mine,
+                  Median(t.handed) * 1e3, Median(t.pieces) * 1e3);
     }
   }
   (void)dist::Shutdown();

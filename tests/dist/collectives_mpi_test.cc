@@ -1,8 +1,10 @@
 // The collectives on the ranks of `mpirun -np N` (CTest runs N = 2 and 3): every op against
-// a reference computed on each rank, for sizes 0, 1, odd, 1 MiB and 64 MiB and every dtype.
+// a reference computed on each rank, for sizes 0, 1, odd, 1 MiB and 64 MiB and every dtype
+// (sums also for a count that leaves a short last piece).
 #include <cmath>
 
 #include "dist_test_util.h"
+#include "rill/runtime/dist/comm.h"
 
 namespace rill::testing {
 namespace {
@@ -79,10 +81,16 @@ void ExpectValues(const Tensor& got, int64_t n, const std::function<double(int64
   EXPECT_EQ(bad, 0) << what;
 }
 
+// MPI sums go in pieces of kAllReducePieceBytes: a count of 4 Mi + 37 elements is more than
+// one piece in every dtype, with 37 elements left for a short last piece.
+static_assert(dist::kAllReducePieceBytes <= (int64_t{1} << 22));
+
 TEST(Collectives, AllReduceSumAndMeanEveryDtypeAndSize) {
   const int size = dist::Size(), rank = dist::Rank();
+  std::vector<int64_t> counts = kCounts;
+  counts.push_back((int64_t{1} << 22) + 37);
   for (DataType dt : kNumberTypes) {
-    for (int64_t n : kCounts) {
+    for (int64_t n : counts) {
       Scope s = Scope::NewRootScope();
       auto x = ops::Placeholder(s, dt);
       auto sum = ops::CollectiveAllReduce(s, x);

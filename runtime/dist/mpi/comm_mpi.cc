@@ -1,6 +1,7 @@
 // MPI's world as a Comm. rill works on its own duplicate of MPI_COMM_WORLD, with errors
 // returned rather than fatal, so a program's own MPI calls never interleave with rill's and
-// a failed call becomes a Status. MPI counts are ints: longer buffers go in pieces.
+// a failed call becomes a Status. MPI counts are ints: longer buffers go in pieces (sums in
+// pieces of kAllReducePieceBytes, comm.h).
 // MPI's C API only (Open MPI and MPICH otherwise pull in their deprecated C++ bindings).
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -71,8 +72,9 @@ class MpiComm : public Comm {
   absl::Status AllReduceSum(const void* send, void* recv, int64_t count, DataType dt) override {
     RILL_ASSIGN_OR_RETURN(MPI_Datatype type, MpiType(dt));
     const int64_t elem = DataTypeSize(dt);
+    const int64_t piece = std::max<int64_t>(1, kAllReducePieceBytes / elem);
     for (int64_t done = 0; done < count;) {
-      const int n = static_cast<int>(std::min<int64_t>(count - done, INT_MAX));
+      const int n = static_cast<int>(std::min(count - done, piece));
       char* out = static_cast<char*>(recv) + done * elem;
       const void* in = send == recv ? MPI_IN_PLACE : static_cast<const char*>(send) + done * elem;
       RILL_RETURN_IF_ERROR(
