@@ -1,7 +1,11 @@
 // The collectives on the ranks of `mpirun -np N` (CTest runs N = 2 and 3): every op against
 // a reference computed on each rank, for sizes 0, 1, odd, 1 MiB and 64 MiB and every dtype
 // (sums also for a count that leaves a short last piece).
+#include <sys/resource.h>
+
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "dist_test_util.h"
 #include "rill/runtime/dist/comm.h"
@@ -219,6 +223,36 @@ TEST(Collectives, GradientsSumOverTheRanks) {
 }
 
 // One rank with another shape: every rank fails with both sides named; the job goes on.
+// CPU seconds this process has used so far, every thread's.
+double CpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto sec = [](const timeval& t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
+// A rank that waits for a late one sleeps: mpirun binds a few ranks to a core each, and a
+// communication thread that polled at full speed would take that core from the rank's own
+// compute. The last rank arrives 400 ms late; the others may spend a quarter of it on CPU.
+TEST(Collectives, WaitingForALateRankTakesNoCore) {
+  if (dist::Size() < 2) GTEST_SKIP() << "needs a rank to wait for";
+  Scope s = Scope::NewRootScope();
+  auto x = ops::Placeholder(s, DT_FLOAT);
+  auto sum = ops::CollectiveAllReduce(s, x);
+  Session session(s);
+  std::vector<Tensor> out;
+  const Tensor one = FromDoubles(DT_FLOAT, TensorShape({1}), {1.0});
+  RILL_ASSERT_OK(session.Run({{x, one}}, {sum}, &out));  // every rank has planned the step
+  const bool late = dist::Rank() == dist::Size() - 1;
+  if (late) std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  const double cpu = CpuSeconds();
+  RILL_ASSERT_OK(session.Run({{x, one}}, {sum}, &out));
+  ExpectTensorNear(out[0], DT_FLOAT, TensorShape({1}), {1.0 * dist::Size()}, 0);
+  if (!late) {
+    EXPECT_LT(CpuSeconds() - cpu, 0.1) << "CPU seconds spent waiting 0.4 s";
+  }
+}
+
 TEST(Collectives, ShapesThatDifferAcrossRanksAreAnErrorOnEveryRank) {
   if (dist::Size() < 2) GTEST_SKIP() << "needs two ranks to disagree";
   const int rank = dist::Rank();
