@@ -23,7 +23,8 @@ class Comm {
   virtual int local_size() const = 0;
   virtual std::string backend() const = 0;
 
-  // recv[r * bytes ...] = rank r's `bytes` bytes, for every rank.
+  // recv[r * bytes ...] = rank r's `bytes` bytes, for every rank. Each collective starts
+  // with one (the ranks' statements): MPI's waits for late ranks asleep, not polling.
   virtual absl::Status AllGather(const void* send, int64_t bytes, void* recv) = 0;
   // recv = the elementwise sum of every rank's send (send == recv: in place). MPI's
   // implementation reduces in pieces of at most kAllReducePieceBytes.

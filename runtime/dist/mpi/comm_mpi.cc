@@ -44,24 +44,22 @@ absl::StatusOr<MPI_Datatype> MpiType(DataType dt) {
   }
 }
 
-// Returns once every rank has reached the collective that follows, without spinning while
-// a rank is late. MPI's blocking calls poll at full speed as they wait, and mpirun binds each
-// of a few ranks to one core: a rank's communication thread then takes half of that core
-// from its own backward pass for as long as the slowest rank is behind (traced on 2 ranks:
-// the layer that runs beside the first bucket's wait took 29-44 ms instead of 20). Here the
-// thread polls a nonblocking barrier for 20 us (ranks that arrive together), then sleeps
-// between polls, up to 250 us: the most a late arrival is noticed late. A rank that never
-// arrives leaves the thread polling, mostly asleep; the engine's watchdog fails the
-// collective after its timeout (engine.h) as it did a blocked call.
-absl::Status Arrive(MPI_Comm comm) {
-  MPI_Request req;
-  RILL_RETURN_IF_ERROR(Check(MPI_Ibarrier(comm, &req), "MPI_Ibarrier"));
+// Waits for a nonblocking call without spinning while a rank is late. MPI's blocking calls
+// poll at full speed as they wait, and mpirun binds each of a few ranks to one core: a
+// rank's communication thread then takes half of that core from its own backward pass for
+// as long as the slowest rank is behind (traced on 2 ranks: the layer that ran beside the
+// first bucket's wait took 29-44 ms instead of 20). Here the thread polls for 20 us (ranks
+// that arrive together), then sleeps between polls, up to 250 us: the most a late arrival
+// is noticed late. A rank that never arrives leaves the thread polling, mostly asleep; the
+// engine's watchdog fails the collective after its timeout (engine.h) as it did a blocked
+// call.
+absl::Status WaitAsleep(MPI_Request* req, const char* call) {
   using std::chrono::microseconds;
   const auto spin_until = std::chrono::steady_clock::now() + microseconds(20);
   microseconds nap(10);
   for (;;) {
     int done = 0;
-    RILL_RETURN_IF_ERROR(Check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test"));
+    RILL_RETURN_IF_ERROR(Check(MPI_Test(req, &done, MPI_STATUS_IGNORE), call));
     if (done) return absl::OkStatus();
     if (std::chrono::steady_clock::now() < spin_until) continue;
     std::this_thread::sleep_for(nap);
@@ -91,17 +89,19 @@ class MpiComm : public Comm {
 
   absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
     if (bytes > INT_MAX) return errors::InvalidArgument("allgather of ", bytes, " bytes a rank");
-    RILL_RETURN_IF_ERROR(Arrive(world_));
-    return Check(MPI_Allgather(send, static_cast<int>(bytes), MPI_BYTE, recv,
-                               static_cast<int>(bytes), MPI_BYTE, world_),
-                 "MPI_Allgather");
+    // Every collective starts with this call (the ranks' statements, collectives.cc): the
+    // one where ranks wait for each other, so it waits asleep.
+    MPI_Request req;
+    RILL_RETURN_IF_ERROR(Check(MPI_Iallgather(send, static_cast<int>(bytes), MPI_BYTE, recv,
+                                              static_cast<int>(bytes), MPI_BYTE, world_, &req),
+                               "MPI_Iallgather"));
+    return WaitAsleep(&req, "MPI_Iallgather");
   }
 
   absl::Status AllReduceSum(const void* send, void* recv, int64_t count, DataType dt) override {
     RILL_ASSIGN_OR_RETURN(MPI_Datatype type, MpiType(dt));
     const int64_t elem = DataTypeSize(dt);
     const int64_t piece = std::max<int64_t>(1, kAllReducePieceBytes / elem);
-    RILL_RETURN_IF_ERROR(Arrive(world_));
     for (int64_t done = 0; done < count;) {
       const int n = static_cast<int>(std::min(count - done, piece));
       char* out = static_cast<char*>(recv) + done * elem;
@@ -114,7 +114,6 @@ class MpiComm : public Comm {
   }
 
   absl::Status Broadcast(void* buf, int64_t bytes, int root) override {
-    RILL_RETURN_IF_ERROR(Arrive(world_));
     for (int64_t done = 0; done < bytes;) {
       const int n = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX));
       RILL_RETURN_IF_ERROR(
@@ -137,7 +136,6 @@ class MpiComm : public Comm {
       displs[r] = static_cast<int>(total);
       total += bytes[r];
     }
-    RILL_RETURN_IF_ERROR(Arrive(world_));
     return Check(MPI_Allgatherv(send, counts[rank_], MPI_BYTE, recv, counts.data(), displs.data(),
                                 MPI_BYTE, world_),
                  "MPI_Allgatherv");
