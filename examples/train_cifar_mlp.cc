@@ -112,10 +112,11 @@ absl::StatusOr<Result> Train(const std::string& device, const std::string& devic
   const int64_t steps_per_epoch = examples::StepsPerEpoch(n, fit.batch_size);
   r.examples_per_second = static_cast<double>(n * fit.epochs) / r.seconds;
   r.ms_per_step = 1e3 * r.seconds / static_cast<double>(steps_per_epoch * fit.epochs);
-  if (fit.epochs >= 2) {
+  if (const int64_t later_epochs = static_cast<int64_t>(h.epoch_seconds.size()) - 1;
+      later_epochs >= 1) {
     const double later = r.seconds - h.epoch_seconds[0];
-    r.later_ms_per_step = 1e3 * later / static_cast<double>(steps_per_epoch * (fit.epochs - 1));
-    r.later_examples_per_second = static_cast<double>(n * (fit.epochs - 1)) / later;
+    r.later_ms_per_step = 1e3 * later / static_cast<double>(steps_per_epoch * later_epochs);
+    r.later_examples_per_second = static_cast<double>(n * later_epochs) / later;
   }
   RILL_ASSIGN_OR_RETURN(auto eval, model.Evaluate(Rows(d.test.images, nt),
                                                   OneHot(d.test.labels, nt), fit.batch_size));
