@@ -11,8 +11,6 @@
 #include "rill/runtime/dist/collectives.h"
 #include "rill/runtime/dist/devices.h"
 #include "rill/runtime/dist/engine.h"
-#include "rill/runtime/passes/passes.h"
-#include "rill/runtime/plan.h"
 #include "support/op_tester.h"
 #include "test_util.h"
 
@@ -194,29 +192,6 @@ TEST(Dist, EachLocalRankPrefersItsOwnGpu) {
   EXPECT_EQ(names(5, 3), "GPU2 GPU0 GPU1 CPU0 ");
   EXPECT_EQ(names(1, 1), "GPU0 CPU0 ");  // ranks sharing the one GPU
   EXPECT_EQ(names(1, 0), "CPU0 ");
-}
-
-// The chain follows node ids (creation order), not plan order.
-TEST(CollectiveOrder, ChainsAsyncNodesByNodeId) {
-  Scope s = Scope::NewRootScope();
-  std::vector<Node*> n;
-  for (int i = 0; i < 5; ++i) n.push_back(ops::Const(s, static_cast<float>(i)).node());
-  ExecutionPlan plan;
-  plan.nodes.resize(5);
-  // Plan order: n0, n3 (async), n1 (async), n2, n4 (async).
-  const int by_plan[] = {0, 3, 1, 2, 4};
-  for (int i = 0; i < 5; ++i) plan.nodes[i].node = n[by_plan[i]];
-  for (int i : {1, 2, 4}) plan.nodes[i].async = true;
-  plan.nodes[0].consumers = {1, 2};
-  plan.nodes[1].num_predecessors = plan.nodes[2].num_predecessors = 1;
-  ChainCollectives(&plan);
-  // By id: n1 (plan 2), n3 (plan 1), n4 (plan 4).
-  EXPECT_EQ(plan.nodes[2].consumers, std::vector<int>({1}));
-  EXPECT_EQ(plan.nodes[1].consumers, std::vector<int>({4}));
-  EXPECT_EQ(plan.nodes[1].num_predecessors, 2);
-  EXPECT_EQ(plan.nodes[2].num_predecessors, 1);
-  EXPECT_EQ(plan.nodes[4].num_predecessors, 1);
-  EXPECT_EQ(plan.nodes[3].num_predecessors, 0);
 }
 
 // A world of `size` ranks seen from rank 0, where every other rank states `theirs`.

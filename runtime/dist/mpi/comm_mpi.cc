@@ -6,6 +6,9 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -44,6 +47,16 @@ absl::StatusOr<MPI_Datatype> MpiType(DataType dt) {
   }
 }
 
+// Asks Linux to end this thread's naps on time: by default a sleep may end up to 50 us late
+// (timer slack), and on the 2-core machine a nap of 10 us took 95 us (median of 200), of
+// 80 us 164; with a slack of 1 us, 45 and 119 (docs/benchmarks.md).
+void NapPrecisely() {
+#ifdef __linux__
+  static thread_local const bool set = prctl(PR_SET_TIMERSLACK, 1000UL) == 0;
+  (void)set;
+#endif
+}
+
 // Waits for a nonblocking call without spinning while a rank is late. MPI's blocking calls
 // poll at full speed as they wait, and mpirun binds each of a few ranks to one core: a
 // rank's communication thread then takes half of that core from its own backward pass for
@@ -62,6 +75,7 @@ absl::Status WaitAsleep(MPI_Request* req, const char* call) {
     RILL_RETURN_IF_ERROR(Check(MPI_Test(req, &done, MPI_STATUS_IGNORE), call));
     if (done) return absl::OkStatus();
     if (std::chrono::steady_clock::now() < spin_until) continue;
+    NapPrecisely();
     std::this_thread::sleep_for(nap);
     nap = std::min(nap * 2, microseconds(250));
   }
