@@ -37,6 +37,11 @@ class Comm {
                                   void* recv) = 0;
   // Ends the library's use by this process (MPI_Finalize when this process started MPI).
   virtual absl::Status Finalize() = 0;
+  // Called by the engine when a collective has not completed within its timeout (the job
+  // is broken): a wait for other ranks under way, and any later one, returns Aborted, so
+  // the engine's thread leaves instead of polling for a rank that may be gone. A transfer
+  // already under way in a blocking call cannot be recalled.
+  virtual void Abandon() {}
 };
 
 // The largest MPI_Allreduce rill makes; a longer sum goes in pieces this size, one after

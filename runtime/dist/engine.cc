@@ -168,6 +168,7 @@ void Engine::Core::Break(absl::Status why) {
     for (auto& r : queue_) failed.push_back(std::move(r));
     queue_.clear();
   }
+  comm_->Abandon();  // the communication thread leaves the wait it is in, if it can
   work_cv_.notify_all();
   for (auto& r : failed) r->Finish(why);
 }

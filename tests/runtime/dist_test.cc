@@ -221,6 +221,7 @@ class FakeComm : public dist::Comm {
     return absl::OkStatus();
   }
   absl::Status Finalize() override { return absl::OkStatus(); }
+  void Abandon() override { abandoned = true; }
   void Block() { block_ = true; }
   void Release() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -228,6 +229,7 @@ class FakeComm : public dist::Comm {
     cv_.notify_all();
   }
   std::atomic<int> transfers{0};
+  std::atomic<bool> abandoned{false};
 
  private:
   int size_;
@@ -341,6 +343,7 @@ TEST(Engine, AStuckCollectiveFailsAfterTheTimeoutAndBreaksTheEngine) {
       << st.message();
   EXPECT_GE(seconds, 0.19);
   EXPECT_LT(seconds, 5.0);
+  EXPECT_TRUE(raw->abandoned) << "the engine broke without telling its Comm to give up";
   EXPECT_TRUE(absl::IsDeadlineExceeded(second.get_future().get()));
   std::promise<absl::Status> later;
   engine.Submit(

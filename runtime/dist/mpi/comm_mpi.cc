@@ -11,8 +11,10 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
+#include <cstring>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -63,10 +65,10 @@ void NapPrecisely() {
 // as long as the slowest rank is behind (traced on 2 ranks: the layer that ran beside the
 // first bucket's wait took 29-44 ms instead of 20). Here the thread polls for 20 us (ranks
 // that arrive together), then sleeps between polls, up to 250 us: the most a late arrival
-// is noticed late. A rank that never arrives leaves the thread polling, mostly asleep; the
-// engine's watchdog fails the collective after its timeout (engine.h) as it did a blocked
-// call.
-absl::Status WaitAsleep(MPI_Request* req, const char* call) {
+// is noticed late. For a rank that never arrives, the engine's watchdog fails the
+// collective after its timeout (engine.h), as it did a blocked call, and its Abandon()
+// makes this thread leave (the request stays pending: MPI forbids freeing a collective's).
+absl::Status WaitAsleep(MPI_Request* req, const char* call, const std::atomic<bool>& abandoned) {
   using std::chrono::microseconds;
   const auto spin_until = std::chrono::steady_clock::now() + microseconds(20);
   microseconds nap(10);
@@ -74,6 +76,9 @@ absl::Status WaitAsleep(MPI_Request* req, const char* call) {
     int done = 0;
     RILL_RETURN_IF_ERROR(Check(MPI_Test(req, &done, MPI_STATUS_IGNORE), call));
     if (done) return absl::OkStatus();
+    if (abandoned.load(std::memory_order_acquire)) {
+      return errors::Aborted(call, " abandoned: the collective timed out");
+    }
     if (std::chrono::steady_clock::now() < spin_until) continue;
     NapPrecisely();
     std::this_thread::sleep_for(nap);
@@ -104,12 +109,25 @@ class MpiComm : public Comm {
   absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
     if (bytes > INT_MAX) return errors::InvalidArgument("allgather of ", bytes, " bytes a rank");
     // Every collective starts with this call (the ranks' statements, collectives.cc): the
-    // one where ranks wait for each other, so it waits asleep.
+    // one where ranks wait for each other, so it waits asleep. Through buffers of its own:
+    // when the wait is abandoned, a late rank may still complete the call, and MPI then
+    // writes into them, so they are never freed.
+    const size_t one = static_cast<size_t>(bytes);
+    statements_.resize(one * (size_ + 1));
+    std::memcpy(statements_.data(), send, one);
     MPI_Request req;
-    RILL_RETURN_IF_ERROR(Check(MPI_Iallgather(send, static_cast<int>(bytes), MPI_BYTE, recv,
-                                              static_cast<int>(bytes), MPI_BYTE, world_, &req),
-                               "MPI_Iallgather"));
-    return WaitAsleep(&req, "MPI_Iallgather");
+    RILL_RETURN_IF_ERROR(Check(
+        MPI_Iallgather(statements_.data(), static_cast<int>(bytes), MPI_BYTE,
+                       statements_.data() + one, static_cast<int>(bytes), MPI_BYTE, world_, &req),
+        "MPI_Iallgather"));
+    absl::Status st = WaitAsleep(&req, "MPI_Iallgather", abandoned_);
+    if (absl::IsAborted(st)) {
+      static auto* kept = new std::vector<std::vector<char>>;  // never freed, on purpose
+      kept->push_back(std::move(statements_));                 // the same memory, still reachable
+      return st;
+    }
+    if (st.ok()) std::memcpy(recv, statements_.data() + one, one * size_);
+    return st;
   }
 
   absl::Status AllReduceSum(const void* send, void* recv, int64_t count, DataType dt) override {
@@ -155,6 +173,8 @@ class MpiComm : public Comm {
                  "MPI_Allgatherv");
   }
 
+  void Abandon() override { abandoned_.store(true, std::memory_order_release); }
+
   absl::Status Finalize() override {
     MPI_Comm_free(&node_);
     MPI_Comm_free(&world_);
@@ -167,6 +187,8 @@ class MpiComm : public Comm {
   bool owns_mpi_;
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   std::string backend_;
+  std::vector<char> statements_;  // the statements' allgather: mine, then every rank's
+  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace
