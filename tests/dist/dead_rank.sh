@@ -1,6 +1,7 @@
 #!/bin/sh
 # A killed rank makes the survivor fail with a Status within the collective timeout, and
-# its engine's threads leave, in every one of N trials. Usage: dead_rank.sh MPIRUN PROGRAM TRIALS TIMEOUT_SECONDS
+# its engine's threads leave, in every one of N trials.
+# Usage: dead_rank.sh MPIRUN PROGRAM TRIALS TIMEOUT_SECONDS
 mpirun=$1 program=$2 trials=$3 timeout_s=$4
 i=1
 while [ "$i" -le "$trials" ]; do
