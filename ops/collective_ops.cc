@@ -64,6 +64,16 @@ RILL_REGISTER_OP("CollectiveAllGather")
     .SetIsStateful()
     .SetShapeFn(GatheredRows);
 
+// x divided by the number of ranks: each rank's share of a mean. A plain function of the
+// job, not a meeting, so constant folding makes a constant of it when the plan is built.
+// DistributedOptimizer scales the loss's gradient seed by it: the ranks' gradients then sum
+// to their mean, with no pass that divides the reduced gradients.
+RILL_REGISTER_OP("_RankShare")
+    .Input("x", "T")
+    .Output("y", "T")
+    .TypeAttr("T", kFloatTypes)
+    .SetShapeFn(shape_fns::Unchanged);
+
 // The gradients of a broadcast and of an allgather: the sum over ranks of the incoming
 // gradient, then for a broadcast all of it on the root and zeros elsewhere, for an
 // allgather the rows this rank contributed (`x` gives their count).
@@ -129,6 +139,14 @@ CollectiveAllGather::CollectiveAllGather(const Scope& scope, Input input) {
   output = Output(operation, 0);
 }
 
+namespace internal {
+
+Output RankShare(const Scope& scope, Input x) {
+  return Output(NodeBuilder(scope, "_RankShare").Input(x).Finalize(), 0);
+}
+
+}  // namespace internal
+
 namespace {
 
 // Every rank's loss reads the reduced value, so each input's gradient is the sum over
@@ -160,6 +178,14 @@ absl::Status AllGatherGrad(const Scope& s, const Operation& op, const std::vecto
   return s.status();
 }
 
+// y = x / N, so dx = dy / N.
+absl::Status RankShareGrad(const Scope& s, const Operation& op, const std::vector<Output>& g,
+                           std::vector<Output>* out) {
+  (void)op;
+  out->push_back(internal::RankShare(s, g[0]));
+  return s.status();
+}
+
 }  // namespace
 
 RILL_REGISTER_GRADIENT("CollectiveAllReduce", AllReduceGrad);
@@ -167,6 +193,7 @@ RILL_REGISTER_GRADIENT("CollectiveBroadcast", BroadcastGrad);
 RILL_REGISTER_GRADIENT("CollectiveAllGather", AllGatherGrad);
 RILL_REGISTER_NO_GRADIENT("_CollectiveBroadcastGrad");
 RILL_REGISTER_NO_GRADIENT("_CollectiveAllGatherGrad");
+RILL_REGISTER_GRADIENT("_RankShare", RankShareGrad);
 
 }  // namespace ops
 }  // namespace rill

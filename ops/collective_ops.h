@@ -54,4 +54,10 @@ class CollectiveAllGather : public OpWrapper {
   CollectiveAllGather(const Scope& scope, Input input);
 };
 
+namespace internal {
+// x divided by the number of ranks, folded into a constant when the plan is built. Before
+// dist::Init it fails the run, as the collectives do.
+Output RankShare(const Scope& scope, Input x);
+}  // namespace internal
+
 }  // namespace rill::ops

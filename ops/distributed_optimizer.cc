@@ -5,6 +5,7 @@
 #include "rill/ops/array_ops.h"
 #include "rill/ops/collective_ops.h"
 #include "rill/ops/grad_util.h"
+#include "rill/ops/gradients.h"
 #include "rill/ops/piece_ops.h"
 #include "rill/ops/state_ops.h"
 
@@ -54,8 +55,15 @@ DistributedOptimizer::DistributedOptimizer(std::shared_ptr<ops::Optimizer> optim
                                            DistributedOptimizerOptions options)
     : inner_(std::move(optimizer)), options_(std::move(options)) {}
 
+Output DistributedOptimizer::GradientSeed(const Scope& scope, const Output& loss) {
+  const DataType dt = loss.type();
+  if (options_.reduction != "mean" || (dt != DT_FLOAT && dt != DT_DOUBLE)) return Output();
+  Scope s = scope.NewSubScope("DistributedOptimizer");
+  return ops::internal::RankShare(s, ops::OnesSeed(s, loss));
+}
+
 std::vector<ops::GradAndVar> DistributedOptimizer::ReduceGradients(
-    const Scope& scope, std::vector<ops::GradAndVar> grads) {
+    const Scope& scope, std::vector<ops::GradAndVar> grads, bool seeded) {
   if (!scope.ok() || grads.empty()) return grads;
   if (options_.reduction != "mean" && options_.reduction != "sum") {
     scope.UpdateStatus(
@@ -72,7 +80,7 @@ std::vector<ops::GradAndVar> DistributedOptimizer::ReduceGradients(
   int64_t bucket_bytes = 0;
   DataType bucket_type = DT_INVALID;
   auto flush = [&] {
-    if (!bucket.empty()) ReduceBucket(s, bucket, options_.reduction, &grads);
+    if (!bucket.empty()) ReduceBucket(s, bucket, seeded ? "sum" : options_.reduction, &grads);
     bucket.clear();
     bucket_bytes = 0;
   };

@@ -35,8 +35,13 @@ class DistributedOptimizer : public ops::Optimizer {
   std::string name() const override { return inner_->name(); }
 
  protected:
+  // For a mean of float gradients: the loss's seed divided by the number of ranks (read
+  // when the plan is built), so each bucket's sum over the ranks is the mean with no pass
+  // over the reduced gradients (a division of 48.9 MB a step for the CIFAR MLP).
+  Output GradientSeed(const Scope& scope, const Output& loss) override;
   std::vector<ops::GradAndVar> ReduceGradients(const Scope& scope,
-                                               std::vector<ops::GradAndVar> grads) override;
+                                               std::vector<ops::GradAndVar> grads,
+                                               bool seeded) override;
   Output ApplyOne(const Scope& scope, const Output& var, const Output& grad) override {
     return inner_->ApplyOne(scope, var, grad);
   }

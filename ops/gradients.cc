@@ -236,29 +236,28 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
   return absl::OkStatus();
 }
 
+Output OnesSeed(const Scope& scope, const Output& y) {
+  // A loss of one element, as usual: a constant (on a GPU, uploaded once) rather than an
+  // OnesLike kernel every step.
+  auto known = y.shape().AsTensorShape();
+  const DataType dt = y.type();
+  const bool plain = dt == DT_FLOAT || dt == DT_DOUBLE || dt == DT_INT32 || dt == DT_INT64;
+  if (!known.ok() || known->num_elements() != 1 || !plain) return OnesLike(scope, y);
+  Tensor one(dt, *known);
+  VisitDataType(dt, [&](auto tag) {
+    using V = typename decltype(tag)::type;
+    one.base<V>()[0] = static_cast<V>(1);
+  });
+  return Const(scope, Input::Initializer(one));
+}
+
 absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
                                   const std::vector<Output>& inputs,
                                   std::vector<Output>* grad_outputs) {
   RILL_RETURN_IF_ERROR(scope.status());
   RILL_RETURN_IF_ERROR(CheckOutputs(outputs, "outputs"));
   std::vector<Output> ones;
-  for (const Output& y : outputs) {
-    // A loss of one element, as usual: a constant (on a GPU, uploaded once) rather than
-    // an OnesLike kernel every step.
-    auto known = y.shape().AsTensorShape();
-    const DataType dt = y.type();
-    const bool plain = dt == DT_FLOAT || dt == DT_DOUBLE || dt == DT_INT32 || dt == DT_INT64;
-    if (known.ok() && known->num_elements() == 1 && plain) {
-      Tensor one(dt, *known);
-      VisitDataType(dt, [&](auto tag) {
-        using V = typename decltype(tag)::type;
-        one.base<V>()[0] = static_cast<V>(1);
-      });
-      ones.push_back(Const(scope, Input::Initializer(one)));
-    } else {
-      ones.push_back(OnesLike(scope, y));
-    }
-  }
+  for (const Output& y : outputs) ones.push_back(OnesSeed(scope, y));
   RILL_RETURN_IF_ERROR(scope.status());
   return AddSymbolicGradients(scope, outputs, inputs, ones, grad_outputs);
 }

@@ -70,6 +70,9 @@ absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>&
 absl::Status AddSymbolicGradients(const Scope& scope, const std::vector<Output>& outputs,
                                   const std::vector<Output>& inputs,
                                   std::vector<Output>* grad_outputs);
+// The grad_inputs entry of ones for `y` that the call above makes (a Const when y has one
+// element).
+Output OnesSeed(const Scope& scope, const Output& y);
 
 }  // namespace rill::ops
 

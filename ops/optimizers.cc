@@ -72,9 +72,15 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
   std::vector<Output> reached;
   for (const Output& v : var_list)
     if (upstream.contains(v.node())) reached.push_back(v);
+  const Output seed = reached.empty() ? Output() : GradientSeed(scope, loss);
+  const bool seeded = seed.node() != nullptr;
   std::vector<Output> grads;
-  absl::Status st =
-      reached.empty() ? absl::OkStatus() : AddSymbolicGradients(scope, {loss}, reached, &grads);
+  absl::Status st;
+  if (seeded) {
+    st = AddSymbolicGradients(scope, {loss}, reached, {seed}, &grads);
+  } else if (!reached.empty()) {
+    st = AddSymbolicGradients(scope, {loss}, reached, &grads);
+  }
   if (!st.ok()) {
     scope.UpdateStatus(st);
     return {};
@@ -88,7 +94,7 @@ std::vector<GradAndVar> Optimizer::ComputeGradients(const Scope& scope, const Ou
         "' (each is unread by the loss or behind StopGradient or a not-differentiable op)"));
     return out;
   }
-  return ReduceGradients(scope, std::move(out));
+  return ReduceGradients(scope, std::move(out), seeded);
 }
 
 Operation Optimizer::ApplyGradients(const Scope& scope, const std::vector<GradAndVar>& given) {

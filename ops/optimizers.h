@@ -34,11 +34,20 @@ class Optimizer {
 
  protected:
   friend class ::rill::dist::DistributedOptimizer;  // applies through the optimizer it wraps
-  // What ComputeGradients returns made of the gradients of this process (a distributed
-  // optimizer averages them over the ranks); as they are by default.
-  virtual std::vector<GradAndVar> ReduceGradients(const Scope& scope,
-                                                  std::vector<GradAndVar> grads_and_vars) {
+  // The seed of the loss's gradient (d loss / d loss); empty, as by default: ones.
+  virtual Output GradientSeed(const Scope& scope, const Output& loss) {
     (void)scope;
+    (void)loss;
+    return Output();
+  }
+  // What ComputeGradients returns made of the gradients of this process (a distributed
+  // optimizer averages them over the ranks); `seeded`: they were computed from
+  // GradientSeed's seed. As they are by default.
+  virtual std::vector<GradAndVar> ReduceGradients(const Scope& scope,
+                                                  std::vector<GradAndVar> grads_and_vars,
+                                                  bool seeded) {
+    (void)scope;
+    (void)seeded;
     return grads_and_vars;
   }
   // The update of one variable; `scope` carries the control dependency on the gradients.

@@ -21,11 +21,9 @@ class CollectiveKernel : public AsyncOpKernel {
   }
 
   void ComputeAsync(OpKernelContext& ctx, Tensor* outputs, DoneCallback done) override {
-    Engine* engine = GetEngine();
-    if (engine == nullptr) {
-      return done(errors::FailedPrecondition(
-          "the collectives need the job's ranks: call dist::Init() before running them"));
-    }
+    absl::StatusOr<Engine*> found = EngineForKernel();
+    if (!found.ok()) return done(found.status());
+    Engine* engine = *found;
     const Tensor& in = ctx.input(0);
     CollectiveSpec spec{kind_, node().name(), in.dtype(), in.shape(), root_, 0};
     const std::string what =

@@ -64,6 +64,15 @@ std::atomic<int64_t> g_paths[3];
 
 Engine* GetEngine() { return g_engine.load(std::memory_order_acquire); }
 
+absl::StatusOr<Engine*> EngineForKernel() {
+  Engine* engine = GetEngine();
+  if (engine == nullptr) {
+    return errors::FailedPrecondition(
+        "the collectives need the job's ranks: call dist::Init() before running them");
+  }
+  return engine;
+}
+
 absl::Status Init(const InitOptions& options) {
   std::lock_guard<std::mutex> lock(InitMutex());
   if (g_engine.load() != nullptr) return absl::OkStatus();

@@ -222,6 +222,22 @@ TEST(Collectives, GradientsSumOverTheRanks) {
   ExpectTensorNear(out[0], DT_DOUBLE, TensorShape({2}), {want, want}, 1e-12);
 }
 
+// A rank's share of a mean, x / N: the same folded into a constant when the plan is built
+// as run in a plan without the optimizer.
+TEST(Collectives, RankShareIsXOverTheRanks) {
+  for (bool optimize : {true, false}) {
+    Scope s = Scope::NewRootScope();
+    Output share = ops::internal::RankShare(s, ops::Const(s, {3.0, -6.0, 1.0}));
+    SessionOptions options;
+    options.optimize_graph = optimize;
+    Session session(s, options);
+    std::vector<Tensor> out;
+    RILL_ASSERT_OK(session.Run({share}, &out));
+    const double n = dist::Size();
+    ExpectTensorNear(out[0], DT_DOUBLE, TensorShape({3}), {3 / n, -6 / n, 1 / n}, 0);
+  }
+}
+
 // One rank with another shape: every rank fails with both sides named; the job goes on.
 // CPU seconds this process has used so far, every thread's.
 double CpuSeconds() {

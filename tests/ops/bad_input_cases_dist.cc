@@ -46,7 +46,13 @@ void AllGather() {
           {"3 rows", "gathered 2"});
 }
 
+void RankShare() {
+  AddRecipe({"_RankShare", {F({2, 3})}, {}});
+  AddCase("an integer x", {"_RankShare", {I({2}, {4, 6})}, {}}, kConstruction, kInvalid, {"int32"});
+}
+
 const bool kRegistered = [] {
+  RankShare();
   AllReduce();
   Broadcast();
   AllGather();
