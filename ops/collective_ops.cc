@@ -37,6 +37,10 @@ RILL_REGISTER_OP("CollectiveAllReduce")
     .Output("output", "T")
     .TypeAttr("T", kNumberTypes)
     .Attr("reduction", AttrKind::kString, std::string("sum"))
+    // Set by DistributedOptimizer when the ranks' variables are replicas: the update that
+    // reads this sum may sum the ranks' updated weights instead (the graph optimizer's
+    // _MatMulAllReduceApplyGradientDescent, ops/training_ops.cc). The sum itself is plain.
+    .Attr("_replicated_update", AttrKind::kBool, false)
     .SetIsStateful()
     .SetShapeFn([](InferenceContext& c) -> absl::Status {
       const auto& r = c.attr<std::string>("reduction");
@@ -143,6 +147,15 @@ namespace internal {
 
 Output RankShare(const Scope& scope, Input x) {
   return Output(NodeBuilder(scope, "_RankShare").Input(x).Finalize(), 0);
+}
+
+Output ReplicaGradientSum(const Scope& scope, Input grad) {
+  Operation op = NodeBuilder(scope, "CollectiveAllReduce")
+                     .Input(grad)
+                     .Attr("reduction", std::string("sum"))
+                     .Attr("_replicated_update", true)
+                     .Finalize();
+  return Output(op, 0);
 }
 
 }  // namespace internal

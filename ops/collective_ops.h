@@ -58,6 +58,10 @@ namespace internal {
 // x divided by the number of ranks, folded into a constant when the plan is built. Before
 // dist::Init it fails the run, as the collectives do.
 Output RankShare(const Scope& scope, Input x);
+// The sum of a gradient over the ranks, for an update whose variable every rank holds
+// alike (DistributedOptimizerOptions::replicated_variables): a gradient-descent update of
+// it may run as _MatMulAllReduceApplyGradientDescent.
+Output ReplicaGradientSum(const Scope& scope, Input grad);
 }  // namespace internal
 
 }  // namespace rill::ops

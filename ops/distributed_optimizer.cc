@@ -23,12 +23,15 @@ int64_t KnownBytes(const Output& g) {
 
 // One allreduce over the gradients at `members`: alone as it is, several flattened into
 // one vector and cut back apart after.
+// `replicas`: the ranks' variables are alike, so a sum reduced alone is marked for the
+// graph optimizer (ops::internal::ReplicaGradientSum).
 void ReduceBucket(const Scope& s, const std::vector<size_t>& members, const std::string& reduction,
-                  std::vector<ops::GradAndVar>* grads) {
+                  bool replicas, std::vector<ops::GradAndVar>* grads) {
   const auto how = ops::CollectiveAllReduce::Reduction(reduction);
   if (members.size() == 1) {
     Output& g = (*grads)[members[0]].first;
-    g = ops::CollectiveAllReduce(s, g, how);
+    g = replicas && reduction == "sum" ? ops::internal::ReplicaGradientSum(s, g)
+                                       : ops::CollectiveAllReduce(s, g, how);
     return;
   }
   std::vector<Output> flat;
@@ -80,7 +83,10 @@ std::vector<ops::GradAndVar> DistributedOptimizer::ReduceGradients(
   int64_t bucket_bytes = 0;
   DataType bucket_type = DT_INVALID;
   auto flush = [&] {
-    if (!bucket.empty()) ReduceBucket(s, bucket, seeded ? "sum" : options_.reduction, &grads);
+    if (!bucket.empty()) {
+      ReduceBucket(s, bucket, seeded ? "sum" : options_.reduction, options_.replicated_variables,
+                   &grads);
+    }
     bucket.clear();
     bucket_bytes = 0;
   };

@@ -25,6 +25,17 @@ struct DistributedOptimizerOptions {
   // more than the call it saves from 1 MiB (a 12 MB gradient of the CIFAR MLP: 4 ms of
   // copies against ~10 us a call; docs/benchmarks.md). <= 0: every gradient may be packed.
   int64_t alone_bytes = 1 << 20;
+  // Every rank holds the same values of the variables (BroadcastVariables ran after the
+  // initializers; Keras Fit does it itself). Then a plain gradient-descent update of a
+  // MatMul's weight gradient reduced alone runs in that gradient's GEMM on every rank, and
+  // the ranks sum rank 0's updated weights with the others' scaled gradients: the
+  // allreduce's result is the new variable, with no pass over the weights after it (for the
+  // CIFAR MLP on 2 ranks, 6-8 ms a step; docs/benchmarks.md). Where the ranks' variables
+  // differ, each such step leaves every rank with rank 0's variable minus the summed update,
+  // where the gradients' mean would have left each its own. Host memory only (CPU
+  // variables); the sum's floating-point rounding differs from the update after the mean in
+  // the last bits.
+  bool replicated_variables = false;
 };
 
 class DistributedOptimizer : public ops::Optimizer {

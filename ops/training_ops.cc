@@ -105,39 +105,56 @@ const OpRegistration kAdadelta =
 const OpRegistration kAdaMax = AdaptiveApply("ApplyAdaMax", {"var", "m", "v"},
                                              {"beta1_power", "lr", "beta1", "beta2", "epsilon"});
 
+namespace {
+
+// var -= alpha * op(a) op(b) (inputs var, alpha, a, b): the product must have the
+// variable's shape.
+OpDefBuilder MatMulApply(const char* op) {
+  OpDefBuilder b(op);
+  b.RefInput("var", "T").Input("alpha", "T").Input("a", "T").Input("b", "T").Output("out", "T");
+  b.TypeAttr("T", kFloatTypes)
+      .Attr("transpose_a", AttrKind::kBool, false)
+      .Attr("transpose_b", AttrKind::kBool, false)
+      .SetIsStateful();
+  b.SetShapeFn([](InferenceContext& c) -> absl::Status {
+    const auto &a = c.input_shape(2), &b = c.input_shape(3);
+    auto dims = [](const PartialTensorShape& p) {
+      return p.unknown_rank() ? shape_util::Dims{-1, -1}
+                              : shape_util::Dims(p.dim_sizes().begin(), p.dim_sizes().end());
+    };
+    RILL_ASSIGN_OR_RETURN(auto out,
+                          shape_util::MatMul(dims(a), dims(b), c.attr<bool>("transpose_a"),
+                                             c.attr<bool>("transpose_b")));
+    if (!c.input_shape(0).IsCompatibleWith(PartialTensorShape(out))) {
+      return errors::InvalidArgument("the product has shape ", shape_util::Str(out),
+                                     " but the variable has shape ",
+                                     c.input_shape(0).DebugString());
+    }
+    return ApplyShape(c, {}, {1});
+  });
+  return b;
+}
+
 // var -= alpha * op(a) op(b): the gradient descent step of a MatMul's weight gradient,
 // without materialising the gradient (one GEMM with beta = 1). Made by the optimizer.
-RILL_REGISTER_OP("_MatMulApplyGradientDescent")
-    .RefInput("var", "T")
-    .Input("alpha", "T")
-    .Input("a", "T")
-    .Input("b", "T")
-    .Output("out", "T")
-    .TypeAttr("T", kFloatTypes)
-    .Attr("transpose_a", AttrKind::kBool, false)
-    .Attr("transpose_b", AttrKind::kBool, false)
-    .SetIsStateful()
-    .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      const auto &a = c.input_shape(2), &b = c.input_shape(3);
-      auto dims = [](const PartialTensorShape& p) {
-        return p.unknown_rank() ? shape_util::Dims{-1, -1}
-                                : shape_util::Dims(p.dim_sizes().begin(), p.dim_sizes().end());
-      };
-      RILL_ASSIGN_OR_RETURN(auto out,
-                            shape_util::MatMul(dims(a), dims(b), c.attr<bool>("transpose_a"),
-                                               c.attr<bool>("transpose_b")));
-      if (!c.input_shape(0).IsCompatibleWith(PartialTensorShape(out))) {
-        return errors::InvalidArgument("the product has shape ", shape_util::Str(out),
-                                       " but the variable has shape ",
-                                       c.input_shape(0).DebugString());
-      }
-      return ApplyShape(c, {}, {1});
-    });
+const OpRegistration kMatMulApply = MatMulApply("_MatMulApplyGradientDescent");
+
+// var = rank 0's var - alpha * (the sum over the ranks of op(a) op(b)), on every rank: the
+// same step for data-parallel training whose ranks hold replicas of var. Rank 0's GEMM
+// updates its variable in place, the others' GEMMs write -alpha * op(a) op(b) into theirs,
+// and one in-place allreduce sums them: neither the gradient nor its sum is stored, and no
+// pass over the variable follows the allreduce. Made by the graph optimizer (the backward
+// remapper) from an update of a summed MatMul gradient marked by DistributedOptimizer; the
+// kernel is in runtime/dist/.
+const OpRegistration kMatMulAllReduceApply = MatMulApply("_MatMulAllReduceApplyGradientDescent");
+
+}  // namespace
 
 namespace ops {
 using internal::NodeBuilder;
 
 RILL_REGISTER_NO_GRADIENT("_MatMulApplyGradientDescent");
+RILL_REGISTER_NO_GRADIENT("_MatMulAllReduceApplyGradientDescent");
 
 RILL_REGISTER_NO_GRADIENT("ApplyGradientDescent");
 RILL_REGISTER_NO_GRADIENT("ApplyMomentum");

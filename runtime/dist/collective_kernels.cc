@@ -78,6 +78,8 @@ class CollectiveKernel : public AsyncOpKernel {
         return "broadcast's gradient";
       case CollectiveKind::kAllGatherGrad:
         return "allgather's gradient";
+      case CollectiveKind::kReplicaUpdate:
+        return "allreduce of updated weights";
     }
     return "collective";
   }

@@ -53,6 +53,8 @@ const char* KindName(int32_t k) {
       return "_CollectiveBroadcastGrad";
     case CollectiveKind::kAllGatherGrad:
       return "_CollectiveAllGatherGrad";
+    case CollectiveKind::kReplicaUpdate:
+      return "_MatMulAllReduceApplyGradientDescent";
   }
   return "an unknown collective";
 }
@@ -194,6 +196,15 @@ absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   return Moved(s.data, [&] {
     return s.data->AllReduce(in.data(), out.data(), in.NumElements(), in.dtype(), mean);
+  });
+}
+
+absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                             const Tensor& buf, const std::function<absl::Status(bool)>& fill) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
+  return Moved(s.data, [&]() -> absl::Status {
+    RILL_RETURN_IF_ERROR(fill(comm.rank() == 0));
+    return s.data->AllReduce(buf.data(), buf.data(), buf.NumElements(), buf.dtype(), false);
   });
 }
 

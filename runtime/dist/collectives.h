@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -21,6 +22,7 @@ enum class CollectiveKind : int32_t {
   kAllGather = 3,
   kBroadcastGrad = 4,
   kAllGatherGrad = 5,
+  kReplicaUpdate = 6,  // _MatMulAllReduceApplyGradientDescent's sum of updated weights
 };
 
 struct CollectiveSpec {
@@ -36,6 +38,11 @@ struct CollectiveSpec {
 // share in's buffer.
 absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
                        const Tensor& out, bool mean);
+// buf = the sum over ranks of what `fill` writes into it, in place. `fill` runs once every
+// rank has stated the collective (with true on rank 0), so a rank whose statement differs
+// leaves buf as it was.
+absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                             const Tensor& buf, const std::function<absl::Status(bool)>& fill);
 // out = root's `in`, on every rank.
 absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
                        const Tensor& out);

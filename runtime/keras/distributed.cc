@@ -18,7 +18,11 @@ bool LeadRank() { return dist::Rank() == 0; }
 
 std::shared_ptr<ops::Optimizer> ForRanks(std::shared_ptr<ops::Optimizer> optimizer) {
   if (!Distributed()) return optimizer;
-  return std::make_shared<dist::DistributedOptimizer>(std::move(optimizer));
+  // Fit broadcasts rank 0's variables before its first step (SyncVariables), so they are
+  // replicas and an update may sum the ranks' updated weights.
+  dist::DistributedOptimizerOptions options;
+  options.replicated_variables = true;
+  return std::make_shared<dist::DistributedOptimizer>(std::move(optimizer), options);
 }
 
 absl::Status SyncVariables(const Scope& root, Session& session) {

@@ -19,6 +19,11 @@
 //   gradient is never stored; one GEMM subtracts lr * a b from the variable in place. Not
 //   when a or b is a variable (its value would be read when the update runs, after other
 //   updates, instead of before). Control edges on the MatMul move to what it reads.
+// - ApplyGradientDescent(var, lr, CollectiveAllReduce(MatMul(a, b))), the sum marked by
+//   DistributedOptimizer as updating replicas -> _MatMulAllReduceApplyGradientDescent: the
+//   same GEMM on every rank, then one allreduce of the updated weights in place (neither
+//   the gradient nor its sum is stored, no pass over the weights follows). Host kernels
+//   only; the MatMul's conditions as above, and the sum has no other reader.
 // Forward rules (FuseForward):
 // - Relu/Sigmoid/Tanh(BiasAdd(MatMul(a, w), b)) -> _FusedMatMul(a, w, b), and the same of a
 //   Conv2D -> _FusedConv2D(x, f, b): the product is finished while it is in cache and
@@ -96,33 +101,84 @@ std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, con
   return m;
 }
 
+// A sum over the ranks that DistributedOptimizer marked: the variables it updates are
+// replicas (ops::internal::ReplicaGradientSum).
+bool ReplicaSum(const Node& n) {
+  if (n.type_string() != "CollectiveAllReduce" || n.attr<std::string>("reduction") != "sum") {
+    return false;
+  }
+  auto it = n.attrs().find("_replicated_update");
+  return it != n.attrs().end() && std::get<bool>(it->second);
+}
+
+// A gradient-descent update that takes over the MatMul making its gradient, directly or
+// through a replica-marked sum over the ranks (`sum`).
+struct UpdateMatch {
+  const Node* mm = nullptr;
+  const Node* sum = nullptr;
+  const char* op = nullptr;
+};
+
+UpdateMatch MatchUpdate(const Node& u, const PlanGraph& g, const UseCounts& uses) {
+  if (u.type_string() != "ApplyGradientDescent" || !FloatNode(&u)) return {};
+  UpdateMatch m{u.input(2).node, nullptr, "_MatMulApplyGradientDescent"};
+  NodeOut product = u.input(2);
+  if (ReplicaSum(*m.mm)) {
+    m.sum = m.mm;
+    m.op = "_MatMulAllReduceApplyGradientDescent";
+    // Control edges on the sum (the optimizer's barrier) move to what the MatMul reads.
+    if (uses.data(product) != 1 || uses.fetched(product) || !m.sum->control_inputs().empty() ||
+        !SameDevice(g, m.sum, &u)) {
+      return {};
+    }
+    product = m.sum->input(0);
+    m.mm = product.node;
+  }
+  // Control edges on the MatMul are allowed: they move to what it reads.
+  if (m.mm->type_string() != "MatMul" || uses.data(product) != 1 || uses.fetched(product) ||
+      !m.mm->control_inputs().empty() || !SameDevice(g, m.mm, &u) ||
+      m.mm->input(0).node->IsVariable() || m.mm->input(1).node->IsVariable() ||
+      !HasKernelFor(m.op, u.attrs(), g.DeviceOf(&u)->device_type())) {
+    return {};
+  }
+  return m;
+}
+
+absl::Status FuseUpdate(const Node& old, const UpdateMatch& m, GraphRewriter& rw) {
+  NodeSpec spec = rw.SpecOf(old);
+  spec.op = m.op;
+  spec.inputs = {spec.inputs[0], spec.inputs[1], rw.Map(m.mm->input(0)), rw.Map(m.mm->input(1))};
+  spec.attrs = {{"T", old.output_type(0)},
+                {"transpose_a", m.mm->attr<bool>("transpose_a")},
+                {"transpose_b", m.mm->attr<bool>("transpose_b")}};
+  std::vector<std::string> names = rw.NamesOf(*m.mm);
+  if (m.sum != nullptr) names = Concat(std::move(names), rw.NamesOf(*m.sum));
+  RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), rw.input().DeviceOf(&old),
+                                         Concat(std::move(names), rw.NamesOf(old))));
+  rw.Replace(old, {{n, 0}}, {n});
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
   const UseCounts uses(in);
-  // MatMuls whose only reader is a gradient-descent update that takes them over.
-  absl::flat_hash_set<const Node*> absorbed;
-  auto fusable_update = [&](const Node& u) -> const Node* {
-    if (u.type_string() != "ApplyGradientDescent" || !FloatNode(&u)) return nullptr;
-    const Node* mm = u.input(2).node;
-    // Control edges on the MatMul are allowed: they move to what it reads.
-    if (mm->type_string() != "MatMul" || uses.data(u.input(2)) != 1 || uses.fetched(u.input(2)) ||
-        !mm->control_inputs().empty() || !SameDevice(in, mm, &u) ||
-        mm->input(0).node->IsVariable() || mm->input(1).node->IsVariable() ||
-        !HasKernelFor("_MatMulApplyGradientDescent", u.attrs(), in.DeviceOf(&u)->device_type())) {
-      return nullptr;
-    }
-    return mm;
-  };
+  // The nodes an update takes over (its MatMul, and its sum over the ranks), each with the
+  // MatMul whose inputs their control consumers wait for instead.
+  absl::flat_hash_map<const Node*, const Node*> absorbed;
   for (int id = 0; id < in.graph->num_nodes(); ++id) {
-    if (const Node* mm = fusable_update(*in.graph->node(id))) absorbed.insert(mm);
+    const UpdateMatch m = MatchUpdate(*in.graph->node(id), in, uses);
+    if (m.mm != nullptr) absorbed[m.mm] = m.mm;
+    if (m.sum != nullptr) absorbed[m.sum] = m.mm;
   }
   absl::flat_hash_map<const Node*, Node*> bias_grad_of;  // a BiasAddGrad fused earlier
   GraphRewriter rw(in, "remapper (backward)");
   return rw.Run([&](const Node& old, GraphRewriter& rw) -> absl::StatusOr<bool> {
-    if (absorbed.contains(&old)) {
+    if (auto it = absorbed.find(&old); it != absorbed.end()) {
       std::vector<Node*> control;
-      for (int i = 0; i < old.num_inputs(); ++i) control.push_back(rw.Map(old.input(i)).node);
+      for (int i = 0; i < it->second->num_inputs(); ++i) {
+        control.push_back(rw.Map(it->second->input(i)).node);
+      }
       rw.Replace(old, {}, std::move(control));
       return true;
     }
@@ -130,16 +186,8 @@ absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
       rw.Replace(old, {{it->second, 1}}, {it->second});
       return true;
     }
-    if (const Node* mm = fusable_update(old)) {
-      NodeSpec spec = rw.SpecOf(old);
-      spec.op = "_MatMulApplyGradientDescent";
-      spec.inputs = {spec.inputs[0], spec.inputs[1], rw.Map(mm->input(0)), rw.Map(mm->input(1))};
-      spec.attrs = {{"T", old.output_type(0)},
-                    {"transpose_a", mm->attr<bool>("transpose_a")},
-                    {"transpose_b", mm->attr<bool>("transpose_b")}};
-      RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old),
-                                             Concat(rw.NamesOf(*mm), rw.NamesOf(old))));
-      rw.Replace(old, {{n, 0}}, {n});
+    if (const UpdateMatch m = MatchUpdate(old, in, uses); m.mm != nullptr) {
+      RILL_RETURN_IF_ERROR(FuseUpdate(old, m, rw));
       return true;
     }
     std::optional<ActGradMatch> m = MatchActGrad(old, in, uses, rw);

@@ -1,6 +1,7 @@
 // Data-parallel training is the same training: N ranks with batch B each, through
 // DistributedOptimizer, end with the weights of one process with batch N*B (1e-5), after 50
-// SGD steps and after 50 Adam steps. Each rank also trains the one-process reference itself.
+// SGD steps and after 50 Adam steps, also when the ranks sum their updated weights (replicas).
+// Each rank also trains the one-process reference itself.
 #include <cmath>
 #include <random>
 
@@ -77,12 +78,10 @@ std::vector<Tensor> Train(Model* m, bool distributed) {
 }
 
 void ExpectSameTraining(const std::function<std::shared_ptr<ops::Optimizer>()>& make,
-                        int64_t bucket_bytes) {
+                        const dist::DistributedOptimizerOptions& options) {
   Model reference, data_parallel;
   Build(&reference, make(), /*seed=*/1);
-  Build(&data_parallel,
-        std::make_shared<dist::DistributedOptimizer>(
-            make(), dist::DistributedOptimizerOptions{.bucket_bytes = bucket_bytes}),
+  Build(&data_parallel, std::make_shared<dist::DistributedOptimizer>(make(), options),
         /*seed=*/1 + dist::Rank());
   const std::vector<Tensor> want = Train(&reference, false);
   const std::vector<Tensor> got = Train(&data_parallel, true);
@@ -105,17 +104,74 @@ void ExpectSameTraining(const std::function<std::shared_ptr<ops::Optimizer>()>& 
   EXPECT_GT(moved, 0.1);
 }
 
-TEST(DataParallel, SgdOnNRanksEqualsOneProcessWithNTimesTheBatch) {
-  ExpectSameTraining([] { return std::make_shared<ops::GradientDescentOptimizer>(0.1); }, 25 << 20);
+std::shared_ptr<ops::Optimizer> Sgd() {
+  return std::make_shared<ops::GradientDescentOptimizer>(0.1);
 }
 
+TEST(DataParallel, SgdOnNRanksEqualsOneProcessWithNTimesTheBatch) { ExpectSameTraining(Sgd, {}); }
+
 TEST(DataParallel, AdamOnNRanksEqualsOneProcessWithNTimesTheBatch) {
-  ExpectSameTraining([] { return std::make_shared<ops::AdamOptimizer>(0.01); }, 25 << 20);
+  ExpectSameTraining([] { return std::make_shared<ops::AdamOptimizer>(0.01); }, {});
 }
 
 // Buckets of 64 bytes: an allreduce per gradient, each started as its gradient is made.
 TEST(DataParallel, SmallBucketsTrainTheSame) {
-  ExpectSameTraining([] { return std::make_shared<ops::MomentumOptimizer>(0.05, 0.9); }, 64);
+  ExpectSameTraining([] { return std::make_shared<ops::MomentumOptimizer>(0.05, 0.9); },
+                     {.bucket_bytes = 64});
+}
+
+// Replicas: each weight's gradient is reduced alone, so its update sums the ranks' updated
+// weights (_MatMulAllReduceApplyGradientDescent) instead of updating after the sum.
+dist::DistributedOptimizerOptions Replicas() {
+  return {.bucket_bytes = 64, .replicated_variables = true};
+}
+
+TEST(DataParallel, SgdOnReplicasEqualsOneProcessWithNTimesTheBatch) {
+  ExpectSameTraining(Sgd, Replicas());
+}
+
+int TracedOps(Session& session, const Model& m, const std::string& op) {
+  RunOptions traced;
+  traced.trace_level = RunOptions::FULL_TRACE;
+  RunMetadata meta;
+  const Tensor x = Batch(0, kBatch, kIn, 1), y = Batch(0, kBatch, kOut, 2);
+  absl::Status st = session.Run(traced, {{m.x, x}, {m.y, y}}, {}, {m.step}, nullptr, &meta);
+  EXPECT_TRUE(st.ok()) << st;
+  int count = 0;
+  for (const NodeExecStats& n : meta.step_stats.nodes) count += n.op == op;
+  return count;
+}
+
+// Whether this rank's value of each tensor is rank 0's.
+bool SameAsRankZero(Session& session, const std::vector<Output>& values) {
+  Scope s = Scope::NewRootScope();
+  std::vector<Output> mine, root;
+  std::vector<Tensor> got;
+  EXPECT_TRUE(session.Run(values, &got).ok());
+  for (const Tensor& t : got) {
+    mine.push_back(ops::Const(s, t));
+    root.push_back(ops::CollectiveBroadcast(s, mine.back()));
+  }
+  std::vector<Tensor> a, b;
+  Session check(s);
+  EXPECT_TRUE(check.Run(mine, &a).ok() && check.Run(root, &b).ok());
+  bool same = true;
+  for (size_t i = 0; i < a.size(); ++i) same = same && ToDoubles(a[i]) == ToDoubles(b[i]);
+  return same;
+}
+
+// Every rank runs the fused update for both weights, and ranks that start apart (no
+// broadcast) hold rank 0's weights after one step: the documented rule for replicas.
+TEST(DataParallel, ReplicaUpdatesRunFusedAndFollowRankZero) {
+  Model m;
+  Build(&m, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1 + dist::Rank());
+  Session session(m.scope);
+  RILL_ASSERT_OK(session.Run({}, {}, {ops::GlobalVariablesInitializer(m.scope)}, nullptr));
+  const bool apart = dist::Size() > 1;
+  EXPECT_EQ(SameAsRankZero(session, {m.w1, m.w2}), !apart || dist::Rank() == 0);
+  EXPECT_EQ(TracedOps(session, m, "_MatMulAllReduceApplyGradientDescent"), 2);
+  EXPECT_EQ(TracedOps(session, m, "ApplyGradientDescent"), 2);  // the biases
+  EXPECT_TRUE(SameAsRankZero(session, {m.w1, m.w2}));
 }
 
 }  // namespace

@@ -51,7 +51,21 @@ void RankShare() {
   AddCase("an integer x", {"_RankShare", {I({2}, {4, 6})}, {}}, kConstruction, kInvalid, {"int32"});
 }
 
+void ReplicaUpdate() {
+  const char* op = "_MatMulAllReduceApplyGradientDescent";
+  const Tensor lr = F({}, {0.1f});
+  AddRecipe({op, {F({3, 4}), lr, F({3, 2}), F({2, 4})}, {}});
+  Both("a product of the wrong shape", {op, {F({3, 4}), lr, F({3, 2}), F({2, 5})}, {}},
+       {"[3,5]", "[3,4]"});
+  Both("inner dimensions that differ", {op, {F({3, 4}), lr, F({3, 2}), F({3, 4})}, {}});
+  Both("an alpha that is not a scalar", {op, {F({3, 4}), F({2}), F({3, 2}), F({2, 4})}, {}});
+  Both("a of rank 3", {op, {F({3, 4}), lr, F({3, 2, 1}), F({2, 4})}, {}});
+  AddCase("integers", {op, {I({1, 1}, {1}), I({}, {1}), I({1, 1}, {1}), I({1, 1}, {1})}, {}},
+          kConstruction, kInvalid, {"int32"});
+}
+
 const bool kRegistered = [] {
+  ReplicaUpdate();
   RankShare();
   AllReduce();
   Broadcast();
