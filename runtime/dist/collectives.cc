@@ -203,8 +203,12 @@ absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec&
                              const Tensor& buf, const std::function<absl::Status(bool)>& fill) {
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
   return Moved(s.data, [&]() -> absl::Status {
-    RILL_RETURN_IF_ERROR(fill(comm.rank() == 0));
-    return s.data->AllReduce(buf.data(), buf.data(), buf.NumElements(), buf.dtype(), false);
+    // The other ranks are in the sum now: a fill that fails still takes part, so they do
+    // not wait for this rank until the timeout; its error is this rank's result.
+    const absl::Status filled = fill(comm.rank() == 0);
+    RILL_RETURN_IF_ERROR(
+        s.data->AllReduce(buf.data(), buf.data(), buf.NumElements(), buf.dtype(), false));
+    return filled;
   });
 }
 

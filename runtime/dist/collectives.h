@@ -40,7 +40,8 @@ absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
                        const Tensor& out, bool mean);
 // buf = the sum over ranks of what `fill` writes into it, in place. `fill` runs once every
 // rank has stated the collective (with true on rank 0), so a rank whose statement differs
-// leaves buf as it was.
+// leaves buf as it was. A fill that fails still takes part (with what it left in buf), and
+// its error is returned.
 absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
                              const Tensor& buf, const std::function<absl::Status(bool)>& fill);
 // out = root's `in`, on every rank.

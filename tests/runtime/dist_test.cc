@@ -277,6 +277,31 @@ TEST(Collectives, RanksThatDisagreeAreAnErrorBeforeAnyTransfer) {
   EXPECT_EQ(comm.transfers.load(), 0);
 }
 
+// A sum of filled buffers (the replicas' update) fills only once the ranks agree, and a
+// fill that fails still takes part in the sum, so the other ranks are not left waiting.
+TEST(Collectives, AFilledSumFillsAfterAgreeingAndTakesPartWhenTheFillFails) {
+  dist::CollectiveSpec spec = Spec(TensorShape({3}));
+  spec.kind = dist::CollectiveKind::kReplicaUpdate;
+  dist::CollectiveSpec other = spec;
+  other.shape = TensorShape({4});
+  Tensor buf(DT_FLOAT, TensorShape({3}));
+  dist::HostPlace host;
+  for (const dist::CollectiveSpec* theirs : {&other, &spec}) {
+    const std::vector<char> stated = Statement(*theirs);
+    FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
+    int fills = 0;
+    absl::Status st = dist::AllReduceFilled(comm, host, spec, buf, [&](bool root) {
+      fills += root ? 1 : 100;
+      return errors::Internal("the GEMM failed");
+    });
+    const bool agree = theirs == &spec;
+    EXPECT_EQ(st.code(), agree ? absl::StatusCode::kInternal : absl::StatusCode::kInvalidArgument)
+        << st;
+    EXPECT_EQ(fills, agree ? 1 : 0);
+    EXPECT_EQ(comm.transfers.load(), agree ? 1 : 0);
+  }
+}
+
 // A place that states a GPU NCCL can reach and records the path every rank agreed on.
 class NcclAblePlace : public dist::DataPlace {
  public:
