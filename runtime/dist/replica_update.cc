@@ -4,6 +4,10 @@
 // var = -alpha op(a) op(b)), then one allreduce in place. Every rank ends with rank 0's
 // updated variable plus the others' terms: with replicas, the update of the summed
 // gradient, with no gradient stored and no pass over the weights after the sum.
+#include <algorithm>
+#include <memory>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "rill/core/apply_util.h"
 #include "rill/core/async_kernel.h"
