@@ -27,7 +27,8 @@ class Comm {
   // with one (the ranks' statements): MPI's waits for late ranks asleep, not polling.
   virtual absl::Status AllGather(const void* send, int64_t bytes, void* recv) = 0;
   // recv = the elementwise sum of every rank's send (send == recv: in place). MPI's
-  // implementation reduces in pieces of at most kAllReducePieceBytes.
+  // implementation sums pieces of at most kAllReducePieceBytes round a ring of
+  // point-to-point calls (mpi/p2p_sum.h), a wait that Abandon ends.
   virtual absl::Status AllReduceSum(const void* send, void* recv, int64_t count,
                                     DataType dtype) = 0;
   // buf = root's buf on every rank.
@@ -39,18 +40,19 @@ class Comm {
   virtual absl::Status Finalize() = 0;
   // Called by the engine when a collective has not completed within its timeout (the job
   // is broken): a wait for other ranks under way, and any later one, returns Aborted, so
-  // the engine's thread leaves instead of polling for a rank that may be gone. A transfer
-  // already under way in a blocking call cannot be recalled.
+  // the engine's thread leaves instead of polling for a rank that may be gone: the
+  // statements' wait and a sum's. A broadcast or allgather under way (blocking calls)
+  // cannot be recalled.
   virtual void Abandon() {}
 };
 
-// The largest MPI_Allreduce rill makes; a longer sum goes in pieces this size, one after
-// another. On Open MPI 4.1's shared-memory transport one 36 MiB float32 sum took 21-26 ms on
-// 2 ranks and 96 ms on 3, the same sum in 4 MiB pieces 9-10 ms and 41 ms (2-core AMD EPYC,
-// 2026-11-28, docs/benchmarks.md): a piece is still in the cache when its sum goes back,
-// and the algorithm Open MPI picks for 2 ranks runs at half speed from 32 MiB up. NCCL's
-// pipeline buffers are 4 MiB too; on a network, a call's latency (tens of microseconds)
-// stays small against a piece's transfer.
+// The largest sum rill makes at once; a longer sum goes in pieces this size, one after
+// another (measured with MPI_Allreduce, which rill's sums then called). On Open MPI 4.1's
+// shared-memory transport one 36 MiB float32 sum took 21-26 ms on 2 ranks and 96 ms on 3, the same
+// sum in 4 MiB pieces 9-10 ms and 41 ms (2-core AMD EPYC, 2026-11-28, docs/benchmarks.md): a piece
+// is still in the cache when its sum goes back, and the algorithm Open MPI picks for 2 ranks runs
+// at half speed from 32 MiB up. NCCL's pipeline buffers are 4 MiB too; on a network, a call's
+// latency (tens of microseconds) stays small against a piece's transfer.
 inline constexpr int64_t kAllReducePieceBytes = int64_t{4} << 20;
 
 // A job of one process: every collective is a copy.

@@ -5,6 +5,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "rill/core/status.h"
@@ -123,6 +124,13 @@ void Engine::Core::Loop() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       in_flight_.reset();
+      if (!broken_.ok()) {
+        // Given up after the timeout (Comm::Abandon): calls to other ranks may still be
+        // pending on what the work holds (its tensors, a GPU path's staging memory), and a
+        // late rank may yet complete them, so it is never freed.
+        static auto* kept = new std::vector<std::shared_ptr<Request>>;
+        kept->push_back(r);
+      }
       if (stopping_ && queue_.empty()) watch_cv_.notify_one();  // Stop waits for the watchdog
     }
     r->Finish(st);

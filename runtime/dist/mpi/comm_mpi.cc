@@ -20,34 +20,12 @@
 #include "absl/strings/str_cat.h"
 #include "rill/core/status.h"
 #include "rill/runtime/dist/comm.h"
+#include "rill/runtime/dist/mpi/p2p_sum.h"
 
 namespace rill::dist {
 namespace {
 
-absl::Status Check(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return absl::OkStatus();
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  return errors::Internal(call, " failed: ", std::string(text, std::max(len, 0)));
-}
-
-absl::StatusOr<MPI_Datatype> MpiType(DataType dt) {
-  switch (dt) {
-    case DT_FLOAT:
-      return MPI_FLOAT;
-    case DT_DOUBLE:
-      return MPI_DOUBLE;
-    case DT_INT32:
-      return MPI_INT32_T;
-    case DT_INT64:
-      return MPI_INT64_T;
-    case DT_UINT8:
-      return MPI_UINT8_T;
-    default:
-      return errors::InvalidArgument("no MPI sum for ", DataTypeString(dt));
-  }
-}
+absl::Status Check(int rc, const char* call) { return CheckMpi(rc, call); }
 
 // Asks Linux to end this thread's naps on time: by default a sleep may end up to 50 us late
 // (timer slack), and on the 2-core machine a nap of 10 us took 95 us (median of 200), of
@@ -130,19 +108,9 @@ class MpiComm : public Comm {
     return st;
   }
 
+  // Point-to-point calls polled (p2p_sum.h), so an abandoned sum returns.
   absl::Status AllReduceSum(const void* send, void* recv, int64_t count, DataType dt) override {
-    RILL_ASSIGN_OR_RETURN(MPI_Datatype type, MpiType(dt));
-    const int64_t elem = DataTypeSize(dt);
-    const int64_t piece = std::max<int64_t>(1, kAllReducePieceBytes / elem);
-    for (int64_t done = 0; done < count;) {
-      const int n = static_cast<int>(std::min(count - done, piece));
-      char* out = static_cast<char*>(recv) + done * elem;
-      const void* in = send == recv ? MPI_IN_PLACE : static_cast<const char*>(send) + done * elem;
-      RILL_RETURN_IF_ERROR(
-          Check(MPI_Allreduce(in, out, n, type, MPI_SUM, world_), "MPI_Allreduce"));
-      done += n;
-    }
-    return absl::OkStatus();
+    return sum_.Run(world_, send, recv, count, dt, abandoned_);
   }
 
   absl::Status Broadcast(void* buf, int64_t bytes, int root) override {
@@ -188,6 +156,7 @@ class MpiComm : public Comm {
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   std::string backend_;
   std::vector<char> statements_;  // the statements' allgather: mine, then every rank's
+  PointToPointSum sum_;
   std::atomic<bool> abandoned_{false};
 };
 
