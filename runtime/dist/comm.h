@@ -40,9 +40,9 @@ class Comm {
   virtual absl::Status Finalize() = 0;
   // Called by the engine when a collective has not completed within its timeout (the job
   // is broken): a wait for other ranks under way, and any later one, returns Aborted, so
-  // the engine's thread leaves instead of polling for a rank that may be gone: the
-  // statements' wait and a sum's. A broadcast or allgather under way (blocking calls)
-  // cannot be recalled.
+  // the engine's thread leaves instead of polling for a rank that may be gone (MPI's
+  // waits that poll nonblocking calls: the statements', a sum's, a broadcast's). An
+  // allgather's transfer (a blocking call) cannot be recalled.
   virtual void Abandon() {}
 };
 

@@ -59,24 +59,22 @@ absl::Status Add(const char* a, const char* b, char* out, int64_t n, DataType dt
   return absl::OkStatus();
 }
 
-// Polls the two calls of an exchange until both are done. It does not sleep: every rank
-// has stated this collective (collectives.cc), so the others are in it too, and MPI moves a
-// large message only while it is polled.
-absl::Status WaitPolling(MPI_Request* reqs, const std::atomic<bool>& abandoned) {
-  for (;;) {
-    int done = 0;
-    RILL_RETURN_IF_ERROR(CheckMpi(MPI_Testall(2, reqs, &done, MPI_STATUSES_IGNORE), "MPI_Testall"));
-    if (done) return absl::OkStatus();
-    if (abandoned.load(std::memory_order_acquire)) {
-      return errors::Aborted("a sum over ranks abandoned: the collective timed out");
-    }
-  }
-}
-
 // Where slice c of n elements, cut in `size` slices, starts.
 int64_t SliceStart(int64_t n, int size, int c) { return n * c / size; }
 
 }  // namespace
+
+absl::Status WaitPolling(MPI_Request* reqs, int n, const char* call,
+                         const std::atomic<bool>& abandoned) {
+  for (;;) {
+    int done = 0;
+    RILL_RETURN_IF_ERROR(CheckMpi(MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE), "MPI_Testall"));
+    if (done) return absl::OkStatus();
+    if (abandoned.load(std::memory_order_acquire)) {
+      return errors::Aborted(call, " abandoned: the collective timed out");
+    }
+  }
+}
 
 absl::Status CheckMpi(int rc, const char* call) {
   if (rc == MPI_SUCCESS) return absl::OkStatus();
@@ -102,7 +100,7 @@ absl::Status PointToPointSum::Exchange(MPI_Comm comm, int to, const void* send, 
         MPI_Isend(send, static_cast<int>(send_bytes), MPI_BYTE, to, kSumTag, comm, &reqs[1]),
         "MPI_Isend"));
   }
-  return WaitPolling(reqs, abandoned);
+  return WaitPolling(reqs, 2, "a sum over ranks", abandoned);
 }
 
 absl::Status PointToPointSum::Ring(MPI_Comm comm, int rank, int size, const char* in, char* out,

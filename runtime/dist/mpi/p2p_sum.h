@@ -21,6 +21,14 @@ namespace rill::dist {
 // An MPI call's error as a Status naming the call.
 absl::Status CheckMpi(int rc, const char* call);
 
+// Polls the n calls until all are done, without sleeping: it waits for data to move once
+// every rank has stated the collective (collectives.cc), so the others are in it too, and
+// MPI moves a large message only while it is polled. Aborted (naming `call`) once
+// `abandoned` is set; the calls stay pending. The sum's wait, and the broadcast's
+// (comm_mpi.cc).
+absl::Status WaitPolling(MPI_Request* reqs, int n, const char* call,
+                         const std::atomic<bool>& abandoned);
+
 class PointToPointSum {
  public:
   // recv = the sum over the ranks of `comm` of their send (send == recv: in place), in pieces
