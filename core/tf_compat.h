@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
 #include "absl/types/span.h"
@@ -33,7 +34,8 @@ using uint32 = std::uint32_t;
 using uint64 = std::uint64_t;
 using string = std::string;
 // TensorFlow's StringPiece: an absl::string_view (as TensorFlow's is since 2.x) that keeps
-// the Consume of its older API, which ported programs still call.
+// the members of its older API that ported programs and tests still call (Consume,
+// contains, starts_with, ends_with).
 class StringPiece : public absl::string_view {
  public:
   using Base = absl::string_view;
@@ -42,6 +44,9 @@ class StringPiece : public absl::string_view {
   StringPiece(const std::string& s) : Base(s) {}  // NOLINT
   // Drops `prefix` from the front and returns true when the piece starts with it.
   bool Consume(absl::string_view prefix) { return absl::ConsumePrefix(this, prefix); }
+  bool contains(absl::string_view s) const { return find(s) != npos; }
+  bool starts_with(absl::string_view s) const { return absl::StartsWith(*this, s); }
+  bool ends_with(absl::string_view s) const { return absl::EndsWith(*this, s); }
 };
 namespace gtl {
 template <typename T>

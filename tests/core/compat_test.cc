@@ -90,6 +90,12 @@ TEST(TfCompat, PlatformNamesAndErrorCodes) {
   EXPECT_TRUE(piece.Consume("--steps"));
   EXPECT_TRUE(piece.Consume("="));
   EXPECT_EQ(piece, "12");
+  const StringPiece message = "input must be 1-D or higher";
+  EXPECT_TRUE(message.contains("1-D"));
+  EXPECT_FALSE(message.contains("2-D"));
+  EXPECT_TRUE(message.starts_with("input"));
+  EXPECT_TRUE(message.ends_with("higher"));
+  EXPECT_FALSE(message.ends_with("input"));
   EXPECT_EQ(strings::Printf("%s=%d (%.1f)", "x", 12, 0.5), "x=12 (0.5)");
   EXPECT_EQ(strings::Printf("%s", ""), "");
   Status s = errors::InvalidArgument("x");
