@@ -4,6 +4,7 @@
 #include <numeric>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "rill/core/kernel_util.h"
 #include "rill/core/limits.h"
 #include "rill/core/shape_inference.h"
@@ -22,9 +23,27 @@ absl::Status CheckTuples(absl::Span<const int64_t> indices, size_t rank, const c
   return absl::OkStatus();
 }
 
-// Each tuple of `indices` [rows, K] as a slice number of `dims`' first K dims.
+// "indices[i,j] = [a, b] does not index into <into> [dims]: ...", TensorFlow's words for
+// tuple `r` (whose place in indices' leading dims is i,j) with entry `e` out of range.
+absl::Status TupleOutside(const Tensor& indices, absl::Span<const int64_t> v, int64_t r, int64_t e,
+                          absl::Span<const int64_t> dims, const char* into) {
+  const int64_t k = indices.dim_size(indices.dims() - 1);
+  std::vector<int64_t> place(static_cast<size_t>(indices.dims() - 1));
+  for (int64_t d = indices.dims() - 2, rest = r; d >= 0; --d) {
+    place[static_cast<size_t>(d)] = rest % indices.dim_size(static_cast<int>(d));
+    rest /= indices.dim_size(static_cast<int>(d));
+  }
+  std::vector<int64_t> tuple(v.begin() + r * k, v.begin() + (r + 1) * k);
+  return errors::InvalidArgument("indices[", absl::StrJoin(place, ","), "] = [",
+                                 absl::StrJoin(tuple, ", "), "] does not index into ", into, " ",
+                                 shape_util::Str(dims), ": entry ", e, ", ", tuple[e],
+                                 ", is outside [0, ", dims[e], ")");
+}
+
+// Each tuple of `indices` [rows, K] as a slice number of `dims`' first K dims (`into`
+// names them in errors: "param shape", "shape").
 absl::StatusOr<NdGeometry> Flatten(const Tensor& indices, absl::Span<const int64_t> dims,
-                                   Tensor* flat) {
+                                   const char* into, Tensor* flat) {
   const int64_t k = indices.dim_size(indices.dims() - 1);
   NdGeometry g;
   g.rows = 1;  // one tuple per position of indices[:-1] (an empty tuple when K is 0)
@@ -39,11 +58,7 @@ absl::StatusOr<NdGeometry> Flatten(const Tensor& indices, absl::Span<const int64
     int64_t at = 0;
     for (int64_t j = 0; j < k; ++j) {
       const int64_t i = v[r * k + j];
-      if (i < 0 || i >= dims[j]) {
-        return errors::InvalidArgument("index tuple ", r, " has ", i, " at position ", j,
-                                       ", outside [0, ", dims[j], ") of dims ",
-                                       shape_util::Str(dims));
-      }
+      if (i < 0 || i >= dims[j]) return TupleOutside(indices, v, r, j, dims, into);
       at = at * dims[j] + i;
     }
     out[r] = at;
@@ -92,7 +107,7 @@ absl::StatusOr<NdGeometry> PrepareGatherNd(OpKernelContext& ctx, Tensor** out, T
   RILL_ASSIGN_OR_RETURN(shape_util::Dims dims, GatherNdDims(params, indices.shape().dim_sizes()));
   RILL_ASSIGN_OR_RETURN(TensorShape shape, TensorShape::Build(dims));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
-  return Flatten(indices, params, flat);
+  return Flatten(indices, params, "param shape", flat);
 }
 
 absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, Tensor* flat) {
@@ -106,7 +121,7 @@ absl::StatusOr<NdGeometry> PrepareScatterNd(OpKernelContext& ctx, Tensor** out, 
   RILL_RETURN_IF_ERROR(CheckScatterNd(indices.shape().dim_sizes(), ctx.input(1).shape().dim_sizes(),
                                       shape.dim_sizes()));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(0, shape, out));
-  return Flatten(indices, shape.dim_sizes(), flat);
+  return Flatten(indices, shape.dim_sizes(), "shape", flat);
 }
 
 absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** out, Tensor* flat) {
@@ -115,7 +130,7 @@ absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** o
   RILL_RETURN_IF_ERROR(CheckScatterNd(indices.shape().dim_sizes(), ctx.input(2).shape().dim_sizes(),
                                       tensor.shape().dim_sizes()));
   RILL_RETURN_IF_ERROR(ctx.forward_or_allocate_output(0, 0, tensor.shape(), out));
-  return Flatten(indices, tensor.shape().dim_sizes(), flat);
+  return Flatten(indices, tensor.shape().dim_sizes(), "shape", flat);
 }
 
 absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tensor& indices,
@@ -123,7 +138,7 @@ absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tenso
   if (nd) {
     RILL_RETURN_IF_ERROR(CheckScatterNd(indices.shape().dim_sizes(), updates.shape().dim_sizes(),
                                         var.shape().dim_sizes()));
-    return Flatten(indices, var.shape().dim_sizes(), flat);
+    return Flatten(indices, var.shape().dim_sizes(), "shape", flat);
   }
   if (var.dims() == 0) {
     return errors::InvalidArgument("the variable must have rank >= 1 to scatter rows into, got ",
@@ -137,7 +152,7 @@ absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tenso
       CheckScatterNd(as_tuples.dim_sizes(), updates.shape().dim_sizes(), var.shape().dim_sizes()));
   Tensor view;
   if (!view.CopyFrom(indices, as_tuples)) return errors::Internal("indices as tuples");
-  return Flatten(view, var.shape().dim_sizes(), flat);
+  return Flatten(view, var.shape().dim_sizes(), "shape", flat);
 }
 
 absl::StatusOr<NdGeometry> PrepareVariableScatter(OpKernelContext& ctx, Var& var, bool nd,

@@ -44,7 +44,7 @@ absl::Status ComputeDynamicPartition(OpKernelContext& ctx) {
   std::vector<int64_t> counts(num, 0);
   for (int64_t i = 0; i < n; ++i) {
     if (p[i] < 0 || p[i] >= num) {
-      return errors::InvalidArgument("partitions[", i, "] is ", p[i], ", not in [0, ", num, ")");
+      return errors::InvalidArgument("partitions[", i, "] = ", p[i], " is not in [0, ", num, ")");
     }
     ++counts[p[i]];
   }

@@ -15,10 +15,10 @@ void PartitionCases() {
   AddRecipe({"DynamicPartition", {F({4, 3}), I({4}, {0, 1, 1, 0})}, two});
   AddCase("a partition past num_partitions (in the kernel)",
           {"DynamicPartition", {F({4, 3}), I({4}, {0, 1, 2, 0})}, two}, kRun, kInvalid,
-          {"partitions[2] is 2"});
+          {"partitions[2] = 2"});
   AddCase("a negative partition (in the kernel)",
           {"DynamicPartition", {F({4, 3}), I({4}, {0, -1, 1, 0})}, two}, kRun, kInvalid,
-          {"partitions[1] is -1"});
+          {"partitions[1] = -1"});
   Both("partitions that are not a prefix of data's shape",
        {"DynamicPartition", {F({4, 3}), I({3}, {0, 1, 1})}, two}, {"[3]", "[4,3]"});
   Both("partitions of higher rank than data",

@@ -156,9 +156,12 @@ void Gathers() {
 
   AddRecipe({"GatherNd", {F({3, 2}), I({2, 2}, {2, 1, 0, 0})}, {}});
   AddCase("a tuple entry past its dim", {"GatherNd", {F({3, 2}), I({1, 2}, {0, 2})}, {}},
-          Where::kRun, kInvalid, {"index tuple 0", "[0, 2)"});
+          Where::kRun, kInvalid,
+          {"indices[0] = [0, 2] does not index into param shape [3,2]", "[0, 2)"});
   AddCase("a negative tuple entry", {"GatherNd", {F({3, 2}), I({1, 2}, {-1, 0})}, {}}, Where::kRun,
-          kInvalid, {"index tuple 0", "-1"});
+          kInvalid, {"indices[0] = [-1, 0]", "entry 0, -1,"});
+  AddCase("a bad tuple of 3-D indices", {"GatherNd", {F({3, 2}), I({2, 2, 1}, {0, 1, 2, 3})}, {}},
+          Where::kRun, kInvalid, {"indices[1,1] = [3] does not index into param shape [3,2]"});
   Both("tuples longer than params' rank", {"GatherNd", {F({3, 2}), I({1, 3}, {0, 0, 0})}, {}},
        {"3 entries", "rank 2"});
   Both("scalar indices", {"GatherNd", {F({3, 2}), I({}, {0})}, {}}, {"rank >= 1"});
@@ -167,7 +170,7 @@ void Gathers() {
   AddRecipe({"ScatterNd", {I({2, 1}, {0, 2}), F({2, 2}), I({2}, {3, 2})}, {}});
   AddCase("a tuple past the shape",
           {"ScatterNd", {I({2, 1}, {0, 3}), F({2, 2}), I({2}, {3, 2})}, {}}, Where::kRun, kInvalid,
-          {"index tuple 1", "[0, 3)"});
+          {"indices[1] = [3] does not index into shape [3,2]", "[0, 3)"});
   Both("updates of the wrong shape",
        {"ScatterNd", {I({2, 1}, {0, 2}), F({2, 3}), I({2}, {3, 2})}, {}},
        {"updates must have shape [2,2]"});

@@ -47,7 +47,7 @@ TEST(DynamicPartition, RefusesAPartitionOutOfRange) {
   std::vector<Tensor> out;
   const absl::Status st = session.Run({{p, test::AsTensor<int32_t>({0, 2, 1})}}, {parts[0]}, &out);
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
-  EXPECT_NE(st.message().find("partitions[1] is 2, not in [0, 2)"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("partitions[1] = 2 is not in [0, 2)"), std::string::npos) << st;
 }
 
 // TensorFlow's documented example: three lists, indices of ranks 0, 1 and 2.
