@@ -17,7 +17,8 @@ block='#include "gtest/gtest.h"
 #include "rill/core/tf_compat.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
-#include "rill/runtime/testing/testutil.h"'
+#include "rill/runtime/testing/testutil.h"
+#include "rill/runtime/testing/ops_testutil.h"'
 total=0
 for f in "$src"/*.cc; do
   name=$(basename "$f")

@@ -1,0 +1,261 @@
+// TensorFlow's NodeDefBuilder and FakeInput (framework/node_def_builder.h, fake_input.h)
+// for kernel tests (runtime/testing/ops_testutil.h): one node described by its op, its
+// attributes and its inputs' dtypes, before any graph holds it.
+//   NodeDef def;
+//   ASSERT_TRUE(NodeDefBuilder("mm", "MatMul")
+//                   .Input(FakeInput(DT_FLOAT))
+//                   .Input(FakeInput(DT_FLOAT))
+//                   .Attr("transpose_a", true)
+//                   .Finalize(&def).ok());
+// FakeInput() takes its dtype from the op: a fixed dtype, the type attribute when set
+// (.Attr("T", DT_FLOAT)) or its default; FakeInput(n, dtype) is a list of n inputs (a
+// list's length may come from its number attribute instead, .Attr("N", 3)).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "rill/core/attr_value.h"
+#include "rill/core/op_registry.h"
+
+namespace rill {
+
+// TensorFlow's ref dtypes (a dtype plus 100: DT_FLOAT_REF is a float variable itself, not
+// its value), as its tests give them to FakeInput for an op's ref inputs. rill marks ref
+// inputs in the op's schema instead, so these exist for FakeInput alone: a plain dtype
+// for a ref input does as well.
+inline constexpr int kDataTypeRefOffset = 100;
+inline constexpr DataType MakeRefType(DataType dt) {
+  return static_cast<DataType>(dt + kDataTypeRefOffset);
+}
+inline constexpr bool IsRefType(DataType dt) { return dt > kDataTypeRefOffset; }
+inline constexpr DataType RemoveRefType(DataType dt) {
+  return IsRefType(dt) ? static_cast<DataType>(dt - kDataTypeRefOffset) : dt;
+}
+inline constexpr DataType DT_FLOAT_REF = MakeRefType(DT_FLOAT);
+inline constexpr DataType DT_DOUBLE_REF = MakeRefType(DT_DOUBLE);
+inline constexpr DataType DT_INT32_REF = MakeRefType(DT_INT32);
+inline constexpr DataType DT_UINT8_REF = MakeRefType(DT_UINT8);
+inline constexpr DataType DT_INT64_REF = MakeRefType(DT_INT64);
+inline constexpr DataType DT_BOOL_REF = MakeRefType(DT_BOOL);
+
+// What one input argument of the op gets: a dtype (DT_INVALID: the op's), a count for a
+// list (-1: the op's number attribute), or the dtypes of a list one by one.
+struct FakeInputSpec {
+  int n = -1;
+  DataType dtype = DT_INVALID;
+  std::vector<DataType> dtypes;
+};
+inline FakeInputSpec FakeInput(DataType dtype = DT_INVALID) { return {-1, dtype, {}}; }
+inline FakeInputSpec FakeInput(int n) { return {n, DT_INVALID, {}}; }
+inline FakeInputSpec FakeInput(int n, DataType dtype) { return {n, dtype, {}}; }
+inline FakeInputSpec FakeInput(std::vector<DataType> dtypes) {
+  return {static_cast<int>(dtypes.size()), DT_INVALID, std::move(dtypes)};
+}
+inline FakeInputSpec FakeInput(std::initializer_list<DataType> dtypes) {
+  return FakeInput(std::vector<DataType>(dtypes));
+}
+
+// A node before any graph holds it: op, attributes set, device, and one dtype per input
+// (lists flattened), with whether that input is a variable (a ref argument).
+class NodeDef {
+ public:
+  const std::string& name() const { return name_; }
+  const std::string& op() const { return op_; }
+  const std::string& device() const { return device_; }
+  const AttrMap& attr() const { return attr_; }
+  AttrMap* mutable_attr() { return &attr_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  void set_op(std::string op) { op_ = std::move(op); }
+  void set_device(std::string device) { device_ = std::move(device); }
+  const std::vector<DataType>& input_types() const { return input_types_; }
+  const std::vector<bool>& input_is_ref() const { return input_is_ref_; }
+  void add_input(DataType dtype, bool is_ref) {
+    input_types_.push_back(dtype);
+    input_is_ref_.push_back(is_ref);
+  }
+  void clear_inputs() {
+    input_types_.clear();
+    input_is_ref_.clear();
+  }
+
+ private:
+  std::string name_, op_, device_;
+  AttrMap attr_;
+  std::vector<DataType> input_types_;
+  std::vector<bool> input_is_ref_;
+};
+
+class NodeDefBuilder {
+ public:
+  NodeDefBuilder(std::string name, std::string op) : name_(std::move(name)), op_(std::move(op)) {}
+
+  NodeDefBuilder& Input(FakeInputSpec in) {
+    inputs_.push_back(std::move(in));
+    return *this;
+  }
+  NodeDefBuilder& Device(std::string device) {
+    device_ = std::move(device);
+    return *this;
+  }
+  NodeDefBuilder& Attr(const std::string& name, AttrValue v) {
+    attrs_[name] = std::move(v);
+    return *this;
+  }
+  // The forms TensorFlow's tests write, which the variant would not take or would take
+  // as another kind (a bool as an int, a double, a braced list of ints).
+  NodeDefBuilder& Attr(const std::string& name, bool v) { return Attr(name, AttrValue(v)); }
+  NodeDefBuilder& Attr(const std::string& name, int v) { return Attr(name, AttrValue(int64_t{v})); }
+  NodeDefBuilder& Attr(const std::string& name, int64_t v) { return Attr(name, AttrValue(v)); }
+  NodeDefBuilder& Attr(const std::string& name, float v) { return Attr(name, AttrValue(v)); }
+  NodeDefBuilder& Attr(const std::string& name, double v) {
+    return Attr(name, AttrValue(static_cast<float>(v)));
+  }
+  NodeDefBuilder& Attr(const std::string& name, DataType v) { return Attr(name, AttrValue(v)); }
+  NodeDefBuilder& Attr(const std::string& name, const char* v) {
+    return Attr(name, AttrValue(std::string(v)));
+  }
+  NodeDefBuilder& Attr(const std::string& name, const TensorShape& v) {
+    return Attr(name, AttrValue(PartialTensorShape(v)));
+  }
+  NodeDefBuilder& Attr(const std::string& name, std::initializer_list<int> v) {
+    return Attr(name, AttrValue(std::vector<int64_t>(v.begin(), v.end())));
+  }
+  NodeDefBuilder& Attr(const std::string& name, const std::vector<int>& v) {
+    return Attr(name, AttrValue(std::vector<int64_t>(v.begin(), v.end())));
+  }
+  NodeDefBuilder& Attr(const std::string& name, std::initializer_list<float> v) {
+    return Attr(name, AttrValue(std::vector<float>(v)));
+  }
+  NodeDefBuilder& Attr(const std::string& name, std::initializer_list<DataType> v) {
+    return Attr(name, AttrValue(std::vector<DataType>(v)));
+  }
+
+  // *def = the node, each FakeInput resolved against the op's arguments. NotFound for an
+  // unknown op; InvalidArgument for an attribute the op does not have, a count of inputs
+  // other than its arguments', or a dtype or list length nothing gives.
+  absl::Status Finalize(NodeDef* def) const {
+    const OpDef* op = OpRegistry::Global()->LookUp(op_);
+    if (op == nullptr) return absl::NotFoundError(absl::StrCat(Who(), ": op is not registered"));
+    for (const auto& [attr, value] : attrs_) {
+      if (op->FindAttr(attr) == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(Who(), ": the op has no attribute '", attr, "'"));
+      }
+    }
+    if (inputs_.size() != op->inputs.size()) {
+      std::vector<std::string> names;
+      for (const ArgDef& a : op->inputs) names.push_back(a.name);
+      return absl::InvalidArgumentError(
+          absl::StrCat(Who(), " takes ", op->inputs.size(), " input arguments (",
+                       absl::StrJoin(names, ", "), "); ", inputs_.size(), " FakeInputs given"));
+    }
+    NodeDef out;
+    out.set_name(name_);
+    out.set_op(op_);
+    out.set_device(device_);
+    *out.mutable_attr() = attrs_;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      RILL_RETURN_IF_ERROR(Resolve(*op, op->inputs[i], inputs_[i], &out));
+    }
+    *def = std::move(out);
+    return absl::OkStatus();
+  }
+
+ private:
+  std::string Who() const { return absl::StrCat("NodeDefBuilder: node '", name_, "' (", op_, ")"); }
+
+  // An attribute of the builder's, else the op's default, else nullptr.
+  const AttrValue* AttrOrDefault(const OpDef& op, const std::string& name) const {
+    if (auto it = attrs_.find(name); it != attrs_.end()) return &it->second;
+    const AttrDef* a = op.FindAttr(name);
+    return a != nullptr && a->default_value.has_value() ? &*a->default_value : nullptr;
+  }
+
+  // Appends argument `arg`'s inputs as `in` gives them.
+  absl::Status Resolve(const OpDef& op, const ArgDef& arg, const FakeInputSpec& in,
+                       NodeDef* def) const {
+    std::vector<DataType> dtypes = in.dtypes;
+    if (dtypes.empty()) {
+      int n = 1;
+      if (!arg.number_attr.empty() || !arg.type_list_attr.empty()) {
+        RILL_RETURN_IF_ERROR(ListLength(op, arg, in, &n));
+      }
+      DataType dt = in.dtype;
+      if (dt == DT_INVALID) RILL_RETURN_IF_ERROR(ArgType(op, arg, &dt));
+      dtypes.assign(static_cast<size_t>(n), dt);
+      const AttrValue* list =
+          arg.type_list_attr.empty() ? nullptr : AttrOrDefault(op, arg.type_list_attr);
+      if (dt == DT_INVALID && list != nullptr &&
+          std::holds_alternative<std::vector<DataType>>(*list)) {
+        dtypes = std::get<std::vector<DataType>>(*list);
+      }
+    }
+    for (DataType dt : dtypes) {
+      if (dt == DT_INVALID) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(Who(), ": no dtype for input '", arg.name, "': give FakeInput(dtype)"));
+      }
+      if (IsRefType(dt) && !arg.is_ref) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(Who(), ": input '", arg.name, "' takes a value, not a variable: give ",
+                         DataTypeString(RemoveRefType(dt)), ", not its ref type"));
+      }
+      def->add_input(RemoveRefType(dt), arg.is_ref);
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ListLength(const OpDef& op, const ArgDef& arg, const FakeInputSpec& in,
+                          int* n) const {
+    if (in.n >= 0) {
+      *n = in.n;
+      return absl::OkStatus();
+    }
+    const std::string& attr = arg.number_attr.empty() ? arg.type_list_attr : arg.number_attr;
+    const AttrValue* v = AttrOrDefault(op, attr);
+    if (v != nullptr && std::holds_alternative<int64_t>(*v)) {
+      *n = static_cast<int>(std::get<int64_t>(*v));
+      return absl::OkStatus();
+    }
+    if (v != nullptr && std::holds_alternative<std::vector<DataType>>(*v)) {
+      *n = static_cast<int>(std::get<std::vector<DataType>>(*v).size());
+      return absl::OkStatus();
+    }
+    return absl::InvalidArgumentError(absl::StrCat(Who(), ": input '", arg.name,
+                                                   "' is a list: give its length (FakeInput(n, "
+                                                   "dtype)) or the attribute '",
+                                                   attr, "'"));
+  }
+
+  absl::Status ArgType(const OpDef& op, const ArgDef& arg, DataType* dt) const {
+    if (arg.type != DT_INVALID) {
+      *dt = arg.type;
+      return absl::OkStatus();
+    }
+    const AttrValue* v = arg.type_attr.empty() ? nullptr : AttrOrDefault(op, arg.type_attr);
+    if (v != nullptr && std::holds_alternative<DataType>(*v)) {
+      *dt = std::get<DataType>(*v);
+      return absl::OkStatus();
+    }
+    if (!arg.type_list_attr.empty()) {  // a type list given by its attribute alone
+      *dt = DT_INVALID;
+      return absl::OkStatus();
+    }
+    return absl::InvalidArgumentError(absl::StrCat(Who(), ": no dtype for input '", arg.name,
+                                                   "': give FakeInput(dtype) or the attribute '",
+                                                   arg.type_attr, "'"));
+  }
+
+  std::string name_, op_, device_;
+  AttrMap attrs_;
+  std::vector<FakeInputSpec> inputs_;
+};
+
+}  // namespace rill
