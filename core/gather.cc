@@ -51,10 +51,16 @@ absl::StatusOr<shape_util::Dims> GatherDims(absl::Span<const int64_t> params,
   if (pr == 0) return errors::InvalidArgument("params must have rank >= 1, got a scalar");
   RILL_ASSIGN_OR_RETURN(int ax, shape_fns::CanonicalAxis(axis, pr, "axis"));
   const int64_t b = batch_dims < 0 ? batch_dims + ir : batch_dims;
-  if (b < 0 || b > ir || b > ax) {
-    return errors::InvalidArgument("batch_dims ", batch_dims, " must be in [-", ir, ", ", ir,
-                                   "] and at most the axis ", ax, " (params ", Str(params),
+  // TensorFlow's words, then the shapes.
+  if (b < 0 || b > ir) {
+    return errors::InvalidArgument("Expected batch_dims in the range [-", ir, ", ", ir,
+                                   "], but got ", batch_dims, " (params ", Str(params),
                                    ", indices ", Str(indices), ")");
+  }
+  if (b > ax) {
+    return errors::InvalidArgument("batch_dims (", batch_dims,
+                                   ") must be less than or equal to axis (", ax, ") (params ",
+                                   Str(params), ", indices ", Str(indices), ")");
   }
   for (int64_t d = 0; d < b; ++d) {
     if (params[d] >= 0 && indices[d] >= 0 && params[d] != indices[d]) {

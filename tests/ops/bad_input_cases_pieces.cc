@@ -144,7 +144,10 @@ void Gathers() {
        {"GatherV2",
         {F({2, 3, 4}), I({2, 2}, {1, 0, 1, 0}), I({}, {0})},
         {{"batch_dims", int64_t{1}}}},
-       {"batch_dims"});
+       {"batch_dims (1) must be less than or equal to axis (0)"});
+  Both("batch_dims past indices' rank",
+       {"GatherV2", {F({2, 3, 4}), I({2}, {1, 0}), I({}, {2})}, {{"batch_dims", int64_t{-2}}}},
+       {"Expected batch_dims in the range [-1, 1], but got -2"});
   Both("batch dims that differ",
        {"GatherV2", {F({2, 3, 4}), I({3, 1}, {1, 0, 1}), I({}, {2})}, {{"batch_dims", int64_t{1}}}},
        {"batch dimension"});
