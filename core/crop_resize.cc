@@ -12,20 +12,22 @@ absl::Status Check4D(const Tensor& t, const char* what) {
   return absl::OkStatus();
 }
 
-// boxes [n, 4] and box_ind [n], every index in [0, batch).
+// boxes [n, 4] and box_ind [n], every index in [0, batch). TensorFlow's words first.
 absl::StatusOr<int64_t> CheckBoxes(const Tensor& boxes, const Tensor& box_ind, int64_t batch) {
   if (boxes.dims() != 2 || boxes.dim_size(1) != 4) {
     return errors::InvalidArgument("boxes must be [num_boxes, 4], got ",
                                    boxes.shape().DebugString());
   }
   if (box_ind.dims() != 1 || box_ind.dim_size(0) != boxes.dim_size(0)) {
-    return errors::InvalidArgument("box_ind must be [num_boxes] (", boxes.dim_size(0), "), got ",
-                                   box_ind.shape().DebugString());
+    return errors::InvalidArgument(
+        "box_index has incompatible shape: box_ind must be [num_boxes] (", boxes.dim_size(0),
+        "), got ", box_ind.shape().DebugString());
   }
   const int32_t* ind = box_ind.base<int32_t>();
   for (int64_t b = 0; b < box_ind.NumElements(); ++b) {
     if (ind[b] < 0 || ind[b] >= batch) {
-      return errors::InvalidArgument("box_ind[", b, "] is ", ind[b], ", not in [0, ", batch,
+      return errors::InvalidArgument("box_index has values outside [0, batch_size): box_ind[", b,
+                                     "] = ", ind[b], " is not in [0, ", batch,
                                      ") (the image's batch)");
     }
   }
@@ -69,7 +71,7 @@ CropDims Dims(const OpKernelContext& ctx, int64_t batch, int64_t h, int64_t w, i
 
 absl::StatusOr<CropDims> PrepareCropAndResize(OpKernelContext& ctx, Tensor** out) {
   const Tensor& image = ctx.input(0);
-  RILL_RETURN_IF_ERROR(Check4D(image, "image"));
+  RILL_RETURN_IF_ERROR(Check4D(image, "input image"));
   if (image.dim_size(1) < 1 || image.dim_size(2) < 1) {
     return errors::InvalidArgument("the image's height and width must be positive, got ",
                                    image.shape().DebugString());

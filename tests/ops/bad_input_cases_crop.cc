@@ -15,10 +15,10 @@ void CropCases() {
   AddRecipe({"CropAndResize", {F({2, 4, 5, 3}), boxes, I({2}, {1, 0}), I({2}, {3, 3})}});
   AddCase("a box index past the batch (in the kernel)",
           {"CropAndResize", {F({2, 4, 5, 3}), boxes, I({2}, {1, 2}), I({2}, {3, 3})}}, kRun,
-          kInvalid, {"box_ind[1] is 2"});
+          kInvalid, {"box_ind[1] = 2"});
   AddCase("a negative box index (in the kernel)",
           {"CropAndResize", {F({2, 4, 5, 3}), boxes, I({2}, {-1, 0}), I({2}, {3, 3})}}, kRun,
-          kInvalid, {"box_ind[0] is -1"});
+          kInvalid, {"box_ind[0] = -1"});
   Both("boxes of 3 coordinates",
        {"CropAndResize", {F({2, 4, 5, 3}), F({2, 3}), I({2}, {1, 0}), I({2}, {3, 3})}}, {"[2,3]"});
   Both("box_ind of another length",
@@ -43,7 +43,7 @@ void CropGradCases() {
   AddCase(
       "a box index past image_size's batch (in the kernel)",
       {"CropAndResizeGradImage", {F({2, 3, 3, 3}), boxes, I({2}, {1, 2}), I({4}, {2, 4, 5, 3})}, t},
-      kRun, kInvalid, {"box_ind[1] is 2"});
+      kRun, kInvalid, {"box_ind[1] = 2"});
   Both(
       "an image_size of another depth",
       {"CropAndResizeGradImage", {F({2, 3, 3, 3}), boxes, I({2}, {1, 0}), I({4}, {2, 4, 5, 4})}, t},
@@ -63,7 +63,7 @@ void CropGradCases() {
   AddRecipe({"CropAndResizeGradBoxes", {F({2, 3, 3, 3}), F({2, 4, 5, 3}), boxes, I({2}, {1, 0})}});
   AddCase("a box index past the batch (in the kernel)",
           {"CropAndResizeGradBoxes", {F({2, 3, 3, 3}), F({2, 4, 5, 3}), boxes, I({2}, {0, 5})}},
-          kRun, kInvalid, {"box_ind[1] is 5"});
+          kRun, kInvalid, {"box_ind[1] = 5"});
   AddCase("an image of another depth (in the kernel)",
           {"CropAndResizeGradBoxes", {F({2, 3, 3, 3}), F({2, 4, 5, 2}), boxes, I({2}, {1, 0})}},
           kRun, kInvalid, {"depth"});

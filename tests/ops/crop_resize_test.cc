@@ -65,7 +65,7 @@ TEST(CropAndResize, RefusesABoxIndexOutsideTheBatch) {
   std::vector<Tensor> out;
   const absl::Status st = session.Run({{ind, test::AsTensor<int32_t>({1})}}, {y}, &out);
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
-  EXPECT_NE(st.message().find("box_ind[0] is 1, not in [0, 1)"), std::string::npos) << st;
+  EXPECT_NE(st.message().find("box_ind[0] = 1 is not in [0, 1)"), std::string::npos) << st;
 }
 
 // Boxes whose sample positions stay clear of pixel boundaries under the steps taken.
