@@ -57,7 +57,8 @@ class OpsTestBase : public ::testing::Test {
 
   // Builds the node and its kernel. Errors: the node's (attributes, dtypes, a shape
   // function that already refuses) and the kernel's (none on the device, or its
-  // constructor's).
+  // constructor's). Inputs added before stay, as TensorFlow's do: clear inputs_ to start
+  // over.
   absl::Status InitOp() {
     session_.reset();
     scope_ = std::make_unique<Scope>(Scope::NewRootScope());
