@@ -80,18 +80,23 @@ NmsResult NonMaxSuppression(const float* boxes, const float* scores, int64_t n,
   return r;
 }
 
+// Each message starts with TensorFlow's words for it.
 absl::Status CheckNmsShapes(const PartialTensorShape& boxes, const PartialTensorShape& scores) {
-  if (!boxes.unknown_rank() &&
-      (boxes.dims() != 2 || (boxes.dim_size(1) >= 0 && boxes.dim_size(1) != 4))) {
-    return errors::InvalidArgument("boxes must be [num_boxes, 4], is ", boxes.DebugString());
+  if (!boxes.unknown_rank() && boxes.dims() != 2) {
+    return errors::InvalidArgument("boxes must be 2-D: [num_boxes, 4], is ", boxes.DebugString());
+  }
+  if (!boxes.unknown_rank() && boxes.dim_size(1) >= 0 && boxes.dim_size(1) != 4) {
+    return errors::InvalidArgument("boxes must have 4 columns: [num_boxes, 4], is ",
+                                   boxes.DebugString());
   }
   if (!scores.unknown_rank() && scores.dims() != 1) {
-    return errors::InvalidArgument("scores must be a vector, is ", scores.DebugString());
+    return errors::InvalidArgument("scores must be 1-D, is ", scores.DebugString());
   }
   if (!boxes.unknown_rank() && !scores.unknown_rank() && boxes.dim_size(0) >= 0 &&
       scores.dim_size(0) >= 0 && boxes.dim_size(0) != scores.dim_size(0)) {
-    return errors::InvalidArgument("boxes ", boxes.DebugString(), " and scores ",
-                                   scores.DebugString(), " must have one score per box");
+    return errors::InvalidArgument("scores has incompatible shape: boxes ", boxes.DebugString(),
+                                   " and scores ", scores.DebugString(),
+                                   " must have one score per box");
   }
   return absl::OkStatus();
 }
