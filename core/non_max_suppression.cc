@@ -48,7 +48,11 @@ NmsResult NonMaxSuppression(const float* boxes, const float* scores, int64_t n,
   for (int64_t i = 0; i < n; ++i) {
     if (scores[i] > o.score_threshold) line.push({static_cast<int32_t>(i), scores[i]});
   }
-  const float scale = o.soft_nms_sigma > 0 ? -0.5f / o.soft_nms_sigma : 0.f;
+  // TensorFlow's rule: hard NMS drops a candidate whose IoU with a selected box is above
+  // the threshold; Soft-NMS (sigma > 0) never drops, it scales the score by
+  // exp(-IoU^2 / (2 sigma)) for every selected box, whatever the threshold.
+  const bool soft = o.soft_nms_sigma > 0;
+  const float scale = soft ? -0.5f / o.soft_nms_sigma : 0.f;
   NmsResult r;
   while (static_cast<int64_t>(r.indices.size()) < o.max_output && !line.empty()) {
     Candidate c = line.top();
@@ -59,10 +63,10 @@ NmsResult NonMaxSuppression(const float* boxes, const float* scores, int64_t n,
     // likeliest to suppress.
     for (int64_t j = static_cast<int64_t>(r.indices.size()) - 1; j >= c.compared; --j) {
       const float iou = Iou(boxes + 4 * int64_t{c.index}, boxes + 4 * int64_t{r.indices[j]});
-      // TensorFlow's weight: 0 past the threshold, and for a NaN IoU (a box with a NaN
-      // corner), which so takes the candidate's score to 0.
-      c.score *= iou <= o.iou_threshold ? std::exp(scale * iou * iou) : 0.f;
-      if (iou >= o.iou_threshold) {
+      // TensorFlow's weight in hard NMS: 0 past the threshold, and for a NaN IoU (a box
+      // with a NaN corner), which so takes the candidate's score to 0.
+      c.score *= soft || iou <= o.iou_threshold ? std::exp(scale * iou * iou) : 0.f;
+      if (!soft && iou > o.iou_threshold) {
         suppressed = true;
         break;
       }

@@ -10,7 +10,6 @@
 //  - The batch and class counts must be known when the model is imported (the loop is
 //    unrolled, at most 4,096 pairs), and max_output_boxes_per_class, iou_threshold and
 //    score_threshold too.
-#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -65,7 +64,6 @@ absl::Status ConvertNonMaxSuppression(NodeContext& c) {
   RILL_ASSIGN_OR_RETURN(float iou, ConstFloat(c, 3, "iou_threshold", 0.f));
   RILL_ASSIGN_OR_RETURN(
       float score, ConstFloat(c, 4, "score_threshold", -std::numeric_limits<float>::infinity()));
-  if (iou < 1) iou = std::nextafter(iou, 2.f);
   const Output boxes = Corners(c, c.input(0));
   std::vector<Output> rows;
   for (int64_t b = 0; b < batches; ++b) {

@@ -77,6 +77,18 @@ TEST(NonMaxSuppression, NaNScoresAndCorners) {
   EXPECT_EQ(V3(boxes, kScores, 6, 0.5f, 0.f), D({3, 1, 5}));
 }
 
+// A box goes when its IoU is above the threshold, not at it (TensorFlow's kernel, and
+// ONNX's rule): boxes 0 and 1 overlap by exactly 0.5.
+TEST(NonMaxSuppression, AnOverlapAtTheThresholdStays) {
+  const float none = -std::numeric_limits<float>::infinity();
+  using D = std::vector<double>;
+  const std::vector<float> boxes = {0, 0, 1, 1, 0, 0, 1, 0.5f};
+  EXPECT_EQ(V3(boxes, {0.9f, 0.8f}, 2, 0.5f, none), D({0, 1}));
+  EXPECT_EQ(V3(boxes, {0.9f, 0.8f}, 2, 0.49f, none), D({0}));
+  // At a threshold of 1 even coinciding boxes stay.
+  EXPECT_EQ(V3(TenIdenticalBoxes(), std::vector<float>(10, 0.9f), 2, 1.f, none), D({0, 1}));
+}
+
 TEST(NonMaxSuppression, V4PadsAndCountsTheValidOutputs) {
   Scope s = Scope::NewRootScope();
   auto nms = ops::NonMaxSuppressionV4(
@@ -91,15 +103,21 @@ TEST(NonMaxSuppression, V4PadsAndCountsTheValidOutputs) {
 }
 
 // Soft-NMS (sigma 0.5, so each overlap o scales a score by exp(-o^2)): box 1 drops to
-// 0.75 exp(-(0.9/1.1)^2) = 0.384 but is still selected, before box 5's 0.3.
+// 0.75 exp(-(0.9/1.1)^2) = 0.384 but is still selected, before box 5's 0.3. The IoU
+// threshold plays no part: 1 and 0.5 select alike.
 TEST(NonMaxSuppression, V5SoftNmsDecaysScores) {
   Scope s = Scope::NewRootScope();
-  auto nms = ops::NonMaxSuppressionV5(s, ops::Const(s, Boxes(kClusters)),
-                                      ops::Const(s, Vec(kScores)), ops::Const(s, 6),
-                                      ops::Const(s, 1.f), ops::Const(s, 0.f), ops::Const(s, 0.5f));
+  auto iou = ops::Placeholder(s, DT_FLOAT);
+  auto nms =
+      ops::NonMaxSuppressionV5(s, ops::Const(s, Boxes(kClusters)), ops::Const(s, Vec(kScores)),
+                               ops::Const(s, 6), iou, ops::Const(s, 0.f), ops::Const(s, 0.5f));
   ClientSession session(s);
-  std::vector<Tensor> out;
-  TF_ASSERT_OK(session.Run({nms.selected_indices, nms.selected_scores, nms.valid_outputs}, &out));
+  std::vector<Tensor> out, at_half;
+  TF_ASSERT_OK(session.Run({{iou, 1.f}},
+                           {nms.selected_indices, nms.selected_scores, nms.valid_outputs}, &out));
+  TF_ASSERT_OK(session.Run({{iou, 0.5f}}, {nms.selected_indices, nms.selected_scores}, &at_half));
+  EXPECT_EQ(ToDoubles(at_half[0]), ToDoubles(out[0]));
+  EXPECT_EQ(ToDoubles(at_half[1]), ToDoubles(out[1]));
   EXPECT_EQ(ToDoubles(out[0]), std::vector<double>({3, 0, 1, 5, 4, 2}));
   const double o01 = 0.9 / 1.1, o12 = 0.8 / 1.2;
   ExpectTensorNear(out[1], DT_FLOAT, {6},
