@@ -1,8 +1,9 @@
 // The cases of TensorFlow's tensorflow/core/kernels/image/non_max_suppression_op_test.cc
-// for NonMaxSuppression and NonMaxSuppressionV2, which drive the ops through OpsTestBase
+// for NonMaxSuppression, V2, V3, V4 and V5, which drive the ops through OpsTestBase
 // (runtime/testing/ops_testutil.h), rewritten against rill (their inputs and expected
 // values are TensorFlow's; the code is ours). V1 takes iou_threshold as an attribute, V2
-// as an input; both run every case here.
+// as an input; both run every case of either. Left out: V3's and V4's half-precision
+// variants (rill has no half) and NonMaxSuppressionWithOverlaps (rill has no such op).
 #include <string>
 #include <vector>
 
@@ -131,6 +132,99 @@ TEST_P(NmsTest, TestEmptyInput) {
 }
 
 INSTANTIATE_TEST_SUITE_P(NonMaxSuppressionV1AndV2, NmsTest, ::testing::Values(1, 2));
+
+// V3: a score threshold too. V4 and V5 pad their indices to max_output_size and say how
+// many are valid; V5 also returns the scores, decayed by Soft-NMS when sigma > 0.
+class NmsV345Test : public OpsTestBase {
+ protected:
+  void MakeOp(int version) {
+    NodeDefBuilder b("non_max_suppression_op",
+                     version == 3 ? "NonMaxSuppressionV3"
+                                  : (version == 4 ? "NonMaxSuppressionV4" : "NonMaxSuppressionV5"));
+    b.Input(FakeInput(DT_FLOAT)).Input(FakeInput(DT_FLOAT)).Input(FakeInput(DT_INT32));
+    b.Input(FakeInput(DT_FLOAT)).Input(FakeInput(DT_FLOAT));
+    if (version == 5) b.Input(FakeInput(DT_FLOAT));
+    if (version > 3) b.Attr("pad_to_max_output_size", true);
+    TF_EXPECT_OK(b.Finalize(node_def()));
+    TF_EXPECT_OK(InitOp());
+    version_ = version;
+  }
+  absl::Status Run(const std::vector<float>& boxes, const std::vector<float>& scores,
+                   int max_output, float iou, float score_threshold, float sigma = 0) {
+    AddInputFromArray<float>(TensorShape({static_cast<int64_t>(boxes.size() / 4), 4}), boxes);
+    AddInputFromArray<float>(TensorShape({static_cast<int64_t>(scores.size())}), scores);
+    AddInputFromList<int32_t>(TensorShape({}), {max_output});
+    AddInputFromList<float>(TensorShape({}), {iou});
+    AddInputFromList<float>(TensorShape({}), {score_threshold});
+    if (version_ == 5) AddInputFromList<float>(TensorShape({}), {sigma});
+    return RunOpKernel();
+  }
+  void ExpectV3(const std::vector<float>& boxes, const std::vector<float>& scores, int max_output,
+                float score_threshold, const std::vector<int32_t>& want) {
+    MakeOp(3);
+    inputs_.clear();
+    TF_ASSERT_OK(Run(boxes, scores, max_output, .5f, score_threshold));
+    test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>(want));
+  }
+
+ private:
+  int version_ = 3;
+};
+
+TEST_F(NmsV345Test, V3Selections) {
+  ExpectV3(kClusters, kScores, 3, 0.f, {3, 0, 5});                      // clusters
+  ExpectV3(kClusters, kScores, 3, .4f, {3, 0});                         // threshold
+  ExpectV3(kClusters, {.1f, 0, 0, .3f, .2f, -5.0f}, 6, -3.0f, {3, 0});  // zeros
+  ExpectV3(kFlipped, kScores, 3, 0.f, {3, 0, 5});                       // flipped
+  ExpectV3(kClusters, kScores, 2, 0.f, {3, 0});                         // at most 2
+  ExpectV3(kClusters, kScores, 30, 0.f, {3, 0, 5});                     // at most 30
+  ExpectV3({0, 0, 1, 1}, {.9f}, 3, 0.f, {0});                           // one box
+  ExpectV3(std::vector<float>{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1}, {.9f, .9f, .9f}, 3, 0.f,
+           {0});                  // identical
+  ExpectV3({}, {}, 30, 0.f, {});  // empty
+}
+
+TEST_F(NmsV345Test, V3Errors) {
+  MakeOp(3);
+  absl::Status s = Run(kClusters, {.9f, .75f, .6f, .95f, .5f}, 30, .5f, 0.f);
+  EXPECT_TRUE(absl::StrContains(s.ToString(), "scores has incompatible shape")) << s;
+  inputs_.clear();
+  s = Run({0, 0, 1, 1}, {.9f}, 3, 1.2f, 0.f);
+  EXPECT_TRUE(absl::StrContains(s.ToString(), "iou_threshold must be in [0, 1]")) << s;
+}
+
+TEST_F(NmsV345Test, V4TestSelectFromThreeClustersPadFive) {
+  MakeOp(4);
+  TF_ASSERT_OK(Run(kClusters, kScores, 5, .5f, 0.f));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>({3, 0, 5, 0, 0}));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(1), test::AsScalar<int32_t>(3));
+}
+
+TEST_F(NmsV345Test, V4TestSelectFromThreeClustersPadFiveScoreThr) {
+  MakeOp(4);
+  TF_ASSERT_OK(Run(kClusters, kScores, 6, .5f, .4f));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>({3, 0, 0, 0, 0, 0}));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(1), test::AsScalar<int32_t>(2));
+}
+
+TEST_F(NmsV345Test, V5TestSelectFromThreeClustersPadFive) {
+  MakeOp(5);
+  TF_ASSERT_OK(Run(kClusters, kScores, 5, .5f, 0.f, 0.f));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>({3, 0, 5, 0, 0}));
+  test::ExpectTensorNear<float>(*GetOutput(1), test::AsTensor<float>({.95f, .9f, .3f, 0, 0}), 1e-2);
+  test::ExpectTensorEqual<int32_t>(*GetOutput(2), test::AsScalar<int32_t>(3));
+}
+
+// Box 0 soft-suppresses box 1 without dropping it under the threshold or under box 5's
+// score, so box 1 comes before box 5.
+TEST_F(NmsV345Test, V5TestSelectFromThreeClustersWithSoftNMS) {
+  MakeOp(5);
+  TF_ASSERT_OK(Run(kClusters, kScores, 6, .5f, 0.f, .5f));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>({3, 0, 1, 5, 4, 2}));
+  test::ExpectTensorNear<float>(*GetOutput(1),
+                                test::AsTensor<float>({.95f, .9f, .384f, .3f, .256f, .197f}), 1e-2);
+  test::ExpectTensorEqual<int32_t>(*GetOutput(2), test::AsScalar<int32_t>(6));
+}
 
 }  // namespace non_max_suppression_op_test
 }  // namespace
