@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "rill/core/status.h"
 
 namespace rill {
@@ -136,17 +138,23 @@ absl::StatusOr<ResizeTables> MakeResizeTables(ResizeMethod method, bool align_co
 
 namespace {
 
+// Each message starts with TensorFlow's words for it (its tests look for them).
 absl::StatusOr<std::pair<int64_t, int64_t>> SizeInput(const Tensor& size) {
   if (size.dims() != 1 || size.NumElements() != 2) {
-    return errors::InvalidArgument("size must be a 2-element vector [height, width], got shape ",
-                                   size.shape().DebugString());
+    return errors::InvalidArgument(
+        size.dims() != 1 ? "shape_t must be 1-dimensional" : "shape_t must have two elements",
+        ": size must be a 2-element vector [height, width], got shape ",
+        size.shape().DebugString());
   }
   return std::make_pair(int64_t{size.base<int32_t>()[0]}, int64_t{size.base<int32_t>()[1]});
 }
 
-absl::Status CheckImages(const Tensor& t, const char* what) {
+// `tf_name`: TensorFlow's name for the input in the message.
+absl::Status CheckImages(const Tensor& t, const char* what, const char* tf_name) {
   if (t.dims() != 4) {
-    return errors::InvalidArgument(what, " must be 4-D [batch, height, width, channels], got ",
+    const std::string which = std::string(what) == tf_name ? "" : absl::StrCat(" (", what, ")");
+    return errors::InvalidArgument(tf_name, " must be 4-dimensional", which,
+                                   ": [batch, height, width, channels], got ",
                                    t.shape().DebugString());
   }
   return absl::OkStatus();
@@ -161,7 +169,9 @@ absl::Status CheckSizes(const OpKernelContext& ctx, int64_t in_h, int64_t in_w, 
     return errors::InvalidArgument("if half_pixel_centers is true, align_corners must be false");
   }
   if (in_h < 1 || in_w < 1 || out_h < 1 || out_w < 1) {
-    return errors::InvalidArgument("image sizes must be positive, got ", in_h, "x", in_w,
+    return errors::InvalidArgument(in_h < 1 || in_w < 1 ? "input image must be of non-zero size"
+                                                        : "output dimensions must be positive",
+                                   ": image sizes must be positive, got ", in_h, "x", in_w,
                                    " resized to ", out_h, "x", out_w);
   }
   return absl::OkStatus();
@@ -187,7 +197,7 @@ absl::StatusOr<ResizeTables> Tables(const OpKernelContext& ctx, ResizeMethod met
 absl::StatusOr<ResizeTables> PrepareResize(OpKernelContext& ctx, ResizeMethod method,
                                            Tensor** out) {
   const Tensor& x = ctx.input(0);
-  RILL_RETURN_IF_ERROR(CheckImages(x, "images"));
+  RILL_RETURN_IF_ERROR(CheckImages(x, "images", "input"));
   RILL_ASSIGN_OR_RETURN(auto size, SizeInput(ctx.input(1)));
   RILL_RETURN_IF_ERROR(CheckSizes(ctx, x.dim_size(1), x.dim_size(2), size.first, size.second));
   RILL_RETURN_IF_ERROR(ctx.allocate_output(
@@ -199,7 +209,7 @@ absl::StatusOr<ResizeTables> PrepareResize(OpKernelContext& ctx, ResizeMethod me
 absl::StatusOr<ResizeTables> PrepareResizeGrad(OpKernelContext& ctx, ResizeMethod method,
                                                Tensor** out) {
   const Tensor& dy = ctx.input(0);
-  RILL_RETURN_IF_ERROR(CheckImages(dy, "grads"));
+  RILL_RETURN_IF_ERROR(CheckImages(dy, "grads", "input_grad"));
   int64_t in_h, in_w;
   if (method == ResizeMethod::kNearest) {
     RILL_ASSIGN_OR_RETURN(auto size, SizeInput(ctx.input(1)));
@@ -207,7 +217,7 @@ absl::StatusOr<ResizeTables> PrepareResizeGrad(OpKernelContext& ctx, ResizeMetho
     in_w = size.second;
   } else {
     const Tensor& image = ctx.input(1);
-    RILL_RETURN_IF_ERROR(CheckImages(image, "original_image"));
+    RILL_RETURN_IF_ERROR(CheckImages(image, "original_image", "original_image"));
     if (image.dim_size(0) != dy.dim_size(0) || image.dim_size(3) != dy.dim_size(3)) {
       return errors::InvalidArgument("grads ", dy.shape().DebugString(), " and original_image ",
                                      image.shape().DebugString(),
