@@ -65,6 +65,29 @@ absl::Status ComputeDynamicPartition(OpKernelContext& ctx) {
   return absl::OkStatus();
 }
 
+namespace {
+
+// TensorFlow's words: data[i] must start with indices[i]'s shape, and its rows must be
+// data[0]'s.
+absl::Status CheckStitchInput(int i, const TensorShape& indices, const TensorShape& data,
+                              const TensorShape& indices0, const TensorShape& data0) {
+  if (!StartsWith(data, indices)) {
+    return errors::InvalidArgument("data[", i, "].shape = ", data.DebugString(),
+                                   " does not start with indices[", i,
+                                   "].shape = ", indices.DebugString());
+  }
+  if (DimsFrom(data, indices.dims()) != DimsFrom(data0, indices0.dims())) {
+    return errors::InvalidArgument(
+        "Need data[0].shape[", indices0.dims(), ":] = data[", i, "].shape[", indices.dims(),
+        ":], got data[0].shape = ", data0.DebugString(), ", data[", i,
+        "].shape = ", data.DebugString(), ", indices[0].shape = ", indices0.DebugString(),
+        ", indices[", i, "].shape = ", indices.DebugString());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ComputeDynamicStitch(OpKernelContext& ctx) {
   const int lists = ctx.num_inputs() / 2;
   const TensorShape row = DimsFrom(ctx.input(lists).shape(), ctx.input(0).dims());
@@ -72,13 +95,8 @@ absl::Status ComputeDynamicStitch(OpKernelContext& ctx) {
   for (int i = 0; i < lists; ++i) {
     const Tensor& indices = ctx.input(i);
     const Tensor& data = ctx.input(lists + i);
-    if (!StartsWith(data.shape(), indices.shape()) ||
-        DimsFrom(data.shape(), indices.dims()) != row) {
-      return errors::InvalidArgument("data[", i, "] has shape ", data.shape().DebugString(),
-                                     "; it must be indices[", i, "]'s shape ",
-                                     indices.shape().DebugString(), " followed by the rows' shape ",
-                                     row.DebugString(), " (data[0]'s)");
-    }
+    RILL_RETURN_IF_ERROR(CheckStitchInput(i, indices.shape(), data.shape(), ctx.input(0).shape(),
+                                          ctx.input(lists).shape()));
     const int32_t* idx = indices.base<int32_t>();
     for (int64_t j = 0, n = indices.NumElements(); j < n; ++j) {
       if (idx[j] < 0) {

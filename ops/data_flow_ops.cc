@@ -59,10 +59,17 @@ absl::Status StitchShape(InferenceContext& c) {
     const PartialTensorShape& idx = c.input_shape(i);
     const PartialTensorShape& data = c.input_shape(n + i);
     const PartialTensorShape rest = DimsFrom(data, idx.unknown_rank() ? -1 : idx.dims());
-    if (!MayStartWith(data, idx) || !rest.IsCompatibleWith(row)) {
-      return errors::InvalidArgument("data[", i, "] has shape ", data.DebugString(),
-                                     "; it must be indices[", i, "]'s shape ", idx.DebugString(),
-                                     " followed by the rows' shape ", row.DebugString());
+    // TensorFlow's words, as the kernel's (core/partition_stitch.cc).
+    if (!MayStartWith(data, idx)) {
+      return errors::InvalidArgument("data[", i, "].shape = ", data.DebugString(),
+                                     " does not start with indices[", i,
+                                     "].shape = ", idx.DebugString());
+    }
+    if (!rest.IsCompatibleWith(row)) {
+      return errors::InvalidArgument("Need data[0].shape[k:] = data[", i, "].shape[", idx.dims(),
+                                     ":] (k: indices[0]'s rank), got rows ", row.DebugString(),
+                                     " and ", rest.DebugString(), ", data[", i,
+                                     "].shape = ", data.DebugString());
     }
     if (row.unknown_rank()) row = rest;
     const Tensor* t = c.input_tensor(i);
