@@ -205,7 +205,7 @@ RILL_REGISTER_OP("MirrorPadGrad")
     .Input("input", "T")
     .Input("paddings", "Tpaddings")
     .Output("output", "T")
-    .TypeAttr("T", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64})
+    .TypeAttr("T", kNumberTypes)  // uint8 sums wrap, as TensorFlow's
     .TypeAttr("Tpaddings", kIndexTypes, DT_INT32)
     .Attr("mode", AttrKind::kString)
     .SetShapeFn(MirrorShape<shape_util::MirrorPadGrad>);

@@ -22,7 +22,7 @@ class MirrorPadGradOp : public OpKernel {
 #define RILL_REG_MIRROR_PAD_GRAD(T, unused)                                        \
   RILL_REGISTER_KERNEL("MirrorPadGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        MirrorPadGradOp<T>);
-RILL_FOR_SIGNED_TYPES(RILL_REG_MIRROR_PAD_GRAD, _)
+RILL_FOR_NUMBER_TYPES(RILL_REG_MIRROR_PAD_GRAD, _)
 
 }  // namespace
 }  // namespace rill::cpu
