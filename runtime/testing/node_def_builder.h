@@ -92,6 +92,13 @@ class NodeDef {
   std::vector<bool> input_is_ref_;
 };
 
+// TensorFlow's GetNodeAttr(node_def, name, &value), over the NodeDef's attributes (every
+// one the op has once Finalize ran: set, implied by the inputs, or defaulted).
+template <typename T>
+absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, T* value) {
+  return GetNodeAttr(def.attr(), name, value);
+}
+
 class NodeDefBuilder {
  public:
   NodeDefBuilder(std::string name, std::string op) : name_(std::move(name)), op_(std::move(op)) {}
@@ -137,9 +144,10 @@ class NodeDefBuilder {
     return Attr(name, AttrValue(std::vector<DataType>(v)));
   }
 
-  // *def = the node, each FakeInput resolved against the op's arguments. NotFound for an
-  // unknown op; InvalidArgument for an attribute the op does not have, a count of inputs
-  // other than its arguments', or a dtype or list length nothing gives.
+  // *def = the node, each FakeInput resolved against the op's arguments, with every
+  // attribute: those set, those the inputs imply (T, N) and the op's defaults. NotFound for
+  // an unknown op; InvalidArgument for an attribute the op does not have, a count of
+  // inputs other than its arguments', or a dtype or list length nothing gives.
   absl::Status Finalize(NodeDef* def) const {
     const OpDef* op = OpRegistry::Global()->LookUp(op_);
     if (op == nullptr) return absl::NotFoundError(absl::StrCat(Who(), ": op is not registered"));
@@ -163,6 +171,9 @@ class NodeDefBuilder {
     *out.mutable_attr() = attrs_;
     for (size_t i = 0; i < inputs_.size(); ++i) {
       RILL_RETURN_IF_ERROR(Resolve(*op, op->inputs[i], inputs_[i], &out));
+    }
+    for (const AttrDef& a : op->attrs) {  // and the defaults, as TensorFlow's Finalize adds
+      if (a.default_value.has_value()) out.mutable_attr()->emplace(a.name, *a.default_value);
     }
     *def = std::move(out);
     return absl::OkStatus();
@@ -209,7 +220,23 @@ class NodeDefBuilder {
       }
       def->add_input(RemoveRefType(dt), arg.is_ref);
     }
+    RecordArgAttrs(arg, dtypes, def);
     return absl::OkStatus();
+  }
+
+  // The attributes an argument's inputs imply, as TensorFlow's Finalize sets them (where
+  // the builder did not): its type attribute, a list's length, a type list's dtypes.
+  static void RecordArgAttrs(const ArgDef& arg, const std::vector<DataType>& dtypes, NodeDef* def) {
+    AttrMap& attrs = *def->mutable_attr();
+    std::vector<DataType> plain;
+    for (DataType dt : dtypes) plain.push_back(RemoveRefType(dt));
+    if (!arg.type_list_attr.empty()) {
+      attrs.emplace(arg.type_list_attr, plain);
+      return;
+    }
+    if (!arg.number_attr.empty())
+      attrs.emplace(arg.number_attr, int64_t{static_cast<int64_t>(plain.size())});
+    if (!arg.type_attr.empty() && !plain.empty()) attrs.emplace(arg.type_attr, plain[0]);
   }
 
   absl::Status ListLength(const OpDef& op, const ArgDef& arg, const FakeInputSpec& in,

@@ -154,6 +154,28 @@ TEST_F(OpsTestBaseTest, AUsersOwnOpAndKernel) {
   test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>({5, 0, 0, 0}, {2, 2}));
 }
 
+// As TensorFlow's, Finalize writes every attribute: set, implied by the inputs, defaulted.
+TEST_F(OpsTestBaseTest, FinalizeFillsInTheAttributes) {
+  TF_ASSERT_OK(NodeDefBuilder("concat", "ConcatV2")
+                   .Input(FakeInput(3, DT_DOUBLE))
+                   .Input(FakeInput(DT_INT64))
+                   .Finalize(node_def()));
+  int64_t n = 0;
+  DataType t = DT_INVALID, tidx = DT_INVALID;
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "N", &n));
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "T", &t));
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "Tidx", &tidx));
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(t, DT_DOUBLE);
+  EXPECT_EQ(tidx, DT_INT64);
+  MakeMatMul(DT_FLOAT, true);
+  bool ta = false, tb = true;
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "transpose_a", &ta));
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "transpose_b", &tb));  // the default
+  EXPECT_TRUE(ta);
+  EXPECT_FALSE(tb);
+}
+
 TEST_F(OpsTestBaseTest, FinalizeNamesWhatIsWrong) {
   NodeDef def;
   absl::Status s = NodeDefBuilder("n", "NoSuchOp").Finalize(&def);
