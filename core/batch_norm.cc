@@ -158,7 +158,10 @@ absl::StatusOr<BatchNormGeometry> PrepareBatchNorm(OpKernelContext& ctx, const B
   for (int i = 1; i < 5; ++i) {
     RILL_RETURN_IF_ERROR(ctx.allocate_output(i, TensorShape({g.channels}), &out[i]));
   }
-  RILL_RETURN_IF_ERROR(ctx.allocate_output(5, TensorShape({}), &out[5]));
+  out[5] = nullptr;  // V1 and V2 have no reserve_space_3
+  if (ctx.node().num_outputs() > 5) {
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(5, TensorShape({}), &out[5]));
+  }
   return g;
 }
 

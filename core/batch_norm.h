@@ -36,7 +36,8 @@ absl::StatusOr<int64_t> CheckBatchNormGradShapes(const BatchNormAttrs& a,
 
 // Kernel side: validates the inputs, allocates every output (y, batch_mean, batch_variance,
 // reserve_space_1..3 / x_backprop, scale_backprop, offset_backprop, reserve_space_4..5)
-// into `out`, and returns x's geometry.
+// into `out`, and returns x's geometry. out[5] is null for FusedBatchNorm and V2, which
+// have no reserve_space_3; the gradient ops of every version read their first 5 inputs.
 absl::StatusOr<BatchNormGeometry> PrepareBatchNorm(OpKernelContext& ctx, const BatchNormAttrs& a,
                                                    Tensor* out[6]);
 absl::StatusOr<BatchNormGeometry> PrepareBatchNormGrad(OpKernelContext& ctx,

@@ -1,7 +1,10 @@
-// Gradients of FusedBatchNormV3 (TensorFlow's: one FusedBatchNormGradV3 node; the mean and
-// variance inputs get none) and of FusedBatchNormGradV3 itself (as TensorFlow's Python
-// _FusedBatchNormGradGrad: the gradient op written out in primitive ops, the batch
-// statistics recomputed from x in training, and differentiated symbolically).
+// Gradients of FusedBatchNorm, V2 and V3 (TensorFlow's: one gradient op of the same
+// version; the mean and variance inputs get none) and of the gradient ops themselves (as
+// TensorFlow's Python _FusedBatchNormGradGrad: the gradient op written out in primitive
+// ops, the batch statistics recomputed from x in training, and differentiated
+// symbolically).
+#include <string>
+
 #include "rill/core/batch_norm.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/batch_norm_ops.h"
@@ -18,15 +21,26 @@ using GradOut = std::vector<Output>;
 
 absl::Status BatchNormGradFn(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
   const BatchNormAttrs a = BatchNormAttrsOf(op.node()->attrs());
+  const auto attrs = FusedBatchNormGradV3::Attrs()
+                         .Epsilon(a.epsilon)
+                         .DataFormat(a.data_format)
+                         .IsTraining(a.is_training);
   // rill's reserve spaces hold the statistics y was normalized with in both modes.
-  FusedBatchNormGradV3 grad(s, g[0], In(op, 0), In(op, 1), Out(op, 3), Out(op, 4), Out(op, 5),
-                            FusedBatchNormGradV3::Attrs()
-                                .Epsilon(a.epsilon)
-                                .DataFormat(a.data_format)
-                                .IsTraining(a.is_training));
-  out->push_back(grad.x_backprop);
-  out->push_back(grad.scale_backprop);
-  out->push_back(grad.offset_backprop);
+  const std::string& type = op.node()->type_string();
+  Operation grad;
+  if (type == "FusedBatchNormV3") {
+    grad = FusedBatchNormGradV3(s, g[0], In(op, 0), In(op, 1), Out(op, 3), Out(op, 4), Out(op, 5),
+                                attrs)
+               .operation;
+  } else if (type == "FusedBatchNormV2") {
+    grad = FusedBatchNormGradV2(s, g[0], In(op, 0), In(op, 1), Out(op, 3), Out(op, 4), attrs)
+               .operation;
+  } else {
+    grad =
+        FusedBatchNormGrad(s, g[0], In(op, 0), In(op, 1), Out(op, 3), Out(op, 4), attrs).operation;
+  }
+  RILL_RETURN_IF_ERROR(s.status());
+  for (int i = 0; i < 3; ++i) out->push_back(Output(grad, i));
   out->push_back(NoGradient());
   out->push_back(NoGradient());
   return s.status();
@@ -87,13 +101,18 @@ absl::Status BatchNormGradGradFn(const Scope& s, const Operation& op, const Grad
   RILL_RETURN_IF_ERROR(
       AddSymbolicGradients(s, ys, {In(op, 0), In(op, 1), In(op, 2)}, {g[0], g[1], g[2]}, &grads));
   out->insert(out->end(), grads.begin(), grads.end());
-  for (int i = 0; i < 3; ++i) out->push_back(NoGradient());
+  // The reserve spaces (two, or three for V3) get none.
+  for (int i = 3; i < op.node()->num_inputs(); ++i) out->push_back(NoGradient());
   return s.status();
 }
 
 }  // namespace
 
+RILL_REGISTER_GRADIENT("FusedBatchNorm", BatchNormGradFn);
+RILL_REGISTER_GRADIENT("FusedBatchNormV2", BatchNormGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormV3", BatchNormGradFn);
+RILL_REGISTER_GRADIENT("FusedBatchNormGrad", BatchNormGradGradFn);
+RILL_REGISTER_GRADIENT("FusedBatchNormGradV2", BatchNormGradGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormGradV3", BatchNormGradGradFn);
 
 }  // namespace rill::ops

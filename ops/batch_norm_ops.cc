@@ -1,5 +1,8 @@
-// FusedBatchNormV3 and FusedBatchNormGradV3: schemas, shape functions (core/batch_norm.h's
-// checks, shared with the kernels) and wrappers. Gradients: ops/batch_norm_grad.cc.
+// FusedBatchNorm, V2 and V3 and their gradient ops: schemas, shape functions
+// (core/batch_norm.h's checks, shared with the kernels) and wrappers. V1 computes in T
+// throughout (float, as TensorFlow's); V2 and V3 keep statistics in U; V3 adds a
+// reserve_space_3 output (a scalar 0 here) and its gradient op that input. Gradients:
+// ops/batch_norm_grad.cc.
 #include "rill/ops/batch_norm_ops.h"
 
 #include "rill/core/batch_norm.h"
@@ -14,8 +17,9 @@ std::vector<PartialTensorShape> Shapes(const InferenceContext& c, int n) {
   return v;
 }
 
-// rill's kernels take statistics in x's own dtype.
+// rill's kernels take statistics in x's own dtype (V1 has no U: T throughout).
 absl::Status SameTU(const InferenceContext& c) {
+  if (c.attrs().count("U") == 0) return absl::OkStatus();
   if (c.attr<DataType>("T") != c.attr<DataType>("U")) {
     return errors::InvalidArgument("U (", DataTypeString(c.attr<DataType>("U")), ") must equal T (",
                                    DataTypeString(c.attr<DataType>("T")),
@@ -24,42 +28,103 @@ absl::Status SameTU(const InferenceContext& c) {
   return absl::OkStatus();
 }
 
+absl::Status ForwardShape(InferenceContext& c, bool reserve_space_3) {
+  RILL_RETURN_IF_ERROR(SameTU(c));
+  RILL_ASSIGN_OR_RETURN(int64_t channels,
+                        CheckBatchNormShapes(BatchNormAttrsOf(c.attrs()), Shapes(c, 5)));
+  c.set_output(0, c.input_shape(0));
+  for (int i = 1; i < 5; ++i) c.set_output(i, PartialTensorShape({channels}));
+  if (reserve_space_3) c.set_output(5, PartialTensorShape({}));
+  return absl::OkStatus();
+}
+
+absl::Status GradShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(SameTU(c));
+  RILL_ASSIGN_OR_RETURN(int64_t channels,
+                        CheckBatchNormGradShapes(BatchNormAttrsOf(c.attrs()), Shapes(c, 5)));
+  c.set_output(0, c.input_shape(1).unknown_rank() ? c.input_shape(0) : c.input_shape(1));
+  for (int i = 1; i < 3; ++i) c.set_output(i, PartialTensorShape({channels}));
+  for (int i = 3; i < 5; ++i) c.set_output(i, PartialTensorShape({0}));
+  return absl::OkStatus();
+}
+
+void ForwardAttrs(OpDefBuilder& b) {
+  b.Attr("epsilon", AttrKind::kFloat, 0.0001f)
+      .Attr("exponential_avg_factor", AttrKind::kFloat, 1.0f)
+      .Attr("data_format", AttrKind::kString, std::string("NHWC"))
+      .Attr("is_training", AttrKind::kBool, true);
+}
+
+void GradAttrs(OpDefBuilder& b) {
+  b.Attr("epsilon", AttrKind::kFloat, 0.0001f)
+      .Attr("data_format", AttrKind::kString, std::string("NHWC"))
+      .Attr("is_training", AttrKind::kBool, true);
+}
+
+// x's inputs and outputs; `u` names the statistics' dtype attr ("T" for V1).
+void ForwardArgs(OpDefBuilder& b, const char* u) {
+  b.Input("x", "T").Input("scale", u).Input("offset", u).Input("mean", u).Input("variance", u);
+  b.Output("y", "T").Output("batch_mean", u).Output("batch_variance", u);
+  b.Output("reserve_space_1", u).Output("reserve_space_2", u);
+}
+void ForwardArgsT(OpDefBuilder& b) { ForwardArgs(b, "T"); }
+void ForwardArgsU(OpDefBuilder& b) { ForwardArgs(b, "U"); }
+
+void GradArgs(OpDefBuilder& b, const char* u) {
+  b.Input("y_backprop", "T").Input("x", "T").Input("scale", u);
+  b.Input("reserve_space_1", u).Input("reserve_space_2", u);
+}
+void GradArgsT(OpDefBuilder& b) { GradArgs(b, "T"); }
+void GradArgsU(OpDefBuilder& b) { GradArgs(b, "U"); }
+
 }  // namespace
 
+RILL_REGISTER_OP("FusedBatchNorm")
+    .Apply(ForwardArgsT)
+    .TypeAttr("T", {DT_FLOAT})
+    .Apply(ForwardAttrs)
+    .SetShapeFn([](InferenceContext& c) { return ForwardShape(c, false); });
+
+RILL_REGISTER_OP("FusedBatchNormV2")
+    .Apply(ForwardArgsU)
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("U", kFloatTypes)
+    .Apply(ForwardAttrs)
+    .SetShapeFn([](InferenceContext& c) { return ForwardShape(c, false); });
+
+RILL_REGISTER_OP("FusedBatchNormGrad")
+    .Apply(GradArgsT)
+    .Output("x_backprop", "T")
+    .Output("scale_backprop", "T")
+    .Output("offset_backprop", "T")
+    .Output("reserve_space_3", "T")
+    .Output("reserve_space_4", "T")
+    .TypeAttr("T", {DT_FLOAT})
+    .Apply(GradAttrs)
+    .SetShapeFn(GradShape);
+
+RILL_REGISTER_OP("FusedBatchNormGradV2")
+    .Apply(GradArgsU)
+    .Output("x_backprop", "T")
+    .Output("scale_backprop", "U")
+    .Output("offset_backprop", "U")
+    .Output("reserve_space_3", "U")
+    .Output("reserve_space_4", "U")
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("U", kFloatTypes)
+    .Apply(GradAttrs)
+    .SetShapeFn(GradShape);
+
 RILL_REGISTER_OP("FusedBatchNormV3")
-    .Input("x", "T")
-    .Input("scale", "U")
-    .Input("offset", "U")
-    .Input("mean", "U")
-    .Input("variance", "U")
-    .Output("y", "T")
-    .Output("batch_mean", "U")
-    .Output("batch_variance", "U")
-    .Output("reserve_space_1", "U")
-    .Output("reserve_space_2", "U")
+    .Apply(ForwardArgsU)
     .Output("reserve_space_3", "U")
     .TypeAttr("T", kFloatTypes)
     .TypeAttr("U", kFloatTypes)
-    .Attr("epsilon", AttrKind::kFloat, 0.0001f)
-    .Attr("exponential_avg_factor", AttrKind::kFloat, 1.0f)
-    .Attr("data_format", AttrKind::kString, std::string("NHWC"))
-    .Attr("is_training", AttrKind::kBool, true)
-    .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(SameTU(c));
-      RILL_ASSIGN_OR_RETURN(int64_t channels,
-                            CheckBatchNormShapes(BatchNormAttrsOf(c.attrs()), Shapes(c, 5)));
-      c.set_output(0, c.input_shape(0));
-      for (int i = 1; i < 5; ++i) c.set_output(i, PartialTensorShape({channels}));
-      c.set_output(5, PartialTensorShape({}));
-      return absl::OkStatus();
-    });
+    .Apply(ForwardAttrs)
+    .SetShapeFn([](InferenceContext& c) { return ForwardShape(c, true); });
 
 RILL_REGISTER_OP("FusedBatchNormGradV3")
-    .Input("y_backprop", "T")
-    .Input("x", "T")
-    .Input("scale", "U")
-    .Input("reserve_space_1", "U")
-    .Input("reserve_space_2", "U")
+    .Apply(GradArgsU)
     .Input("reserve_space_3", "U")
     .Output("x_backprop", "T")
     .Output("scale_backprop", "U")
@@ -68,34 +133,40 @@ RILL_REGISTER_OP("FusedBatchNormGradV3")
     .Output("reserve_space_5", "U")
     .TypeAttr("T", kFloatTypes)
     .TypeAttr("U", kFloatTypes)
-    .Attr("epsilon", AttrKind::kFloat, 0.0001f)
-    .Attr("data_format", AttrKind::kString, std::string("NHWC"))
-    .Attr("is_training", AttrKind::kBool, true)
-    .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(SameTU(c));
-      RILL_ASSIGN_OR_RETURN(int64_t channels,
-                            CheckBatchNormGradShapes(BatchNormAttrsOf(c.attrs()), Shapes(c, 5)));
-      c.set_output(0, c.input_shape(1).unknown_rank() ? c.input_shape(0) : c.input_shape(1));
-      for (int i = 1; i < 3; ++i) c.set_output(i, PartialTensorShape({channels}));
-      for (int i = 3; i < 5; ++i) c.set_output(i, PartialTensorShape({0}));
-      return absl::OkStatus();
-    });
+    .Apply(GradAttrs)
+    .SetShapeFn(GradShape);
 
 namespace ops {
 
+namespace {
+
+// The forward node of `op` (V1, V2 or V3) on its five inputs with `a`'s attrs.
+Operation ForwardNode(const char* op, const Scope& scope, const std::vector<Input>& in,
+                      const FusedBatchNormV3::Attrs& a) {
+  internal::NodeBuilder b(scope, op);
+  for (const Input& i : in) b.Input(i);
+  return b.Attr("epsilon", a.epsilon_)
+      .Attr("exponential_avg_factor", a.exponential_avg_factor_)
+      .Attr("data_format", a.data_format_)
+      .Attr("is_training", a.is_training_)
+      .Finalize();
+}
+
+Operation GradNode(const char* op, const Scope& scope, const std::vector<Input>& in,
+                   const FusedBatchNormGradV3::Attrs& a) {
+  internal::NodeBuilder b(scope, op);
+  for (const Input& i : in) b.Input(i);
+  return b.Attr("epsilon", a.epsilon_)
+      .Attr("data_format", a.data_format_)
+      .Attr("is_training", a.is_training_)
+      .Finalize();
+}
+
+}  // namespace
+
 FusedBatchNormV3::FusedBatchNormV3(const Scope& scope, Input x, Input scale, Input offset,
                                    Input mean, Input variance, const Attrs& attrs) {
-  operation = internal::NodeBuilder(scope, "FusedBatchNormV3")
-                  .Input(x)
-                  .Input(scale)
-                  .Input(offset)
-                  .Input(mean)
-                  .Input(variance)
-                  .Attr("epsilon", attrs.epsilon_)
-                  .Attr("exponential_avg_factor", attrs.exponential_avg_factor_)
-                  .Attr("data_format", attrs.data_format_)
-                  .Attr("is_training", attrs.is_training_)
-                  .Finalize();
+  operation = ForwardNode("FusedBatchNormV3", scope, {x, scale, offset, mean, variance}, attrs);
   if (operation.node() == nullptr) return;
   y = Output(operation, 0);
   batch_mean = Output(operation, 1);
@@ -105,27 +176,45 @@ FusedBatchNormV3::FusedBatchNormV3(const Scope& scope, Input x, Input scale, Inp
   reserve_space_3 = Output(operation, 5);
 }
 
+internal::FusedBatchNormV1V2::FusedBatchNormV1V2(const char* op, const Scope& scope, Input x,
+                                                 Input scale, Input offset, Input mean,
+                                                 Input variance, const Attrs& attrs) {
+  operation = ForwardNode(op, scope, {x, scale, offset, mean, variance}, attrs);
+  if (operation.node() == nullptr) return;
+  y = Output(operation, 0);
+  batch_mean = Output(operation, 1);
+  batch_variance = Output(operation, 2);
+  reserve_space_1 = Output(operation, 3);
+  reserve_space_2 = Output(operation, 4);
+}
+
 FusedBatchNormGradV3::FusedBatchNormGradV3(const Scope& scope, Input y_backprop, Input x,
                                            Input scale, Input reserve_space_1,
                                            Input reserve_space_2, Input reserve_space_3,
                                            const Attrs& attrs) {
-  operation = internal::NodeBuilder(scope, "FusedBatchNormGradV3")
-                  .Input(y_backprop)
-                  .Input(x)
-                  .Input(scale)
-                  .Input(reserve_space_1)
-                  .Input(reserve_space_2)
-                  .Input(reserve_space_3)
-                  .Attr("epsilon", attrs.epsilon_)
-                  .Attr("data_format", attrs.data_format_)
-                  .Attr("is_training", attrs.is_training_)
-                  .Finalize();
+  operation =
+      GradNode("FusedBatchNormGradV3", scope,
+               {y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3}, attrs);
   if (operation.node() == nullptr) return;
   x_backprop = Output(operation, 0);
   scale_backprop = Output(operation, 1);
   offset_backprop = Output(operation, 2);
   reserve_space_4 = Output(operation, 3);
   reserve_space_5 = Output(operation, 4);
+}
+
+internal::FusedBatchNormGradV1V2::FusedBatchNormGradV1V2(const char* op, const Scope& scope,
+                                                         Input y_backprop, Input x, Input scale,
+                                                         Input reserve_space_1,
+                                                         Input reserve_space_2,
+                                                         const Attrs& attrs) {
+  operation = GradNode(op, scope, {y_backprop, x, scale, reserve_space_1, reserve_space_2}, attrs);
+  if (operation.node() == nullptr) return;
+  x_backprop = Output(operation, 0);
+  scale_backprop = Output(operation, 1);
+  offset_backprop = Output(operation, 2);
+  reserve_space_3 = Output(operation, 3);
+  reserve_space_4 = Output(operation, 4);
 }
 
 }  // namespace ops

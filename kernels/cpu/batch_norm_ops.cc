@@ -1,4 +1,4 @@
-// FusedBatchNormV3 and FusedBatchNormGradV3 on the CPU, in either layout (NHWC or NCHW,
+// FusedBatchNorm (V1, V2, V3) and its gradient ops on the CPU, in either layout (NHWC or NCHW,
 // and their 3-D forms) without a transpose: x is walked as [outer, channels, inner]
 // (core/batch_norm.h). Channel sums are accumulated in double, so float statistics over
 // large batches keep their precision; the arithmetic on them is core/batch_norm_row.h's.
@@ -54,7 +54,7 @@ class FusedBatchNormOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out[6];
     RILL_ASSIGN_OR_RETURN(const BatchNormGeometry g, PrepareBatchNorm(ctx, a_, out));
-    out[5]->base<T>()[0] = T(0);  // reserve_space_3: nothing to keep on the CPU
+    if (out[5] != nullptr) out[5]->base<T>()[0] = T(0);  // reserve_space_3: nothing to keep
     const int64_t n = g.PerChannel();
     if (n == 0) {  // no values: no statistics (TensorFlow's NaN)
       for (int i = 1; i < 5; ++i) FillNaN<T>(out[i]);
@@ -134,12 +134,14 @@ class FusedBatchNormGradOp : public OpKernel {
   BatchNormAttrs a_;
 };
 
-#define RILL_REG_BATCH_NORM(T, unused)                                                    \
-  RILL_REGISTER_KERNEL("FusedBatchNormV3", DEVICE_CPU, "T", DataTypeToEnum<T>::value,     \
-                       FusedBatchNormOp<T>);                                              \
-  RILL_REGISTER_KERNEL("FusedBatchNormGradV3", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+#define RILL_REG_BATCH_NORM(T, version)                                                         \
+  RILL_REGISTER_KERNEL("FusedBatchNorm" version, DEVICE_CPU, "T", DataTypeToEnum<T>::value,     \
+                       FusedBatchNormOp<T>);                                                    \
+  RILL_REGISTER_KERNEL("FusedBatchNormGrad" version, DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        FusedBatchNormGradOp<T>);
-RILL_FOR_FLOAT_TYPES(RILL_REG_BATCH_NORM, 0)
+RILL_REG_BATCH_NORM(float, "")  // V1 is float only, as TensorFlow's
+RILL_FOR_FLOAT_TYPES(RILL_REG_BATCH_NORM, "V2")
+RILL_FOR_FLOAT_TYPES(RILL_REG_BATCH_NORM, "V3")
 #undef RILL_REG_BATCH_NORM
 
 }  // namespace

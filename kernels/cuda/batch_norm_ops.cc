@@ -1,4 +1,5 @@
-// GPU kernels of FusedBatchNormV3 and FusedBatchNormGradV3 (float, double; either layout):
+// GPU kernels of FusedBatchNorm (V1 float; V2, V3 float and double; either layout) and its
+// gradient ops:
 // batch_norm.cu. Outputs and their meaning are the CPU kernels' (kernels/cpu/
 // batch_norm_ops.cc): reserve_space_1/_2 hold the mean and variance y was normalized with.
 #include <limits>
@@ -19,7 +20,9 @@ class FusedBatchNormGpu : public OpKernel {
     Tensor* out[6];
     RILL_ASSIGN_OR_RETURN(const BatchNormGeometry g, PrepareBatchNorm(ctx, a_, out));
     cudaStream_t stream = ContextOf(ctx)->stream;
-    RILL_CUDA_CHECK(LaunchFillConstant<T>(T(0), out[5]->base<T>(), 1, stream));
+    if (out[5] != nullptr) {  // reserve_space_3 (V3 only)
+      RILL_CUDA_CHECK(LaunchFillConstant<T>(T(0), out[5]->base<T>(), 1, stream));
+    }
     const int64_t n = g.PerChannel();
     if (n == 0) {  // no values: no statistics (TensorFlow's NaN)
       for (int i = 1; i < 5; ++i) {
@@ -80,13 +83,16 @@ class FusedBatchNormGradGpu : public OpKernel {
   BatchNormAttrs a_;
 };
 
-#define RILL_REG_BATCH_NORM(T)                                                            \
-  RILL_REGISTER_KERNEL("FusedBatchNormV3", DEVICE_GPU, "T", DataTypeToEnum<T>::value,     \
-                       FusedBatchNormGpu<T>);                                             \
-  RILL_REGISTER_KERNEL("FusedBatchNormGradV3", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
+#define RILL_REG_BATCH_NORM(T, version)                                                         \
+  RILL_REGISTER_KERNEL("FusedBatchNorm" version, DEVICE_GPU, "T", DataTypeToEnum<T>::value,     \
+                       FusedBatchNormGpu<T>);                                                   \
+  RILL_REGISTER_KERNEL("FusedBatchNormGrad" version, DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        FusedBatchNormGradGpu<T>);
-RILL_REG_BATCH_NORM(float)
-RILL_REG_BATCH_NORM(double)
+RILL_REG_BATCH_NORM(float, "")
+RILL_REG_BATCH_NORM(float, "V2")
+RILL_REG_BATCH_NORM(double, "V2")
+RILL_REG_BATCH_NORM(float, "V3")
+RILL_REG_BATCH_NORM(double, "V3")
 #undef RILL_REG_BATCH_NORM
 
 }  // namespace

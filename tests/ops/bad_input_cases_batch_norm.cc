@@ -1,4 +1,5 @@
-// Valid recipes and op-specific bad inputs: FusedBatchNormV3 and FusedBatchNormGradV3.
+// Valid recipes and op-specific bad inputs: FusedBatchNorm, V2 and V3 and their gradient
+// ops (each version the same cases; V3's gradient op alone takes reserve_space_3).
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -9,18 +10,22 @@ constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
 constexpr Where kConstruction = Where::kConstruction;
 
 // x [2, 2, 2, 3] NHWC with its [3] statistics inputs; `mean` and `variance` lengths vary.
+std::string forward_op, backward_op;  // the version the cases below are added for
+
 Recipe Forward(AttrMap attrs, Tensor x = F({2, 2, 2, 3}), Tensor scale = F({3}),
                Tensor mean = F({3})) {
-  return {"FusedBatchNormV3", {x, scale, F({3}), mean, F({3})}, std::move(attrs)};
+  return {forward_op, {x, scale, F({3}), mean, F({3})}, std::move(attrs)};
 }
 Recipe Backward(AttrMap attrs, Tensor dy = F({2, 2, 2, 3}), Tensor x = F({2, 2, 2, 3}),
                 Tensor rs1 = F({3})) {
-  return {"FusedBatchNormGradV3", {dy, x, F({3}), rs1, F({3}), F({})}, std::move(attrs)};
+  std::vector<Tensor> in = {dy, x, F({3}), rs1, F({3})};
+  if (backward_op == "FusedBatchNormGradV3") in.push_back(F({}));
+  return {backward_op, in, std::move(attrs)};
 }
 
 const AttrMap kInference{{"is_training", false}};
 
-const bool kCases = [] {
+void AddVersionCases() {
   AddRecipe(Forward({}));
   Both("a rank-3 x for NHWC", Forward({}, F({2, 2, 3})), {"rank", "[2,2,3]"});
   Both("a scale of the wrong length", Forward({}, F({2, 2, 2, 3}), F({4})), {"scale", "[4]"});
@@ -34,10 +39,10 @@ const bool kCases = [] {
   AddCase("a negative epsilon", Forward({{"epsilon", -1.0f}}), kConstruction, kInvalid,
           {"epsilon"});
   AddCase("scale and x of different dtypes",
-          {"FusedBatchNormV3",
+          {forward_op,
            {FromDoubles(DT_DOUBLE, {1, 1, 1, 2}, {1, 2}), F({2}), F({2}), F({2}), F({2})},
            {}},
-          kConstruction, kInvalid, {"U"});
+          kConstruction, kInvalid, {forward_op == "FusedBatchNorm" ? "T" : "U"});
 
   AddRecipe(Backward({}));
   Both("y_backprop and x of different shapes", Backward({}, F({2, 2, 1, 3})),
@@ -49,6 +54,14 @@ const bool kCases = [] {
        Backward(kInference, F({2, 2, 2, 3}), F({2, 2, 2, 3}), F({1})), {"reserve_space_1"});
   AddCase("an unknown data_format", Backward({{"data_format", std::string("CHWN")}}), kConstruction,
           kInvalid, {"CHWN"});
+}
+
+const bool kCases = [] {
+  for (const char* v : {"", "V2", "V3"}) {
+    forward_op = std::string("FusedBatchNorm") + v;
+    backward_op = std::string("FusedBatchNormGrad") + v;
+    AddVersionCases();
+  }
   return true;
 }();
 
