@@ -5,6 +5,11 @@
 // ops/batch_norm_grad.cc.
 #include "rill/ops/batch_norm_ops.h"
 
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "rill/core/batch_norm.h"
 #include "rill/core/shape_inference.h"
 
@@ -140,26 +145,34 @@ namespace ops {
 
 namespace {
 
-// The forward node of `op` (V1, V2 or V3) on its five inputs with `a`'s attrs.
-Operation ForwardNode(const char* op, const Scope& scope, const std::vector<Input>& in,
-                      const FusedBatchNormV3::Attrs& a) {
+// A node of batch-norm op `op` (any version, forward or gradient) on `in`; `factor`: the
+// forward ops' exponential_avg_factor (the gradient ops have none).
+Operation BatchNormNode(const char* op, const Scope& scope, const std::vector<Input>& in,
+                        float epsilon, const std::string& data_format, bool is_training,
+                        std::optional<float> factor) {
   internal::NodeBuilder b(scope, op);
   for (const Input& i : in) b.Input(i);
-  return b.Attr("epsilon", a.epsilon_)
-      .Attr("exponential_avg_factor", a.exponential_avg_factor_)
-      .Attr("data_format", a.data_format_)
-      .Attr("is_training", a.is_training_)
-      .Finalize();
+  b.Attr("epsilon", epsilon).Attr("data_format", data_format).Attr("is_training", is_training);
+  if (factor.has_value()) b.Attr("exponential_avg_factor", *factor);
+  return b.Finalize();
+}
+
+Operation ForwardNode(const char* op, const Scope& scope, const std::vector<Input>& in,
+                      const FusedBatchNormV3::Attrs& a) {
+  return BatchNormNode(op, scope, in, a.epsilon_, a.data_format_, a.is_training_,
+                       a.exponential_avg_factor_);
 }
 
 Operation GradNode(const char* op, const Scope& scope, const std::vector<Input>& in,
                    const FusedBatchNormGradV3::Attrs& a) {
-  internal::NodeBuilder b(scope, op);
-  for (const Input& i : in) b.Input(i);
-  return b.Attr("epsilon", a.epsilon_)
-      .Attr("data_format", a.data_format_)
-      .Attr("is_training", a.is_training_)
-      .Finalize();
+  return BatchNormNode(op, scope, in, a.epsilon_, a.data_format_, a.is_training_, std::nullopt);
+}
+
+// outs[i] = output i of `op`, when it was made.
+void TakeOutputs(const Operation& op, std::initializer_list<Output*> outs) {
+  if (op.node() == nullptr) return;
+  int i = 0;
+  for (Output* o : outs) *o = Output(op, i++);
 }
 
 }  // namespace
@@ -167,25 +180,15 @@ Operation GradNode(const char* op, const Scope& scope, const std::vector<Input>&
 FusedBatchNormV3::FusedBatchNormV3(const Scope& scope, Input x, Input scale, Input offset,
                                    Input mean, Input variance, const Attrs& attrs) {
   operation = ForwardNode("FusedBatchNormV3", scope, {x, scale, offset, mean, variance}, attrs);
-  if (operation.node() == nullptr) return;
-  y = Output(operation, 0);
-  batch_mean = Output(operation, 1);
-  batch_variance = Output(operation, 2);
-  reserve_space_1 = Output(operation, 3);
-  reserve_space_2 = Output(operation, 4);
-  reserve_space_3 = Output(operation, 5);
+  TakeOutputs(operation, {&y, &batch_mean, &batch_variance, &reserve_space_1, &reserve_space_2,
+                          &reserve_space_3});
 }
 
 internal::FusedBatchNormV1V2::FusedBatchNormV1V2(const char* op, const Scope& scope, Input x,
                                                  Input scale, Input offset, Input mean,
                                                  Input variance, const Attrs& attrs) {
   operation = ForwardNode(op, scope, {x, scale, offset, mean, variance}, attrs);
-  if (operation.node() == nullptr) return;
-  y = Output(operation, 0);
-  batch_mean = Output(operation, 1);
-  batch_variance = Output(operation, 2);
-  reserve_space_1 = Output(operation, 3);
-  reserve_space_2 = Output(operation, 4);
+  TakeOutputs(operation, {&y, &batch_mean, &batch_variance, &reserve_space_1, &reserve_space_2});
 }
 
 FusedBatchNormGradV3::FusedBatchNormGradV3(const Scope& scope, Input y_backprop, Input x,
@@ -195,12 +198,8 @@ FusedBatchNormGradV3::FusedBatchNormGradV3(const Scope& scope, Input y_backprop,
   operation =
       GradNode("FusedBatchNormGradV3", scope,
                {y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3}, attrs);
-  if (operation.node() == nullptr) return;
-  x_backprop = Output(operation, 0);
-  scale_backprop = Output(operation, 1);
-  offset_backprop = Output(operation, 2);
-  reserve_space_4 = Output(operation, 3);
-  reserve_space_5 = Output(operation, 4);
+  TakeOutputs(operation,
+              {&x_backprop, &scale_backprop, &offset_backprop, &reserve_space_4, &reserve_space_5});
 }
 
 internal::FusedBatchNormGradV1V2::FusedBatchNormGradV1V2(const char* op, const Scope& scope,
@@ -209,12 +208,8 @@ internal::FusedBatchNormGradV1V2::FusedBatchNormGradV1V2(const char* op, const S
                                                          Input reserve_space_2,
                                                          const Attrs& attrs) {
   operation = GradNode(op, scope, {y_backprop, x, scale, reserve_space_1, reserve_space_2}, attrs);
-  if (operation.node() == nullptr) return;
-  x_backprop = Output(operation, 0);
-  scale_backprop = Output(operation, 1);
-  offset_backprop = Output(operation, 2);
-  reserve_space_3 = Output(operation, 3);
-  reserve_space_4 = Output(operation, 4);
+  TakeOutputs(operation,
+              {&x_backprop, &scale_backprop, &offset_backprop, &reserve_space_3, &reserve_space_4});
 }
 
 }  // namespace ops
