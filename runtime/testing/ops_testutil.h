@@ -159,6 +159,27 @@ class OpsTestBase : public ::testing::Test {
 
   absl::StatusOr<Node*> Add(NodeSpec spec) { return scope_->graph()->AddNode(std::move(spec)); }
 
+  // A variable of unknown shape for a ref input, on the node's device, and the Assign
+  // (kept in assigns_) that gives it the value fed to `ph` before each run.
+  absl::StatusOr<Node*> AddVariable(const std::string& at, DataType dt, Node* ph) {
+    RILL_ASSIGN_OR_RETURN(Node * var, Add({at + "/var",
+                                           "Variable",
+                                           {},
+                                           {},
+                                           {{"dtype", dt}, {"shape", PartialTensorShape()}},
+                                           NodeDevice(),
+                                           ""}));
+    RILL_ASSIGN_OR_RETURN(Node * assign, Add({at + "/assign",
+                                              "Assign",
+                                              {{var, 0}, {ph, 0}},
+                                              {},
+                                              {{"validate_shape", false}},
+                                              NodeDevice(),
+                                              ""}));
+    assigns_.push_back(Operation(assign));
+    return var;
+  }
+
   // Placeholders (and variables for ref inputs) named "_ops_test/...", then the node.
   absl::Status BuildGraph() {
     feeds_.clear(), refs_.clear(), assigns_.clear();
@@ -175,24 +196,10 @@ class OpsTestBase : public ::testing::Test {
         node.inputs.push_back({ph, 0});
         continue;
       }
-      RILL_ASSIGN_OR_RETURN(Node * var, Add({at + "/var",
-                                             "Variable",
-                                             {},
-                                             {},
-                                             {{"dtype", dt}, {"shape", PartialTensorShape()}},
-                                             NodeDevice(),
-                                             ""}));
-      RILL_ASSIGN_OR_RETURN(Node * assign, Add({at + "/assign",
-                                                "Assign",
-                                                {{var, 0}, {ph, 0}},
-                                                {},
-                                                {{"validate_shape", false}},
-                                                NodeDevice(),
-                                                ""}));
+      RILL_ASSIGN_OR_RETURN(Node * var, AddVariable(at, dt, ph));
       refs_.push_back(static_cast<int>(i));
       ref_placeholders_.push_back(Output(ph));
       variables_.push_back(Output(var));
-      assigns_.push_back(Operation(assign));
       node.inputs.push_back({var, 0});
     }
     RILL_ASSIGN_OR_RETURN(node_, Add(std::move(node)));
