@@ -124,6 +124,25 @@ TEST_F(OpsTestBaseTest, ListInputsFromACountOrTheNumberAttribute) {
   test::ExpectTensorEqual<int64_t>(*GetOutput(0), test::AsTensor<int64_t>({5, 6, 7}));
 }
 
+// List outputs (Unpack's, as many as its num attribute), and an op with no output at all.
+TEST_F(OpsTestBaseTest, ListOutputsAndNoOutputs) {
+  TF_ASSERT_OK(NodeDefBuilder("unpack", "Unpack")
+                   .Input(FakeInput(DT_INT32))
+                   .Attr("num", 3)
+                   .Finalize(node_def()));
+  TF_ASSERT_OK(InitOp());
+  EXPECT_EQ(output_types(), (std::vector<DataType>{DT_INT32, DT_INT32, DT_INT32}));
+  AddInputFromArray<int32_t>(TensorShape({3, 2}), {1, 2, 3, 4, 5, 6});
+  TF_ASSERT_OK(RunOpKernel());
+  test::ExpectTensorEqual<int32_t>(*GetOutput(2), test::AsTensor<int32_t>({5, 6}));
+
+  TF_ASSERT_OK(NodeDefBuilder("nothing", "NoOp").Finalize(node_def()));
+  TF_ASSERT_OK(InitOp());
+  inputs_.clear();
+  TF_ASSERT_OK(RunOpKernel());
+  EXPECT_TRUE(output_types().empty());
+}
+
 // A ref input is a variable: the kernel updates it, and the next run starts from there.
 TEST_F(OpsTestBaseTest, RefInputsKeepWhatTheKernelWrote) {
   TF_ASSERT_OK(NodeDefBuilder("sgd", "ApplyGradientDescent")
