@@ -9,6 +9,17 @@
 #include "rill/core/tensor.h"
 
 namespace rill {
+namespace {
+
+// TensorFlow's words, then the values.
+template <typename T>
+absl::Status TooLong(T start, T limit, T delta) {
+  return errors::InvalidArgument("Requires ((limit - start) / delta) <= ", INT64_MAX,
+                                 ": Range from ", start, " to ", limit, " by ", delta,
+                                 " has more elements than fit in int64");
+}
+
+}  // namespace
 
 template <typename T>
 absl::StatusOr<int64_t> RangeSize(T start, T limit, T delta) {
@@ -18,11 +29,11 @@ absl::StatusOr<int64_t> RangeSize(T start, T limit, T delta) {
                                      ") must be finite");
     }
   }
-  if (delta == 0) return errors::InvalidArgument("delta must not be 0");
+  // TensorFlow's words, with the values.
+  if (delta == 0) return errors::InvalidArgument("Requires delta != 0");
   if (delta > 0 ? start > limit : start < limit) {
-    return errors::InvalidArgument("start (", start, ") must be ",
-                                   delta > 0 ? "<=" : ">=", " limit (", limit, ") when delta (",
-                                   delta, ") is ", delta > 0 ? "positive" : "negative");
+    return errors::InvalidArgument("Requires start ", delta > 0 ? "<=" : ">=", " limit when delta ",
+                                   delta > 0 ? ">" : "<", " 0: ", start, "/", limit);
   }
   if constexpr (std::is_integral_v<T>) {
     // In 128 bits: limit - start overflows int64 for far-apart ends.
@@ -31,15 +42,13 @@ absl::StatusOr<int64_t> RangeSize(T start, T limit, T delta) {
     const __int128 a = span < 0 ? -span : span, b = step < 0 ? -step : step;
     const __int128 n = (a + b - 1) / b;
     if (n > INT64_MAX) {
-      return errors::InvalidArgument("Range from ", start, " to ", limit, " by ", delta,
-                                     " has more elements than fit in int64");
+      return TooLong(start, limit, delta);
     }
     return static_cast<int64_t>(n);
   } else {
     const double n = std::ceil(std::abs((static_cast<double>(limit) - start) / delta));
     if (!(n < 9.0e18)) {
-      return errors::InvalidArgument("Range from ", start, " to ", limit, " by ", delta,
-                                     " has more elements than fit in int64");
+      return TooLong(start, limit, delta);
     }
     return static_cast<int64_t>(n);
   }
