@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <random>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "resize_test_util.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
 #include "rill/rill.h"
@@ -73,7 +73,7 @@ Tensor Reference(const Tensor& in, int64_t out_h, int64_t out_w) {
   return out;
 }
 
-class ResizeBicubicOpTest : public OpsTestBase {
+class ResizeBicubicOpTest : public resize_test_util::RandomImageOpsTest {
  protected:
   ResizeBicubicOpTest() {
     TF_EXPECT_OK(NodeDefBuilder("resize_bicubic_op", "ResizeBicubic")
@@ -84,15 +84,9 @@ class ResizeBicubicOpTest : public OpsTestBase {
     TF_EXPECT_OK(InitOp());
   }
   void RunRandomTest(int batch, int64_t in_h, int64_t in_w, int out_h, int out_w, int channels) {
-    inputs_.clear();
-    std::uniform_real_distribution<float> pixel(-1.f, 1.f);
-    AddInput<float>(TensorShape({batch, in_h, in_w, channels}), [&](int) { return pixel(rng_); });
-    const Tensor image = GetInput(0);
-    AddInputFromArray<int32_t>(TensorShape({2}), {out_h, out_w});
-    TF_ASSERT_OK(RunOpKernel());
+    const Tensor image = RunOnRandomImage(TensorShape({batch, in_h, in_w, channels}), out_h, out_w);
     test::ExpectTensorNear<float>(Reference(image, out_h, out_w), *GetOutput(0), 0.00001);
   }
-  std::mt19937 rng_{183};
 };
 
 // When scaling down to one pixel, the top-left one is taken.

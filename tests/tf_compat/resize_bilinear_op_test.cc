@@ -7,11 +7,11 @@
 // CPU only: the op tester holds the GPU kernel to the CPU's.
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "resize_test_util.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
 #include "rill/rill.h"
@@ -66,7 +66,8 @@ Tensor Reference(const Tensor& in, int64_t out_h, int64_t out_w, Mode mode) {
   return out;
 }
 
-class ResizeBilinearTest : public OpsTestBase, public ::testing::WithParamInterface<Mode> {
+class ResizeBilinearTest : public resize_test_util::RandomImageOpsTest,
+                           public ::testing::WithParamInterface<Mode> {
  protected:
   void SetUp() override {
     TF_EXPECT_OK(NodeDefBuilder("resize_bilinear_op", "ResizeBilinear")
@@ -79,12 +80,7 @@ class ResizeBilinearTest : public OpsTestBase, public ::testing::WithParamInterf
   }
   // TensorFlow's TestResize: random pixels, checked against the reference within 5e-5.
   void TestResize(int batch, int in_h, int in_w, int channels, int out_h, int out_w) {
-    inputs_.clear();
-    std::uniform_real_distribution<float> pixel(-1.f, 1.f);
-    AddInput<float>(TensorShape({batch, in_h, in_w, channels}), [&](int) { return pixel(rng_); });
-    const Tensor image = GetInput(0);
-    AddInputFromArray<int32_t>(TensorShape({2}), {out_h, out_w});
-    TF_ASSERT_OK(RunOpKernel());
+    const Tensor image = RunOnRandomImage(TensorShape({batch, in_h, in_w, channels}), out_h, out_w);
     test::ExpectClose(Reference(image, out_h, out_w, GetParam()), *GetOutput(0), 5e-5);
   }
   void ExpectResize(const TensorShape& shape, const std::vector<float>& pixels, int out_h,
@@ -96,7 +92,6 @@ class ResizeBilinearTest : public OpsTestBase, public ::testing::WithParamInterf
         test::AsTensor<float>(want, {shape.dim_size(0), out_h, out_w, shape.dim_size(3)}),
         *GetOutput(0));
   }
-  std::mt19937 rng_{301};
 };
 
 using ResizeBilinearOpTest = ResizeBilinearTest;
