@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -118,8 +119,11 @@ class NodeDefBuilder {
   // The forms TensorFlow's tests write, which the variant would not take or would take
   // as another kind (a bool as an int, a double, a braced list of ints).
   NodeDefBuilder& Attr(const std::string& name, bool v) { return Attr(name, AttrValue(v)); }
-  NodeDefBuilder& Attr(const std::string& name, int v) { return Attr(name, AttrValue(int64_t{v})); }
-  NodeDefBuilder& Attr(const std::string& name, int64_t v) { return Attr(name, AttrValue(v)); }
+  template <typename I,
+            std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+  NodeDefBuilder& Attr(const std::string& name, I v) {  // int, int64, size_t, ...: an int attr
+    return Attr(name, AttrValue(static_cast<int64_t>(v)));
+  }
   NodeDefBuilder& Attr(const std::string& name, float v) { return Attr(name, AttrValue(v)); }
   NodeDefBuilder& Attr(const std::string& name, double v) {
     return Attr(name, AttrValue(static_cast<float>(v)));

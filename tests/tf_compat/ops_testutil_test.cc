@@ -187,6 +187,17 @@ TEST_F(OpsTestBaseTest, FinalizeFillsInTheAttributes) {
   EXPECT_EQ(n, 3);
   EXPECT_EQ(t, DT_DOUBLE);
   EXPECT_EQ(tidx, DT_INT64);
+  // Any integer type gives an int attr.
+  TF_ASSERT_OK(NodeDefBuilder("unpack", "Unpack")
+                   .Input(FakeInput(DT_FLOAT))
+                   .Attr("num", size_t{4})
+                   .Attr("axis", -1LL)
+                   .Finalize(node_def()));
+  int64_t num = 0, axis = 0;
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "num", &num));
+  TF_EXPECT_OK(GetNodeAttr(*node_def(), "axis", &axis));
+  EXPECT_EQ(num, 4);
+  EXPECT_EQ(axis, -1);
   MakeMatMul(DT_FLOAT, true);
   bool ta = false, tb = true;
   TF_EXPECT_OK(GetNodeAttr(*node_def(), "transpose_a", &ta));
