@@ -13,6 +13,15 @@
 namespace rill {
 namespace {
 
+// Equal dims, a -1 (unknown) matching anything.
+bool SameDims(absl::Span<const int64_t> a, absl::Span<const int64_t> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t d = 0; d < a.size(); ++d) {
+    if (a[d] >= 0 && b[d] >= 0 && a[d] != b[d]) return false;
+  }
+  return true;
+}
+
 absl::Status CheckTuples(absl::Span<const int64_t> indices, size_t rank, const char* of) {
   if (indices.empty()) return errors::InvalidArgument("indices must have rank >= 1, got []");
   const int64_t k = indices.back();
@@ -66,6 +75,27 @@ absl::StatusOr<NdGeometry> Flatten(const Tensor& indices, absl::Span<const int64
   return g;
 }
 
+// Each index of `indices` (any shape) as a row of `dims`' first dim, TensorFlow's words
+// when one is outside it (the position is indices' flat one, as TensorFlow's).
+absl::StatusOr<NdGeometry> FlattenRows(const Tensor& indices, absl::Span<const int64_t> dims,
+                                       Tensor* flat) {
+  NdGeometry g;
+  g.rows = indices.NumElements();
+  g.slices = dims[0];
+  for (size_t d = 1; d < dims.size(); ++d) g.inner *= dims[d];
+  RILL_ASSIGN_OR_RETURN(auto v, shape_fns::AllIntValues(indices, "indices"));
+  *flat = Tensor(DT_INT64, TensorShape({g.rows}));
+  int64_t* out = flat->base<int64_t>();
+  for (int64_t r = 0; r < g.rows; ++r) {
+    if (v[r] < 0 || v[r] >= dims[0]) {
+      return errors::InvalidArgument("indices[", r, "] = ", v[r], " is not in [0, ", dims[0],
+                                     "): a row of params.shape ", shape_util::Str(dims));
+    }
+    out[r] = v[r];
+  }
+  return g;
+}
+
 }  // namespace
 
 absl::StatusOr<shape_util::Dims> GatherNdDims(absl::Span<const int64_t> params,
@@ -90,13 +120,27 @@ absl::Status CheckScatterNd(absl::Span<const int64_t> indices, absl::Span<const 
   if (k < 0) return absl::OkStatus();
   shape_util::Dims want(indices.begin(), indices.end() - 1);
   want.insert(want.end(), shape.begin() + k, shape.end());
-  bool ok = want.size() == updates.size();
-  for (size_t d = 0; ok && d < want.size(); ++d) {
-    ok = want[d] < 0 || updates[d] < 0 || want[d] == updates[d];
-  }
-  if (!ok) {
+  if (!SameDims(want, updates)) {
     return errors::InvalidArgument("updates must have shape ", shape_util::Str(want),
                                    " (indices[:-1] + shape[K:]), got ", shape_util::Str(updates));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckScatterRows(absl::Span<const int64_t> indices, absl::Span<const int64_t> updates,
+                              absl::Span<const int64_t> var) {
+  if (var.empty()) {
+    return errors::InvalidArgument("the variable must have rank >= 1 to scatter rows into, got []");
+  }
+  if (updates.empty()) return absl::OkStatus();  // one value for every indexed element
+  shape_util::Dims want(indices.begin(), indices.end());
+  want.insert(want.end(), var.begin() + 1, var.end());
+  if (!SameDims(want, updates)) {
+    return errors::InvalidArgument(
+        "Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = [], got "
+        "updates.shape ",
+        shape_util::Str(updates), ", indices.shape ", shape_util::Str(indices), ", params.shape ",
+        shape_util::Str(var), ": updates must have shape ", shape_util::Str(want), " or []");
   }
   return absl::OkStatus();
 }
@@ -140,19 +184,9 @@ absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tenso
                                         var.shape().dim_sizes()));
     return Flatten(indices, var.shape().dim_sizes(), "shape", flat);
   }
-  if (var.dims() == 0) {
-    return errors::InvalidArgument("the variable must have rank >= 1 to scatter rows into, got ",
-                                   var.shape().DebugString());
-  }
-  // Each index as a tuple of one: indices [m...] read as [m..., 1].
-  shape_util::Dims tuples(indices.shape().dim_sizes().begin(), indices.shape().dim_sizes().end());
-  tuples.push_back(1);
-  RILL_ASSIGN_OR_RETURN(TensorShape as_tuples, TensorShape::Build(tuples));
-  RILL_RETURN_IF_ERROR(
-      CheckScatterNd(as_tuples.dim_sizes(), updates.shape().dim_sizes(), var.shape().dim_sizes()));
-  Tensor view;
-  if (!view.CopyFrom(indices, as_tuples)) return errors::Internal("indices as tuples");
-  return Flatten(view, var.shape().dim_sizes(), "shape", flat);
+  RILL_RETURN_IF_ERROR(CheckScatterRows(indices.shape().dim_sizes(), updates.shape().dim_sizes(),
+                                        var.shape().dim_sizes()));
+  return FlattenRows(indices, var.shape().dim_sizes(), flat);
 }
 
 absl::StatusOr<NdGeometry> PrepareVariableScatter(OpKernelContext& ctx, Var& var, bool nd,

@@ -25,6 +25,11 @@ absl::StatusOr<shape_util::Dims> GatherNdDims(absl::Span<const int64_t> params,
 absl::Status CheckScatterNd(absl::Span<const int64_t> indices, absl::Span<const int64_t> updates,
                             absl::Span<const int64_t> shape);
 
+// ScatterUpdate and kin: updates must be indices + var[1:] (-1 dims are not compared), or
+// a scalar, TensorFlow's one value for every element of every indexed row.
+absl::Status CheckScatterRows(absl::Span<const int64_t> indices, absl::Span<const int64_t> updates,
+                              absl::Span<const int64_t> var);
+
 // GatherNd (params, indices) and ScatterNd (indices, updates, shape): check, allocate
 // output 0 and fill *flat (a host int64 tensor [rows]) with each tuple's slice number.
 absl::StatusOr<NdGeometry> PrepareGatherNd(OpKernelContext& ctx, Tensor** out, Tensor* flat);
@@ -38,8 +43,9 @@ absl::StatusOr<NdGeometry> PrepareTensorScatter(OpKernelContext& ctx, Tensor** o
 
 // The variable scatters on a variable's value `var`: ScatterNdUpdate and kin (`nd`: indices
 // [m..., K] as TensorScatterUpdate's) and ScatterUpdate and kin (each index of indices, of
-// any shape, names a row of var's first dim; updates indices + var[1:]). Checks the shapes
-// and every index, and fills *flat with each row's slice number.
+// any shape, names a row of var's first dim; updates indices + var[1:], or a scalar for
+// all of them). Checks the shapes and every index, and fills *flat with each row's slice
+// number.
 absl::StatusOr<NdGeometry> PrepareVariableScatter(const Tensor& var, const Tensor& indices,
                                                   const Tensor& updates, bool nd, Tensor* flat);
 // The same for a variable scatter's kernel (inputs: ref, indices on the host, updates), the

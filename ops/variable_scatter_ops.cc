@@ -9,7 +9,8 @@
 namespace rill {
 namespace {
 
-// updates must be indices + ref[1:] (Scatter*) or indices[:-1] + ref[K:] (ScatterNd*).
+// updates must be indices + ref[1:] or a scalar (Scatter*), or indices[:-1] + ref[K:]
+// (ScatterNd*).
 absl::Status VariableScatterShape(InferenceContext& c, bool nd) {
   const PartialTensorShape &ref = c.input_shape(0), &i = c.input_shape(1), &u = c.input_shape(2);
   if (nd && !i.unknown_rank() && i.dims() == 0) {
@@ -19,9 +20,8 @@ absl::Status VariableScatterShape(InferenceContext& c, bool nd) {
     return errors::InvalidArgument("the variable must have rank >= 1 to scatter rows into, got []");
   }
   if (!ref.unknown_rank() && !i.unknown_rank() && !u.unknown_rank()) {
-    shape_util::Dims tuples(i.dim_sizes().begin(), i.dim_sizes().end());
-    if (!nd) tuples.push_back(1);
-    RILL_RETURN_IF_ERROR(CheckScatterNd(tuples, u.dim_sizes(), ref.dim_sizes()));
+    RILL_RETURN_IF_ERROR(nd ? CheckScatterNd(i.dim_sizes(), u.dim_sizes(), ref.dim_sizes())
+                            : CheckScatterRows(i.dim_sizes(), u.dim_sizes(), ref.dim_sizes()));
   }
   c.set_output(0, ref);
   return absl::OkStatus();

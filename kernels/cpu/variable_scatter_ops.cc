@@ -53,10 +53,11 @@ class VariableScatterOp : public OpKernel {
     T* o = cur.base<T>();
     const T* u = updates.base<T>();
     const int64_t* at = flat.base<int64_t>();
+    const int64_t step = updates.dims() == 0 ? 0 : 1;  // a scalar serves every element
     for (int64_t r = 0; r < g.rows; ++r) {
       T* slice = o + at[r] * g.inner;
       for (int64_t i = 0; i < g.inner; ++i) {
-        slice[i] = ScatterCombine<K, T>(slice[i], u[r * g.inner + i]);
+        slice[i] = ScatterCombine<K, T>(slice[i], u[(r * g.inner + i) * step]);
       }
     }
     ctx.set_output(0, cur);

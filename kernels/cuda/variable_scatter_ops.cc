@@ -1,7 +1,8 @@
 // GPU kernels of the variable scatters (ops/variable_scatter_ops.cc), as TensorScatter's on
 // the GPU (gather_ops.cc): indices read and checked on the host, rows grouped by slice
 // there, then scatter.cu's one thread per slice element applies each slice's rows in order
-// to the variable's buffer (copied first when a reader still holds it). Float and int64;
+// to the variable's buffer (copied first when a reader still holds it); a scalar update is
+// filled out to every scattered element first. Float and int64;
 // ScatterDiv floats only (an integer divisor would have to come back to the host to be
 // checked for zero: such a scatter runs on the CPU).
 #include <mutex>
@@ -10,6 +11,17 @@
 
 namespace rill::gpu {
 namespace {
+
+// The updates as one value per scattered element: a scalar update (TensorFlow's one value
+// for every indexed row) filled out on the device, any other passed as it is.
+template <typename T>
+absl::StatusOr<Tensor> UpdateRows(OpKernelContext& ctx, const Tensor& updates, int64_t n) {
+  if (updates.dims() != 0 || n <= 1) return updates;
+  RILL_ASSIGN_OR_RETURN(
+      Tensor rows, Tensor::Create(updates.dtype(), TensorShape({n}), ctx.device()->allocator()));
+  RILL_CUDA_CHECK(LaunchFill<T>(updates.base<T>(), rows.base<T>(), n, ContextOf(ctx)->stream));
+  return rows;
+}
 
 template <typename T, ScatterKind K, bool kNd>
 class VariableScatterGpu : public OpKernel {
@@ -35,8 +47,8 @@ class VariableScatterGpu : public OpKernel {
       }
       cur = std::move(copy);
     }
-    RILL_RETURN_IF_ERROR(
-        ScatterRowsGpu<T>(ctx, K, flat, g.inner, updates.base<T>(), cur.base<T>()));
+    RILL_ASSIGN_OR_RETURN(const Tensor rows, UpdateRows<T>(ctx, updates, g.rows * g.inner));
+    RILL_RETURN_IF_ERROR(ScatterRowsGpu<T>(ctx, K, flat, g.inner, rows.base<T>(), cur.base<T>()));
     ctx.set_output(0, cur);
     return absl::OkStatus();
   }

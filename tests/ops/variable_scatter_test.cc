@@ -176,6 +176,14 @@ std::vector<OpCase> Cases() {
       c.push_back(k);
     }
   }
+  // A scalar update, TensorFlow's one value for every element of every indexed row.
+  for (const char* op : {"ScatterUpdate", "ScatterAdd", "ScatterDiv"}) {
+    OpCase k{std::string(op) + " scalar update",
+             Scatter(op),
+             {RandomTensor(DT_FLOAT, {40, 3, 5}, 1, 9, 91), idx, test::AsScalar<float>(2.5f)}};
+    k.float64_reference = false;
+    c.push_back(k);
+  }
   // Products and quotients of a few repeats, values away from zero.
   const Tensor few = RandomTensor(DT_INT32, {12}, 0, 5, 93);
   for (const char* op : {"ScatterMul", "ScatterDiv"}) {
