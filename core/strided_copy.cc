@@ -71,15 +71,21 @@ absl::StatusOr<std::vector<bool>> ReverseAxes(absl::Span<const int64_t> axis, in
   return flip;
 }
 
-absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx) {
-  const Tensor& x = ctx.input(0);
-  const Tensor& axis_t = ctx.input(1);
-  if (axis_t.dims() != 1) {
-    return errors::InvalidArgument("axis must be a vector, got shape ",
-                                   axis_t.shape().DebugString());
+absl::Status ReverseDimsCount(int64_t flags, int rank) {
+  if (flags != rank) {
+    return errors::InvalidArgument(
+        "'dims' must have the same number of values as 'input' has dimensions: input has ", rank,
+        ", dims has ", flags);
   }
-  RILL_ASSIGN_OR_RETURN(auto axis, IntVectorInput(axis_t, "axis"));
-  RILL_ASSIGN_OR_RETURN(std::vector<bool> flip, ReverseAxes(axis, x.dims()));
+  return absl::OkStatus();
+}
+
+namespace {
+
+// The copy that reverses x along the dims flagged in `flip` (x itself when that moves
+// nothing).
+absl::StatusOr<CopyJob> ReverseJob(OpKernelContext& ctx, const std::vector<bool>& flip) {
+  const Tensor& x = ctx.input(0);
   bool moves = false;  // reversing dims of size 0 or 1 moves nothing
   for (int d = 0; d < x.dims(); ++d) moves |= flip[d] && x.dim_size(d) > 1;
   CopyJob job;
@@ -97,6 +103,30 @@ absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx) {
     job.copy.src_strides[d] = -job.copy.src_strides[d];
   }
   return job;
+}
+
+}  // namespace
+
+absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx) {
+  const Tensor& axis_t = ctx.input(1);
+  if (axis_t.dims() != 1) {
+    return errors::InvalidArgument("axis must be a vector, got shape ",
+                                   axis_t.shape().DebugString());
+  }
+  RILL_ASSIGN_OR_RETURN(auto axis, IntVectorInput(axis_t, "axis"));
+  RILL_ASSIGN_OR_RETURN(std::vector<bool> flip, ReverseAxes(axis, ctx.input(0).dims()));
+  return ReverseJob(ctx, flip);
+}
+
+absl::StatusOr<CopyJob> PrepareReverseDims(OpKernelContext& ctx) {
+  const Tensor& dims = ctx.input(1);
+  if (dims.dims() != 1) {
+    return errors::InvalidArgument("'dims' must be 1-dimension, not ", dims.dims(), " (shape ",
+                                   dims.shape().DebugString(), ")");
+  }
+  RILL_RETURN_IF_ERROR(ReverseDimsCount(dims.NumElements(), ctx.input(0).dims()));
+  const bool* d = dims.base<bool>();
+  return ReverseJob(ctx, std::vector<bool>(d, d + dims.NumElements()));
 }
 
 absl::StatusOr<CopyJob> PrepareSlice(OpKernelContext& ctx) {

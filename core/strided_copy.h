@@ -42,6 +42,11 @@ absl::StatusOr<CopyJob> PrepareBroadcastTo(OpKernelContext& ctx);  // (x, shape)
 // ReverseV2(tensor, axis): the source read with negative strides along the axes.
 absl::StatusOr<CopyJob> PrepareReverse(OpKernelContext& ctx);
 
+// Reverse(tensor, dims): TensorFlow's first Reverse, dims a bool per dim of tensor.
+absl::StatusOr<CopyJob> PrepareReverseDims(OpKernelContext& ctx);
+// Reverse's dims must have one flag per dim of its tensor. Shared by the shape function.
+absl::Status ReverseDimsCount(int64_t flags, int rank);
+
 // The axes ReverseV2 reverses, as flags per dim of a rank-`rank` tensor: each in
 // [-rank, rank) and given once, else InvalidArgument. Shared by the shape function.
 absl::StatusOr<std::vector<bool>> ReverseAxes(absl::Span<const int64_t> axis, int rank);

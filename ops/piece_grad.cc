@@ -1,5 +1,5 @@
-// Gradients of Tile, ReverseV2, Pack, Unpack, Split, SplitV, Select and SelectV2; Range and Where
-// are not differentiable (their outputs are indices), as in TensorFlow.
+// Gradients of Tile, ReverseV2, Reverse, Pack, Unpack, Split, SplitV, Select and SelectV2; Range
+// and Where are not differentiable (their outputs are indices), as in TensorFlow.
 #include "rill/core/shape_inference.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/grad_util.h"
@@ -116,10 +116,19 @@ absl::Status ReverseGrad(const Scope& s, const Operation& op, const GradOut& g, 
   return s.status();
 }
 
+// The same for the first Reverse, whose dims flag the reversed dims.
+absl::Status ReverseDimsGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  out->push_back(
+      Output(internal::NodeBuilder(s, "Reverse").Input(g[0]).Input(In(op, 1)).Finalize().node()));
+  out->push_back(Output());
+  return s.status();
+}
+
 }  // namespace
 
 RILL_REGISTER_GRADIENT("Tile", TileGrad);
 RILL_REGISTER_GRADIENT("ReverseV2", ReverseGrad);
+RILL_REGISTER_GRADIENT("Reverse", ReverseDimsGrad);
 RILL_REGISTER_GRADIENT("Pack", PackGrad);
 RILL_REGISTER_GRADIENT("Unpack", UnpackGrad);
 RILL_REGISTER_GRADIENT("Split", SplitGrad);

@@ -1,4 +1,4 @@
-// Tile, Pack, Unpack, Split, SplitV and ReverseV2: schemas, shape functions (the rules of
+// Tile, Pack, Unpack, Split, SplitV, ReverseV2 and Reverse: schemas, shape functions (the rules of
 // core/shape_util.h, shared with the kernels) and wrappers.
 #include "rill/ops/piece_ops.h"
 
@@ -135,7 +135,27 @@ absl::Status ReverseShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+// TensorFlow's first Reverse: dims, a bool per dim of the tensor, says which are reversed.
+absl::Status ReverseDimsShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(VectorInput(c, 1, "dims"));
+  const PartialTensorShape &in = c.input_shape(0), &dims = c.input_shape(1);
+  if (!in.unknown_rank() && !dims.unknown_rank() && dims.dim_size(0) >= 0) {
+    RILL_RETURN_IF_ERROR(ReverseDimsCount(dims.dim_size(0), in.dims()));
+  }
+  c.set_output(0, in);
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+// TensorFlow's first Reverse (gen_array_ops.reverse, tf.compat.v1's reverse_v1, in old
+// graphs): the elements in reverse order along each dim whose flag in `dims` is true.
+RILL_REGISTER_OP("Reverse")
+    .Input("tensor", "T")
+    .Input("dims", DT_BOOL)
+    .Output("output", "T")
+    .TypeAttr("T")
+    .SetShapeFn(ReverseDimsShape);
 
 // TensorFlow's ReverseV2 (the C++ API's ops::Reverse): the elements in reverse order along
 // each dim in `axis`.

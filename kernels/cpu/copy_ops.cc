@@ -1,4 +1,4 @@
-// CPU kernels of Transpose, ReverseV2, Slice, Pad, BroadcastTo, ConcatV2, StridedSlice and
+// CPU kernels of Transpose, ReverseV2, Reverse, Slice, Pad, BroadcastTo, ConcatV2, StridedSlice and
 // StridedSliceGrad: strided copies of bytes
 // (core/strided_copy.h), so one implementation serves every dtype; runs that are
 // contiguous on both sides are memcpy'd.
@@ -48,6 +48,7 @@ class ConcatOp : public OpKernel {
 
 RILL_REGISTER_KERNEL("Transpose", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareTranspose>);
 RILL_REGISTER_KERNEL("ReverseV2", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareReverse>);
+RILL_REGISTER_KERNEL("Reverse", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareReverseDims>);
 RILL_REGISTER_KERNEL("Slice", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PrepareSlice>);
 RILL_REGISTER_KERNEL("Pad", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PreparePad>);
 RILL_REGISTER_KERNEL("PadV2", DEVICE_CPU, "", DT_INVALID, StridedCopyOp<PreparePadV2>);

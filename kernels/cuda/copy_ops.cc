@@ -1,5 +1,5 @@
-// GPU kernels of OneHot, of Transpose, ReverseV2, Slice, Pad, BroadcastTo and ConcatV2, of Tile,
-// Pack, Unpack, Split and SplitV, of the rearranging ops (core/rearrange_copy.h), and of
+// GPU kernels of OneHot, of Transpose, ReverseV2, Reverse, Slice, Pad, BroadcastTo and ConcatV2, of
+// Tile, Pack, Unpack, Split and SplitV, of the rearranging ops (core/rearrange_copy.h), and of
 // StridedSlice and StridedSliceGrad: the strided copies planned by core/strided_copy.h,
 // core/piece_copy.h and core/strided_slice.h (the CPU kernels' checks), run by copy.cu on the
 // device's stream. perm, begin, size, end, strides, paddings, shape, multiples, size_splits and the
@@ -133,6 +133,8 @@ RILL_REGISTER_KERNEL_HOST_INPUTS("Transpose", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareTranspose>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("ReverseV2", DEVICE_GPU, "", DT_INVALID, {1},
                                  StridedCopyGpu<PrepareReverse>);
+RILL_REGISTER_KERNEL_HOST_INPUTS("Reverse", DEVICE_GPU, "", DT_INVALID, {1},
+                                 StridedCopyGpu<PrepareReverseDims>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Slice", DEVICE_GPU, "", DT_INVALID, (std::vector<int>{1, 2}),
                                  StridedCopyGpu<PrepareSlice>);
 RILL_REGISTER_KERNEL_HOST_INPUTS("Pad", DEVICE_GPU, "", DT_INVALID, {1},

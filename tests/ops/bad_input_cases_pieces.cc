@@ -1,5 +1,6 @@
-// Valid recipes and op-specific bad inputs: Tile, Pack, Unpack, Split, SplitV, Range,
-// Select, SelectV2, Where, Gather, GatherV2, UnsortedSegmentSum, Cumsum and Cumprod.
+// Valid recipes and op-specific bad inputs: Tile, ReverseV2, Reverse, Pack, Unpack, Split,
+// SplitV, Range, Select, SelectV2, Where, Gather, GatherV2, UnsortedSegmentSum, Cumsum and
+// Cumprod.
 #include <cstdint>
 #include <limits>
 
@@ -37,6 +38,20 @@ void Reverse() {
   Both("an axis for a scalar", {"ReverseV2", {F({}), I({1}, {0})}, {}}, {"rank 0"});
   AddCase("a float axis", {"ReverseV2", {F({2, 3}), F({1}, {1})}, {}}, kConstruction,
           absl::StatusCode::kInvalidArgument, {"float"});
+}
+
+void ReverseDims() {
+  AddRecipe({"Reverse", {F({2, 3}), B({2}, {1, 0})}, {}});
+  Both("dims shorter than the rank", {"Reverse", {F({2, 3}), B({1}, {1})}, {}},
+       {"input has 2, dims has 1"});
+  Both("dims longer than the rank", {"Reverse", {F({2, 3}), B({3}, {1, 0, 1})}, {}},
+       {"input has 2, dims has 3"});
+  Both("dims that are not a vector", {"Reverse", {F({2, 3}), B({1, 2}, {1, 0})}, {}}, {"dims"});
+  Both("dims for a scalar", {"Reverse", {F({}), B({1}, {1})}, {}}, {"input has 0"});
+  AddCase("float dims", {"Reverse", {F({2, 3}), F({2}, {1, 0})}, {}}, kConstruction, kInvalid,
+          {"float"});
+  AddCase("int dims", {"Reverse", {F({2, 3}), I({2}, {1, 0})}, {}}, kConstruction, kInvalid,
+          {"int32"});
 }
 
 void PackUnpack() {
@@ -217,6 +232,7 @@ const bool kRegistered = [] {
   Gathers();
   Tile();
   Reverse();
+  ReverseDims();
   PackUnpack();
   Splits();
   RangeCases();

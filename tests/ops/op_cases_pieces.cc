@@ -1,5 +1,6 @@
-// Op cases (support/op_tester.h) of Tile, ReverseV2, Pack, Unpack, Split, SplitV, Range, Select,
-// SelectV2 and Where: data movement and indices, so every device is held to the CPU exactly.
+// Op cases (support/op_tester.h) of Tile, ReverseV2, Reverse, Pack, Unpack, Split, SplitV, Range,
+// Select, SelectV2 and Where: data movement and indices, so every device is held to the CPU
+// exactly.
 #include "support/op_tester.h"
 
 namespace rill::testing {
@@ -29,6 +30,16 @@ std::vector<OpCase> Pieces() {
     c.push_back(Exact("Reverse " + t,
                       [](const Scope& s, const auto& in) {
                         return ops::Reverse(s, in[0], Ints(s, {0, -1}));
+                      },
+                      {x}));
+    c.push_back(Exact("Reverse (dims) " + t,
+                      [](const Scope& s, const auto& in) {
+                        return Output(
+                            ops::internal::NodeBuilder(s, "Reverse")
+                                .Input(in[0])
+                                .Input(ops::Const(s, FromDoubles(DT_BOOL, {3}, {1, 0, 1})))
+                                .Finalize()
+                                .node());
                       },
                       {x}));
     c.push_back(Exact("Pack " + t,

@@ -1,5 +1,5 @@
-// The gradients of Tile, ReverseV2, Pack, Unpack, Split, SplitV, Select and SelectV2 against
-// central differences, with input shapes known at construction and unknown (Tile's two
+// The gradients of Tile, ReverseV2, Reverse, Pack, Unpack, Split, SplitV, Select and SelectV2
+// against central differences, with input shapes known at construction and unknown (Tile's two
 // formulations: folding replicas dim by dim, and TensorFlow's [m0, n0, m1, n1, ...] view).
 #include <cmath>
 
@@ -47,6 +47,17 @@ std::vector<Case> Cases() {
          return Output(Mul(s, Reverse(s, in[0], Ints(s, {0, -1})), in[0]));
        },
        {Vals({2, 3, 2}, 9)}},
+      // TensorFlow's first Reverse, its dims a flag per dim.
+      {"Reverse",
+       [](const Scope& s, const Xs& in) {
+         Output r(internal::NodeBuilder(s, "Reverse")
+                      .Input(in[0])
+                      .Input(Bools(s, {3}, {1, 0, 1}))
+                      .Finalize()
+                      .node());
+         return Output(Mul(s, r, in[0]));
+       },
+       {Vals({2, 3, 2}, 19)}},
       {"Pack",
        [](const Scope& s, const Xs& in) {
          return Output(Stack(s, {in[0], in[1]}, Stack::Axis(1)));

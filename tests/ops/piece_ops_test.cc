@@ -1,5 +1,6 @@
-// Tile, Reverse (ReverseV2), Stack (Pack), Unstack (Unpack), Split, SplitV, Range, Select, SelectV2
-// and Where: values by hand and against index arithmetic, every dtype they move.
+// Tile, Reverse (ReverseV2), TensorFlow's first Reverse, Stack (Pack), Unstack (Unpack), Split,
+// SplitV, Range, Select, SelectV2 and Where: values by hand and against index arithmetic, every
+// dtype they move.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -11,7 +12,7 @@ namespace {
 namespace piece_ops_test {
 
 MarkTested tested({"Tile", "Pack", "Unpack", "Split", "SplitV", "Range", "Select", "SelectV2",
-                   "Where", "ReverseV2"});
+                   "Where", "ReverseV2", "Reverse"});
 
 const std::vector<DataType> kTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL};
 
@@ -59,6 +60,31 @@ TEST(PieceOps, ReverseByHandEveryDtypeAndAxisForm) {
   got = RunOp(reverse, {Tensor(DT_FLOAT, TensorShape({0, 4})), FromDoubles(DT_INT32, {1}, {1})});
   ASSERT_TRUE(got.ok()) << got.status();  // empty
   ExpectTensorNear(*got, DT_FLOAT, {0, 4}, {}, 0);
+}
+
+// TensorFlow's first Reverse flags its dims: the same as ReverseV2 of the flagged axes.
+TEST(PieceOps, ReverseWithDimFlagsIsReverseV2OfTheFlaggedAxes) {
+  auto reverse = [](const Scope& s, const auto& in) {
+    return Output(
+        ops::internal::NodeBuilder(s, "Reverse").Input(in[0]).Input(in[1]).Finalize().node());
+  };
+  const Tensor x = FromDoubles(DT_FLOAT, {2, 3, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+  auto got = RunOp(reverse, {x, FromDoubles(DT_BOOL, {3}, {1, 0, 1})});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {2, 3, 2}, {7, 6, 9, 8, 11, 10, 1, 0, 3, 2, 5, 4}, 0);
+  for (DataType dt : kTypes) {
+    SCOPED_TRACE(DataTypeString(dt));
+    got = RunOp(reverse,
+                {FromDoubles(dt, {2, 3}, {0, 1, 1, 1, 0, 0}), FromDoubles(DT_BOOL, {2}, {0, 1})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 3}, {1, 1, 0, 0, 0, 1}, 0);
+  }
+  got = RunOp(reverse, {x, FromDoubles(DT_BOOL, {3}, {0, 0, 0})});  // nothing flagged
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectTensorNear(*got, DT_FLOAT, {2, 3, 2}, ToDoubles(x), 0);
+  got = RunOp(reverse, {FromDoubles(DT_FLOAT, {}, {3}), Tensor(DT_BOOL, TensorShape({0}))});
+  ASSERT_TRUE(got.ok()) << got.status();  // a scalar, no flags
+  ExpectTensorNear(*got, DT_FLOAT, {}, {3}, 0);
 }
 
 TEST(PieceOps, TileByHandAndAgainstIndexArithmeticUpToRank8) {
