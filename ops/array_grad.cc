@@ -21,6 +21,12 @@ absl::Status IdentityGrad(const Scope& s, const Operation&, const GradOut& g, Gr
   return s.status();
 }
 
+// IdentityN's: each output's gradient passed through to its input.
+absl::Status IdentityNGrad(const Scope& s, const Operation&, const GradOut& g, GradOut* out) {
+  for (const Output& gi : g) out->push_back(gi.node() == nullptr ? Output() : Identity(s, gi));
+  return s.status();
+}
+
 // PreventGradient's: refused, with the reason its node carries.
 absl::Status PreventGradientGrad(const Scope&, const Operation& op, const GradOut&, GradOut*) {
   return errors::InvalidArgument(
@@ -149,6 +155,7 @@ absl::Status CastGrad(const Scope& s, const Operation& op, const GradOut& g, Gra
 }
 
 RILL_REGISTER_GRADIENT("Identity", IdentityGrad);
+RILL_REGISTER_GRADIENT("IdentityN", IdentityNGrad);
 RILL_REGISTER_GRADIENT("EnsureShape", IdentityGrad);
 RILL_REGISTER_GRADIENT("Snapshot", IdentityGrad);
 RILL_REGISTER_GRADIENT("PreventGradient", PreventGradientGrad);

@@ -50,6 +50,15 @@ RILL_REGISTER_OP("Identity")
     .TypeAttr("T")
     .SetShapeFn(shape_fns::Unchanged);
 
+RILL_REGISTER_OP("IdentityN")
+    .InputTypeList("input", "T")
+    .OutputTypeList("output", "T")
+    .Attr("T", AttrKind::kTypeList)
+    .SetShapeFn([](InferenceContext& c) {
+      for (int i = 0; i < c.num_inputs(); ++i) c.set_output(i, c.input_shape(i));
+      return absl::OkStatus();
+    });
+
 // A copy of `input` in a buffer of its own (tf.raw_ops.Snapshot): later in-place updates of
 // what `input` read (a variable's AssignAdd) do not show through it, as they may through
 // Identity, which shares the buffer.
@@ -370,6 +379,9 @@ Placeholder::Placeholder(const Scope& scope, DataType dtype, const Attrs& attrs)
 
 Identity::Identity(const Scope& scope, Input input) {
   NodeBuilder(scope, "Identity").Input(input).Finalize(this);
+}
+IdentityN::IdentityN(const Scope& scope, InputList input) {
+  Fill(NodeBuilder(scope, "IdentityN").Inputs(input).Finalize());
 }
 Snapshot::Snapshot(const Scope& scope, Input input) {
   NodeBuilder(scope, "Snapshot").Input(input).Finalize(this);

@@ -57,6 +57,12 @@ class Identity : public OpWrapper {
  public:
   Identity(const Scope& scope, Input input);
 };
+// TensorFlow's IdentityN: each input as the output in its place, of any dtypes, in one
+// node (so that one control edge, or a gradient override, covers them all): `output[i]`.
+class IdentityN : public MultiOutputWrapper {
+ public:
+  IdentityN(const Scope& scope, InputList input);
+};
 // input's values in a buffer of their own: a later in-place update of what input read (a
 // variable's AssignAdd) does not show through it.
 class Snapshot : public OpWrapper {

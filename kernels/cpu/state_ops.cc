@@ -39,6 +39,15 @@ class IdentityOp : public OpKernel {
   }
 };
 
+class IdentityNOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    for (int i = 0; i < ctx.num_inputs(); ++i) ctx.set_output(i, ctx.input(i));
+    return absl::OkStatus();
+  }
+};
+
 // Snapshot: the input's bytes in a new buffer.
 class SnapshotOp : public OpKernel {
  public:
@@ -171,6 +180,7 @@ RILL_REGISTER_KERNEL("Const", DEVICE_CPU, "", DT_INVALID, ConstOp);
 RILL_REGISTER_KERNEL_HOST_OUTPUTS("Const", DEVICE_GPU, "dtype", DT_INT32, {}, ConstOp);
 RILL_REGISTER_KERNEL("Placeholder", DEVICE_CPU, "", DT_INVALID, PlaceholderOp);
 RILL_REGISTER_KERNEL("Identity", DEVICE_CPU, "", DT_INVALID, IdentityOp);
+RILL_REGISTER_KERNEL("IdentityN", DEVICE_CPU, "", DT_INVALID, IdentityNOp);
 RILL_REGISTER_KERNEL("Snapshot", DEVICE_CPU, "", DT_INVALID, SnapshotOp);
 RILL_REGISTER_KERNEL("EnsureShape", DEVICE_CPU, "", DT_INVALID, EnsureShapeOp);
 RILL_REGISTER_KERNEL("EnsureShape", DEVICE_GPU, "", DT_INVALID, EnsureShapeOp);

@@ -38,6 +38,15 @@ class PassThroughGpu : public OpKernel {  // Identity
   }
 };
 
+class PassThroughNGpu : public OpKernel {  // IdentityN
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    for (int i = 0; i < ctx.num_inputs(); ++i) ctx.set_output(i, ctx.input(i));
+    return absl::OkStatus();
+  }
+};
+
 class SnapshotGpu : public OpKernel {  // a device-to-device copy into a new buffer
  public:
   using OpKernel::OpKernel;
@@ -169,6 +178,7 @@ class FillGpu : public OpKernel {  // dims on the host, value on the device
 
 RILL_REGISTER_KERNEL("Const", DEVICE_GPU, "", DT_INVALID, ConstGpu);
 RILL_REGISTER_KERNEL("Identity", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
+RILL_REGISTER_KERNEL("IdentityN", DEVICE_GPU, "", DT_INVALID, PassThroughNGpu);
 RILL_REGISTER_KERNEL("StopGradient", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
 RILL_REGISTER_KERNEL("PreventGradient", DEVICE_GPU, "", DT_INVALID, PassThroughGpu);
 RILL_REGISTER_KERNEL("Snapshot", DEVICE_GPU, "", DT_INVALID, SnapshotGpu);

@@ -1,5 +1,5 @@
 // Bad-input cases of TensorFlow's small everyday ops: All, Any, IsNan, IsInf, IsFinite,
-// Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot, PreventGradient and the
+// Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot, PreventGradient, IdentityN and the
 // TensorScatter ops, the variable scatters.
 #include "bad_input.h"
 
@@ -53,6 +53,10 @@ void ShapeHelperCases() {
 void IdentityCases() {
   AddRecipe({"Snapshot", {F({2, 3})}, {}});
   AddRecipe({"PreventGradient", {F({2, 3})}, {{"message", std::string("no")}}});
+  AddRecipe({"IdentityN", {F({2, 3}), I({2}, {1, 2})}, {}});
+  AddCase("a T that is not the inputs' dtypes",
+          {"IdentityN", {F({2, 3}), I({2}, {1, 2})}, {{"T", std::vector<DataType>{DT_FLOAT}}}},
+          kConstruction, kInvalid, {"int32"});
   AddCase("a message that is not a string",
           {"PreventGradient", {F({2, 3})}, {{"message", int64_t{3}}}}, kConstruction, kInvalid,
           {"message"});

@@ -1,5 +1,6 @@
 // TensorFlow's small everyday ops: All and Any (reduce_all / reduce_any), IsNan, IsInf,
-// IsFinite, Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot and PreventGradient. Values
+// IsFinite, Erfc, Rint, Rank, BroadcastArgs, LinSpace, Snapshot, PreventGradient and
+// IdentityN. Values
 // by hand, the gradients that exist against central differences, and op cases for every
 // device.
 #include <cmath>
@@ -18,7 +19,7 @@ namespace tf_basics_test {
 using namespace ::rill::ops;  // NOLINT
 
 MarkTested tested({"All", "Any", "IsNan", "IsInf", "IsFinite", "Erfc", "Rint", "Rank",
-                   "BroadcastArgs", "LinSpace", "Snapshot", "PreventGradient"});
+                   "BroadcastArgs", "LinSpace", "Snapshot", "PreventGradient", "IdentityN"});
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -153,6 +154,44 @@ TEST(Snapshot, KeepsTheValueAVariableHadWhenItWasTaken) {
   test::ExpectTensorEqual<float>(out[1], test::AsTensor<float>({11, 12}, {2}));
 }
 
+// Each input, of any dtype, comes out in its place; one control edge on the node orders
+// them all.
+TEST(IdentityN, PassesEveryInputThroughInItsPlace) {
+  Scope s = Scope::NewRootScope();
+  auto v = Variable(s, test::AsTensor<float>({1, 2}, {2}));
+  IdentityN n(s, {Const(s, test::AsTensor<int32_t>({1, 2, 3, 4, 5, 6}, {2, 3})), v,
+                  Const(s, test::AsTensor<double>({7.3, 8.3}, {2}))});
+  ASSERT_EQ(n.size(), 3u);
+  EXPECT_EQ(n[0].type(), DT_INT32);
+  EXPECT_EQ(n[2].type(), DT_DOUBLE);
+  EXPECT_EQ(n[0].shape().DebugString(), "[2,3]");
+  auto bump = AssignAdd(s.WithControlDependencies({n.operation}), v, Const(s, {10.0f, 10.0f}));
+  ASSERT_TRUE(s.ok()) << s.status();
+  Session session(s);
+  ASSERT_TRUE(session.Run({}, {}, {GlobalVariablesInitializer(s)}, nullptr).ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({}, std::vector<Output>{n[0], n[2], bump}, &out).ok());
+  test::ExpectTensorEqual<int32_t>(out[0], test::AsTensor<int32_t>({1, 2, 3, 4, 5, 6}, {2, 3}));
+  test::ExpectTensorEqual<double>(out[1], test::AsTensor<double>({7.3, 8.3}, {2}));
+  test::ExpectTensorEqual<float>(out[2], test::AsTensor<float>({11, 12}, {2}));
+}
+
+TEST(Gradients, IdentityNPassesEachGradientToItsInput) {
+  ExpectGradientMatchesNumeric(
+      [](const Scope& s, const std::vector<Output>& in) {
+        IdentityN n(s, {in[0], in[1]});
+        return Output(Sub(s, Mul(s, n[0], n[1]), n[1]));
+      },
+      {RandomTensor(DT_DOUBLE, {2, 3}, -2, 2, 67), RandomTensor(DT_DOUBLE, {2, 3}, -2, 2, 68)});
+  // An output nothing reads passes no gradient back.
+  ExpectGradientMatchesNumeric(
+      [](const Scope& s, const std::vector<Output>& in) {
+        IdentityN n(s, {in[0], in[1]});
+        return Output(Square(s, n[1]));
+      },
+      {RandomTensor(DT_DOUBLE, {3}, -2, 2, 69), RandomTensor(DT_DOUBLE, {3}, -2, 2, 70)});
+}
+
 TEST(Gradients, ErfcMatchesNumericSnapshotPassesThroughPreventGradientRefuses) {
   ExpectGradientMatchesNumeric(
       [](const Scope& s, const std::vector<Output>& in) { return Output(Erfc(s, in[0])); },
@@ -182,6 +221,7 @@ const bool kMarked = [] {
   GradTestedOps().insert("Erfc");
   GradTestedOps().insert("Snapshot");
   GradTestedOps().insert("PreventGradient");
+  GradTestedOps().insert("IdentityN");
   return true;
 }();
 
@@ -215,6 +255,12 @@ std::vector<OpCase> Cases() {
     c.push_back({"Erfc" + t, [](auto s, const auto& in) { return Erfc(s, in[0]); }, {x}});
     c.push_back({"Rint" + t, [](auto s, const auto& in) { return Rint(s, in[0]); }, {x}});
     c.push_back({"Snapshot" + t, [](auto s, const auto& in) { return Snapshot(s, in[0]); }, {x}});
+    c.push_back({"IdentityN" + t,
+                 [](auto s, const auto& in) {
+                   IdentityN n(s, {in[0], in[1]});
+                   return Output(Concat(s, {n[1], n[0]}, 0));
+                 },
+                 {x, RandomTensor(dt, {3, 9}, -3, 3, 71)}});
     c.push_back({"PreventGradient" + t,
                  [](auto s, const auto& in) { return PreventGradient(s, in[0]); },
                  {x}});
