@@ -3,7 +3,7 @@
 // ([new_height, new_width], int32), and their gradients (ops::internal::*Grad).
 // ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; ScaleAndTranslate
 // and its gradient; CropAndResize and its gradients CropAndResizeGradImage and
-// CropAndResizeGradBoxes.
+// CropAndResizeGradBoxes; RGBToHSV and HSVToRGB.
 #pragma once
 
 #include <string>
@@ -128,6 +128,17 @@ class CropAndResizeGradBoxes : public OpWrapper {
   CropAndResizeGradBoxes(const Scope& scope, Input grads, Input image, Input boxes, Input box_ind,
                          const Attrs& attrs = Attrs());
   static Attrs Method(const std::string& x) { return Attrs().Method(x); }
+};
+
+// RGB images (the last dim 3 channels, values in [0, 1]) as hue, saturation and value, and
+// back (tf.image.rgb_to_hsv, hsv_to_rgb); float or double; differentiable.
+class RGBToHSV : public OpWrapper {
+ public:
+  RGBToHSV(const Scope& scope, Input images);
+};
+class HSVToRGB : public OpWrapper {
+ public:
+  HSVToRGB(const Scope& scope, Input images);
 };
 
 }  // namespace rill::ops

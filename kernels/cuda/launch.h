@@ -11,6 +11,7 @@
 #include "rill/core/apply_row.h"
 #include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
+#include "rill/core/colorspace_row.h"
 #include "rill/core/element_map.h"
 #include "rill/core/lrn_row.h"
 #include "rill/core/mirror_pad_row.h"
@@ -266,6 +267,11 @@ cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, in
 template <typename Map>
 cudaError_t LaunchElementMap(size_t element_size, const void* in, void* out, int64_t n,
                              const Map& map, cudaStream_t stream);
+
+// RGBToHSV, HSVToRGB (dy null) or their gradients of dy at x: `pixels` pixels of
+// core/colorspace_row.h's formulas.
+template <ColorKind K, typename T>
+cudaError_t LaunchColor(const T* x, const T* dy, T* out, int64_t pixels, cudaStream_t stream);
 
 // LRN over x (g null) or LRNGrad of g at x: n elements of core/lrn_row.h's formulas.
 template <typename T>

@@ -1,7 +1,8 @@
 // Valid recipes and op-specific bad inputs of the image resizes, ScaleAndTranslate and their
 // gradients: sizes that are not two positive values, images that are not 4-D, both corner
 // conventions at once, scales that are not positive, unknown kernels, gradients that
-// disagree with the original image.
+// disagree with the original image; RGBToHSV, HSVToRGB and their gradients: pixels of other
+// than 3 channels.
 #include <limits>
 
 #include "ops/bad_input.h"
@@ -92,7 +93,24 @@ void ScaleAndTranslateCases() {
        {"greater than 0"});
 }
 
+void ColorCases() {
+  for (const char* op : {"RGBToHSV", "HSVToRGB"}) {
+    AddRecipe({op, {F({2, 4, 3})}});
+    Both("4 channels", {op, {F({2, 4})}}, {"3 channels", "4 channels"});
+    Both("a scalar", {op, {F({})}}, {"at least 1D"});
+    Both("an image of no channels", {op, {F({5, 0})}}, {"0 channels"});
+    AddCase("int32 pixels", {op, {I({3}, {1, 2, 3})}}, kConstruction, kInvalid, {"int32"});
+  }
+  for (const char* op : {"_RGBToHSVGrad", "_HSVToRGBGrad"}) {
+    AddRecipe({op, {F({2, 3}), F({2, 3})}});
+    Both("grads of another shape", {op, {F({2, 3}), F({1, 3})}}, {"[2,3]", "[1,3]"});
+    Both("2 channels", {op, {F({2, 2}), F({2, 2})}}, {"2 channels"});
+    Both("a scalar", {op, {F({}), F({})}}, {"at least 1D"});
+  }
+}
+
 const bool kRegistered = [] {
+  ColorCases();
   ResizeCases();
   ResizeGradCases();
   ScaleAndTranslateCases();
