@@ -3,7 +3,7 @@
 // ([new_height, new_width], int32), and their gradients (ops::internal::*Grad).
 // ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; ScaleAndTranslate
 // and its gradient; CropAndResize and its gradients CropAndResizeGradImage and
-// CropAndResizeGradBoxes; RGBToHSV and HSVToRGB.
+// CropAndResizeGradBoxes; RGBToHSV and HSVToRGB; AdjustContrast.
 #pragma once
 
 #include <string>
@@ -139,6 +139,14 @@ class RGBToHSV : public OpWrapper {
 class HSVToRGB : public OpWrapper {
  public:
   HSVToRGB(const Scope& scope, Input images);
+};
+
+// Each channel of each image of [..., height, width, channels] moved away from (factor > 1)
+// or towards (factor < 1) its mean over the image: (x - mean) * factor + mean
+// (tf.image.adjust_contrast; op AdjustContrastv2); contrast_factor a float scalar.
+class AdjustContrast : public OpWrapper {
+ public:
+  AdjustContrast(const Scope& scope, Input images, Input contrast_factor);
 };
 
 }  // namespace rill::ops

@@ -58,7 +58,7 @@ internal::NodeBuilder& WithAttrs(internal::NodeBuilder& b, const LRN::Attrs& a) 
       .Attr("beta", a.beta_);
 }
 
-LRN::Attrs AttrsOf(const Operation& op) {
+LRN::Attrs LrnAttrsOf(const Operation& op) {
   const Node* n = op.node();
   return LRN::DepthRadius(n->attr<int64_t>("depth_radius"))
       .Bias(n->attr<float>("bias"))
@@ -68,7 +68,7 @@ LRN::Attrs AttrsOf(const Operation& op) {
 
 absl::Status LrnGradFn(const Scope& s, const Operation& op, const std::vector<Output>& g,
                        std::vector<Output>* out) {
-  out->push_back(internal::LRNGrad(s, g[0], grad::In(op, 0), grad::Out(op), AttrsOf(op)));
+  out->push_back(internal::LRNGrad(s, g[0], grad::In(op, 0), grad::Out(op), LrnAttrsOf(op)));
   return s.status();
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "rill/core/activation.h"
+#include "rill/core/adjust_contrast_row.h"
 #include "rill/core/apply_row.h"
 #include "rill/core/batch_norm_row.h"
 #include "rill/core/broadcast_plan.h"
@@ -267,6 +268,11 @@ cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, in
 template <typename Map>
 cudaError_t LaunchElementMap(size_t element_size, const void* in, void* out, int64_t n,
                              const Map& map, cudaStream_t stream);
+
+// AdjustContrastv2's n elements of x, `sums` the per-image, per-channel sums (on the device).
+template <typename T>
+cudaError_t LaunchContrast(const T* x, const T* sums, const ContrastDims& d, T* y, int64_t n,
+                           cudaStream_t stream);
 
 // RGBToHSV, HSVToRGB (dy null) or their gradients of dy at x: `pixels` pixels of
 // core/colorspace_row.h's formulas.

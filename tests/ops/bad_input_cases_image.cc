@@ -2,7 +2,8 @@
 // gradients: sizes that are not two positive values, images that are not 4-D, both corner
 // conventions at once, scales that are not positive, unknown kernels, gradients that
 // disagree with the original image; RGBToHSV, HSVToRGB and their gradients: pixels of other
-// than 3 channels.
+// than 3 channels; AdjustContrastv2: images below 3-D, a factor that is not a finite
+// scalar.
 #include <limits>
 
 #include "ops/bad_input.h"
@@ -109,8 +110,22 @@ void ColorCases() {
   }
 }
 
+void ContrastCases() {
+  const char* op = "AdjustContrastv2";
+  AddRecipe({op, {F({2, 3, 4, 3}), F({}, {1.5})}});
+  Both("a 2-D image", {op, {F({3, 4}), F({}, {1.5})}}, {"at least 3-D", "[3,4]"});
+  Both("a factor that is not a scalar", {op, {F({3, 4, 3}), F({1}, {1.5})}},
+       {"contrast_factor", "[1]"});
+  AddCase("an infinite factor",
+          {op, {F({3, 4, 3}), F({}, {std::numeric_limits<float>::infinity()})}}, kRun, kInvalid,
+          {"finite"});
+  AddCase("a double factor", {op, {F({3, 4, 3}), FromDoubles(DT_DOUBLE, {}, {2})}}, kConstruction,
+          kInvalid, {"double"});
+}
+
 const bool kRegistered = [] {
   ColorCases();
+  ContrastCases();
   ResizeCases();
   ResizeGradCases();
   ScaleAndTranslateCases();

@@ -1,6 +1,7 @@
 // RGBToHSV, HSVToRGB and their gradient ops: colours by hand, the round trip, a hue
 // outside [0, 1] clamped as TensorFlow's kernel does, gradients against central
-// differences with the second derivative refused, and op cases for GPU parity.
+// differences with the second derivative refused, and op cases for GPU parity; the same
+// for AdjustContrastv2.
 #include "gradient_checker.h"
 #include "rill/ops/image_ops.h"
 #include "support/op_tester.h"
@@ -9,7 +10,7 @@ namespace rill::testing {
 namespace {
 namespace colorspace_test {
 
-MarkTested tested({"RGBToHSV", "HSVToRGB", "_RGBToHSVGrad", "_HSVToRGBGrad"});
+MarkTested tested({"RGBToHSV", "HSVToRGB", "_RGBToHSVGrad", "_HSVToRGBGrad", "AdjustContrastv2"});
 
 Output ToHsv(const Scope& s, const std::vector<Output>& in) { return ops::RGBToHSV(s, in[0]); }
 Output ToRgb(const Scope& s, const std::vector<Output>& in) { return ops::HSVToRGB(s, in[0]); }
@@ -69,8 +70,51 @@ TEST(Colorspace, GradientsMatchNumericAndStopAtSecondOrder) {
   EXPECT_NE(st.message().find("second derivatives of RGBToHSV"), std::string::npos) << st;
 }
 
+Output Contrast(const Scope& s, const std::vector<Output>& in) {
+  return ops::AdjustContrast(s, in[0], in[1]);
+}
+
+// Each channel of each image moves about its own mean; a batch of [2, 3] images of 2x2.
+TEST(AdjustContrast, EachChannelOfEachImageAboutItsMean) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    std::vector<double> x(2 * 3 * 2 * 2 * 2), want(x.size());
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7) % 11);
+    for (size_t image = 0; image < 6; ++image) {
+      for (size_t c = 0; c < 2; ++c) {
+        double mean = 0;
+        for (size_t p = 0; p < 4; ++p) mean += x[image * 8 + p * 2 + c] / 4;
+        for (size_t p = 0; p < 4; ++p) {
+          want[image * 8 + p * 2 + c] = (x[image * 8 + p * 2 + c] - mean) * 1.5 + mean;
+        }
+      }
+    }
+    auto got =
+        RunOp(Contrast, {FromDoubles(dt, {2, 3, 2, 2, 2}, x), FromDoubles(DT_FLOAT, {}, {1.5})});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectTensorNear(*got, dt, {2, 3, 2, 2, 2}, want, 1e-6);
+  }
+}
+
+// The factor is float whatever the images' dtype: cast from the checker's float64, with a
+// step large enough for float's rounding (y is quadratic in it, so the step costs nothing).
+TEST(AdjustContrast, GradientMatchesNumericForImagesAndFactor) {
+  GradCheckOptions options;
+  options.delta = 1e-2;
+  auto err = GradientError(
+      [](const Scope& s, const std::vector<Output>& in) {
+        auto f = ops::Cast(s, in[1], DT_FLOAT);
+        return Output(ops::Square(s, ops::AdjustContrast(s, in[0], f)));
+      },
+      {RandomTensor(DT_DOUBLE, {2, 3, 2, 3}, -1, 1, 6), FromDoubles(DT_DOUBLE, {}, {0.75})},
+      DT_DOUBLE, options);
+  ASSERT_TRUE(err.ok()) << err.status();
+  EXPECT_LT(*err, 1e-4);
+}
+
 const bool kMarked = [] {
-  GradTestedOps().insert({"RGBToHSV", "HSVToRGB", "_RGBToHSVGrad", "_HSVToRGBGrad"});
+  GradTestedOps().insert(
+      {"RGBToHSV", "HSVToRGB", "_RGBToHSVGrad", "_HSVToRGBGrad", "AdjustContrastv2"});
   return true;
 }();
 
@@ -90,6 +134,11 @@ std::vector<OpCase> Cases() {
     c.push_back({"HSVToRGB" + t, ToRgb, {x}});
     c.push_back({"_RGBToHSVGrad" + t, GradOp("_RGBToHSVGrad"), {x, dy}});
     c.push_back({"_HSVToRGBGrad" + t, GradOp("_HSVToRGBGrad"), {x, dy}});
+    c.push_back({"AdjustContrastv2" + t,
+                 [](const Scope& s, const std::vector<Output>& in) {
+                   return Output(ops::AdjustContrast(s, in[0], ops::Const(s, 1.7f)));
+                 },
+                 {RandomTensor(dt, {3, 40, 33, 3}, 0, 1, 8)}});
   }
   return c;
 }
