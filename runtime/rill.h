@@ -17,6 +17,7 @@
 #include "rill/ops/debug_ops.h"
 #include "rill/ops/distributed_optimizer.h"
 #include "rill/ops/einsum_ops.h"
+#include "rill/ops/fake_quant_ops.h"
 #include "rill/ops/fractional_pool_ops.h"
 #include "rill/ops/fused_ops.h"
 #include "rill/ops/gather_ops.h"
