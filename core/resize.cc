@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -67,13 +68,49 @@ void BicubicTaps(bool half, float scale, int64_t o, int64_t in, AxisTaps* t) {
   }
 }
 
-AxisTaps Axis(ResizeMethod m, bool align, bool half, int64_t in, int64_t out) {
+// Output cell o of an area resize covers [o * scale, (o + 1) * scale) of the input (in
+// float, as TensorFlow's); its first and one-past-last input cells.
+std::pair<int64_t, int64_t> AreaCover(float scale, int64_t o) {
+  const float lo = static_cast<float>(o) * scale, hi = static_cast<float>(o + 1) * scale;
+  return {static_cast<int64_t>(std::floor(lo)), static_cast<int64_t>(std::ceil(hi))};
+}
+
+// The widest cover of an area resize along an axis: the taps every output cell gets.
+int64_t AreaTapCount(bool align, int64_t in, int64_t out) {
+  const float scale = Scale(align, in, out);
+  int64_t widest = 1;
+  for (int64_t o = 0; o < out; ++o) {
+    const auto [first, end] = AreaCover(scale, o);
+    widest = std::max(widest, end - first);
+  }
+  return widest;
+}
+
+// Each covered cell weighted by the part of it inside the cover, over scale (so that the
+// weights of a cover sum to 1), then zero-weight taps up to `taps`.
+void AreaTaps(float scale, int64_t o, int64_t in, int64_t taps, AxisTaps* t) {
+  const float lo = static_cast<float>(o) * scale, hi = static_cast<float>(o + 1) * scale;
+  const auto [first, end] = AreaCover(scale, o);
+  for (int64_t i = first; i < first + taps; ++i) {
+    double part = 0;
+    if (i < end) {
+      const double from = std::max<double>(lo, static_cast<double>(i));
+      const double to = std::min<double>(hi, static_cast<double>(i + 1));
+      part = (to - from) / static_cast<double>(scale);
+    }
+    t->index.push_back(Bound(i, in));
+    t->weight.push_back(part);
+  }
+}
+
+AxisTaps Axis(ResizeMethod m, bool align, bool half, int64_t in, int64_t out, int64_t taps) {
   AxisTaps t;
   const float scale = Scale(align, in, out);
   for (int64_t o = 0; o < out; ++o) {
     if (m == ResizeMethod::kNearest) NearestTap(align, half, scale, o, in, &t);
     if (m == ResizeMethod::kBilinear) BilinearTaps(half, scale, o, in, &t);
     if (m == ResizeMethod::kBicubic) BicubicTaps(half, scale, o, in, &t);
+    if (m == ResizeMethod::kArea) AreaTaps(scale, o, in, taps, &t);
   }
   return t;
 }
@@ -118,15 +155,20 @@ absl::StatusOr<ResizeTables> MakeResizeTables(ResizeMethod method, bool align_co
   ResizeDims& d = r.dims;
   d = {batch, in_h, in_w, out_h, out_w, channels};
   d.taps = method == ResizeMethod::kNearest ? 1 : method == ResizeMethod::kBilinear ? 2 : 4;
-  const AxisTaps rows = Axis(method, align_corners, half_pixel_centers, in_h, out_h);
-  const AxisTaps cols = Axis(method, align_corners, half_pixel_centers, in_w, out_w);
+  d.taps_x = d.taps;
+  if (method == ResizeMethod::kArea) {  // each axis as wide as its own widest cover
+    d.taps = AreaTapCount(align_corners, in_h, out_h);
+    d.taps_x = AreaTapCount(align_corners, in_w, out_w);
+  }
+  const AxisTaps rows = Axis(method, align_corners, half_pixel_centers, in_h, out_h, d.taps);
+  const AxisTaps cols = Axis(method, align_corners, half_pixel_centers, in_w, out_w, d.taps_x);
   std::vector<int64_t> ti(rows.index);
   std::vector<double> tw(rows.weight);
   d.col_taps = static_cast<int64_t>(ti.size());
   ti.insert(ti.end(), cols.index.begin(), cols.index.end());
   tw.insert(tw.end(), cols.weight.begin(), cols.weight.end());
   Invert(rows, d.taps, in_h, &ti, &tw, &d.row_start, &d.row_list);
-  Invert(cols, d.taps, in_w, &ti, &tw, &d.col_start, &d.col_list);
+  Invert(cols, d.taps_x, in_w, &ti, &tw, &d.col_start, &d.col_list);
   RILL_ASSIGN_OR_RETURN(
       r.index, Tensor::Create(DT_INT64, TensorShape({static_cast<int64_t>(ti.size())}), nullptr));
   RILL_ASSIGN_OR_RETURN(
@@ -160,7 +202,10 @@ absl::Status CheckImages(const Tensor& t, const char* what, const char* tf_name)
   return absl::OkStatus();
 }
 
-bool Attr(const OpKernelContext& ctx, const char* name) { return ctx.node().attr<bool>(name); }
+// A bool attr; false where the op has none (ResizeArea has no half_pixel_centers).
+bool Attr(const OpKernelContext& ctx, const char* name) {
+  return ctx.node().attrs().contains(name) && ctx.node().attr<bool>(name);
+}
 
 // The checks MakeResizeTables makes, before anything is allocated.
 absl::Status CheckSizes(const OpKernelContext& ctx, int64_t in_h, int64_t in_w, int64_t out_h,

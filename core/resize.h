@@ -5,7 +5,9 @@
 // nearest), computed in float as TensorFlow does, so the same input pixels are read;
 // bicubic uses TensorFlow's cubic kernel (a = -0.75, or Keys' a = -0.5 with taps outside
 // the image dropped and the rest renormalized when half_pixel_centers) at the fraction
-// rounded to 1/1024, as its coefficient table does.
+// rounded to 1/1024, as its coefficient table does; area (ResizeArea) averages the input
+// cells output cell o covers, [o * scale, (o + 1) * scale), each weighted by the part of it
+// covered, its taps as many as the widest cover (the rest weighted 0).
 #pragma once
 
 #include "rill/core/kernel.h"
@@ -13,7 +15,7 @@
 
 namespace rill {
 
-enum class ResizeMethod { kNearest, kBilinear, kBicubic };
+enum class ResizeMethod { kNearest, kBilinear, kBicubic, kArea };
 
 struct ResizeTables {
   ResizeDims dims;

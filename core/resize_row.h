@@ -1,7 +1,7 @@
 // The elements of the image resizes (ResizeNearestNeighbor, ResizeBilinear, ResizeBicubic)
 // and their gradients over NHWC tensors, shared by the CPU and GPU kernels. A resize is
 // separable: each output row y reads `taps` input rows with weights, each output column x
-// `taps` input columns (core/resize.h builds those tables on the host, in TensorFlow's
+// `taps_x` input columns (core/resize.h builds those tables on the host, in TensorFlow's
 // float arithmetic), and out = sum over both of wy * wx * in. The gradient is its
 // transpose, gathered: each input row lists the (output row, weight) pairs that read it
 // (and so for columns), so a GPU thread per input element sums without atomics, in the
@@ -16,9 +16,11 @@ namespace rill {
 
 struct ResizeDims {
   int64_t batch = 0, in_h = 0, in_w = 0, out_h = 0, out_w = 0, channels = 0;
-  int64_t taps = 1;  // per output row and column: 1 (nearest), 2 (bilinear), 4 (bicubic)
+  // Per output row and per output column: 1 (nearest), 2 (bilinear), 4 (bicubic), or an
+  // area resize's widest cover along that axis.
+  int64_t taps = 1, taps_x = 1;
   // Offsets into the int64 table `ti` and the weight table `tw` (the same layout):
-  // forward taps [out_h * taps] and [out_w * taps]: input index and weight;
+  // forward taps [out_h * taps] and [out_w * taps_x]: input index and weight;
   int64_t row_taps = 0, col_taps = 0;
   // inverse lists, CSR: ti[row_start + r] .. ti[row_start + r + 1] are the bounds, in the
   // entries from row_list, of input row r's (output row, weight) pairs; likewise columns.
@@ -60,8 +62,8 @@ RILL_HOST_DEVICE inline double ResizeAt(const ResizeDims& d, const int64_t* ti, 
     const double wy = tw[ry];
     if (wy == 0) continue;
     double row = 0;
-    for (int64_t j = 0; j < d.taps; ++j) {
-      const int64_t rx = d.col_taps + p.x * d.taps + j;
+    for (int64_t j = 0; j < d.taps_x; ++j) {
+      const int64_t rx = d.col_taps + p.x * d.taps_x + j;
       row += tw[rx] *
              static_cast<double>(x[((p.n * d.in_h + ti[ry]) * d.in_w + ti[rx]) * d.channels + p.c]);
     }

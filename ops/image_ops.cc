@@ -12,6 +12,7 @@ namespace rill {
 namespace {
 
 absl::Status CheckCorners(InferenceContext& c) {
+  if (!c.attrs().contains("half_pixel_centers")) return absl::OkStatus();  // ResizeArea's
   if (c.attr<bool>("align_corners") && c.attr<bool>("half_pixel_centers")) {
     return errors::InvalidArgument("if half_pixel_centers is true, align_corners must be false");
   }
@@ -122,6 +123,21 @@ RILL_REGISTER_OP("ResizeBicubicGrad")
     .TypeAttr("T", kFloatTypes)
     .RILL_RESIZE_ATTRS.SetShapeFn(ImageGradShape);
 #undef RILL_RESIZE_ATTRS
+// TensorFlow's ResizeArea has align_corners alone; its gradient is rill's own op.
+RILL_REGISTER_OP("ResizeArea")
+    .Input("images", "T")
+    .Input("size", DT_INT32)
+    .Output("resized_images", DT_FLOAT)
+    .TypeAttr("T", kNumberTypes)
+    .Attr("align_corners", AttrKind::kBool, false)
+    .SetShapeFn(ResizeShape);
+RILL_REGISTER_OP("_ResizeAreaGrad")
+    .Input("grads", DT_FLOAT)
+    .Input("original_image", "T")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("align_corners", AttrKind::kBool, false)
+    .SetShapeFn(ImageGradShape);
 
 #define RILL_SAMPLING_ATTRS                                       \
   Attr("kernel_type", AttrKind::kString, std::string("lanczos3")) \
@@ -164,6 +180,13 @@ RILL_DEFINE_RESIZE(ResizeBilinearGrad, grads, original_image)
 RILL_DEFINE_RESIZE(ResizeBicubicGrad, grads, original_image)
 }  // namespace internal
 #undef RILL_DEFINE_RESIZE
+ResizeArea::ResizeArea(const Scope& scope, Input images, Input size, const Attrs& attrs) {
+  internal::NodeBuilder(scope, "ResizeArea")
+      .Input(images)
+      .Input(size)
+      .Attr("align_corners", attrs.align_corners_)
+      .Finalize(this);
+}
 
 ScaleAndTranslate::ScaleAndTranslate(const Scope& scope, Input images, Input size, Input scale,
                                      Input translation, const Attrs& attrs) {
@@ -216,6 +239,20 @@ absl::Status InterpolationGrad(const Scope& s, const Operation& op, const std::v
   return s.status();
 }
 
+// ResizeArea is a weighted average of input cells: its transpose spreads each output's
+// gradient back over the cells it covered. TensorFlow has no gradient for it.
+absl::Status AreaGrad(const Scope& s, const Operation& op, const std::vector<Output>& g,
+                      std::vector<Output>* out) {
+  out->push_back(Output(internal::NodeBuilder(s, "_ResizeAreaGrad")
+                            .Input(g[0])
+                            .Input(grad::In(op, 0))
+                            .Attr("align_corners", op.node()->attr<bool>("align_corners"))
+                            .Finalize()
+                            .node()));
+  out->push_back(Output());
+  return s.status();
+}
+
 // The images' gradient; size, scale and translation get none (TensorFlow's choice).
 absl::Status ScaleAndTranslateGradFn(const Scope& s, const Operation& op,
                                      const std::vector<Output>& g, std::vector<Output>* out) {
@@ -233,6 +270,8 @@ absl::Status ScaleAndTranslateGradFn(const Scope& s, const Operation& op,
 RILL_REGISTER_GRADIENT("ResizeNearestNeighbor", NearestGrad);
 RILL_REGISTER_GRADIENT("ResizeBilinear", InterpolationGrad<internal::ResizeBilinearGrad>);
 RILL_REGISTER_GRADIENT("ResizeBicubic", InterpolationGrad<internal::ResizeBicubicGrad>);
+RILL_REGISTER_GRADIENT("ResizeArea", AreaGrad);
+RILL_REGISTER_NO_GRADIENT("_ResizeAreaGrad");
 // Second order: not provided (TensorFlow has none either).
 RILL_REGISTER_NO_GRADIENT("ResizeNearestNeighborGrad");
 RILL_REGISTER_NO_GRADIENT("ResizeBilinearGrad");

@@ -3,7 +3,7 @@
 // ([new_height, new_width], int32), and their gradients (ops::internal::*Grad).
 // ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; ScaleAndTranslate
 // and its gradient; CropAndResize and its gradients CropAndResizeGradImage and
-// CropAndResizeGradBoxes; RGBToHSV and HSVToRGB; AdjustContrast.
+// CropAndResizeGradBoxes; ResizeArea; RGBToHSV and HSVToRGB; AdjustContrast.
 #pragma once
 
 #include <string>
@@ -128,6 +128,23 @@ class CropAndResizeGradBoxes : public OpWrapper {
   CropAndResizeGradBoxes(const Scope& scope, Input grads, Input image, Input boxes, Input box_ind,
                          const Attrs& attrs = Attrs());
   static Attrs Method(const std::string& x) { return Attrs().Method(x); }
+};
+
+// Each output cell the average of the input cells it covers, each weighted by the part
+// covered (tf.image.resize with method "area"); float32 out; align_corners only.
+struct ResizeAreaAttrs {
+  ResizeAreaAttrs AlignCorners(bool x) {
+    ResizeAreaAttrs r = *this;
+    r.align_corners_ = x;
+    return r;
+  }
+  bool align_corners_ = false;
+};
+class ResizeArea : public OpWrapper {
+ public:
+  using Attrs = ResizeAreaAttrs;
+  ResizeArea(const Scope& scope, Input images, Input size, const Attrs& attrs = Attrs());
+  static Attrs AlignCorners(bool x) { return Attrs().AlignCorners(x); }
 };
 
 // RGB images (the last dim 3 channels, values in [0, 1]) as hue, saturation and value, and

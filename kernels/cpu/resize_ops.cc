@@ -60,7 +60,9 @@ class ResizeGradOp : public OpKernel {
   RILL_REGISTER_KERNEL("ResizeBilinear", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
                        ResizeOp<T, float, ResizeMethod::kBilinear>);                       \
   RILL_REGISTER_KERNEL("ResizeBicubic", DEVICE_CPU, "T", DataTypeToEnum<T>::value,         \
-                       ResizeOp<T, float, ResizeMethod::kBicubic>);
+                       ResizeOp<T, float, ResizeMethod::kBicubic>);                        \
+  RILL_REGISTER_KERNEL("ResizeArea", DEVICE_CPU, "T", DataTypeToEnum<T>::value,            \
+                       ResizeOp<T, float, ResizeMethod::kArea>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_RESIZE, 0)
 #define RILL_REG_RESIZE_GRAD(T, unused)                                                        \
   RILL_REGISTER_KERNEL("ResizeNearestNeighborGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
@@ -68,7 +70,9 @@ RILL_FOR_NUMBER_TYPES(RILL_REG_RESIZE, 0)
   RILL_REGISTER_KERNEL("ResizeBilinearGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
                        ResizeGradOp<float, T, ResizeMethod::kBilinear>);                       \
   RILL_REGISTER_KERNEL("ResizeBicubicGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,         \
-                       ResizeGradOp<float, T, ResizeMethod::kBicubic>);
+                       ResizeGradOp<float, T, ResizeMethod::kBicubic>);                        \
+  RILL_REGISTER_KERNEL("_ResizeAreaGrad", DEVICE_CPU, "T", DataTypeToEnum<T>::value,           \
+                       ResizeGradOp<float, T, ResizeMethod::kArea>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_RESIZE_GRAD, 0)
 
 }  // namespace

@@ -55,14 +55,16 @@ class ResizeGradGpu : public OpKernel {
   }
 };
 
-#define RILL_REG_GPU_RESIZE(T, unused)                                                          \
-  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeNearestNeighbor", DEVICE_GPU, "T",                    \
-                                   DataTypeToEnum<T>::value, {1},                               \
-                                   ResizeGpu<T, T, ResizeMethod::kNearest>);                    \
-  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeBilinear", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
-                                   {1}, ResizeGpu<T, float, ResizeMethod::kBilinear>);          \
-  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeBicubic", DEVICE_GPU, "T", DataTypeToEnum<T>::value,  \
-                                   {1}, ResizeGpu<T, float, ResizeMethod::kBicubic>);
+#define RILL_REG_GPU_RESIZE(T, unused)                                                           \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeNearestNeighbor", DEVICE_GPU, "T",                     \
+                                   DataTypeToEnum<T>::value, {1},                                \
+                                   ResizeGpu<T, T, ResizeMethod::kNearest>);                     \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeBilinear", DEVICE_GPU, "T", DataTypeToEnum<T>::value,  \
+                                   {1}, ResizeGpu<T, float, ResizeMethod::kBilinear>);           \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeBicubic", DEVICE_GPU, "T", DataTypeToEnum<T>::value,   \
+                                   {1}, ResizeGpu<T, float, ResizeMethod::kBicubic>);            \
+  RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeArea", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
+                                   ResizeGpu<T, float, ResizeMethod::kArea>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_RESIZE, 0)
 #define RILL_REG_GPU_RESIZE_GRAD(T, unused)                                             \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeNearestNeighborGrad", DEVICE_GPU, "T",        \
@@ -71,7 +73,9 @@ RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_RESIZE, 0)
   RILL_REGISTER_KERNEL("ResizeBilinearGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value, \
                        ResizeGradGpu<float, T, ResizeMethod::kBilinear>);               \
   RILL_REGISTER_KERNEL("ResizeBicubicGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,  \
-                       ResizeGradGpu<float, T, ResizeMethod::kBicubic>);
+                       ResizeGradGpu<float, T, ResizeMethod::kBicubic>);                \
+  RILL_REGISTER_KERNEL("_ResizeAreaGrad", DEVICE_GPU, "T", DataTypeToEnum<T>::value,    \
+                       ResizeGradGpu<float, T, ResizeMethod::kArea>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_GPU_RESIZE_GRAD, 0)
 
 }  // namespace

@@ -1,9 +1,9 @@
 // Valid recipes and op-specific bad inputs of the image resizes, ScaleAndTranslate and their
 // gradients: sizes that are not two positive values, images that are not 4-D, both corner
 // conventions at once, scales that are not positive, unknown kernels, gradients that
-// disagree with the original image; RGBToHSV, HSVToRGB and their gradients: pixels of other
-// than 3 channels; AdjustContrastv2: images below 3-D, a factor that is not a finite
-// scalar.
+// disagree with the original image (ResizeArea's and its gradient's too); RGBToHSV, HSVToRGB and
+// their gradients: pixels of other than 3 channels; AdjustContrastv2: images below 3-D, a factor
+// that is not a finite scalar.
 #include <limits>
 
 #include "ops/bad_input.h"
@@ -123,7 +123,21 @@ void ContrastCases() {
           kInvalid, {"double"});
 }
 
+void AreaCases() {
+  AddRecipe({"ResizeArea", {F({1, 4, 5, 2}), I({2}, {3, 2})}});
+  Both("a zero size", {"ResizeArea", {F({1, 4, 5, 2}), I({2}, {0, 2})}}, {"positive"});
+  Both("a size of one value", {"ResizeArea", {F({1, 4, 5, 2}), I({1}, {3})}}, {"2-element"});
+  Both("a 3-D image", {"ResizeArea", {F({4, 5, 2}), I({2}, {3, 2})}}, {"[4,5,2]"});
+  AddCase("an image of width 0 (in the kernel)", {"ResizeArea", {F({1, 4, 0, 2}), I({2}, {3, 2})}},
+          kRun, kInvalid, {"4x0"});
+  AddRecipe({"_ResizeAreaGrad", {F({1, 3, 2, 2}), F({1, 4, 5, 2})}});
+  Both("an original image with other channels",
+       {"_ResizeAreaGrad", {F({1, 3, 2, 2}), F({1, 4, 5, 3})}}, {"channels"});
+  Both("3-D grads", {"_ResizeAreaGrad", {F({3, 2, 2}), F({1, 4, 5, 2})}}, {"[3,2,2]"});
+}
+
 const bool kRegistered = [] {
+  AreaCases();
   ColorCases();
   ContrastCases();
   ResizeCases();
