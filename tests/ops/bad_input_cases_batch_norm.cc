@@ -1,5 +1,6 @@
 // Valid recipes and op-specific bad inputs: FusedBatchNorm, V2 and V3 and their gradient
-// ops (each version the same cases; V3's gradient op alone takes reserve_space_3).
+// ops (each version the same cases; V3's gradient op alone takes reserve_space_3);
+// BatchNormWithGlobalNormalization and its gradient op.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -56,12 +57,41 @@ void AddVersionCases() {
           kInvalid, {"CHWN"});
 }
 
+// BatchNormWithGlobalNormalization (t, m, v, beta, gamma) and its gradient (t, m, v, gamma,
+// backprop): t 4-D, vectors one per channel.
+void GlobalNormCases() {
+  const AttrMap attrs{{"variance_epsilon", 0.001f}, {"scale_after_normalization", true}};
+  const char* fwd = "BatchNormWithGlobalNormalization";
+  const char* bwd = "BatchNormWithGlobalNormalizationGrad";
+  AddRecipe({fwd, {F({1, 2, 2, 3}), F({3}), F({3}, {1, 2, 3}), F({3}), F({3})}, attrs});
+  AddRecipe({bwd, {F({1, 2, 2, 3}), F({3}), F({3}, {1, 2, 3}), F({3}), F({1, 2, 2, 3})}, attrs});
+  for (const char* op : {fwd, bwd}) {
+    const bool grad = std::string(op) == bwd;
+    auto in = [grad](Tensor t, Tensor m) {
+      return std::vector<Tensor>{t, m, F({3}, {1, 2, 3}), F({3}), grad ? F({1, 2, 2, 3}) : F({3})};
+    };
+    Both("a 3-D t", {op, in(F({2, 2, 3}), F({3})), attrs}, {"4-dimensional", "[2,2,3]"});
+    Both("a mean of 2 values for 3 channels", {op, in(F({1, 2, 2, 3}), F({2})), attrs},
+         {"m ", "[2]"});
+    Both("a matrix mean", {op, in(F({1, 2, 2, 3}), F({1, 3})), attrs}, {"m ", "[1,3]"});
+    AddCase("a negative variance_epsilon",
+            {op,
+             in(F({1, 2, 2, 3}), F({3})),
+             {{"variance_epsilon", -1.0f}, {"scale_after_normalization", true}}},
+            kConstruction, kInvalid, {"variance_epsilon"});
+  }
+  Both("a backprop of another shape",
+       {bwd, {F({1, 2, 2, 3}), F({3}), F({3}, {1, 2, 3}), F({3}), F({1, 2, 1, 3})}, attrs},
+       {"backprop", "[1,2,1,3]"});
+}
+
 const bool kCases = [] {
   for (const char* v : {"", "V2", "V3"}) {
     forward_op = std::string("FusedBatchNorm") + v;
     backward_op = std::string("FusedBatchNormGrad") + v;
     AddVersionCases();
   }
+  GlobalNormCases();
   return true;
 }();
 

@@ -1,0 +1,86 @@
+// CPU kernels of BatchNormWithGlobalNormalization and its gradient: per channel c of the
+// last dim, with r = 1 / sqrt(v + eps) and g = gamma (or 1 without
+// scale_after_normalization), y = (t - m) r g + beta; backward, with sums over the other
+// dims, dx = b r g, dm = -sum(b) r g, dv = -sum(b (t - m)) g r^3 / 2, db = sum(b), and
+// dg = sum(b (t - m)) r (0 without scale_after_normalization). Sums in float64.
+#include <cmath>
+#include <vector>
+
+#include "rill/core/batch_norm_global.h"
+
+namespace rill::cpu {
+namespace {
+
+template <typename T>
+class GlobalNormOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const float eps = node().attr<float>("variance_epsilon");
+    const bool scale = node().attr<bool>("scale_after_normalization");
+    RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps));
+    const Tensor& t = ctx.input(0);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, t.shape(), &out));
+    const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *v = ctx.input(2).base<T>(),
+            *beta = ctx.input(3).base<T>(), *gamma = ctx.input(4).base<T>();
+    T* y = out->base<T>();
+    for (int64_t i = 0; i < t.NumElements(); ++i) {
+      const int64_t c = i % channels;
+      const double r = 1 / std::sqrt(double(v[c]) + eps);
+      y[i] =
+          T((double(x[i]) - double(m[c])) * r * (scale ? double(gamma[c]) : 1.0) + double(beta[c]));
+    }
+    return absl::OkStatus();
+  }
+};
+
+template <typename T>
+class GlobalNormGradOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const float eps = node().attr<float>("variance_epsilon");
+    const bool scale = node().attr<bool>("scale_after_normalization");
+    RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps));
+    const Tensor& t = ctx.input(0);
+    const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *v = ctx.input(2).base<T>(),
+            *gamma = ctx.input(3).base<T>(), *b = ctx.input(4).base<T>();
+    std::vector<double> sum_b(channels, 0.0), sum_bx(channels, 0.0);
+    for (int64_t i = 0; i < t.NumElements(); ++i) {
+      const int64_t c = i % channels;
+      sum_b[c] += double(b[i]);
+      sum_bx[c] += double(b[i]) * (double(x[i]) - double(m[c]));
+    }
+    Tensor* out[5];
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, t.shape(), &out[0]));
+    for (int o = 1; o < 5; ++o) {
+      RILL_RETURN_IF_ERROR(ctx.allocate_output(o, TensorShape({channels}), &out[o]));
+    }
+    auto r = [&](int64_t c) { return 1 / std::sqrt(double(v[c]) + eps); };
+    auto g = [&](int64_t c) { return scale ? double(gamma[c]) : 1.0; };
+    T* dx = out[0]->base<T>();
+    for (int64_t i = 0; i < t.NumElements(); ++i) {
+      const int64_t c = i % channels;
+      dx[i] = T(double(b[i]) * r(c) * g(c));
+    }
+    for (int64_t c = 0; c < channels; ++c) {
+      out[1]->base<T>()[c] = T(-sum_b[c] * r(c) * g(c));
+      out[2]->base<T>()[c] = T(-0.5 * sum_bx[c] * g(c) * r(c) * r(c) * r(c));
+      out[3]->base<T>()[c] = T(sum_b[c]);
+      out[4]->base<T>()[c] = T(scale ? sum_bx[c] * r(c) : 0.0);
+    }
+    return absl::OkStatus();
+  }
+};
+
+#define RILL_REG_GLOBAL_NORM(T, unused)                                         \
+  RILL_REGISTER_KERNEL("BatchNormWithGlobalNormalization", DEVICE_CPU, "T",     \
+                       DataTypeToEnum<T>::value, GlobalNormOp<T>);              \
+  RILL_REGISTER_KERNEL("BatchNormWithGlobalNormalizationGrad", DEVICE_CPU, "T", \
+                       DataTypeToEnum<T>::value, GlobalNormGradOp<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_GLOBAL_NORM, _)
+#undef RILL_REG_GLOBAL_NORM
+
+}  // namespace
+}  // namespace rill::cpu
