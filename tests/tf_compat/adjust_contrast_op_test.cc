@@ -35,11 +35,10 @@ TEST_F(AdjustContrastOpTest, Simple_1223) {
   AddInputFromArray<float>(TensorShape({1, 2, 2, 3}), {1, 5, 9, 2, 6, 10, 3, 7, 11, 4, 8, 12});
   AddInputFromArray<float>(TensorShape({}), {0.2f});
   TF_ASSERT_OK(RunOpKernel());
-  test::ExpectTensorEqual<float>(
-      test::AsTensor<float>({2.2f, 6.2f, 10.2f, 2.4f, 6.4f, 10.4f, 2.6f, 6.6f, 10.6f, 2.8f, 6.8f,
-                             10.8f},
-                            {1, 2, 2, 3}),
-      *GetOutput(0));
+  test::ExpectTensorEqual<float>(test::AsTensor<float>({2.2f, 6.2f, 10.2f, 2.4f, 6.4f, 10.4f, 2.6f,
+                                                        6.6f, 10.6f, 2.8f, 6.8f, 10.8f},
+                                                       {1, 2, 2, 3}),
+                                 *GetOutput(0));
 }
 
 // TensorFlow's case only runs it; rill's checks one channel's mean is kept.
