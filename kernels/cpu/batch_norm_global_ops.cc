@@ -11,13 +11,26 @@
 namespace rill::cpu {
 namespace {
 
-template <typename T>
-class GlobalNormOp : public OpKernel {
+// The attrs both kernels read.
+class GlobalNormKernel : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit GlobalNormKernel(OpKernelConstruction& c)
+      : OpKernel(c),
+        eps_(c.node().attr<float>("variance_epsilon")),
+        scale_(c.node().attr<bool>("scale_after_normalization")) {}
+
+ protected:
+  const float eps_;
+  const bool scale_;
+};
+
+template <typename T>
+class GlobalNormOp : public GlobalNormKernel {
+ public:
+  using GlobalNormKernel::GlobalNormKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    const float eps = node().attr<float>("variance_epsilon");
-    const bool scale = node().attr<bool>("scale_after_normalization");
+    const float eps = eps_;
+    const bool scale = scale_;
     RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps));
     const Tensor& t = ctx.input(0);
     Tensor* out;
@@ -36,12 +49,12 @@ class GlobalNormOp : public OpKernel {
 };
 
 template <typename T>
-class GlobalNormGradOp : public OpKernel {
+class GlobalNormGradOp : public GlobalNormKernel {
  public:
-  using OpKernel::OpKernel;
+  using GlobalNormKernel::GlobalNormKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    const float eps = node().attr<float>("variance_epsilon");
-    const bool scale = node().attr<bool>("scale_after_normalization");
+    const float eps = eps_;
+    const bool scale = scale_;
     RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps));
     const Tensor& t = ctx.input(0);
     const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *v = ctx.input(2).base<T>(),
