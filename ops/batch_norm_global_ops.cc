@@ -8,6 +8,16 @@
 #include "rill/ops/gradients.h"
 
 namespace rill {
+namespace {
+
+void GlobalNormAttrs(OpDefBuilder& b) {
+  b.TypeAttr("T", kFloatTypes)
+      .Attr("variance_epsilon", AttrKind::kFloat)
+      .Attr("scale_after_normalization", AttrKind::kBool)
+      .SetShapeFn(GlobalNormShape);
+}
+
+}  // namespace
 
 RILL_REGISTER_OP("BatchNormWithGlobalNormalization")
     .Input("t", "T")
@@ -16,10 +26,7 @@ RILL_REGISTER_OP("BatchNormWithGlobalNormalization")
     .Input("beta", "T")
     .Input("gamma", "T")
     .Output("result", "T")
-    .TypeAttr("T", kFloatTypes)
-    .Attr("variance_epsilon", AttrKind::kFloat)
-    .Attr("scale_after_normalization", AttrKind::kBool)
-    .SetShapeFn(GlobalNormShape);
+    .Apply(GlobalNormAttrs);
 
 RILL_REGISTER_OP("BatchNormWithGlobalNormalizationGrad")
     .Input("t", "T")
@@ -32,10 +39,7 @@ RILL_REGISTER_OP("BatchNormWithGlobalNormalizationGrad")
     .Output("dv", "T")
     .Output("db", "T")
     .Output("dg", "T")
-    .TypeAttr("T", kFloatTypes)
-    .Attr("variance_epsilon", AttrKind::kFloat)
-    .Attr("scale_after_normalization", AttrKind::kBool)
-    .SetShapeFn(GlobalNormShape);
+    .Apply(GlobalNormAttrs);
 
 namespace ops {
 namespace {

@@ -20,6 +20,18 @@ class GlobalNormKernel : public OpKernel {
         scale_(c.node().attr<bool>("scale_after_normalization")) {}
 
  protected:
+  // Per channel: r = 1 / sqrt(v + eps), and g = gamma or 1 (once per run, not per element).
+  template <typename T>
+  void Factors(const T* v, const T* gamma, int64_t channels, std::vector<double>* r,
+               std::vector<double>* g) const {
+    r->resize(channels);
+    g->resize(channels);
+    for (int64_t c = 0; c < channels; ++c) {
+      (*r)[c] = 1 / std::sqrt(double(v[c]) + eps_);
+      (*g)[c] = scale_ ? double(gamma[c]) : 1.0;
+    }
+  }
+
   const float eps_;
   const bool scale_;
 };
@@ -29,20 +41,17 @@ class GlobalNormOp : public GlobalNormKernel {
  public:
   using GlobalNormKernel::GlobalNormKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    const float eps = eps_;
-    const bool scale = scale_;
-    RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps));
+    RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps_));
     const Tensor& t = ctx.input(0);
     Tensor* out;
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, t.shape(), &out));
-    const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *v = ctx.input(2).base<T>(),
-            *beta = ctx.input(3).base<T>(), *gamma = ctx.input(4).base<T>();
+    const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *beta = ctx.input(3).base<T>();
+    std::vector<double> r, g;
+    Factors(ctx.input(2).base<T>(), ctx.input(4).base<T>(), channels, &r, &g);
     T* y = out->base<T>();
     for (int64_t i = 0; i < t.NumElements(); ++i) {
       const int64_t c = i % channels;
-      const double r = 1 / std::sqrt(double(v[c]) + eps);
-      y[i] =
-          T((double(x[i]) - double(m[c])) * r * (scale ? double(gamma[c]) : 1.0) + double(beta[c]));
+      y[i] = T((double(x[i]) - double(m[c])) * r[c] * g[c] + double(beta[c]));
     }
     return absl::OkStatus();
   }
@@ -53,12 +62,11 @@ class GlobalNormGradOp : public GlobalNormKernel {
  public:
   using GlobalNormKernel::GlobalNormKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    const float eps = eps_;
-    const bool scale = scale_;
-    RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps));
+    RILL_ASSIGN_OR_RETURN(const int64_t channels, CheckGlobalNorm(ctx, eps_));
     const Tensor& t = ctx.input(0);
-    const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *v = ctx.input(2).base<T>(),
-            *gamma = ctx.input(3).base<T>(), *b = ctx.input(4).base<T>();
+    const T *x = t.base<T>(), *m = ctx.input(1).base<T>(), *b = ctx.input(4).base<T>();
+    std::vector<double> r, g;
+    Factors(ctx.input(2).base<T>(), ctx.input(3).base<T>(), channels, &r, &g);
     std::vector<double> sum_b(channels, 0.0), sum_bx(channels, 0.0);
     for (int64_t i = 0; i < t.NumElements(); ++i) {
       const int64_t c = i % channels;
@@ -70,18 +78,16 @@ class GlobalNormGradOp : public GlobalNormKernel {
     for (int o = 1; o < 5; ++o) {
       RILL_RETURN_IF_ERROR(ctx.allocate_output(o, TensorShape({channels}), &out[o]));
     }
-    auto r = [&](int64_t c) { return 1 / std::sqrt(double(v[c]) + eps); };
-    auto g = [&](int64_t c) { return scale ? double(gamma[c]) : 1.0; };
     T* dx = out[0]->base<T>();
     for (int64_t i = 0; i < t.NumElements(); ++i) {
       const int64_t c = i % channels;
-      dx[i] = T(double(b[i]) * r(c) * g(c));
+      dx[i] = T(double(b[i]) * r[c] * g[c]);
     }
     for (int64_t c = 0; c < channels; ++c) {
-      out[1]->base<T>()[c] = T(-sum_b[c] * r(c) * g(c));
-      out[2]->base<T>()[c] = T(-0.5 * sum_bx[c] * g(c) * r(c) * r(c) * r(c));
+      out[1]->base<T>()[c] = T(-sum_b[c] * r[c] * g[c]);
+      out[2]->base<T>()[c] = T(-0.5 * sum_bx[c] * g[c] * r[c] * r[c] * r[c]);
       out[3]->base<T>()[c] = T(sum_b[c]);
-      out[4]->base<T>()[c] = T(scale ? sum_bx[c] * r(c) : 0.0);
+      out[4]->base<T>()[c] = T(scale_ ? sum_bx[c] * r[c] : 0.0);
     }
     return absl::OkStatus();
   }
