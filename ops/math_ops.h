@@ -106,6 +106,13 @@ class ClipByValue : public OpWrapper {
   ClipByValue(const Scope& scope, Input t, Input clip_value_min, Input clip_value_max);
 };
 
+// The cross product of each pair of 3-vectors along a's and b's last dim (tf.linalg.cross);
+// a and b of one shape [..., 3]. Integers wrap.
+class Cross : public OpWrapper {
+ public:
+  Cross(const Scope& scope, Input a, Input b);
+};
+
 class AddN : public OpWrapper {
  public:
   AddN(const Scope& scope, InputList inputs);

@@ -279,6 +279,10 @@ cudaError_t LaunchContrast(const T* x, const T* sums, const ContrastDims& d, T* 
 template <ColorKind K, typename T>
 cudaError_t LaunchColor(const T* x, const T* dy, T* out, int64_t pixels, cudaStream_t stream);
 
+// Cross of `vectors` pairs of 3-vectors (core/cross_row.h).
+template <typename T>
+cudaError_t LaunchCross(const T* a, const T* b, T* out, int64_t vectors, cudaStream_t stream);
+
 // LRN over x (g null) or LRNGrad of g at x: n elements of core/lrn_row.h's formulas.
 template <typename T>
 cudaError_t LaunchLrn(const T* g, const T* x, T* out, int64_t n, const LrnParams& p,

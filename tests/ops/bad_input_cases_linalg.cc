@@ -1,7 +1,8 @@
 // Valid recipes and op-specific bad inputs of the square-matrix ops: inputs that are not
 // batches of square matrices and right-hand sides that do not fit them, each at
 // construction (constants) and in the kernel (fed); singular matrices and matrices that are
-// not positive definite, when run.
+// not positive definite, when run. Cross: inputs that are not batches of 3-vectors of one
+// shape.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -30,7 +31,20 @@ void Solve(const char* op) {
           kInvalid, {"not invertible"});
 }
 
+// Cross(a, b): one shape, [..., 3].
+void CrossCases() {
+  AddRecipe({"Cross", {F({2, 3}), F({2, 3})}});
+  Both("vectors of two elements", {"Cross", {F({2, 2}), F({2, 2})}}, {"3-element", "[2,2]"});
+  Both("a scalar", {"Cross", {F({}), F({})}}, {"at least 1D"});
+  Both("inputs of two shapes", {"Cross", {F({2, 3}), F({1, 3})}}, {"same shape", "[2,3]", "[1,3]"});
+  Both("b of 4-vectors", {"Cross", {F({3}), F({4})}}, {"3-element", "[4]"});
+  AddCase("a bool input",
+          {"Cross", {Tensor(DT_BOOL, TensorShape({3})), Tensor(DT_BOOL, TensorShape({3}))}},
+          Where::kConstruction, kInvalid, {"bool"});
+}
+
 const bool kRegistered = [] {
+  CrossCases();
   for (const char* op : {"MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse"}) {
     AddRecipe({op, {F({2, 2, 2})}});
     Square(op);
