@@ -63,4 +63,12 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
 // InvalidArgument also for an attr that holds no function (a null FunctionRef).
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, FunctionRef* value);
 
+// The attr `name` when `attrs` holds it as a T, else `dflt` (for checks that run on a node
+// the registry filled with its op's defaults, and on attrs that may lack them).
+template <typename T>
+T GetNodeAttrOr(const AttrMap& attrs, absl::string_view name, T dflt) {
+  T v;
+  return GetNodeAttr(attrs, name, &v).ok() ? v : dflt;
+}
+
 }  // namespace rill

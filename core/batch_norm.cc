@@ -8,12 +8,6 @@
 namespace rill {
 namespace {
 
-template <typename T>
-T AttrOr(const AttrMap& attrs, const char* name, T dflt) {
-  auto it = attrs.find(name);
-  return it == attrs.end() ? dflt : std::get<T>(it->second);
-}
-
 // Folds one input's length into the channel count (-1: not known yet); `what` names it.
 absl::Status MatchChannels(const PartialTensorShape& s, const char* what, int64_t* channels) {
   if (s.unknown_rank()) return absl::OkStatus();
@@ -81,11 +75,11 @@ absl::StatusOr<InputShapeList> InputShapes(const OpKernelContext& ctx, int n) {
 
 BatchNormAttrs BatchNormAttrsOf(const AttrMap& attrs) {
   BatchNormAttrs a;
-  a.epsilon = AttrOr<float>(attrs, "epsilon", a.epsilon);
+  a.epsilon = GetNodeAttrOr<float>(attrs, "epsilon", a.epsilon);
   a.exponential_avg_factor =
-      AttrOr<float>(attrs, "exponential_avg_factor", a.exponential_avg_factor);
-  a.data_format = AttrOr<std::string>(attrs, "data_format", a.data_format);
-  a.is_training = AttrOr<bool>(attrs, "is_training", a.is_training);
+      GetNodeAttrOr<float>(attrs, "exponential_avg_factor", a.exponential_avg_factor);
+  a.data_format = GetNodeAttrOr<std::string>(attrs, "data_format", a.data_format);
+  a.is_training = GetNodeAttrOr<bool>(attrs, "is_training", a.is_training);
   return a;
 }
 

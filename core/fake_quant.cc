@@ -5,16 +5,6 @@
 #include "rill/core/shape_inference.h"
 
 namespace rill {
-namespace {
-
-// The attr when the node has it, else the op's default.
-template <typename T>
-T AttrOr(const AttrMap& attrs, absl::string_view name, T dflt) {
-  T v;
-  return GetNodeAttr(attrs, name, &v).ok() ? v : dflt;
-}
-
-}  // namespace
 
 QuantRange NudgeQuantRange(float min, float max, int num_bits, bool narrow_range) {
   const float quant_min = narrow_range ? 1.0f : 0.0f;
@@ -31,15 +21,15 @@ QuantRange NudgeQuantRange(float min, float max, int num_bits, bool narrow_range
 
 absl::StatusOr<QuantAttrs> ReadQuantAttrs(const AttrMap& attrs, bool with_range) {
   QuantAttrs a;
-  const int64_t bits = AttrOr<int64_t>(attrs, "num_bits", 8);
+  const int64_t bits = GetNodeAttrOr<int64_t>(attrs, "num_bits", 8);
   if (bits < 2 || bits > 16) {
     return errors::InvalidArgument("num_bits must be between 2 and 16, inclusive, got ", bits);
   }
   a.num_bits = static_cast<int>(bits);
-  a.narrow_range = AttrOr<bool>(attrs, "narrow_range", false);
+  a.narrow_range = GetNodeAttrOr<bool>(attrs, "narrow_range", false);
   if (with_range) {
-    a.min = AttrOr<float>(attrs, "min", -6.0f);
-    a.max = AttrOr<float>(attrs, "max", 6.0f);
+    a.min = GetNodeAttrOr<float>(attrs, "min", -6.0f);
+    a.max = GetNodeAttrOr<float>(attrs, "max", 6.0f);
     if (!(a.min < a.max) || !std::isfinite(a.min) || !std::isfinite(a.max)) {
       return errors::InvalidArgument("min has to be smaller than max, was: ", a.min, ", ", a.max);
     }

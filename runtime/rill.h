@@ -32,6 +32,7 @@
 #include "rill/ops/optimizers.h"
 #include "rill/ops/piece_ops.h"
 #include "rill/ops/pool_ops.h"
+#include "rill/ops/quantize_dequantize_ops.h"
 #include "rill/ops/random_ops.h"
 #include "rill/ops/rearrange_ops.h"
 #include "rill/ops/scan_ops.h"
