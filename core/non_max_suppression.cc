@@ -40,12 +40,17 @@ struct Later {
   }
 };
 
+// The candidate's overlap with a selected box.
+float OverlapOf(const NmsOverlap& o, int32_t candidate, int32_t selected) {
+  if (o.overlaps != nullptr) return o.overlaps[candidate * o.n + selected];
+  return Iou(o.boxes + 4 * int64_t{candidate}, o.boxes + 4 * int64_t{selected});
+}
+
 }  // namespace
 
-NmsResult NonMaxSuppression(const float* boxes, const float* scores, int64_t n,
-                            const NmsOptions& o) {
+NmsResult NonMaxSuppression(const NmsOverlap& overlap, const float* scores, const NmsOptions& o) {
   std::priority_queue<Candidate, std::vector<Candidate>, Later> line;
-  for (int64_t i = 0; i < n; ++i) {
+  for (int64_t i = 0; i < overlap.n; ++i) {
     if (scores[i] > o.score_threshold) line.push({static_cast<int32_t>(i), scores[i]});
   }
   // TensorFlow's rule: hard NMS drops a candidate whose IoU with a selected box is above
@@ -62,7 +67,7 @@ NmsResult NonMaxSuppression(const float* boxes, const float* scores, int64_t n,
     // Backwards: overlapping boxes tend to have close scores, so the last selected are the
     // likeliest to suppress.
     for (int64_t j = static_cast<int64_t>(r.indices.size()) - 1; j >= c.compared; --j) {
-      const float iou = Iou(boxes + 4 * int64_t{c.index}, boxes + 4 * int64_t{r.indices[j]});
+      const float iou = OverlapOf(overlap, c.index, r.indices[j]);
       // TensorFlow's weight in hard NMS: 0 past the threshold, and for a NaN IoU (a box
       // with a NaN corner), which so takes the candidate's score to 0.
       c.score *= soft || iou <= o.iou_threshold ? std::exp(scale * iou * iou) : 0.f;
@@ -100,6 +105,28 @@ absl::Status CheckNmsShapes(const PartialTensorShape& boxes, const PartialTensor
       scores.dim_size(0) >= 0 && boxes.dim_size(0) != scores.dim_size(0)) {
     return errors::InvalidArgument("scores has incompatible shape: boxes ", boxes.DebugString(),
                                    " and scores ", scores.DebugString(),
+                                   " must have one score per box");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckOverlapShapes(const PartialTensorShape& overlaps,
+                                const PartialTensorShape& scores) {
+  if (!overlaps.unknown_rank() && overlaps.dims() != 2) {
+    return errors::InvalidArgument("overlaps must be 2-D, is ", overlaps.DebugString());
+  }
+  if (!overlaps.unknown_rank() && overlaps.dim_size(0) >= 0 && overlaps.dim_size(1) >= 0 &&
+      overlaps.dim_size(0) != overlaps.dim_size(1)) {
+    return errors::InvalidArgument("overlaps must be square, is ", overlaps.DebugString());
+  }
+  if (!scores.unknown_rank() && scores.dims() != 1) {
+    return errors::InvalidArgument("scores must be 1-D, is ", scores.DebugString());
+  }
+  const int64_t n =
+      overlaps.unknown_rank() ? -1 : std::max(overlaps.dim_size(0), overlaps.dim_size(1));
+  if (!scores.unknown_rank() && n >= 0 && scores.dim_size(0) >= 0 && scores.dim_size(0) != n) {
+    return errors::InvalidArgument("scores has incompatible shape: overlaps ",
+                                   overlaps.DebugString(), " and scores ", scores.DebugString(),
                                    " must have one score per box");
   }
   return absl::OkStatus();

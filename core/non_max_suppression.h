@@ -27,8 +27,21 @@ struct NmsResult {
   std::vector<float> scores;     // the selected boxes' (soft-NMS: decayed) scores
 };
 
-NmsResult NonMaxSuppression(const float* boxes, const float* scores, int64_t n,
+// What decides whether a selected box suppresses a candidate: the IoU of two of `boxes`
+// [n, 4], or, when `overlaps` is set, its entry [candidate, selected] of an [n, n] matrix
+// (NonMaxSuppressionWithOverlaps; the threshold is then any value).
+struct NmsOverlap {
+  const float* boxes = nullptr;
+  const float* overlaps = nullptr;
+  int64_t n = 0;
+};
+
+NmsResult NonMaxSuppression(const NmsOverlap& overlap, const float* scores,
                             const NmsOptions& options);
+
+// InvalidArgument unless overlaps is [n, n] and scores [n] (dims of -1: unknown).
+absl::Status CheckOverlapShapes(const PartialTensorShape& overlaps,
+                                const PartialTensorShape& scores);
 
 // InvalidArgument unless boxes is [n, 4] and scores [n] (dims of -1: unknown, for shape
 // functions).

@@ -97,7 +97,40 @@ RILL_REGISTER_OP("NonMaxSuppressionV5")
     .Attr("pad_to_max_output_size", AttrKind::kBool, false)
     .SetShapeFn([](InferenceContext& c) { return NmsShape(c, 4, 1, true); });
 
+// overlaps [n, n], scores [n], then three scalars; the threshold may be any value.
+RILL_REGISTER_OP("NonMaxSuppressionWithOverlaps")
+    .Input("overlaps", DT_FLOAT)
+    .Input("scores", DT_FLOAT)
+    .Input("max_output_size", DT_INT32)
+    .Input("overlap_threshold", DT_FLOAT)
+    .Input("score_threshold", DT_FLOAT)
+    .Output("selected_indices", DT_INT32)
+    .SetShapeFn([](InferenceContext& c) {
+      RILL_RETURN_IF_ERROR(CheckOverlapShapes(c.input_shape(0), c.input_shape(1)));
+      const char* names[] = {"max_output_size", "overlap_threshold", "score_threshold"};
+      for (int k = 0; k < 3; ++k) RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2 + k, names[k]));
+      NmsOptions o;
+      o.max_output = ConstantScalar<int32_t>(c, 2, 0);
+      RILL_RETURN_IF_ERROR(CheckNmsOptions(o));
+      c.set_output(0, PartialTensorShape({-1}));
+      return absl::OkStatus();
+    });
+
 namespace ops {
+
+NonMaxSuppressionWithOverlaps::NonMaxSuppressionWithOverlaps(const Scope& scope, Input overlaps,
+                                                             Input scores, Input max_output_size,
+                                                             Input overlap_threshold,
+                                                             Input score_threshold) {
+  internal::NodeBuilder(scope, "NonMaxSuppressionWithOverlaps")
+      .Input(overlaps)
+      .Input(scores)
+      .Input(max_output_size)
+      .Input(overlap_threshold)
+      .Input(score_threshold)
+      .Finalize(this);
+  selected_indices = output;
+}
 
 NonMaxSuppression::NonMaxSuppression(const Scope& scope, Input boxes, Input scores,
                                      Input max_output_size, const Attrs& attrs) {
@@ -175,6 +208,7 @@ RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV2");
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV3");
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV4");
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV5");
+RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionWithOverlaps");
 
 }  // namespace ops
 }  // namespace rill

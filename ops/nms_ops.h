@@ -1,9 +1,9 @@
 // Non-maximum suppression with TensorFlow's C++ names, inputs, attributes and outputs
 // (core/non_max_suppression.h says what is selected): NonMaxSuppression (iou_threshold an
 // attribute), V2 (an input), V3 (and score_threshold), V4 (and pad_to_max_output_size, with
-// valid_outputs), V5 (and soft_nms_sigma, with selected_scores). float32 boxes [n, 4] and
-// scores [n]; selected_indices int32, in selection order. CPU only; not differentiable, as
-// in TensorFlow.
+// valid_outputs), V5 (and soft_nms_sigma, with selected_scores), WithOverlaps (a matrix
+// of overlaps [n, n] for the boxes). float32 boxes [n, 4] and scores [n]; selected_indices int32,
+// in selection order. CPU only; not differentiable, as in TensorFlow.
 #pragma once
 
 #include "rill/ops/op_builder.h"
@@ -40,6 +40,16 @@ class NonMaxSuppressionV3 : public OpWrapper {
   NonMaxSuppressionV3(const Scope& scope, Input boxes, Input scores, Input max_output_size,
                       Input iou_threshold, Input score_threshold);
   Output selected_indices;  // TensorFlow's name for `output`
+};
+
+// The same greedy selection as V3 with the overlaps given: a candidate goes when
+// overlaps[candidate][selected] is above overlap_threshold for a box selected before it.
+class NonMaxSuppressionWithOverlaps : public OpWrapper {
+ public:
+  NonMaxSuppressionWithOverlaps(const Scope& scope, Input overlaps, Input scores,
+                                Input max_output_size, Input overlap_threshold,
+                                Input score_threshold);
+  Output selected_indices;
 };
 
 struct NonMaxSuppressionPadAttrs {

@@ -45,8 +45,8 @@ class NmsOp : public OpKernel {
       RILL_ASSIGN_OR_RETURN(o.soft_nms_sigma, Scalar(ctx.input(5), "soft_nms_sigma"));
     }
     RILL_RETURN_IF_ERROR(CheckNmsOptions(o));
-    NmsResult r =
-        NonMaxSuppression(boxes.base<float>(), scores.base<float>(), boxes.dim_size(0), o);
+    NmsOverlap overlap{.boxes = boxes.base<float>(), .n = boxes.dim_size(0)};
+    NmsResult r = NonMaxSuppression(overlap, scores.base<float>(), o);
     // Padding is written into the output, never into a vector sized by max_output_size
     // (a hostile 2^31 - 1 is then the allocator's ResourceExhausted, not an abort).
     const int64_t valid = static_cast<int64_t>(r.indices.size());
@@ -76,6 +76,35 @@ class NmsOp : public OpKernel {
   const bool pad_;
 };
 
+// NonMaxSuppressionWithOverlaps: the overlaps given as a matrix; any threshold.
+class NmsOverlapsOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor &overlaps = ctx.input(0), &scores = ctx.input(1);
+    RILL_RETURN_IF_ERROR(CheckOverlapShapes(overlaps.shape(), scores.shape()));
+    if (ctx.input(2).dims() != 0) {
+      return errors::InvalidArgument("max_output_size must be a scalar, is ",
+                                     ctx.input(2).shape().DebugString());
+    }
+    NmsOptions o;
+    o.max_output = ctx.input(2).scalar<int32_t>()();
+    RILL_ASSIGN_OR_RETURN(o.iou_threshold, Scalar(ctx.input(3), "overlap_threshold"));
+    RILL_ASSIGN_OR_RETURN(o.score_threshold, Scalar(ctx.input(4), "score_threshold"));
+    if (o.max_output < 0) {
+      return errors::InvalidArgument("max_output_size must be non-negative, is ", o.max_output);
+    }
+    NmsOverlap overlap{.overlaps = overlaps.base<float>(), .n = overlaps.dim_size(0)};
+    const NmsResult r = NonMaxSuppression(overlap, scores.base<float>(), o);
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(
+        ctx.allocate_output(0, TensorShape({static_cast<int64_t>(r.indices.size())}), &out));
+    std::copy(r.indices.begin(), r.indices.end(), out->base<int32_t>());
+    return absl::OkStatus();
+  }
+};
+
+RILL_REGISTER_KERNEL("NonMaxSuppressionWithOverlaps", DEVICE_CPU, "", DT_INVALID, NmsOverlapsOp);
 RILL_REGISTER_KERNEL("NonMaxSuppression", DEVICE_CPU, "", DT_INVALID, NmsOp);
 RILL_REGISTER_KERNEL("NonMaxSuppressionV2", DEVICE_CPU, "T", DT_FLOAT, NmsOp);
 RILL_REGISTER_KERNEL("NonMaxSuppressionV3", DEVICE_CPU, "T", DT_FLOAT, NmsOp);

@@ -1,6 +1,7 @@
 // Valid recipes and op-specific bad inputs of the NonMaxSuppression ops: boxes not [n, 4],
 // a score count other than the box count, thresholds and sizes TensorFlow refuses, inputs
-// that should be scalars, each at construction (constants) and in the kernel (fed).
+// that should be scalars, each at construction (constants) and in the kernel (fed); for
+// NonMaxSuppressionWithOverlaps, overlaps that are not a square matrix.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -49,8 +50,29 @@ void NmsCases() {
   }
 }
 
+// NonMaxSuppressionWithOverlaps(overlaps, scores, max_output_size, overlap_threshold,
+// score_threshold): overlaps [n, n].
+void OverlapCases() {
+  const char* op = "NonMaxSuppressionWithOverlaps";
+  auto recipe = [op](Tensor overlaps, Tensor scores, Tensor max_output) {
+    return Recipe{op,
+                  {std::move(overlaps), std::move(scores), std::move(max_output),
+                   FromDoubles(DT_FLOAT, {}, {0.5}), FromDoubles(DT_FLOAT, {}, {0})}};
+  };
+  const Tensor overlaps = F({3, 3}, {1, 0.2f, 0.7f, 0.2f, 1, 0, 0.7f, 0, 1});
+  const Tensor scores = F({3}, {0.9f, 0.8f, 0.7f});
+  AddRecipe(recipe(overlaps, scores, I({}, {2})));
+  Both("overlaps that are not square", recipe(F({3, 2}), scores, I({}, {2})), {"square", "[3,2]"});
+  Both("overlaps of rank 3", recipe(F({3, 3, 1}), scores, I({}, {2})), {"2-D", "[3,3,1]"});
+  Both("a score per box missing", recipe(overlaps, F({2}), I({}, {2})),
+       {"scores has incompatible shape", "[2]"});
+  Both("a negative max_output_size", recipe(overlaps, scores, I({}, {-3})), {"non-negative", "-3"});
+  Both("max_output_size a vector", recipe(overlaps, scores, I({1}, {2})), {"max_output_size"});
+}
+
 const bool kRegistered = [] {
   NmsCases();
+  OverlapCases();
   return true;
 }();
 

@@ -12,7 +12,7 @@ namespace {
 namespace nms_test {
 
 MarkTested tested({"NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3",
-                   "NonMaxSuppressionV4", "NonMaxSuppressionV5"});
+                   "NonMaxSuppressionV4", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"});
 
 Tensor Boxes(const std::vector<float>& v) {
   return FromDoubles(DT_FLOAT, {static_cast<int64_t>(v.size() / 4), 4},
@@ -138,6 +138,21 @@ TEST(NonMaxSuppression, V1AndV2SelectAsV3WithoutAScoreThreshold) {
   TF_ASSERT_OK(session.Run({v1.selected_indices, v2.selected_indices}, &out));
   EXPECT_EQ(ToDoubles(out[0]), std::vector<double>({3, 0, 5}));
   EXPECT_EQ(ToDoubles(out[1]), std::vector<double>({3, 0, 5}));
+}
+
+// A matrix of overlaps that is not an IoU (not symmetric; above 1): box 1 goes because its
+// overlap with the selected box 0 is above the threshold, box 2 stays because its row is
+// read (candidate, selected), whatever box 0's row says about it.
+TEST(NonMaxSuppression, WithOverlapsReadsTheCandidatesRow) {
+  Scope s = Scope::NewRootScope();
+  const Tensor overlaps = FromDoubles(DT_FLOAT, {3, 3}, {0, 0, 5, 2, 0, 0, 0.5, 0, 0});
+  auto nms = ops::NonMaxSuppressionWithOverlaps(
+      s, ops::Const(s, overlaps), ops::Const(s, Vec({0.9f, 0.8f, 0.7f})), ops::Const(s, 10),
+      ops::Const(s, 1.5f), ops::Const(s, 0.0f));
+  ClientSession session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({nms.selected_indices}, &out).ok());
+  EXPECT_EQ(ToDoubles(out[0]), (std::vector<double>{0, 2}));
 }
 
 TEST(NonMaxSuppression, RefusesWhatTensorFlowRefuses) {

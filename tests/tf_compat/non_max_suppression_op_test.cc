@@ -2,8 +2,11 @@
 // for NonMaxSuppression, V2, V3, V4 and V5, which drive the ops through OpsTestBase
 // (runtime/testing/ops_testutil.h), rewritten against rill (their inputs and expected
 // values are TensorFlow's; the code is ours). V1 takes iou_threshold as an attribute, V2
-// as an input; both run every case of either. Left out: V3's and V4's half-precision
-// variants (rill has no half) and NonMaxSuppressionWithOverlaps (rill has no such op).
+// as an input; both run every case of either. NonMaxSuppressionWithOverlaps gets the boxes'
+// pairwise IoU as its matrix, computed here as TensorFlow's test computes it. Left out: V3's
+// and V4's half-precision variants (rill has no half) and CombinedNonMaxSuppression (rill has
+// no such op).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -224,6 +227,130 @@ TEST_F(NmsV345Test, V5TestSelectFromThreeClustersWithSoftNMS) {
   test::ExpectTensorNear<float>(*GetOutput(1),
                                 test::AsTensor<float>({.95f, .9f, .384f, .3f, .256f, .197f}), 1e-2);
   test::ExpectTensorEqual<int32_t>(*GetOutput(2), test::AsScalar<int32_t>(6));
+}
+
+// NonMaxSuppressionWithOverlaps(overlaps, scores, max_output_size, overlap_threshold,
+// score_threshold), overlaps the boxes' pairwise IoU.
+class NmsWithOverlapsTest : public OpsTestBase {
+ protected:
+  void MakeOp() {
+    TF_EXPECT_OK(NodeDefBuilder("non_max_suppression_op", "NonMaxSuppressionWithOverlaps")
+                     .Input(FakeInput(DT_FLOAT))
+                     .Input(FakeInput(DT_FLOAT))
+                     .Input(FakeInput(DT_INT32))
+                     .Input(FakeInput(DT_FLOAT))
+                     .Input(FakeInput(DT_FLOAT))
+                     .Finalize(node_def()));
+    TF_EXPECT_OK(InitOp());
+  }
+  // The IoU of every pair of boxes (corners in either order; 0 when either has no area).
+  void AddIoUInput(const std::vector<float>& boxes) {
+    const int64_t n = static_cast<int64_t>(boxes.size() / 4);
+    auto extent = [&](int64_t b, int lo) {
+      const float* c = boxes.data() + 4 * b;
+      return lo ? std::vector<float>{std::min(c[0], c[2]), std::min(c[1], c[3])}
+                : std::vector<float>{std::max(c[0], c[2]), std::max(c[1], c[3])};
+    };
+    std::vector<float> iou(static_cast<size_t>(n * n));
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        const auto lo_i = extent(i, 1), hi_i = extent(i, 0), lo_j = extent(j, 1),
+                   hi_j = extent(j, 0);
+        const float area_i = (hi_i[0] - lo_i[0]) * (hi_i[1] - lo_i[1]);
+        const float area_j = (hi_j[0] - lo_j[0]) * (hi_j[1] - lo_j[1]);
+        if (area_i <= 0 || area_j <= 0) continue;
+        const float h = std::max(std::min(hi_i[0], hi_j[0]) - std::max(lo_i[0], lo_j[0]), 0.f);
+        const float w = std::max(std::min(hi_i[1], hi_j[1]) - std::max(lo_i[1], lo_j[1]), 0.f);
+        iou[i * n + j] = h * w / (area_i + area_j - h * w);
+      }
+    }
+    AddInputFromArray<float>(TensorShape({n, n}), iou);
+  }
+  absl::Status Run(const std::vector<float>& boxes, const std::vector<float>& scores,
+                   int max_output, float overlap_threshold = .5f) {
+    AddIoUInput(boxes);
+    AddInputFromArray<float>(TensorShape({static_cast<int64_t>(scores.size())}), scores);
+    AddInputFromArray<int32_t>(TensorShape({}), {max_output});
+    AddInputFromArray<float>(TensorShape({}), {overlap_threshold});
+    AddInputFromArray<float>(TensorShape({}), {0.0f});
+    return RunOpKernel();
+  }
+  void ExpectSelected(const std::vector<float>& boxes, const std::vector<float>& scores,
+                      int max_output, const std::vector<int32_t>& want) {
+    TF_ASSERT_OK(Run(boxes, scores, max_output));
+    test::ExpectTensorEqual<int32_t>(*GetOutput(0), test::AsTensor<int32_t>(want));
+  }
+};
+
+TEST_F(NmsWithOverlapsTest, TestSelectFromThreeClusters) {
+  MakeOp();
+  ExpectSelected(kClusters, kScores, 3, {3, 0, 5});
+}
+
+TEST_F(NmsWithOverlapsTest, TestSelectFromThreeClustersFlippedCoordinates) {
+  MakeOp();
+  ExpectSelected(kFlipped, kScores, 3, {3, 0, 5});
+}
+
+TEST_F(NmsWithOverlapsTest, TestSelectAtMostTwoBoxesFromThreeClusters) {
+  MakeOp();
+  ExpectSelected(kClusters, kScores, 2, {3, 0});
+}
+
+TEST_F(NmsWithOverlapsTest, TestSelectAtMostThirtyBoxesFromThreeClusters) {
+  MakeOp();
+  ExpectSelected(kClusters, kScores, 30, {3, 0, 5});
+}
+
+TEST_F(NmsWithOverlapsTest, TestSelectSingleBox) {
+  MakeOp();
+  ExpectSelected({0, 0, 1, 1}, {.9f}, 3, {0});
+}
+
+TEST_F(NmsWithOverlapsTest, TestSelectFromTenIdenticalBoxes) {
+  MakeOp();
+  std::vector<float> corners, scores;
+  for (int i = 0; i < 10; ++i) {
+    corners.insert(corners.end(), {0, 0, 1, 1});
+    scores.push_back(.9f);
+  }
+  ExpectSelected(corners, scores, 3, {0});
+}
+
+TEST_F(NmsWithOverlapsTest, TestInconsistentBoxAndScoreShapes) {
+  MakeOp();
+  const absl::Status s = Run(kClusters, {.9f, .75f, .6f, .95f, .5f}, 30);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.ToString(), "scores has incompatible shape")) << s;
+}
+
+TEST_F(NmsWithOverlapsTest, TestInvalidOverlapsShape) {
+  MakeOp();
+  AddInputFromArray<float>(TensorShape({2, 3}), {0, 0, 0, 0, 0, 0});
+  AddInputFromArray<float>(TensorShape({2}), {0.5f, 0.5f});
+  AddInputFromArray<int32_t>(TensorShape({}), {30});
+  AddInputFromArray<float>(TensorShape({}), {0.f});
+  AddInputFromArray<float>(TensorShape({}), {0.0f});
+  const absl::Status s = RunOpKernel();
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(absl::StrContains(s.ToString(), "overlaps must be square")) << s;
+}
+
+// Any overlap threshold is taken.
+TEST_F(NmsWithOverlapsTest, TestThresholdGreaterOne) {
+  MakeOp();
+  TF_ASSERT_OK(Run({0, 0, 1, 1}, {.9f}, 3, 1.2f));
+}
+
+TEST_F(NmsWithOverlapsTest, TestThresholdSmallerZero) {
+  MakeOp();
+  TF_ASSERT_OK(Run({0, 0, 1, 1}, {.9f}, 3, -0.2f));
+}
+
+TEST_F(NmsWithOverlapsTest, TestEmptyInput) {
+  MakeOp();
+  TF_ASSERT_OK(Run({}, {}, 30));
+  test::ExpectTensorEqual<int32_t>(*GetOutput(0), Tensor(DT_INT32, TensorShape({0})));
 }
 
 }  // namespace non_max_suppression_op_test
