@@ -152,7 +152,34 @@ class LRN : public OpWrapper {
   static Attrs Beta(float x) { return Attrs().Beta(x); }
 };
 
+// tf.nn.isotonic_regression: each row of the last dim fitted by the nearest non-increasing
+// sequence (core/isotonic.h); `output` in OutputDtype (float by default, or double),
+// `segments` int32 numbers each element's block in its row. Differentiable in input
+// through internal::IsotonicRegressionGrad.
+class IsotonicRegression {
+ public:
+  struct Attrs {
+    Attrs OutputDtype(DataType x) {
+      Attrs r = *this;
+      r.output_dtype_ = x;
+      return r;
+    }
+    DataType output_dtype_ = DT_FLOAT;
+  };
+  IsotonicRegression(const Scope& scope, Input input) : IsotonicRegression(scope, input, Attrs()) {}
+  IsotonicRegression(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs OutputDtype(DataType x) { return Attrs().OutputDtype(x); }
+  Operation operation;
+  Output output, segments;
+};
+
 namespace internal {
+// IsotonicRegression's gradient: each gradient replaced by the mean of its segment's.
+class IsotonicRegressionGrad : public OpWrapper {
+ public:
+  IsotonicRegressionGrad(const Scope& scope, Input grads, Input segments);
+};
+
 // LRN's gradient at input_image (output_image is LRN's output, checked for its shape).
 class LRNGrad : public OpWrapper {
  public:

@@ -30,7 +30,8 @@ namespace rill {
 // TensorFlow's ref dtypes (a dtype plus 100: DT_FLOAT_REF is a float variable itself, not
 // its value), as its tests give them to FakeInput for an op's ref inputs. rill marks ref
 // inputs in the op's schema instead, so these exist for FakeInput alone: a plain dtype
-// for a ref input does as well.
+// for a ref input does as well, and a ref dtype for an input that takes a value feeds it
+// from a variable.
 inline constexpr int kDataTypeRefOffset = 100;
 inline constexpr DataType MakeRefType(DataType dt) {
   return static_cast<DataType>(dt + kDataTypeRefOffset);
@@ -217,12 +218,9 @@ class NodeDefBuilder {
         return absl::InvalidArgumentError(
             absl::StrCat(Who(), ": no dtype for input '", arg.name, "': give FakeInput(dtype)"));
       }
-      if (IsRefType(dt) && !arg.is_ref) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(Who(), ": input '", arg.name, "' takes a value, not a variable: give ",
-                         DataTypeString(RemoveRefType(dt)), ", not its ref type"));
-      }
-      def->add_input(RemoveRefType(dt), arg.is_ref);
+      // A ref dtype for an input that takes a value: a variable whose value the op reads,
+      // as TensorFlow takes it (its TypesCompatible: a ref's base type matches).
+      def->add_input(RemoveRefType(dt), arg.is_ref || IsRefType(dt));
     }
     RecordArgAttrs(arg, dtypes, def);
     return absl::OkStatus();
