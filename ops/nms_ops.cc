@@ -2,6 +2,7 @@
 // on constant inputs too) and wrappers. Kernel: kernels/cpu/nms_ops.cc.
 #include "rill/ops/nms_ops.h"
 
+#include "rill/core/combined_nms.h"
 #include "rill/core/non_max_suppression.h"
 #include "rill/core/shape_inference.h"
 #include "rill/ops/gradients.h"
@@ -116,7 +117,43 @@ RILL_REGISTER_OP("NonMaxSuppressionWithOverlaps")
       return absl::OkStatus();
     });
 
+RILL_REGISTER_OP("CombinedNonMaxSuppression")
+    .Input("boxes", DT_FLOAT)
+    .Input("scores", DT_FLOAT)
+    .Input("max_output_size_per_class", DT_INT32)
+    .Input("max_total_size", DT_INT32)
+    .Input("iou_threshold", DT_FLOAT)
+    .Input("score_threshold", DT_FLOAT)
+    .Output("nmsed_boxes", DT_FLOAT)
+    .Output("nmsed_scores", DT_FLOAT)
+    .Output("nmsed_classes", DT_FLOAT)
+    .Output("valid_detections", DT_INT32)
+    .Attr("pad_per_class", AttrKind::kBool, false)
+    .Attr("clip_boxes", AttrKind::kBool, true)
+    .SetShapeFn(CombinedNmsShape);
+
 namespace ops {
+
+CombinedNonMaxSuppression::CombinedNonMaxSuppression(const Scope& scope, Input boxes, Input scores,
+                                                     Input max_output_size_per_class,
+                                                     Input max_total_size, Input iou_threshold,
+                                                     Input score_threshold, const Attrs& attrs)
+    : operation(internal::NodeBuilder(scope, "CombinedNonMaxSuppression")
+                    .Input(boxes)
+                    .Input(scores)
+                    .Input(max_output_size_per_class)
+                    .Input(max_total_size)
+                    .Input(iou_threshold)
+                    .Input(score_threshold)
+                    .Attr("pad_per_class", attrs.pad_per_class_)
+                    .Attr("clip_boxes", attrs.clip_boxes_)
+                    .Finalize()) {
+  if (operation.node() == nullptr) return;
+  nmsed_boxes = Output(operation, 0);
+  nmsed_scores = Output(operation, 1);
+  nmsed_classes = Output(operation, 2);
+  valid_detections = Output(operation, 3);
+}
 
 NonMaxSuppressionWithOverlaps::NonMaxSuppressionWithOverlaps(const Scope& scope, Input overlaps,
                                                              Input scores, Input max_output_size,
@@ -209,6 +246,7 @@ RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV3");
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV4");
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionV5");
 RILL_REGISTER_NO_GRADIENT("NonMaxSuppressionWithOverlaps");
+RILL_REGISTER_NO_GRADIENT("CombinedNonMaxSuppression");
 
 }  // namespace ops
 }  // namespace rill

@@ -2,8 +2,9 @@
 // (core/non_max_suppression.h says what is selected): NonMaxSuppression (iou_threshold an
 // attribute), V2 (an input), V3 (and score_threshold), V4 (and pad_to_max_output_size, with
 // valid_outputs), V5 (and soft_nms_sigma, with selected_scores), WithOverlaps (a matrix
-// of overlaps [n, n] for the boxes). float32 boxes [n, 4] and scores [n]; selected_indices int32,
-// in selection order. CPU only; not differentiable, as in TensorFlow.
+// of overlaps [n, n] for the boxes), CombinedNonMaxSuppression (per class, then per image). float32
+// boxes [n, 4] and scores [n]; selected_indices int32, in selection order. CPU only; not
+// differentiable, as in TensorFlow.
 #pragma once
 
 #include "rill/ops/op_builder.h"
@@ -50,6 +51,36 @@ class NonMaxSuppressionWithOverlaps : public OpWrapper {
                                 Input max_output_size, Input overlap_threshold,
                                 Input score_threshold);
   Output selected_indices;
+};
+
+// Per image of a batch, NMS for each class (boxes [batch, n, q, 4], q 1 or one box per
+// class; scores [batch, n, classes]), then the best max_total_size detections of all
+// classes (core/combined_nms.h). Attrs: PadPerClass (false), ClipBoxes (true).
+struct CombinedNonMaxSuppressionAttrs {
+  CombinedNonMaxSuppressionAttrs PadPerClass(bool x) {
+    CombinedNonMaxSuppressionAttrs r = *this;
+    r.pad_per_class_ = x;
+    return r;
+  }
+  CombinedNonMaxSuppressionAttrs ClipBoxes(bool x) {
+    CombinedNonMaxSuppressionAttrs r = *this;
+    r.clip_boxes_ = x;
+    return r;
+  }
+  bool pad_per_class_ = false, clip_boxes_ = true;
+};
+
+class CombinedNonMaxSuppression {
+ public:
+  using Attrs = CombinedNonMaxSuppressionAttrs;
+  CombinedNonMaxSuppression(const Scope& scope, Input boxes, Input scores,
+                            Input max_output_size_per_class, Input max_total_size,
+                            Input iou_threshold, Input score_threshold,
+                            const Attrs& attrs = Attrs());
+  static Attrs PadPerClass(bool x) { return Attrs().PadPerClass(x); }
+  static Attrs ClipBoxes(bool x) { return Attrs().ClipBoxes(x); }
+  Operation operation;
+  Output nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections;
 };
 
 struct NonMaxSuppressionPadAttrs {

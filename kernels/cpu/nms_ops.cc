@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "rill/core/combined_nms.h"
 #include "rill/core/non_max_suppression.h"
 
 namespace rill {
@@ -104,6 +105,36 @@ class NmsOverlapsOp : public OpKernel {
   }
 };
 
+// CombinedNonMaxSuppression: its scalars read and checked, then core/combined_nms.h.
+class CombinedNmsOp : public OpKernel {
+ public:
+  explicit CombinedNmsOp(OpKernelConstruction& c)
+      : OpKernel(c),
+        pad_per_class_(c.node().attr<bool>("pad_per_class")),
+        clip_boxes_(c.node().attr<bool>("clip_boxes")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    CombinedNmsOptions o;
+    for (int i : {2, 3}) {
+      if (ctx.input(i).dims() != 0) {
+        return errors::InvalidArgument(i == 2 ? "max_output_size_per_class" : "max_total_size",
+                                       " must be a scalar, is ",
+                                       ctx.input(i).shape().DebugString());
+      }
+    }
+    o.per_class = ctx.input(2).scalar<int32_t>()();
+    o.total = ctx.input(3).scalar<int32_t>()();
+    RILL_ASSIGN_OR_RETURN(o.iou_threshold, Scalar(ctx.input(4), "iou_threshold"));
+    RILL_ASSIGN_OR_RETURN(o.score_threshold, Scalar(ctx.input(5), "score_threshold"));
+    o.pad_per_class = pad_per_class_;
+    o.clip_boxes = clip_boxes_;
+    return CombinedNms(ctx, o);
+  }
+
+ private:
+  const bool pad_per_class_, clip_boxes_;
+};
+
+RILL_REGISTER_KERNEL("CombinedNonMaxSuppression", DEVICE_CPU, "", DT_INVALID, CombinedNmsOp);
 RILL_REGISTER_KERNEL("NonMaxSuppressionWithOverlaps", DEVICE_CPU, "", DT_INVALID, NmsOverlapsOp);
 RILL_REGISTER_KERNEL("NonMaxSuppression", DEVICE_CPU, "", DT_INVALID, NmsOp);
 RILL_REGISTER_KERNEL("NonMaxSuppressionV2", DEVICE_CPU, "T", DT_FLOAT, NmsOp);

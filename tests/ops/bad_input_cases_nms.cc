@@ -1,7 +1,8 @@
 // Valid recipes and op-specific bad inputs of the NonMaxSuppression ops: boxes not [n, 4],
 // a score count other than the box count, thresholds and sizes TensorFlow refuses, inputs
 // that should be scalars, each at construction (constants) and in the kernel (fed); for
-// NonMaxSuppressionWithOverlaps, overlaps that are not a square matrix.
+// NonMaxSuppressionWithOverlaps, overlaps that are not a square matrix; for
+// CombinedNonMaxSuppression, boxes that do not fit the scores and sizes that are not positive.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -70,9 +71,35 @@ void OverlapCases() {
   Both("max_output_size a vector", recipe(overlaps, scores, I({1}, {2})), {"max_output_size"});
 }
 
+// CombinedNonMaxSuppression(boxes [batch, n, q, 4], scores [batch, n, classes],
+// max_output_size_per_class, max_total_size, iou_threshold, score_threshold).
+void CombinedCases() {
+  const char* op = "CombinedNonMaxSuppression";
+  auto recipe = [op](Tensor boxes, Tensor scores, int per_class, int total, float iou) {
+    return Recipe{op,
+                  {std::move(boxes), std::move(scores), I({}, {per_class}), I({}, {total}),
+                   FromDoubles(DT_FLOAT, {}, {iou}), FromDoubles(DT_FLOAT, {}, {0})}};
+  };
+  const Tensor boxes = F({1, 2, 1, 4}, {0, 0, 0.5f, 0.5f, 0.5f, 0.5f, 1, 1});
+  const Tensor scores = F({1, 2, 3});
+  AddRecipe(recipe(boxes, scores, 2, 3, 0.5f));
+  Both("boxes of 3 columns", recipe(F({1, 2, 1, 3}), scores, 2, 3, 0.5f),
+       {"4 columns", "[1,2,1,3]"});
+  Both("a box for 2 of 3 classes", recipe(F({1, 2, 2, 4}), scores, 2, 3, 0.5f),
+       {"third dimension of boxes must be either 1 or num classes", "[1,2,2,4]"});
+  Both("3-D boxes", recipe(F({2, 1, 4}), scores, 2, 3, 0.5f), {"4-D", "[2,1,4]"});
+  Both("scores for another batch", recipe(boxes, F({2, 2, 3}), 2, 3, 0.5f),
+       {"scores has incompatible shape", "[2,2,3]"});
+  Both("a zero max_total_size", recipe(boxes, scores, 2, 0, 0.5f), {"max_total_size must be > 0"});
+  Both("a negative size per class", recipe(boxes, scores, -2, 3, 0.5f),
+       {"max_size_per_class must be positive", "-2"});
+  Both("an iou_threshold above 1", recipe(boxes, scores, 2, 3, 1.5f), {"[0, 1]", "1.5"});
+}
+
 const bool kRegistered = [] {
   NmsCases();
   OverlapCases();
+  CombinedCases();
   return true;
 }();
 

@@ -12,7 +12,8 @@ namespace {
 namespace nms_test {
 
 MarkTested tested({"NonMaxSuppression", "NonMaxSuppressionV2", "NonMaxSuppressionV3",
-                   "NonMaxSuppressionV4", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps"});
+                   "NonMaxSuppressionV4", "NonMaxSuppressionV5", "NonMaxSuppressionWithOverlaps",
+                   "CombinedNonMaxSuppression"});
 
 Tensor Boxes(const std::vector<float>& v) {
   return FromDoubles(DT_FLOAT, {static_cast<int64_t>(v.size() / 4), 4},
@@ -153,6 +154,32 @@ TEST(NonMaxSuppression, WithOverlapsReadsTheCandidatesRow) {
   std::vector<Tensor> out;
   ASSERT_TRUE(session.Run({nms.selected_indices}, &out).ok());
   EXPECT_EQ(ToDoubles(out[0]), (std::vector<double>{0, 2}));
+}
+
+// Two classes of the same two boxes (IoU 0.8): each class keeps its best box and drops the
+// other. With pad_per_class the shape is known when the graph is built: min(total 5,
+// 2 per class x 2 classes) = 4 detections, two of them padding; box 0's x of 1.25 is
+// clipped to 1.
+TEST(NonMaxSuppression, CombinedSelectsPerClassThenAcrossClasses) {
+  Scope s = Scope::NewRootScope();
+  const Tensor boxes = FromDoubles(DT_FLOAT, {1, 2, 1, 4}, {0, 0, 1, 1.25, 0, 0, 1, 1});
+  const Tensor scores = FromDoubles(DT_FLOAT, {1, 2, 2}, {0.6, 0.7, 0.9, 0.2});
+  auto nms = ops::CombinedNonMaxSuppression(
+      s, ops::Const(s, boxes), ops::Const(s, scores), ops::Const(s, 2), ops::Const(s, 5),
+      ops::Const(s, 0.5f), ops::Const(s, 0.0f), ops::CombinedNonMaxSuppression::PadPerClass(true));
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(nms.nmsed_boxes.shape().DebugString(), "[1,4,4]");
+  ClientSession session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(
+      session
+          .Run({nms.nmsed_boxes, nms.nmsed_scores, nms.nmsed_classes, nms.valid_detections}, &out)
+          .ok());
+  ExpectTensorNear(out[1], DT_FLOAT, {1, 4}, {0.9f, 0.7f, 0, 0}, 0);
+  EXPECT_EQ(ToDoubles(out[2]), (std::vector<double>{0, 1, 0, 0}));
+  EXPECT_EQ(ToDoubles(out[0]),
+            (std::vector<double>{0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(ToDoubles(out[3]), (std::vector<double>{2}));
 }
 
 TEST(NonMaxSuppression, RefusesWhatTensorFlowRefuses) {
