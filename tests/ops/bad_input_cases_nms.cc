@@ -94,6 +94,12 @@ void CombinedCases() {
   Both("a negative size per class", recipe(boxes, scores, -2, 3, 0.5f),
        {"max_size_per_class must be positive", "-2"});
   Both("an iou_threshold above 1", recipe(boxes, scores, 2, 3, 1.5f), {"[0, 1]", "1.5"});
+  // 2^40 images of no boxes: [2^40, 2^31 - 1, 4] outputs would overflow the element count.
+  const int64_t images = int64_t{1} << 40;
+  Both("a batch of empty images too long for the output",
+       recipe(Tensor(DT_FLOAT, TensorShape({images, 0, 1, 4})),
+              Tensor(DT_FLOAT, TensorShape({images, 0, 3})), 2, 2147483647, 0.5f),
+       {"int64"});
 }
 
 const bool kRegistered = [] {
