@@ -113,6 +113,32 @@ class Cross : public OpWrapper {
   Cross(const Scope& scope, Input a, Input b);
 };
 
+// tf.math.bincount's ops: Bincount(arr, size, weights) counts arr's values (any shape) into
+// [size] bins, each adding its weight (weights of arr's shape, or empty for 1);
+// DenseBincount(input, size, weights, DenseBincount::BinaryOutput(b)) does the same per row
+// of a 2-D input ([batch, size]) and with BinaryOutput sets a bin to 1. Values at or above
+// size are ignored and negative ones are InvalidArgument (TensorFlow's CPU kernels). The
+// output has weights' dtype. Not differentiable.
+class Bincount : public OpWrapper {
+ public:
+  Bincount(const Scope& scope, Input arr, Input size, Input weights);
+};
+struct DenseBincountAttrs {
+  DenseBincountAttrs BinaryOutput(bool x) const {
+    DenseBincountAttrs r = *this;
+    r.binary_output_ = x;
+    return r;
+  }
+  bool binary_output_ = false;
+};
+class DenseBincount : public OpWrapper {
+ public:
+  using Attrs = DenseBincountAttrs;
+  DenseBincount(const Scope& scope, Input input, Input size, Input weights,
+                const Attrs& attrs = Attrs());
+  static Attrs BinaryOutput(bool x) { return Attrs().BinaryOutput(x); }
+};
+
 class AddN : public OpWrapper {
  public:
   AddN(const Scope& scope, InputList inputs);
