@@ -9,6 +9,20 @@
 namespace rill::cpu {
 namespace {
 
+// Calls f(i, slice) for every element i, walking the input as [outer, depth, inner] (no
+// division per element).
+template <typename F>
+void ForEachInSlice(int64_t n, const QdqSlices& s, F&& f) {
+  const int64_t block = s.depth * s.inner;
+  if (block == 0) return;
+  for (int64_t start = 0; start < n; start += block) {
+    for (int64_t d = 0; d < s.depth; ++d) {
+      const int64_t first = start + d * s.inner;
+      for (int64_t i = first; i < first + s.inner; ++i) f(i, static_cast<size_t>(d));
+    }
+  }
+}
+
 // Each slice's range: the given min and max (each min <= max), or the slice's own extremes.
 template <typename T>
 absl::Status SliceRanges(const Tensor& x, const Tensor& min, const Tensor& max, const QdqSlices& s,
@@ -27,11 +41,10 @@ absl::Status SliceRanges(const Tensor& x, const Tensor& min, const Tensor& max, 
     return absl::OkStatus();
   }
   const T* v = x.base<T>();
-  for (int64_t i = 0; i < x.NumElements(); ++i) {
-    const auto d = static_cast<size_t>((i / s.inner) % s.depth);
+  ForEachInSlice(x.NumElements(), s, [&](int64_t i, size_t d) {
     (*lo)[d] = std::min((*lo)[d], v[i]);
     (*hi)[d] = std::max((*hi)[d], v[i]);
-  }
+  });
   return absl::OkStatus();
 }
 
@@ -58,10 +71,9 @@ class QuantizeDequantizeOp : public OpKernel {
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
     const T* v = x.base<T>();
     T* y = out->base<T>();
-    for (int64_t i = 0; i < x.NumElements(); ++i) {
-      const QdqScale<T>& sc = scales[static_cast<size_t>((i / s.inner) % s.depth)];
-      y[i] = QuantizeDequantize(v[i], sc, a.range_given, a.half_up);
-    }
+    ForEachInSlice(x.NumElements(), s, [&](int64_t i, size_t d) {
+      y[i] = QuantizeDequantize(v[i], scales[d], a.range_given, a.half_up);
+    });
     return absl::OkStatus();
   }
 
@@ -100,10 +112,9 @@ class QuantizeDequantizeGradOp : public OpKernel {
     std::fill_n(dmax->base<T>(), dmax->NumElements(), T(0));
     const T *gi = g.base<T>(), *xi = x.base<T>(), *lo = min.base<T>(), *hi = max.base<T>();
     T* d = dx->base<T>();
-    for (int64_t i = 0; i < x.NumElements(); ++i) {
-      const auto c = static_cast<size_t>((i / s.inner) % s.depth);
+    ForEachInSlice(x.NumElements(), s, [&](int64_t i, size_t c) {
       d[i] = xi[i] >= lo[c] && xi[i] <= hi[c] ? gi[i] : T(0);
-    }
+    });
     return absl::OkStatus();
   }
 
