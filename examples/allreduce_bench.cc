@@ -4,7 +4,8 @@
 // the raw MPI_Allreduce in rill's pieces (kAllReducePieceBytes, one call after another: what
 // rill's own work adds to the same MPI calls), and the raw call handed to a thread of its
 // own and waited for (a condition variable each way), as rill's engine runs collectives:
-// what the handoff alone costs. Run under mpirun; rank 0 prints the table.
+// what the handoff alone costs. With --reduction=mean rill's side is a mean (the raw sides
+// stay sums): what the division adds. Run under mpirun; rank 0 prints the table.
 //   mpirun -np 2 build/release/examples/allreduce_bench --sizes_mib=1,4,16,64
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -29,6 +31,7 @@ ABSL_FLAG(std::vector<std::string>, sizes_mib, std::vector<std::string>({"1", "4
 ABSL_FLAG(int64_t, latency_elements, 1,
           "also time an allreduce of this many floats (rill's per-call overhead); 0: none");
 ABSL_FLAG(int, reps, 15, "timed repetitions of each side (alternated; medians reported)");
+ABSL_FLAG(std::string, reduction, "sum", "rill's reduction: sum or mean (MPI's stays a sum)");
 
 namespace {
 
@@ -128,7 +131,8 @@ bool TimeSize(rill::Session& session, const rill::Output& x, const rill::Output&
     }
   }
   const float want = size * (size + 1) / 2.f;
-  if (out[0].flat<float>()(n - 1) != want || recv[n - 1] != want || pieces[n - 1] != want ||
+  const float rill_want = absl::GetFlag(FLAGS_reduction) == "mean" ? want / size : want;
+  if (out[0].flat<float>()(n - 1) != rill_want || recv[n - 1] != want || pieces[n - 1] != want ||
       handed[n - 1] != want) {
     std::fprintf(stderr, "rank %d: wrong sum %g / %g / %g / %g, want %g\n", rank,
                  out[0].flat<float>()(n - 1), recv[n - 1], pieces[n - 1], handed[n - 1], want);
@@ -155,12 +159,18 @@ int main(int argc, char** argv) {
   const int rank = dist::Rank();
   Scope s = Scope::NewRootScope();
   auto x = ops::Placeholder(s, DT_FLOAT);
-  auto sum = ops::CollectiveAllReduce(s, x);
+  const std::string reduction = absl::GetFlag(FLAGS_reduction);
+  if (reduction != "sum" && reduction != "mean") {
+    std::fprintf(stderr, "--reduction must be sum or mean, not %s\n", reduction.c_str());
+    return 1;
+  }
+  auto sum = ops::CollectiveAllReduce(s, x, ops::CollectiveAllReduce::Reduction(reduction));
   SessionOptions options;
   options.inter_op_threads = 1;
   Session session(s, options);
   if (rank == 0) {
-    std::printf("allreduce_bench: %d ranks, %s\n", dist::Size(), dist::Backend().c_str());
+    std::printf("allreduce_bench: %d ranks, %s, rill's %s\n", dist::Size(), dist::Backend().c_str(),
+                reduction.c_str());
     std::printf("%10s %14s %14s %12s %12s %8s %16s %16s\n", "bytes", "MPI ms", "rill ms",
                 "MPI GB/s", "rill GB/s", "ratio", "MPI handed ms", "MPI pieces ms");
   }

@@ -109,29 +109,6 @@ absl::StatusOr<std::vector<Statement>> Agree(Comm& comm, const CollectiveSpec& s
   return all;
 }
 
-template <typename T>
-void Scale(void* data, int64_t n, int size) {
-  T* p = static_cast<T*>(data);
-  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(p[i] / static_cast<T>(size));
-}
-
-void DivideBySize(void* data, int64_t n, DataType dtype, int size) {
-  switch (dtype) {
-    case DT_FLOAT:
-      return Scale<float>(data, n, size);
-    case DT_DOUBLE:
-      return Scale<double>(data, n, size);
-    case DT_INT32:
-      return Scale<int32_t>(data, n, size);
-    case DT_INT64:
-      return Scale<int64_t>(data, n, size);
-    case DT_UINT8:
-      return Scale<uint8_t>(data, n, size);
-    default:
-      return;
-  }
-}
-
 // NCCL moves the data when every rank can use it, each on a GPU of its own (two ranks on
 // one GPU cannot both join a communicator): the same answer on every rank.
 bool EveryRankOnItsOwnNcclGpu(const std::vector<Statement>& all) {
@@ -176,9 +153,7 @@ absl::Status CheckRoot(const Comm& comm, const CollectiveSpec& spec) {
 
 absl::Status HostAllReduce(Comm& comm, const void* send, void* recv, int64_t count, DataType dtype,
                            bool mean) {
-  RILL_RETURN_IF_ERROR(comm.AllReduceSum(send, recv, count, dtype));
-  if (mean && comm.size() > 1) DivideBySize(recv, count, dtype, comm.size());
-  return absl::OkStatus();
+  return comm.AllReduce(send, recv, count, dtype, mean);
 }
 
 absl::Status HostPlace::Copy(void* dst, const void* src, int64_t bytes) {

@@ -26,11 +26,12 @@ class Comm {
   // recv[r * bytes ...] = rank r's `bytes` bytes, for every rank. Each collective starts
   // with one (the ranks' statements): MPI's waits for late ranks asleep, not polling.
   virtual absl::Status AllGather(const void* send, int64_t bytes, void* recv) = 0;
-  // recv = the elementwise sum of every rank's send (send == recv: in place). MPI's
-  // implementation sums pieces of at most kAllReducePieceBytes round a ring of
-  // point-to-point calls (mpi/p2p_sum.h), a wait that Abandon ends.
-  virtual absl::Status AllReduceSum(const void* send, void* recv, int64_t count,
-                                    DataType dtype) = 0;
+  // recv = the elementwise sum of every rank's send, or with `mean` the sum / size
+  // (integers truncated), send == recv: in place. MPI's implementation sums pieces of at
+  // most kAllReducePieceBytes round a ring of point-to-point calls (mpi/p2p_sum.h), a wait
+  // that Abandon ends, and divides each slice as its sum completes.
+  virtual absl::Status AllReduce(const void* send, void* recv, int64_t count, DataType dtype,
+                                 bool mean) = 0;
   // buf = root's buf on every rank.
   virtual absl::Status Broadcast(void* buf, int64_t bytes, int root) = 0;
   // recv = every rank's send, concatenated in rank order; rank r sends bytes[r].

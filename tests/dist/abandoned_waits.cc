@@ -32,15 +32,20 @@ bool SumsBothWays(MPI_Comm comm, int rank) {
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 7 + rank);
   std::atomic<bool> never{false};
   PointToPointSum sum;
-  if (!sum.Run(comm, in.data(), out.data(), 1001, rill::DT_FLOAT, never).ok()) {
+  std::vector<float> mean(1001, -1.f);
+  if (!sum.Run(comm, in.data(), mean.data(), 1001, rill::DT_FLOAT, /*mean=*/true, never).ok()) {
+    return Fail(rank, "the mean failed");
+  }
+  if (!sum.Run(comm, in.data(), out.data(), 1001, rill::DT_FLOAT, false, never).ok()) {
     return Fail(rank, "the sum failed");
   }
-  if (!sum.Run(comm, in.data(), in.data(), 1001, rill::DT_FLOAT, never).ok()) {
+  if (!sum.Run(comm, in.data(), in.data(), 1001, rill::DT_FLOAT, false, never).ok()) {
     return Fail(rank, "the sum in place failed");
   }
   for (size_t i = 0; i < in.size(); ++i) {
     const float want = static_cast<float>(2 * (i % 7) + 1);
     if (out[i] != want || in[i] != want) return Fail(rank, "a wrong sum");
+    if (mean[i] != want / 2) return Fail(rank, "a wrong mean");
   }
   return true;
 }
@@ -75,7 +80,7 @@ bool SumGivesUp(MPI_Comm comm) {
       "sum",
       [&] {
         return sum.Run(comm, buf.data(), buf.data(), static_cast<int64_t>(buf.size()),
-                       rill::DT_FLOAT, abandoned);
+                       rill::DT_FLOAT, false, abandoned);
       },
       [&] { abandoned.store(true, std::memory_order_release); });
 }

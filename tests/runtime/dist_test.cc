@@ -212,7 +212,7 @@ class FakeComm : public dist::Comm {
     for (int r = 1; r < size_; ++r) others_(static_cast<char*>(recv) + r * bytes);
     return absl::OkStatus();
   }
-  absl::Status AllReduceSum(const void*, void*, int64_t, DataType) override {
+  absl::Status AllReduce(const void*, void*, int64_t, DataType, bool) override {
     ++transfers;
     return absl::OkStatus();
   }

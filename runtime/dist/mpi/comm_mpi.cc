@@ -109,8 +109,9 @@ class MpiComm : public Comm {
   }
 
   // Point-to-point calls polled (p2p_sum.h), so an abandoned sum returns.
-  absl::Status AllReduceSum(const void* send, void* recv, int64_t count, DataType dt) override {
-    return sum_.Run(world_, send, recv, count, dt, abandoned_);
+  absl::Status AllReduce(const void* send, void* recv, int64_t count, DataType dt,
+                         bool mean) override {
+    return sum_.Run(world_, send, recv, count, dt, mean, abandoned_);
   }
 
   // Nonblocking calls polled, so that a wait for a dead rank can be abandoned. Open MPI's

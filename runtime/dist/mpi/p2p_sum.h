@@ -31,7 +31,8 @@ absl::Status WaitPolling(MPI_Request* reqs, int n, const char* call,
 
 class PointToPointSum {
  public:
-  // recv = the sum over the ranks of `comm` of their send (send == recv: in place), in pieces
+  // recv = the sum (or, with `mean`, the sum / size, integers truncated) over the ranks of
+  // `comm` of their send (send == recv: in place), in pieces
   // of kAllReducePieceBytes, each round a ring (reduce-scatter, then allgather, as NCCL's and
   // Open MPI's rings): each of a piece's N slices is summed by one rank and passed on, so
   // every rank holds the same bits. On 2 ranks this matched Open MPI's MPI_Allreduce within
@@ -40,12 +41,12 @@ class PointToPointSum {
   // is set: the calls under way stay pending, and the buffer they receive into is kept
   // (MPI may still write it), as are the caller's (engine.cc keeps the collective's work).
   absl::Status Run(MPI_Comm comm, const void* send, void* recv, int64_t count, DataType dtype,
-                   const std::atomic<bool>& abandoned);
+                   bool mean, const std::atomic<bool>& abandoned);
 
  private:
-  // out = the sum of every rank's `in` over n elements, round the ring of ranks.
+  // out = the sum (or mean) of every rank's `in` over n elements, round the ring of ranks.
   absl::Status Ring(MPI_Comm comm, int rank, int size, const char* in, char* out, int64_t n,
-                    DataType dtype, const std::atomic<bool>& abandoned);
+                    DataType dtype, bool mean, const std::atomic<bool>& abandoned);
   // Sends send_bytes to `to` while it receives recv_bytes from `from`.
   absl::Status Exchange(MPI_Comm comm, int to, const void* send, int64_t send_bytes, int from,
                         void* into, int64_t recv_bytes, const std::atomic<bool>& abandoned);
