@@ -7,6 +7,7 @@
 #include "rill/core/types.h"
 #include "rill/ops/activation_ops.h"
 #include "rill/ops/array_ops.h"
+#include "rill/ops/audio_ops.h"
 #include "rill/ops/batch_norm_global_ops.h"
 #include "rill/ops/batch_norm_ops.h"
 #include "rill/ops/bitwise_ops.h"
