@@ -257,6 +257,9 @@ absl::StatusOr<Node*> Graph::AddNode(NodeSpec spec) {
                                    "'");
   }
   RILL_RETURN_IF_ERROR(errors::Annotate(CheckAttrs(*def, spec.attrs), where));
+  for (auto& [name, value] : spec.attrs) {  // a Slice may not be aligned; kernels need it
+    if (auto* t = std::get_if<Tensor>(&value)) *t = t->AlignedForKernels();
+  }
 
   auto node = std::make_unique<Node>();
   RILL_RETURN_IF_ERROR(errors::Annotate(

@@ -64,6 +64,7 @@ Tensor& Tensor::operator=(const Tensor& o) {
   dtype_ = o.dtype_;
   shape_ = o.shape_;
   buf_ = o.buf_;
+  offset_ = o.offset_;
   return *this;
 }
 
@@ -73,8 +74,40 @@ Tensor& Tensor::operator=(Tensor&& o) noexcept {
     dtype_ = o.dtype_;
     shape_ = std::move(o.shape_);
     buf_ = std::exchange(o.buf_, nullptr);
+    offset_ = std::exchange(o.offset_, 0);
   }
   return *this;
+}
+
+Tensor Tensor::Slice(int64_t start, int64_t limit) const {
+  const bool ok = dims() >= 1 && 0 <= start && start <= limit && limit <= dim_size(0);
+  if (!ok) {
+    std::fprintf(stderr, "rill: Slice(%lld, %lld) of a tensor of shape %s; returning no rows\n",
+                 static_cast<long long>(start), static_cast<long long>(limit),
+                 shape_.DebugString().c_str());
+    AssertFits(false);
+    if (dims() == 0) return Tensor(dtype_, TensorShape({0}));
+  }
+  Tensor t = *this;
+  t.shape_.set_dim(0, ok ? limit - start : 0);
+  // Rows before `start` are elements of this valid shape, so their bytes fit size_t.
+  const int64_t row = dim_size(0) == 0 ? 0 : NumElements() / dim_size(0);
+  if (ok) t.offset_ += static_cast<size_t>(start * row) * DataTypeSize(dtype_);
+  return t;
+}
+
+Tensor Tensor::SubSlice(int64_t index) const {
+  if (dims() < 1 || index < 0 || index >= dim_size(0)) {
+    std::fprintf(stderr, "rill: SubSlice(%lld) of a tensor of shape %s; returning no elements\n",
+                 static_cast<long long>(index), shape_.DebugString().c_str());
+    AssertFits(false);
+    return Tensor(dtype_, TensorShape({0}));
+  }
+  Tensor t = Slice(index, index + 1);
+  TensorShape row;
+  for (int d = 1; d < dims(); ++d) row.AddDim(dim_size(d));
+  t.shape_ = row;
+  return t;
 }
 
 bool Tensor::CopyFrom(const Tensor& other, const TensorShape& shape) {
@@ -91,24 +124,30 @@ Tensor Tensor::DeepCopy() const {
 }
 
 bool Tensor::CheckAccess(DataType want, int rank, bool shape_ok) const {
-  if (want == dtype_ && shape_ok && Viewable()) return true;
+  if (want == dtype_ && shape_ok && Viewable(/*aligned=*/false)) return true;
   std::fprintf(stderr,
                "rill: typed access to a tensor that does not fit it (tensor: %s %s%s; asked "
                "for %s of rank %d); returning an empty view\n",
                DataTypeString(dtype_).c_str(), shape_.DebugString().c_str(),
-               IsInitialized() ? "" : ", not initialized", DataTypeString(want).c_str(), rank);
+               !IsInitialized() ? ", not initialized"
+               : IsAligned()    ? ""
+                                : ", not aligned: a slice, read with unaligned_flat",
+               DataTypeString(want).c_str(), rank);
   return false;
 }
 
 absl::Status Tensor::CheckView(DataType want, int rank) const {
   const bool shape_ok = rank < 0 ? true : rank == 0 ? NumElements() == 1 : dims() == rank;
-  if (want == dtype_ && shape_ok && Viewable()) return absl::OkStatus();
+  if (want == dtype_ && shape_ok && Viewable(/*aligned=*/rank != 0)) return absl::OkStatus();
   const std::string asked = rank < 0    ? "a flat view"
                             : rank == 0 ? "a scalar"
                                         : absl::StrCat("a view of rank ", rank);
-  return errors::InvalidArgument(
-      "cannot read a tensor of dtype ", DataTypeString(dtype_), " and shape ", shape_.DebugString(),
-      IsInitialized() ? "" : " (not initialized)", " as ", asked, " of ", DataTypeString(want));
+  return errors::InvalidArgument("cannot read a tensor of dtype ", DataTypeString(dtype_),
+                                 " and shape ", shape_.DebugString(),
+                                 !IsInitialized() ? " (not initialized)"
+                                 : IsAligned()    ? ""
+                                                  : " (not aligned: a slice)",
+                                 " as ", asked, " of ", DataTypeString(want));
 }
 
 std::string Tensor::SummarizeValue(int64_t max_entries) const {

@@ -43,6 +43,14 @@ struct TTypes {
   using ConstScalar = Eigen::TensorMap<
       Eigen::TensorFixedSize<const T, Eigen::Sizes<>, Eigen::RowMajor, Eigen::DenseIndex>,
       Eigen::Aligned>;
+  // For tensors that may not be aligned (a Slice or SubSlice of another), as TensorFlow's.
+  using UnalignedTensor =
+      Eigen::TensorMap<Eigen::Tensor<T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>>;
+  using UnalignedConstTensor =
+      Eigen::TensorMap<Eigen::Tensor<const T, NDIMS, Eigen::RowMajor, Eigen::DenseIndex>>;
+  using UnalignedFlat = Eigen::TensorMap<Eigen::Tensor<T, 1, Eigen::RowMajor, Eigen::DenseIndex>>;
+  using UnalignedConstFlat =
+      Eigen::TensorMap<Eigen::Tensor<const T, 1, Eigen::RowMajor, Eigen::DenseIndex>>;
 };
 
 class Tensor {
@@ -69,11 +77,14 @@ class Tensor {
   // the shape's bytes (the caller checked). How planned outputs get their arena memory.
   static Tensor Adopt(DataType dtype, const TensorShape& shape, TensorBuffer* buffer);
 
-  Tensor(const Tensor& o) : dtype_(o.dtype_), shape_(o.shape_), buf_(o.buf_) {
+  Tensor(const Tensor& o) : dtype_(o.dtype_), shape_(o.shape_), buf_(o.buf_), offset_(o.offset_) {
     if (buf_) buf_->Ref();
   }
   Tensor(Tensor&& o) noexcept
-      : dtype_(o.dtype_), shape_(std::move(o.shape_)), buf_(std::exchange(o.buf_, nullptr)) {}
+      : dtype_(o.dtype_),
+        shape_(std::move(o.shape_)),
+        buf_(std::exchange(o.buf_, nullptr)),
+        offset_(std::exchange(o.offset_, 0)) {}
   Tensor& operator=(const Tensor& o);
   Tensor& operator=(Tensor&& o) noexcept;
   ~Tensor() {
@@ -92,7 +103,24 @@ class Tensor {
   bool SharesBufferWith(const Tensor& o) const { return buf_ != nullptr && buf_ == o.buf_; }
   Allocator* allocator() const { return buf_ ? buf_->allocator() : nullptr; }
 
-  void* data() const { return buf_ ? buf_->data() : nullptr; }
+  void* data() const { return buf_ ? static_cast<char*>(buf_->data()) + offset_ : nullptr; }
+  // Whether the data starts where Eigen's aligned views may read it (always, but for a
+  // Slice or SubSlice that starts inside its buffer); TensorFlow's IsAligned.
+  bool IsAligned() const {
+    return reinterpret_cast<uintptr_t>(data()) % EIGEN_MAX_ALIGN_BYTES == 0;
+  }
+
+  // TensorFlow's slices of dim 0, sharing this tensor's buffer: rows [start, limit)
+  // (Slice, the same rank) or row `index` without dim 0 (SubSlice). Indices outside dim 0
+  // (or a scalar) are a programming error: a debug build asserts; a release build logs a
+  // line and returns no rows. The result may not be aligned: read it with unaligned_flat,
+  // or copy it (feeds and Const values that are not aligned are copied when they enter a
+  // graph, so kernels always get aligned data).
+  Tensor Slice(int64_t start, int64_t limit) const;
+  Tensor SubSlice(int64_t index) const;
+  // This tensor, or a copy in a buffer of its own when it is a host tensor that is not
+  // aligned: what a graph takes in (feeds, Const values).
+  Tensor AlignedForKernels() const { return IsAligned() || !OnHost() ? *this : DeepCopy(); }
   template <typename T>
   T* base() const {
     return static_cast<T*>(data());
@@ -205,6 +233,27 @@ class Tensor {
     return checked_tensor<T, 2>();
   }
 
+  // Views that need no alignment (TensorFlow's unaligned_flat and unaligned_shaped).
+  template <typename T>
+  typename TTypes<T>::UnalignedFlat unaligned_flat() {
+    return unaligned_shaped<T, 1>({NumElements()});
+  }
+  template <typename T>
+  typename TTypes<T>::UnalignedConstFlat unaligned_flat() const {
+    return unaligned_shaped<T, 1>({NumElements()});
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::UnalignedTensor unaligned_shaped(std::initializer_list<int64_t> dims) {
+    const auto d = NewDims<T, N>(dims, /*aligned=*/false);
+    return typename TTypes<T, N>::UnalignedTensor(SafeBase<T>(), d);
+  }
+  template <typename T, int N>
+  typename TTypes<T, N>::UnalignedConstTensor unaligned_shaped(
+      std::initializer_list<int64_t> dims) const {
+    const auto d = NewDims<T, N>(dims, /*aligned=*/false);
+    return typename TTypes<T, N>::UnalignedConstTensor(SafeBase<T>(), d);
+  }
+
   std::string DebugString() const;  // Tensor<type: float shape: [2] values: 1 2>
   std::string SummarizeValue(int64_t max_entries = 10) const;
 
@@ -212,8 +261,11 @@ class Tensor {
   // Logs and returns false when a typed view does not fit this tensor; the view then maps
   // zero elements. A debug build stops here: the caller has a bug.
   bool CheckAccess(DataType want, int rank, bool shape_ok) const;
-  // Typed views need a buffer, except over zero elements (TensorFlow's Tensor() maps).
-  bool Viewable() const { return IsInitialized() || NumElements() == 0; }
+  // Typed views need a buffer, except over zero elements (TensorFlow's Tensor() maps);
+  // Eigen's aligned views need it aligned too.
+  bool Viewable(bool aligned = true) const {
+    return IsInitialized() ? !aligned || IsAligned() : NumElements() == 0;
+  }
   static void AssertFits(bool ok) {
     assert(ok && "typed view of a tensor that does not fit it (see the line above)");
     (void)ok;
@@ -222,13 +274,14 @@ class Tensor {
   Eigen::array<Eigen::DenseIndex, N> OwnDims() const {
     Eigen::array<Eigen::DenseIndex, N> d;
     for (int i = 0; i < N; ++i) d[i] = i < dims() ? dim_size(i) : 0;
-    const bool ok = CheckAccess(DataTypeToEnum<T>::value, N, dims() == N);
+    const bool ok = CheckAccess(DataTypeToEnum<T>::value, N, dims() == N && Viewable());
     AssertFits(ok);
     if (!ok) d.fill(0);
     return d;
   }
   template <typename T, int N>
-  Eigen::array<Eigen::DenseIndex, N> NewDims(std::initializer_list<int64_t> new_dims) const {
+  Eigen::array<Eigen::DenseIndex, N> NewDims(std::initializer_list<int64_t> new_dims,
+                                             bool aligned = true) const {
     Eigen::array<Eigen::DenseIndex, N> d;
     int64_t n = 1, i = 0;
     for (int64_t v : new_dims) {
@@ -237,7 +290,7 @@ class Tensor {
       n *= v;
     }
     const bool ok =
-        CheckAccess(DataTypeToEnum<T>::value, N, i == N && n == NumElements() && Viewable());
+        CheckAccess(DataTypeToEnum<T>::value, N, i == N && n == NumElements() && Viewable(aligned));
     AssertFits(ok);
     if (!ok) d.fill(0);
     return d;
@@ -273,6 +326,7 @@ class Tensor {
   DataType dtype_ = DT_FLOAT;
   TensorShape shape_{0};
   TensorBuffer* buf_ = nullptr;
+  size_t offset_ = 0;  // bytes into buf_ where this tensor starts (a Slice's)
 };
 
 }  // namespace rill

@@ -335,7 +335,9 @@ absl::Status Executor::Run(const Tensor* const* feeds, ThreadPool* pool,
   s->stats = stats;
   PrepareMemory(s, feeds);
   auto fill = [&] {
-    for (size_t i = 0; i < plan.feed_slots.size(); ++i) s->slots[plan.feed_slots[i]] = *feeds[i];
+    for (size_t i = 0; i < plan.feed_slots.size(); ++i) {
+      s->slots[plan.feed_slots[i]] = feeds[i]->AlignedForKernels();  // a Slice may not be
+    }
     for (const auto& [slot, value] : plan.constants) s->slots[slot] = value;
   };
   fill();

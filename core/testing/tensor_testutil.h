@@ -96,8 +96,8 @@ void ExpectClose(const Tensor& x, const Tensor& y, double atol, double rtol) {
     ADD_FAILURE() << same.message();
     return;
   }
-  const auto a = x.flat<T>();
-  const auto b = y.flat<T>();
+  const auto a = x.unaligned_flat<T>();  // either may be a Slice
+  const auto b = y.unaligned_flat<T>();
   for (int64_t i = 0; i < x.NumElements(); ++i) {
     EXPECT_TRUE(IsClose<T>(a(i), b(i), atol, rtol))
         << "element " << i << ": " << +a(i) << " vs " << +b(i) << " (atol " << atol << ", rtol "

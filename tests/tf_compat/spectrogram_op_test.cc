@@ -15,14 +15,6 @@ namespace ops {
 namespace {
 namespace spectrogram_op_test {
 
-// rill: Tensor has no SubSlice; channel c of a [channels, frames, bins] result, copied.
-Tensor Channel(const Tensor& t, int64_t c) {
-  const int64_t n = t.dim_size(1) * t.dim_size(2);
-  Tensor out(DT_FLOAT, TensorShape({t.dim_size(1), t.dim_size(2)}));
-  for (int64_t i = 0; i < n; ++i) out.flat<float>()(i) = t.flat<float>()(c * n + i);
-  return out;
-}
-
 // A two-channel input, as TensorFlow's error cases build it.
 Output TwoChannelAudio(const Scope& root) {
   Tensor audio_tensor(DT_FLOAT, TensorShape({8, 2}));
@@ -91,7 +83,7 @@ TEST(SpectrogramOpTest, MultichannelTest) {
   EXPECT_EQ(1, spectrogram_tensor.dim_size(1));
   EXPECT_EQ(channel_size, spectrogram_tensor.dim_size(0));
   for (int channel = 0; channel < channel_size; channel++) {
-    test::ExpectTensorNear<float>(Channel(spectrogram_tensor, channel),  // rill: SubSlice
+    test::ExpectTensorNear<float>(spectrogram_tensor.SubSlice(channel),
                                   test::AsTensor<float>({0, 1, 2, 1, 0}, TensorShape({1, 5})),
                                   1e-3);
   }
