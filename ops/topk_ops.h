@@ -24,3 +24,22 @@ class TopK {
 };
 
 }  // namespace rill::ops
+
+namespace rill::ops {
+
+// tf.math.in_top_k (core/in_top_k.h): `precision` [batch] bool, whether each target class
+// is among the k largest predictions of its row (ties at the boundary count as in). InTopK
+// takes k as an attr, InTopKV2 as a scalar input of the targets' dtype. Not
+// differentiable.
+class InTopK : public OpWrapper {
+ public:
+  InTopK(const Scope& scope, Input predictions, Input targets, int64_t k);
+  Output precision;
+};
+class InTopKV2 : public OpWrapper {
+ public:
+  InTopKV2(const Scope& scope, Input predictions, Input targets, Input k);
+  Output precision;
+};
+
+}  // namespace rill::ops
