@@ -223,4 +223,32 @@ class PadV2 : public OpWrapper {
   PadV2(const Scope& scope, Input input, Input paddings, Input constant_values);
 };
 
+// tf.unravel_index: flat indices (a scalar or a vector, int32 or int64) into coordinates of
+// a row-major array of shape dims: [ndims] or [ndims, n]. An index outside
+// [0, prod(dims)) is InvalidArgument. Not differentiable.
+class UnravelIndex : public OpWrapper {
+ public:
+  UnravelIndex(const Scope& scope, Input indices, Input dims);
+};
+
+// tf.compat.v1.setdiff1d (op ListDiff): `out` the values of the vector x not in the vector
+// y, in x's order with repeats kept; `idx` their positions in x (OutIdx int32 or int64).
+// Not differentiable.
+struct SetDiff1DAttrs {
+  SetDiff1DAttrs OutIdx(DataType x) const {
+    SetDiff1DAttrs r = *this;
+    r.out_idx_ = x;
+    return r;
+  }
+  DataType out_idx_ = DT_INT32;
+};
+class SetDiff1D {
+ public:
+  using Attrs = SetDiff1DAttrs;
+  SetDiff1D(const Scope& scope, Input x, Input y, const Attrs& attrs = Attrs());
+  static Attrs OutIdx(DataType x) { return Attrs().OutIdx(x); }
+  Operation operation;
+  Output out, idx;
+};
+
 }  // namespace rill::ops

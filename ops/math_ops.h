@@ -1,6 +1,8 @@
 // Math ops: elementwise with NumPy broadcasting, comparisons, AddN, MatMul, reductions.
 #pragma once
 
+#include <vector>
+
 #include "rill/ops/op_builder.h"
 // TensorFlow's math_ops.h declares Range, Select, SelectV2, the segment reductions, Cumsum
 // and Cumprod; its linalg_ops.h Einsum.
@@ -257,5 +259,32 @@ struct ArgAttrs {
 RILL_DECLARE_ARG_OP(ArgMax)
 RILL_DECLARE_ARG_OP(ArgMin)
 #undef RILL_DECLARE_ARG_OP
+
+// Bucketize (feature columns' bucketized_column): each value's bucket, the number of
+// boundaries at or below it (int32, the input's shape). boundaries sorted, none NaN. Not
+// differentiable.
+class Bucketize : public OpWrapper {
+ public:
+  Bucketize(const Scope& scope, Input input, const std::vector<float>& boundaries);
+};
+
+// tf.histogram_fixed_width: counts of values in nbins equal bins over value_range [lo, hi)
+// (values below lo in the first bin, at or above hi in the last; NaN nowhere), int32 or
+// Dtype(DT_INT64). Not differentiable.
+struct HistogramFixedWidthAttrs {
+  HistogramFixedWidthAttrs Dtype(DataType x) const {
+    HistogramFixedWidthAttrs r = *this;
+    r.dtype_ = x;
+    return r;
+  }
+  DataType dtype_ = DT_INT32;
+};
+class HistogramFixedWidth : public OpWrapper {
+ public:
+  using Attrs = HistogramFixedWidthAttrs;
+  HistogramFixedWidth(const Scope& scope, Input values, Input value_range, Input nbins,
+                      const Attrs& attrs = Attrs());
+  static Attrs Dtype(DataType x) { return Attrs().Dtype(x); }
+};
 
 }  // namespace rill::ops
