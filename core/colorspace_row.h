@@ -127,4 +127,22 @@ RILL_HOST_DEVICE inline void ColorPixel(const T* x, const T* dy, T* out, int64_t
   }
 }
 
+// tf.image.adjust_hue and adjust_saturation on one RGB pixel, in double: the hue moved by
+// delta and wrapped into [0, 1) (TensorFlow's fmod), or the saturation times scale clamped
+// into [0, 1]; value unchanged.
+template <typename T>
+RILL_HOST_DEVICE inline void AdjustHsvPixel(const T* in, bool hue, double amount, T* out) {
+  const double rgb[3] = {double(in[0]), double(in[1]), double(in[2])};
+  double hsv[3], back[3];
+  color::RgbToHsv(rgb, hsv);
+  if (hue) {
+    hsv[0] = std::fmod(hsv[0] + amount, 1.0);
+    if (hsv[0] < 0) hsv[0] += 1;
+  } else {
+    hsv[1] = color::Clamp01(hsv[1] * amount);
+  }
+  color::HsvToRgb(hsv, back);
+  for (int c = 0; c < 3; ++c) out[c] = T(back[c]);
+}
+
 }  // namespace rill

@@ -2,8 +2,11 @@
 // shape function (core/adjust_contrast.h's checks), wrapper and gradient. With m the
 // per-image, per-channel mean and f the factor, y = (x - m) f + m, so
 //   dx = f dy + (1 - f) mean(dy)   and   df = sum(dy (x - m)),
-// built of Mean, Mul and Sum (so the gradient is differentiable in turn).
+// built of Mean, Mul and Sum (so the gradient is differentiable in turn). Also AdjustHue
+// and AdjustSaturation (tf.image.adjust_hue, adjust_saturation; core/adjust_hsv.h), which
+// TensorFlow does not differentiate, nor does rill.
 #include "rill/core/adjust_contrast.h"
+#include "rill/core/adjust_hsv.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
@@ -18,6 +21,20 @@ RILL_REGISTER_OP("AdjustContrastv2")
     .Output("output", "T")
     .TypeAttr("T", kFloatTypes, DT_FLOAT)
     .SetShapeFn(ContrastShape);
+
+RILL_REGISTER_OP("AdjustHue")
+    .Input("images", "T")
+    .Input("delta", DT_FLOAT)
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes, DT_FLOAT)
+    .SetShapeFn(AdjustHsvShape);
+
+RILL_REGISTER_OP("AdjustSaturation")
+    .Input("images", "T")
+    .Input("scale", DT_FLOAT)
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes, DT_FLOAT)
+    .SetShapeFn(AdjustHsvShape);
 
 namespace ops {
 namespace {
@@ -46,7 +63,17 @@ AdjustContrast::AdjustContrast(const Scope& scope, Input images, Input contrast_
       .Finalize(this);
 }
 
+AdjustHue::AdjustHue(const Scope& scope, Input images, Input delta) {
+  internal::NodeBuilder(scope, "AdjustHue").Input(images).Input(delta).Finalize(this);
+}
+
+AdjustSaturation::AdjustSaturation(const Scope& scope, Input images, Input scale) {
+  internal::NodeBuilder(scope, "AdjustSaturation").Input(images).Input(scale).Finalize(this);
+}
+
 RILL_REGISTER_GRADIENT("AdjustContrastv2", AdjustContrastGrad);
+RILL_REGISTER_NO_GRADIENT("AdjustHue");
+RILL_REGISTER_NO_GRADIENT("AdjustSaturation");
 
 }  // namespace ops
 }  // namespace rill

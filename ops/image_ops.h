@@ -3,7 +3,8 @@
 // ([new_height, new_width], int32), and their gradients (ops::internal::*Grad).
 // ResizeBilinear and ResizeBicubic always return float32, as TensorFlow's; ScaleAndTranslate
 // and its gradient; CropAndResize and its gradients CropAndResizeGradImage and
-// CropAndResizeGradBoxes; ResizeArea; RGBToHSV and HSVToRGB; AdjustContrast.
+// CropAndResizeGradBoxes; ResizeArea; RGBToHSV and HSVToRGB; AdjustContrast, AdjustHue and
+// AdjustSaturation.
 #pragma once
 
 #include <string>
@@ -164,6 +165,19 @@ class HSVToRGB : public OpWrapper {
 class AdjustContrast : public OpWrapper {
  public:
   AdjustContrast(const Scope& scope, Input images, Input contrast_factor);
+};
+
+// tf.image.adjust_hue: each pixel of images [..., height, width, 3] (RGB) with its hue
+// moved by delta (a float scalar; a turn is 1) and wrapped into [0, 1); saturation and
+// value kept. tf.image.adjust_saturation: the saturation times scale, clamped into [0, 1].
+// CPU only; not differentiable, as TensorFlow's.
+class AdjustHue : public OpWrapper {
+ public:
+  AdjustHue(const Scope& scope, Input images, Input delta);
+};
+class AdjustSaturation : public OpWrapper {
+ public:
+  AdjustSaturation(const Scope& scope, Input images, Input scale);
 };
 
 }  // namespace rill::ops

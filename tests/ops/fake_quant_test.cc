@@ -3,6 +3,7 @@
 // straight-through gradients (inside the range to the input, below it to min, above it to
 // max) through AddSymbolicGradients, with second derivatives refused.
 #include "absl/strings/match.h"
+#include "gradient_checker.h"
 #include "rill/core/testing/tensor_testutil.h"
 #include "rill/ops/fake_quant_ops.h"
 #include "test_util.h"
