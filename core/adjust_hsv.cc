@@ -3,7 +3,7 @@
 namespace rill {
 namespace {
 
-absl::Status CheckImages(const PartialTensorShape& s) {
+absl::Status CheckHsvImages(const PartialTensorShape& s) {
   if (s.unknown_rank()) return absl::OkStatus();
   if (s.dims() < 3) {
     return errors::InvalidArgument("input must be at least 3-D, got shape ", s.DebugString());
@@ -19,7 +19,7 @@ absl::Status CheckImages(const PartialTensorShape& s) {
 }  // namespace
 
 absl::Status AdjustHsvShape(InferenceContext& c) {
-  RILL_RETURN_IF_ERROR(CheckImages(c.input_shape(0)));
+  RILL_RETURN_IF_ERROR(CheckHsvImages(c.input_shape(0)));
   RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 1, c.op_def().inputs[1].name));
   return shape_fns::Unchanged(c);
 }
@@ -27,7 +27,7 @@ absl::Status AdjustHsvShape(InferenceContext& c) {
 template <typename T>
 absl::Status AdjustHsv(OpKernelContext& ctx, bool hue) {
   const Tensor &x = ctx.input(0), &amount = ctx.input(1);
-  RILL_RETURN_IF_ERROR(CheckImages(PartialTensorShape(x.shape())));
+  RILL_RETURN_IF_ERROR(CheckHsvImages(PartialTensorShape(x.shape())));
   if (amount.dims() != 0) {
     return errors::InvalidArgument(hue ? "delta" : "scale", " must be scalar, got shape ",
                                    amount.shape().DebugString());

@@ -8,7 +8,7 @@
 namespace rill {
 namespace {
 
-absl::Status VectorInput(const PartialTensorShape& s, const char* what) {
+absl::Status SetVectorInput(const PartialTensorShape& s, const char* what) {
   if (!s.unknown_rank() && s.dims() != 1) {
     return errors::InvalidArgument(what, " should be a vector, got shape ", s.DebugString());
   }
@@ -17,7 +17,7 @@ absl::Status VectorInput(const PartialTensorShape& s, const char* what) {
 
 // prod(dims), each dim checked non-negative and the product for overflow.
 template <typename Tidx>
-absl::StatusOr<int64_t> Volume(const Tensor& dims) {
+absl::StatusOr<int64_t> UnravelVolume(const Tensor& dims) {
   int64_t n = 1;
   for (int64_t i = 0; i < dims.NumElements(); ++i) {
     const int64_t d = dims.base<Tidx>()[i];
@@ -35,7 +35,7 @@ absl::Status UnravelIndexShape(InferenceContext& c) {
     return errors::InvalidArgument("indices should be a scalar or a vector, got shape ",
                                    indices.DebugString());
   }
-  RILL_RETURN_IF_ERROR(VectorInput(dims, "dims"));
+  RILL_RETURN_IF_ERROR(SetVectorInput(dims, "dims"));
   const int64_t ndims = dims.unknown_rank() ? -1 : dims.dim_size(0);
   if (indices.unknown_rank()) {
     c.set_output(0, PartialTensorShape::UnknownRank());
@@ -47,8 +47,8 @@ absl::Status UnravelIndexShape(InferenceContext& c) {
 }
 
 absl::Status ListDiffShape(InferenceContext& c) {
-  RILL_RETURN_IF_ERROR(VectorInput(c.input_shape(0), "x"));
-  RILL_RETURN_IF_ERROR(VectorInput(c.input_shape(1), "y"));
+  RILL_RETURN_IF_ERROR(SetVectorInput(c.input_shape(0), "x"));
+  RILL_RETURN_IF_ERROR(SetVectorInput(c.input_shape(1), "y"));
   c.set_output(0, PartialTensorShape({-1}));
   c.set_output(1, PartialTensorShape({-1}));
   return absl::OkStatus();
@@ -65,7 +65,7 @@ absl::Status UnravelIndex(OpKernelContext& ctx) {
     return errors::InvalidArgument("dims should be a vector, got shape ",
                                    dims.shape().DebugString());
   }
-  RILL_ASSIGN_OR_RETURN(const int64_t volume, Volume<Tidx>(dims));
+  RILL_ASSIGN_OR_RETURN(const int64_t volume, UnravelVolume<Tidx>(dims));
   const int64_t n = indices.NumElements(), ndims = dims.NumElements();
   for (int64_t j = 0; j < n; ++j) {
     const int64_t at = indices.base<Tidx>()[j];

@@ -83,7 +83,7 @@ absl::Status Dct(const MfccParams& p, MelBank& b) {
 }
 
 // One frame's `bins` squared magnitudes into its dct coefficients.
-void Frame(const float* spectrum, const MelBank& b, int64_t dct, float* out) {
+void MfccFrame(const float* spectrum, const MelBank& b, int64_t dct, float* out) {
   double* mel = b.mel.base<double>();
   std::fill_n(mel, b.channels, 0.0);
   const int64_t* mapper = b.mapper.base<int64_t>();
@@ -175,7 +175,7 @@ absl::Status ComputeMfcc(OpKernelContext& ctx, const MfccParams& p) {
   RILL_RETURN_IF_ERROR(Triangles(bins, rate.base<int32_t>()[0], p, bank));
   RILL_RETURN_IF_ERROR(Dct(p, bank));
   for (int64_t f = 0; f < frames; ++f) {
-    Frame(spectrogram.base<float>() + f * bins, bank, p.dct, out->base<float>() + f * p.dct);
+    MfccFrame(spectrogram.base<float>() + f * bins, bank, p.dct, out->base<float>() + f * p.dct);
   }
   return absl::OkStatus();
 }

@@ -59,8 +59,8 @@ void Fft(Complex* a, int64_t n, const Complex* w) {
 }
 
 // One frame of one channel: `in` its first sample, `step` apart; out its bins.
-void Frame(const float* in, int64_t step, const SpectrogramParams& p, const FftPlan& plan,
-           float* out) {
+void SpectrogramFrame(const float* in, int64_t step, const SpectrogramParams& p,
+                      const FftPlan& plan, float* out) {
   Complex* a = plan.a();
   for (int64_t j = 0; j < p.window; ++j) a[j] = in[j * step] * plan.window()[j];
   for (int64_t j = p.window; j < plan.n; ++j) a[j] = 0;
@@ -139,7 +139,8 @@ absl::Status ComputeSpectrogram(OpKernelContext& ctx, const SpectrogramParams& p
   float* y = out->base<float>();
   for (int64_t ch = 0; ch < channels; ++ch) {
     for (int64_t f = 0; f < frames; ++f) {
-      Frame(x + f * p.stride * channels + ch, channels, p, plan, y + (ch * frames + f) * bins);
+      SpectrogramFrame(x + f * p.stride * channels + ch, channels, p, plan,
+                       y + (ch * frames + f) * bins);
     }
   }
   return absl::OkStatus();
