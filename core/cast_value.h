@@ -1,8 +1,13 @@
 // One element of Cast, shared by the CPU and GPU Cast kernels so both convert alike:
 // float to integer saturates and NaN gives 0, instead of the undefined behaviour of a
-// plain conversion; everything else converts as static_cast does.
+// plain conversion; everything else converts as static_cast does. With Cast's Truncate
+// attr, a double narrowed to float first loses the 29 mantissa bits float cannot hold, so
+// the conversion goes toward zero instead of to the nearest (TensorFlow's rule; for the
+// other pairs rill has, Truncate changes nothing).
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -23,6 +28,19 @@ RILL_HOST_DEVICE inline To CastValue(From v) {
     }
   }
   return static_cast<To>(v);
+}
+
+template <typename To, typename From>
+RILL_HOST_DEVICE inline To CastValue(From v, bool truncate) {
+  if constexpr (std::is_same_v<From, double> && std::is_same_v<To, float>) {
+    if (truncate && v - v == 0) {  // finite: infinities and NaN keep every bit
+      uint64_t bits;
+      memcpy(&bits, &v, sizeof bits);
+      bits &= ~((uint64_t{1} << 29) - 1);
+      memcpy(&v, &bits, sizeof bits);
+    }
+  }
+  return CastValue<To>(v);
 }
 
 }  // namespace rill

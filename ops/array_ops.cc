@@ -328,6 +328,7 @@ RILL_REGISTER_OP("Cast")
     .Output("y", "DstT")
     .TypeAttr("SrcT")
     .TypeAttr("DstT")
+    .Attr("Truncate", AttrKind::kBool, false)
     .SetShapeFn(shape_fns::Unchanged);
 
 namespace ops {
@@ -444,8 +445,12 @@ OneHot::OneHot(const Scope& scope, Input indices, Input depth, Input on_value, I
       .Finalize(this);
 }
 
-Cast::Cast(const Scope& scope, Input x, DataType DstT) {
-  NodeBuilder(scope, "Cast").Input(x).Attr("DstT", DstT).Finalize(this);
+Cast::Cast(const Scope& scope, Input x, DataType DstT, const Attrs& attrs) {
+  NodeBuilder(scope, "Cast")
+      .Input(x)
+      .Attr("DstT", DstT)
+      .Attr("Truncate", attrs.truncate_)
+      .Finalize(this);
 }
 
 }  // namespace ops

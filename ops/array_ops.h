@@ -173,9 +173,20 @@ class OneHot : public OpWrapper {
   static Attrs Axis(int64_t x) { return Attrs().Axis(x); }
 };
 
+struct CastAttrs {
+  CastAttrs Truncate(bool x) const {
+    CastAttrs r = *this;
+    r.truncate_ = x;
+    return r;
+  }
+  bool truncate_ = false;
+};
 class Cast : public OpWrapper {
  public:
-  Cast(const Scope& scope, Input x, DataType DstT);
+  using Attrs = CastAttrs;
+  Cast(const Scope& scope, Input x, DataType DstT, const Attrs& attrs = Attrs());
+  // Truncate(true): double to float goes toward zero instead of to the nearest float.
+  static Attrs Truncate(bool x) { return Attrs().Truncate(x); }
 };
 
 // The number of elements, as a scalar of out_type.

@@ -44,7 +44,8 @@ class AddNOp : public OpKernel {
 
 class CastOp : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit CastOp(OpKernelConstruction& c)
+      : OpKernel(c), truncate_(GetNodeAttrOr(c.node().attrs(), "Truncate", false)) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     Tensor* out;
@@ -60,11 +61,14 @@ class CastOp : public OpKernel {
         using T = typename decltype(to)::type;
         const F* src = x.base<F>();
         T* dst = out->base<T>();
-        for (int64_t i = 0; i < n; ++i) dst[i] = CastValue<T>(src[i]);
+        for (int64_t i = 0; i < n; ++i) dst[i] = CastValue<T>(src[i], truncate_);
       });
     });
     return absl::OkStatus();
   }
+
+ private:
+  const bool truncate_;
 };
 
 // IsNan, IsInf, IsFinite: bool elements by core/unary_math.h's rule.

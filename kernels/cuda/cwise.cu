@@ -183,8 +183,8 @@ __global__ void ClipKernel(const T* x, const T* lo, int64_t ls, const T* hi, int
 }
 
 template <typename From, typename To>
-__global__ void CastKernel(const From* x, To* y, int64_t n) {
-  RILL_GRID_LOOP(i, n) { y[i] = CastValue<To>(x[i]); }
+__global__ void CastKernel(const From* x, To* y, int64_t n, bool truncate) {
+  RILL_GRID_LOOP(i, n) { y[i] = CastValue<To>(x[i], truncate); }
 }
 
 template <typename T>
@@ -235,9 +235,9 @@ cudaError_t LaunchClipByValue(const T* x, const T* lo, int64_t lo_step, const T*
 }
 
 template <typename From, typename To>
-cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream) {
+cudaError_t LaunchCast(const From* x, To* y, int64_t n, bool truncate, cudaStream_t stream) {
   if (n == 0) return cudaSuccess;
-  CastKernel<From, To><<<Blocks(n), 256, 0, stream>>>(x, y, n);
+  CastKernel<From, To><<<Blocks(n), 256, 0, stream>>>(x, y, n, truncate);
   return cudaGetLastError();
 }
 
@@ -289,7 +289,7 @@ RILL_INSTANTIATE_FILL(uint8_t)
 RILL_INSTANTIATE_FILL(bool)
 
 #define RILL_INSTANTIATE_CAST_TO(F, T) \
-  template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, cudaStream_t);
+  template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, bool, cudaStream_t);
 #define RILL_INSTANTIATE_CAST_FROM(F)  \
   RILL_INSTANTIATE_CAST_TO(F, float)   \
   RILL_INSTANTIATE_CAST_TO(F, double)  \

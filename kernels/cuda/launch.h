@@ -101,7 +101,7 @@ template <typename T>
 cudaError_t LaunchClipByValue(const T* x, const T* lo, int64_t lo_step, const T* hi,
                               int64_t hi_step, T* y, int64_t n, cudaStream_t stream);
 template <typename From, typename To>
-cudaError_t LaunchCast(const From* x, To* y, int64_t n, cudaStream_t stream);
+cudaError_t LaunchCast(const From* x, To* y, int64_t n, bool truncate, cudaStream_t stream);
 // y += scale * x
 template <typename T>
 cudaError_t LaunchAxpy(T scale, const T* x, T* y, int64_t n, cudaStream_t stream);

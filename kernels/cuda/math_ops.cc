@@ -128,7 +128,8 @@ class AddNGpu : public OpKernel {
 
 class CastGpu : public OpKernel {
  public:
-  using OpKernel::OpKernel;
+  explicit CastGpu(OpKernelConstruction& c)
+      : OpKernel(c), truncate_(GetNodeAttrOr(c.node().attrs(), "Truncate", false)) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     const Tensor& x = ctx.input(0);
     Tensor* out;
@@ -139,12 +140,15 @@ class CastGpu : public OpKernel {
       using F = typename decltype(from)::type;
       VisitDataType(out->dtype(), [&](auto to) {
         using T = typename decltype(to)::type;
-        err = LaunchCast<F, T>(x.base<F>(), out->base<T>(), x.NumElements(), stream);
+        err = LaunchCast<F, T>(x.base<F>(), out->base<T>(), x.NumElements(), truncate_, stream);
       });
     });
     RILL_CUDA_CHECK(err);
     return absl::OkStatus();
   }
+
+ private:
+  const bool truncate_;
 };
 
 // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: swap the operands.

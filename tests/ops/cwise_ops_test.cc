@@ -412,6 +412,27 @@ TEST(CwiseOps, CastBetweenEveryPairOfTypes) {
   ExpectTensorNear(*got, DT_INT32, {3}, {2147483647.0, -2147483648.0, 0}, 0);
 }
 
+// 1 + 0.75 ulp(float) and its negative: to the nearest float they round away from zero, with
+// Truncate they go toward it; infinities and NaN pass either way; floats are not changed.
+TEST(CwiseOps, CastTruncateNarrowsDoubleTowardZero) {
+  const double up = 1 + 0.75 * std::ldexp(1.0, -23);
+  const Tensor x = FromDoubles(DT_DOUBLE, {4}, {up, -up, INFINITY, NAN});
+  for (bool truncate : {false, true}) {
+    SCOPED_TRACE(truncate);
+    auto got = RunOp(
+        [&](const Scope& s, const auto& in) {
+          return ops::Cast(s, in[0], DT_FLOAT, ops::Cast::Truncate(truncate));
+        },
+        {x});
+    ASSERT_TRUE(got.ok()) << got.status();
+    const float next = std::nextafter(1.f, 2.f);
+    EXPECT_EQ(got->flat<float>()(0), truncate ? 1.f : next);
+    EXPECT_EQ(got->flat<float>()(1), truncate ? -1.f : -next);
+    EXPECT_EQ(got->flat<float>()(2), INFINITY);
+    EXPECT_TRUE(std::isnan(got->flat<float>()(3)));
+  }
+}
+
 TEST(CwiseOps, IdentityAndConstPassValuesThrough) {
   Tensor x = RandomTensor(DT_DOUBLE, {2, 2}, -1, 1, 9);
   auto got = RunOp([](const Scope& s, const auto& in) { return ops::Identity(s, in[0]); }, {x});
