@@ -8,13 +8,6 @@
 namespace rill {
 namespace {
 
-absl::Status SetVectorInput(const PartialTensorShape& s, const char* what) {
-  if (!s.unknown_rank() && s.dims() != 1) {
-    return errors::InvalidArgument(what, " should be a vector, got shape ", s.DebugString());
-  }
-  return absl::OkStatus();
-}
-
 // prod(dims), each dim checked non-negative and the product for overflow.
 template <typename Tidx>
 absl::StatusOr<int64_t> UnravelVolume(const Tensor& dims) {
@@ -35,7 +28,7 @@ absl::Status UnravelIndexShape(InferenceContext& c) {
     return errors::InvalidArgument("indices should be a scalar or a vector, got shape ",
                                    indices.DebugString());
   }
-  RILL_RETURN_IF_ERROR(SetVectorInput(dims, "dims"));
+  RILL_RETURN_IF_ERROR(shape_fns::VectorInput(c, 1, "dims"));
   const int64_t ndims = dims.unknown_rank() ? -1 : dims.dim_size(0);
   if (indices.unknown_rank()) {
     c.set_output(0, PartialTensorShape::UnknownRank());
@@ -47,8 +40,8 @@ absl::Status UnravelIndexShape(InferenceContext& c) {
 }
 
 absl::Status ListDiffShape(InferenceContext& c) {
-  RILL_RETURN_IF_ERROR(SetVectorInput(c.input_shape(0), "x"));
-  RILL_RETURN_IF_ERROR(SetVectorInput(c.input_shape(1), "y"));
+  RILL_RETURN_IF_ERROR(shape_fns::VectorInput(c, 0, "x"));
+  RILL_RETURN_IF_ERROR(shape_fns::VectorInput(c, 1, "y"));
   c.set_output(0, PartialTensorShape({-1}));
   c.set_output(1, PartialTensorShape({-1}));
   return absl::OkStatus();

@@ -19,10 +19,6 @@ absl::Status CheckBoundaries(const std::vector<float>& b) {
   return absl::OkStatus();
 }
 
-int64_t HistogramIntAt(const Tensor& t) {
-  return t.dtype() == DT_INT64 ? t.base<int64_t>()[0] : t.base<int32_t>()[0];
-}
-
 absl::Status CheckNbins(int64_t nbins) {
   if (nbins <= 0) return errors::InvalidArgument("nbins should be a positive number, got ", nbins);
   return absl::OkStatus();
@@ -48,7 +44,8 @@ absl::Status HistogramShape(InferenceContext& c) {
   RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 2, "nbins"));
   int64_t nbins = -1;
   if (const Tensor* t = c.input_tensor(2); t != nullptr && t->NumElements() == 1) {
-    nbins = HistogramIntAt(*t);
+    RILL_ASSIGN_OR_RETURN(const auto values, shape_fns::IntValues(*t, "nbins"));
+    nbins = values[0];
     RILL_RETURN_IF_ERROR(CheckNbins(nbins));
   }
   c.set_output(0, PartialTensorShape({nbins}));
@@ -82,7 +79,7 @@ absl::Status HistogramFixedWidth(OpKernelContext& ctx) {
     return errors::InvalidArgument("nbins must be a scalar, got shape ",
                                    nbins_t.shape().DebugString());
   }
-  const int64_t nbins = HistogramIntAt(nbins_t);
+  const int64_t nbins = nbins_t.base<int32_t>()[0];  // int32 by the schema
   RILL_RETURN_IF_ERROR(CheckNbins(nbins));
   const T lo = range.base<T>()[0], hi = range.base<T>()[1];
   if (!(lo < hi)) {
