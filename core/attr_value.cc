@@ -33,15 +33,17 @@ std::string AttrKindName(AttrKind k) {
       return "func";
     case AttrKind::kFloatList:
       return "list(float)";
+    case AttrKind::kStringList:
+      return "list(string)";
   }
   return "?";
 }
 
 AttrKind KindOf(const AttrValue& v) {
-  static constexpr AttrKind kinds[] = {AttrKind::kInt,   AttrKind::kFloat,    AttrKind::kBool,
-                                       AttrKind::kType,  AttrKind::kString,   AttrKind::kIntList,
-                                       AttrKind::kShape, AttrKind::kTensor,   AttrKind::kTypeList,
-                                       AttrKind::kFunc,  AttrKind::kFloatList};
+  static constexpr AttrKind kinds[] = {
+      AttrKind::kInt,      AttrKind::kFloat,   AttrKind::kBool,      AttrKind::kType,
+      AttrKind::kString,   AttrKind::kIntList, AttrKind::kShape,     AttrKind::kTensor,
+      AttrKind::kTypeList, AttrKind::kFunc,    AttrKind::kFloatList, AttrKind::kStringList};
   return kinds[v.index()];
 }
 
@@ -62,7 +64,11 @@ std::string AttrValueDebugString(const AttrValue& v) {
           return x.DebugString();
         else if constexpr (std::is_same_v<X, Tensor>)
           return x.DebugString();
-        else if constexpr (std::is_same_v<X, std::vector<DataType>>) {
+        else if constexpr (std::is_same_v<X, std::vector<std::string>>) {
+          std::vector<std::string> quoted;
+          for (const std::string& s : x) quoted.push_back(absl::StrCat("\"", s, "\""));
+          return absl::StrCat("[", absl::StrJoin(quoted, ","), "]");
+        } else if constexpr (std::is_same_v<X, std::vector<DataType>>) {
           std::vector<std::string> names;
           for (DataType t : x) names.push_back(DataTypeString(t));
           return absl::StrCat("[", absl::StrJoin(names, ","), "]");
@@ -122,6 +128,10 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
 }
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vector<float>* value) {
   return Fetch(attrs, name, AttrKind::kFloatList, value);
+}
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
+                         std::vector<std::string>* value) {
+  return Fetch(attrs, name, AttrKind::kStringList, value);
 }
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, PartialTensorShape* value) {
   return Fetch(attrs, name, AttrKind::kShape, value);

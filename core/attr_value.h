@@ -23,7 +23,7 @@ using FunctionRef = std::shared_ptr<const Function>;
 
 using AttrValue = std::variant<int64_t, float, bool, DataType, std::string, std::vector<int64_t>,
                                PartialTensorShape, Tensor, std::vector<DataType>, FunctionRef,
-                               std::vector<float>>;
+                               std::vector<float>, std::vector<std::string>>;
 using AttrMap = std::map<std::string, AttrValue>;
 
 enum class AttrKind {
@@ -37,7 +37,8 @@ enum class AttrKind {
   kTensor,
   kTypeList,
   kFunc,
-  kFloatList
+  kFloatList,
+  kStringList
 };
 
 std::string AttrKindName(AttrKind k);
@@ -55,6 +56,8 @@ absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, DataType*
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::string* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vector<int64_t>* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, std::vector<float>* value);
+absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name,
+                         std::vector<std::string>* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, PartialTensorShape* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, TensorShape* value);
 absl::Status GetNodeAttr(const AttrMap& attrs, absl::string_view name, Tensor* value);

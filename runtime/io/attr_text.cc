@@ -177,6 +177,13 @@ absl::StatusOr<std::string> AttrToText(const AttrValue& v) {
       for (float f : std::get<std::vector<float>>(v)) items.push_back(text::FormatFloat(f));
       return absl::StrCat("floats: [", absl::StrJoin(items, ", "), "]");
     }
+    case AttrKind::kStringList: {
+      std::vector<std::string> items;
+      for (const std::string& s : std::get<std::vector<std::string>>(v)) {
+        items.push_back(text::Quote(s));
+      }
+      return absl::StrCat("strings: [", absl::StrJoin(items, ", "), "]");
+    }
     case AttrKind::kFunc:  // written by the graph writer, which names the functions
       return errors::FailedPrecondition("a function attribute is written with its library");
   }
@@ -212,6 +219,17 @@ absl::StatusOr<AttrValue> AttrFromText(const text::Field& f) {
     }));
     return out;
   }
+  if (f.name == "strings" && f.kind == text::Field::kList) {
+    std::vector<std::string> out;
+    RILL_RETURN_IF_ERROR(text::ForEachItem(f, [&](const text::Scalar& s) -> absl::Status {
+      if (s.kind != text::Scalar::kString) {
+        return errors::InvalidArgument("line ", f.line, ": strings: items must be quoted");
+      }
+      out.push_back(s.text);
+      return absl::OkStatus();
+    }));
+    return out;
+  }
   if (f.name == "types" && f.kind == text::Field::kList) {
     std::vector<DataType> out;
     RILL_RETURN_IF_ERROR(text::ForEachItem(f, [&](const text::Scalar& s) -> absl::Status {
@@ -229,7 +247,7 @@ absl::StatusOr<AttrValue> AttrFromText(const text::Field& f) {
   if (f.name == "tensor") return TensorFromText(f);
   return errors::InvalidArgument(
       "line ", f.line, ": '", f.name,
-      "' is not an attribute value (i, f, b, type, s, list, floats, types, shape, "
+      "' is not an attribute value (i, f, b, type, s, list, floats, strings, types, shape, "
       "tensor or func) of the right form");
 }
 

@@ -1,6 +1,7 @@
 // Attribute values in graph files: one field per value, named by its kind.
 //   i: 3          f: 0.5        b: true       type: float     s: "SAME"
-//   list: [1, 0]  floats: [1, 1.5]  shape: [-1, 3] (shape: unknown for an unknown rank)
+//   list: [1, 0]  floats: [1, 1.5]  strings: ["BiasAdd", "Relu"]
+//   shape: [-1, 3] (shape: unknown for an unknown rank)
 //   tensor { dtype: float shape: [2] values: [1, 2] }   types: [float, int32]
 //   func: "name" (a function of the file's library; runtime/io/graph_io.cc reads and
 //   writes those)

@@ -148,6 +148,9 @@ class NodeDefBuilder {
   NodeDefBuilder& Attr(const std::string& name, std::initializer_list<DataType> v) {
     return Attr(name, AttrValue(std::vector<DataType>(v)));
   }
+  NodeDefBuilder& Attr(const std::string& name, std::initializer_list<std::string> v) {
+    return Attr(name, AttrValue(std::vector<std::string>(v)));
+  }
 
   // *def = the node, each FakeInput resolved against the op's arguments, with every
   // attribute: those set, those the inputs imply (T, N) and the op's defaults. NotFound for

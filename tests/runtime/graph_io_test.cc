@@ -364,6 +364,8 @@ TEST(AttrText, EveryKindRoundTrips) {
                                    std::vector<int64_t>{},
                                    std::vector<float>{1, 1.44f, -0.5f, 1e-30f, INFINITY},
                                    std::vector<float>{},
+                                   std::vector<std::string>{"BiasAdd", "a \"quoted\", word"},
+                                   std::vector<std::string>{},
                                    PartialTensorShape({-1, 3}),
                                    PartialTensorShape(),
                                    PartialTensorShape(absl::Span<const int64_t>{}),
@@ -378,6 +380,12 @@ TEST(AttrText, EveryKindRoundTrips) {
     ASSERT_TRUE(back.ok()) << *written << ": " << back.status();
     EXPECT_EQ(AttrValueDebugString(*back), AttrValueDebugString(v)) << *written;
   }
+  // A list of strings holds quoted strings only.
+  auto parsed = text::Parse("strings: [\"BiasAdd\", Relu]");
+  ASSERT_TRUE(parsed.ok());
+  auto bad = AttrFromText(parsed->fields[0]);
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("quoted"), std::string::npos) << bad.status();
 }
 
 }  // namespace graph_io_test

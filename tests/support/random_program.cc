@@ -141,6 +141,13 @@ AttrValue ChosenAttr(Choices& c, AttrKind kind, bool wild) {
       }
       return v;
     }
+    case AttrKind::kStringList: {  // fused op lists (wild: any of them, in any order)
+      const char* s[] = {"BiasAdd", "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid", "Add"};
+      std::vector<std::string> v;
+      if (!wild) return std::vector<std::string>{"BiasAdd", s[c.Int(1, 6)]};
+      for (int i = c.Int(0, 3); i > 0; --i) v.push_back(s[c.Int(0, 7)]);
+      return v;
+    }
     case AttrKind::kShape: {
       if (c.Int(0, 5) == 0) return PartialTensorShape();
       std::vector<int64_t> d = ChosenDims(c);
