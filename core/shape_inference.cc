@@ -39,6 +39,10 @@ absl::Status FusedActivationAttr(const InferenceContext& c) {
 
 absl::Status FusedBiasActivation(InferenceContext& c, int bias_input) {
   RILL_RETURN_IF_ERROR(FusedActivationAttr(c));
+  return FusedBias(c, bias_input);
+}
+
+absl::Status FusedBias(InferenceContext& c, int bias_input) {
   return CheckBias(c.outputs()[0], c.input_shape(bias_input));
 }
 

@@ -5,7 +5,9 @@
 #include "rill/ops/fused_ops.h"
 
 #include "rill/core/fused_elementwise.h"
+#include "rill/core/fused_epilogue.h"
 #include "rill/core/shape_inference.h"
+#include "rill/ops/activation_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/nn_ops.h"
@@ -22,16 +24,26 @@ absl::Status FusedShape(InferenceContext& c, const char* base) {
 
 }  // namespace
 
+// TensorFlow's schema: the bias is the one extra argument, and fused_ops names the bias
+// and the activation (core/fused_epilogue.h). epsilon is TensorFlow's FusedBatchNorm's,
+// which no matmul fusion takes.
 RILL_REGISTER_OP("_FusedMatMul")
     .Input("a", "T")
     .Input("b", "T")
-    .Input("bias", "T")
+    .InputList("args", "num_args", "T")
     .Output("product", "T")
     .TypeAttr("T", kFloatTypes)
+    .Attr("num_args", AttrKind::kInt)
     .Attr("transpose_a", AttrKind::kBool, false)
     .Attr("transpose_b", AttrKind::kBool, false)
-    .Attr("activation", AttrKind::kString)
-    .SetShapeFn([](InferenceContext& c) { return FusedShape(c, "MatMul"); });
+    .Attr("fused_ops", AttrKind::kStringList, std::vector<std::string>{})
+    .Attr("epsilon", AttrKind::kFloat, 0.0001f)
+    .Attr("leakyrelu_alpha", AttrKind::kFloat, 0.2f)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(ParseFusedMatMulEpilogue(c.attrs()).status());
+      RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUp("MatMul")->shape_fn(c));
+      return shape_fns::FusedBias(c, 2);
+    });
 
 RILL_REGISTER_OP("_FusedConv2D")
     .Input("input", "T")
@@ -139,14 +151,16 @@ FusedConvElementwise::FusedConvElementwise(const Scope& scope, Input input, Inpu
 }
 
 FusedMatMul::FusedMatMul(const Scope& scope, Input a, Input b, Input bias,
-                         const std::string& activation, const MatMul::Attrs& attrs) {
+                         const std::string& activation, const MatMul::Attrs& attrs,
+                         float leakyrelu_alpha) {
   NodeBuilder(scope, "_FusedMatMul", "FusedMatMul")
       .Input(a)
       .Input(b)
-      .Input(bias)
+      .Inputs({bias})
       .Attr("transpose_a", attrs.transpose_a_)
       .Attr("transpose_b", attrs.transpose_b_)
-      .Attr("activation", activation)
+      .Attr("fused_ops", FusedMatMulOps(activation))
+      .Attr("leakyrelu_alpha", leakyrelu_alpha)
       .Finalize(this);
 }
 
@@ -175,9 +189,57 @@ absl::Status FusedGrad(const char* base, const Scope& s, const Operation& op,
   return s.status();
 }
 
-RILL_REGISTER_GRADIENT("_FusedMatMul",
-                       [](const Scope& s, const Operation& op, const std::vector<Output>& g,
-                          std::vector<Output>* out) { return FusedGrad("MatMul", s, op, g, out); });
+// d loss / d z, z = a b + bias, of a _FusedMatMul whose activation is not one of
+// _BiasActivationGrad's, from its output y: Relu6's mask 0 < y < 6 is z's, Elu's gradient
+// op reads y, and LeakyRelu's mask y > 0 is z > 0 for alpha >= 0; for a negative alpha
+// (y > 0 for z < 0 too) z is computed again.
+Output PointActivationBackprop(const Scope& s, const Operation& op, const FusedEpilogue& e,
+                               const Output& dy) {
+  const Output y = grad::Out(op);
+  switch (e.kind) {
+    case FusedEpilogue::Kind::kRelu6:
+      return Relu6Grad(s, dy, y);
+    case FusedEpilogue::Kind::kElu:
+      return EluGrad(s, dy, y);
+    case FusedEpilogue::Kind::kLeakyRelu: {
+      Output features = y;
+      if (e.leakyrelu_alpha < 0) {
+        const Node* n = op.node();
+        features = BiasAdd(s,
+                           MatMul(s, grad::In(op, 0), grad::In(op, 1),
+                                  MatMul::TransposeA(n->attr<bool>("transpose_a"))
+                                      .TransposeB(n->attr<bool>("transpose_b"))),
+                           grad::In(op, 2));
+      }
+      return LeakyReluGrad(s, dy, features, LeakyReluGrad::Alpha(e.leakyrelu_alpha));
+    }
+    default:
+      return dy;  // the bias alone
+  }
+}
+
+absl::Status FusedMatMulGrad(const Scope& s, const Operation& op, const std::vector<Output>& g,
+                             std::vector<Output>* out) {
+  RILL_ASSIGN_OR_RETURN(FusedEpilogue e, ParseFusedMatMulEpilogue(op.node()->attrs()));
+  Output dz, db;
+  if (const std::optional<FusedActivation> a = e.bias_activation()) {
+    const char* names[] = {"relu", "sigmoid", "tanh"};
+    BiasActivationGrad d(s, g[0], grad::Out(op), names[static_cast<int>(*a)]);
+    dz = d.backprops;
+    db = d.bias_backprop;
+  } else {
+    dz = PointActivationBackprop(s, op, e, g[0]);
+    db = BiasAddGrad(s, dz);
+  }
+  const GradFunc* fn = GradOpRegistry::Global()->Lookup("MatMul");
+  if (fn == nullptr) return errors::Internal("no gradient registered for MatMul");
+  RILL_RETURN_IF_ERROR((*fn)(s, op, {dz}, out));
+  out->resize(2);  // MatMul's two; the bias's follows
+  out->push_back(db);
+  return s.status();
+}
+
+RILL_REGISTER_GRADIENT("_FusedMatMul", FusedMatMulGrad);
 RILL_REGISTER_GRADIENT("_FusedConv2D",
                        [](const Scope& s, const Operation& op, const std::vector<Output>& g,
                           std::vector<Output>* out) { return FusedGrad("Conv2D", s, op, g, out); });

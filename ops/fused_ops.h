@@ -13,11 +13,12 @@
 namespace rill::ops {
 
 // activation(op(a) op(b) + bias): MatMul's attrs, bias [columns of the product],
-// activation "relu", "sigmoid" or "tanh".
+// `activation` TensorFlow's op name ("Relu", "Relu6", "Elu", "LeakyRelu", "Sigmoid",
+// "Tanh"), or "" for the bias alone; the node's fused_ops is ["BiasAdd", activation].
 class FusedMatMul : public OpWrapper {
  public:
   FusedMatMul(const Scope& scope, Input a, Input b, Input bias, const std::string& activation,
-              const MatMul::Attrs& attrs = {});
+              const MatMul::Attrs& attrs = {}, float leakyrelu_alpha = 0.2f);
 };
 
 // activation(Conv2D(input, filter) + bias): Conv2D's strides and padding (NHWC), bias

@@ -5,9 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <type_traits>
 
 #include "Eigen/Core"
 #include "rill/core/activation.h"
+#include "rill/core/fused_epilogue.h"
+#include "rill/core/point_activation.h"
 
 namespace rill::cpu {
 
@@ -28,6 +32,37 @@ void BiasActivationRows(FusedActivation act, const T* in, const T* bias, T* out,
     case FusedActivation::kTanh:
       o = z.tanh();
       break;
+  }
+}
+
+// _FusedMatMul's end over its product `out` [rows, channels], in place: the bias, then the
+// activation its fused_ops name, by the same functions as the unfused ops (BiasAdd, then
+// Relu/Sigmoid/Tanh as above, or Relu6/Elu/LeakyRelu's point functions).
+template <typename T>
+void FusedEpilogueRows(const FusedEpilogue& e, T* out, const T* bias, int64_t rows,
+                       int64_t channels) {
+  if (const std::optional<FusedActivation> a = e.bias_activation()) {
+    BiasActivationRows<T>(*a, out, bias, out, rows, channels);
+    return;
+  }
+  using RowMajor = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<RowMajor> o(out, rows, channels);
+  o.rowwise() += Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(bias, channels);
+  const std::optional<PointActivation> p = e.point_activation();
+  if (!p) return;
+  const T alpha = static_cast<T>(e.leakyrelu_alpha);
+  auto apply = [&](auto kind) {
+    for (int64_t i = 0; i < rows * channels; ++i) {
+      out[i] = ApplyPointActivation<decltype(kind)::value, T>(out[i], alpha);
+    }
+  };
+  switch (*p) {
+    case PointActivation::kRelu6:
+      return apply(std::integral_constant<PointActivation, PointActivation::kRelu6>());
+    case PointActivation::kElu:
+      return apply(std::integral_constant<PointActivation, PointActivation::kElu>());
+    default:
+      return apply(std::integral_constant<PointActivation, PointActivation::kLeakyRelu>());
   }
 }
 

@@ -19,7 +19,7 @@ class MatMulOp : public OpKernel {
       : OpKernel(c),
         ta_(c.node().attr<bool>("transpose_a")),
         tb_(c.node().attr<bool>("transpose_b")) {
-    if constexpr (kFused) act_ = ParseFusedActivation(c.node().attr<std::string>("activation"));
+    if constexpr (kFused) epilogue_ = ParseFusedMatMulEpilogue(c.node().attrs());
   }
   bool IsExpensive() const override { return true; }
 
@@ -28,7 +28,10 @@ class MatMulOp : public OpKernel {
     const Tensor& b = ctx.input(1);
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(MatMulGeometry g, PrepareMatMul(ctx, ta_, tb_, &out));
-    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    if constexpr (kFused) {
+      RILL_RETURN_IF_ERROR(epilogue_.status());
+      RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    }
     const int64_t m = g.m, n = g.n, k = g.k;
     if (m == 0 || n == 0) return absl::OkStatus();
     if (k == 0) {
@@ -38,14 +41,14 @@ class MatMulOp : public OpKernel {
                                    b.dim_size(1), T(0), out->base<T>(), n));
     }
     if constexpr (kFused) {
-      BiasActivationRows<T>(act_, out->base<T>(), ctx.input(2).base<T>(), out->base<T>(), m, n);
+      FusedEpilogueRows<T>(*epilogue_, out->base<T>(), ctx.input(2).base<T>(), m, n);
     }
     return absl::OkStatus();
   }
 
  private:
   bool ta_, tb_;
-  FusedActivation act_ = FusedActivation::kRelu;  // _FusedMatMul's
+  absl::StatusOr<FusedEpilogue> epilogue_ = FusedEpilogue();  // _FusedMatMul's
 };
 
 // oneDNN's first call detects the ISA, JITs and starts its OpenMP threads (~65 ms here);

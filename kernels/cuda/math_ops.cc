@@ -2,6 +2,7 @@
 // _FusedMatMul (cuBLAS), reductions and ArgMax (axes read on the host), softmax, random ops.
 #include "rill/core/broadcast.h"
 #include "rill/core/conv_kernel_util.h"
+#include "rill/core/fused_epilogue.h"
 #include "rill/core/kernel_util.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
@@ -162,24 +163,55 @@ class MatMulGpu : public OpKernel {
         ta_(c.node().attr<bool>("transpose_a")),
         tb_(c.node().attr<bool>("transpose_b")),
         tf32_(c.options().allow_tf32) {
-    if constexpr (kFused) act_ = ParseFusedActivation(c.node().attr<std::string>("activation"));
+    if constexpr (kFused) epilogue_ = ParseFusedMatMulEpilogue(c.node().attrs());
   }
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(MatMulGeometry geo, PrepareMatMul(ctx, ta_, tb_, &out));
-    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    if constexpr (kFused) {
+      RILL_RETURN_IF_ERROR(epilogue_.status());
+      RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    }
     if (geo.m == 0 || geo.n == 0) return absl::OkStatus();
     RILL_RETURN_IF_ERROR(Product(ctx, geo, out));
-    if constexpr (kFused) {
-      RILL_CUDA_CHECK(LaunchBiasActivation<T>(act_, out->base<T>(), ctx.input(2).base<T>(),
-                                              out->base<T>(), out->NumElements(), geo.n,
-                                              ContextOf(ctx)->stream));
-    }
+    if constexpr (kFused) RILL_RETURN_IF_ERROR(Epilogue(ctx, geo, out));
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return true; }
 
  private:
+  // The bias and activation in place: one kernel for Relu, Sigmoid and Tanh (as
+  // _BiasActivation's); the bias, then the activation op's own kernel, for the others.
+  absl::Status Epilogue(OpKernelContext& ctx, const MatMulGeometry& geo, Tensor* out) {
+    const FusedEpilogue& e = *epilogue_;
+    T* y = out->base<T>();
+    const T* bias = ctx.input(2).base<T>();
+    const int64_t n = out->NumElements();
+    cudaStream_t stream = ContextOf(ctx)->stream;
+    if (const std::optional<FusedActivation> a = e.bias_activation()) {
+      RILL_CUDA_CHECK(LaunchBiasActivation<T>(*a, y, bias, y, n, geo.n, stream));
+      return absl::OkStatus();
+    }
+    RILL_CUDA_CHECK(LaunchBiasAdd<T>(y, bias, y, n, geo.n, stream));
+    const T alpha = static_cast<T>(e.leakyrelu_alpha);
+    cudaError_t err = cudaSuccess;
+    switch (e.point_activation().value_or(PointActivation::kSelu)) {
+      case PointActivation::kRelu6:
+        err = LaunchPointActivation<PointActivation::kRelu6, T>(y, y, alpha, n, stream);
+        break;
+      case PointActivation::kElu:
+        err = LaunchPointActivation<PointActivation::kElu, T>(y, y, alpha, n, stream);
+        break;
+      case PointActivation::kLeakyRelu:
+        err = LaunchPointActivation<PointActivation::kLeakyRelu, T>(y, y, alpha, n, stream);
+        break;
+      default:  // the bias alone (no fused op is Selu)
+        break;
+    }
+    RILL_CUDA_CHECK(err);
+    return absl::OkStatus();
+  }
+
   absl::Status Product(OpKernelContext& ctx, const MatMulGeometry& geo, Tensor* out) {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);
@@ -212,7 +244,7 @@ class MatMulGpu : public OpKernel {
   }
 
   bool ta_, tb_, tf32_;
-  FusedActivation act_ = FusedActivation::kRelu;  // _FusedMatMul's
+  absl::StatusOr<FusedEpilogue> epilogue_ = FusedEpilogue();  // _FusedMatMul's
 };
 
 // Sum, Mean, Max, Min, Prod: one pass per group of adjacent reduced dims, last group first.

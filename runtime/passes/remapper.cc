@@ -25,15 +25,16 @@
 //   the gradient nor its sum is stored, no pass over the weights follows). Host kernels
 //   only; the MatMul's conditions as above, and the sum has no other reader.
 // Forward rules (FuseForward):
-// - Relu/Sigmoid/Tanh(BiasAdd(MatMul(a, w), b)) -> _FusedMatMul(a, w, b), and the same of a
-//   Conv2D -> _FusedConv2D(x, f, b): the product is finished while it is in cache and
-//   neither the product nor the sum is stored. A training graph fuses too: the backward
-//   rule has made the activation's gradient read the activation's output, so nothing else
-//   reads the product or the sum.
+// - Relu/Sigmoid/Tanh(BiasAdd(MatMul(a, w), b)) -> _FusedMatMul(a, w, b) (fused_ops
+//   ["BiasAdd", "Relu"], ...), and the same of a Conv2D -> _FusedConv2D(x, f, b): the product is
+//   finished while it is in cache and neither the product nor the sum is stored. A training graph
+//   fuses too: the backward rule has made the activation's gradient read the activation's output,
+//   so nothing else reads the product or the sum.
 // - Relu/Sigmoid/Tanh(BiasAdd(x, b)) -> _BiasActivation(x, b), for any other x (or where the
 //   device has no fused product kernel for the dtype).
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "rill/core/fused_epilogue.h"
 #include "rill/runtime/passes/passes.h"
 
 namespace rill {
@@ -52,7 +53,7 @@ bool NhwcBias(const Node* n) {
   return it == n->attrs().end() || std::get<std::string>(it->second) == "NHWC";
 }
 
-const char* FusedActivation(const std::string& op) {
+const char* FusedActivationName(const std::string& op) {
   if (op == "Relu" || op == "ReluGrad") return "relu";
   if (op == "Sigmoid" || op == "SigmoidGrad") return "sigmoid";
   if (op == "Tanh" || op == "TanhGrad") return "tanh";
@@ -73,7 +74,7 @@ struct ActGradMatch {
 
 std::optional<ActGradMatch> MatchActGrad(const Node& ag, const PlanGraph& g, const UseCounts& uses,
                                          const GraphRewriter& rw) {
-  const char* act = FusedActivation(ag.type_string());
+  const char* act = FusedActivationName(ag.type_string());
   if (act == nullptr || !ag.type_string().ends_with("Grad") || !FloatNode(&ag)) return {};
   ActGradMatch m;
   for (const Node* n : uses.consumers({const_cast<Node*>(&ag), 0})) {
@@ -199,7 +200,7 @@ absl::StatusOr<PlanGraph> FuseBackward(const PlanGraph& in) {
     spec.op = "_BiasActivationGrad";
     spec.inputs = {rw.Map(m->gradients), rw.Map(m->outputs)};
     spec.attrs = {{"T", old.output_type(0)},
-                  {"activation", std::string(FusedActivation(old.type_string()))}};
+                  {"activation", std::string(FusedActivationName(old.type_string()))}};
     RILL_ASSIGN_OR_RETURN(Node * n, rw.Add(std::move(spec), in.DeviceOf(&old),
                                            Concat(rw.NamesOf(old), rw.NamesOf(*m->bias_grad))));
     rw.Replace(old, {{n, 0}}, {n});
@@ -219,7 +220,7 @@ const Node* FusableActivation(const Node& bias_add, const PlanGraph& g, const Us
     return nullptr;
   }
   const Node* act = uses.consumers({const_cast<Node*>(&bias_add), 0}).front();
-  const char* a = FusedActivation(act->type_string());
+  const char* a = FusedActivationName(act->type_string());
   if (a == nullptr || act->type_string().ends_with("Grad") || !act->control_inputs().empty() ||
       !SameDevice(g, act, &bias_add)) {
     return nullptr;
@@ -267,7 +268,7 @@ absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
     }
     const Node* act = FusableActivation(old, in, uses);
     if (act == nullptr) return false;
-    const std::string a = FusedActivation(act->type_string());
+    const std::string a = FusedActivationName(act->type_string());
     const Node* product = old.input(0).node;
     NodeSpec spec;
     std::vector<std::string> replaces;
@@ -282,7 +283,11 @@ absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
       spec.attrs = {{"T", old.output_type(0)}};
     }
     spec.name = act->name();
-    spec.attrs["activation"] = a;
+    if (spec.op == "_FusedMatMul") {  // TensorFlow's attrs: the bias and the activation's op
+      spec.attrs["fused_ops"] = FusedMatMulOps(act->type_string());
+    } else {
+      spec.attrs["activation"] = a;
+    }
     RILL_ASSIGN_OR_RETURN(Node * n,
                           rw.Add(std::move(spec), in.DeviceOf(&old),
                                  Concat(Concat(replaces, rw.NamesOf(old)), rw.NamesOf(*act))));

@@ -278,8 +278,12 @@ void OptimizerCases() {
        {"_MatMulApplyGradientDescent", {F({3, 4}), F({}, {0.1f}), F({3, 2}), F({3, 4})}, {}});
 }
 
+AttrMap FusedOps(std::vector<std::string> fused_ops) {
+  return {{"fused_ops", std::move(fused_ops)}};
+}
+
 void FusedMatMulCases() {
-  const AttrMap relu = Activation("relu");
+  const AttrMap relu = FusedOps({"BiasAdd", "Relu"});
   // The remapper's fused layers: the base op's checks, then the bias's and activation's.
   AddRecipe({"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, relu});
   Both("a bias of the wrong length", {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({3})}, relu},
@@ -287,9 +291,24 @@ void FusedMatMulCases() {
   Both("a bias of rank 2", {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({1, 4})}, relu}, {"[1,4]"});
   Both("inner dimensions that differ", {"_FusedMatMul", {F({2, 3}), F({4, 4}), F({4})}, relu},
        {"[2,3]", "[4,4]"});
-  AddCase("activation 'gelu'",
-          {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, {{"activation", std::string("gelu")}}},
-          kConstruction, kInvalid, {"gelu"});
+  // TensorFlow's fused_ops lists that neither its kernels nor rill's take.
+  AddCase("fused_ops [BiasAdd, Gelu]",
+          {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, FusedOps({"BiasAdd", "Gelu"})},
+          kConstruction, kInvalid, {"unsupported fusion", "Gelu"});
+  AddCase("fused_ops [Relu] (no bias)",
+          {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, FusedOps({"Relu"})}, kConstruction,
+          kInvalid, {"unsupported fusion"});
+  AddCase("fused_ops empty", {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, FusedOps({})},
+          kConstruction, kInvalid, {"unsupported fusion"});
+  AddCase("fused_ops [BiasAdd, Relu, Relu]",
+          {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4})}, FusedOps({"BiasAdd", "Relu", "Relu"})},
+          kConstruction, kInvalid, {"unsupported fusion"});
+  AddCase("two args for a bias",
+          {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({4}), F({4})}, FusedOps({"BiasAdd", "Elu"})},
+          kConstruction, kInvalid, {"num_args is 2"});
+  Both("a LeakyRelu bias of the wrong length",
+       {"_FusedMatMul", {F({2, 3}), F({3, 4}), F({5})}, FusedOps({"BiasAdd", "LeakyRelu"})},
+       {"[5]", "[2,4]"});
 }
 
 void DepthwiseCases() {

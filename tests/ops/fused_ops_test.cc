@@ -13,7 +13,7 @@ MarkTested tested({"_FusedMatMul", "_FusedConv2D"});
 TEST(FusedOps, ValuesByHand) {
   // [[1,2],[3,4]] [[1,0],[0,-1]] + [0.5, 1] = [[1.5,-1],[3.5,-3]], then relu.
   absl::StatusOr<Tensor> mm = RunOp(
-      [](const Scope& s, const auto& in) { return FusedMatMul(s, in[0], in[1], in[2], "relu"); },
+      [](const Scope& s, const auto& in) { return FusedMatMul(s, in[0], in[1], in[2], "Relu"); },
       {FromDoubles(DT_FLOAT, {2, 2}, {1, 2, 3, 4}), FromDoubles(DT_FLOAT, {2, 2}, {1, 0, 0, -1}),
        FromDoubles(DT_FLOAT, {2}, {0.5, 1})});
   ASSERT_TRUE(mm.ok()) << mm.status();
@@ -29,6 +29,71 @@ TEST(FusedOps, ValuesByHand) {
     ASSERT_TRUE(conv.ok()) << conv.status();
     ExpectTensorNear(*conv, dt, {1, 1, 2, 2}, {3.5, 0, 6.5, 0}, 0);
   }
+}
+
+// TensorFlow's fused_ops ends, each on the product [[-2, 7], [1.5, -0.5]] + [0.5, 1]
+// = [[-1.5, 8], [2, 0.5]] (a = I, b = the product), in float and double.
+TEST(FusedOps, EveryFusedOpsEnd) {
+  const double e = std::exp(-1.5);
+  const std::vector<std::pair<std::string, std::vector<double>>> ends = {
+      {"", {-1.5, 8, 2, 0.5}},
+      {"Relu", {0, 8, 2, 0.5}},
+      {"Relu6", {0, 6, 2, 0.5}},
+      {"Elu", {e - 1, 8, 2, 0.5}},
+      {"LeakyRelu", {-1.5 * double{0.2f}, 8, 2, 0.5}},  // alpha: a float attr, 0.2 by default
+      {"Sigmoid",
+       {1 / (1 + 1 / e), 1 / (1 + std::exp(-8.0)), 1 / (1 + std::exp(-2.0)),
+        1 / (1 + std::exp(-0.5))}},
+      {"Tanh", {std::tanh(-1.5), std::tanh(8.0), std::tanh(2.0), std::tanh(0.5)}}};
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    for (const auto& [act, want] : ends) {
+      SCOPED_TRACE(act + " " + DataTypeString(dt));
+      absl::StatusOr<Tensor> y =
+          RunOp([act](const Scope& s,
+                      const auto& in) { return FusedMatMul(s, in[0], in[1], in[2], act); },
+                {FromDoubles(dt, {2, 2}, {1, 0, 0, 1}), FromDoubles(dt, {2, 2}, {-2, 7, 1.5, -0.5}),
+                 FromDoubles(dt, {2}, {0.5, 1})});
+      ASSERT_TRUE(y.ok()) << y.status();
+      ExpectTensorNear(*y, dt, {2, 2}, want, dt == DT_FLOAT ? 1e-6 : 1e-12);
+    }
+  }
+  // LeakyRelu's alpha is the node's leakyrelu_alpha.
+  absl::StatusOr<Tensor> y = RunOp(
+      [](const Scope& s, const auto& in) {
+        return FusedMatMul(s, in[0], in[1], in[2], "LeakyRelu", {}, -0.5f);
+      },
+      {FromDoubles(DT_FLOAT, {1, 1}, {2}), FromDoubles(DT_FLOAT, {1, 2}, {-1, 1}),
+       FromDoubles(DT_FLOAT, {2}, {0, 0})});
+  ASSERT_TRUE(y.ok()) << y.status();
+  ExpectTensorNear(*y, DT_FLOAT, {1, 2}, {1, 2}, 0);
+}
+
+// A graph holding the node with TensorFlow's attrs, as its tests build it: num_args is
+// implied by the argument list, and a fusion TensorFlow does not have is refused when the
+// node is added, naming it.
+TEST(FusedOps, TensorFlowsAttrs) {
+  Scope s = Scope::NewRootScope();
+  auto a = Const(s, FromDoubles(DT_FLOAT, {1, 2}, {1, 2}));
+  auto b = Const(s, FromDoubles(DT_FLOAT, {2, 1}, {3, 4}));
+  auto bias = Const(s, FromDoubles(DT_FLOAT, {1}, {-20}));
+  auto build = [&](const Scope& scope, std::vector<std::string> fused_ops) {
+    internal::NodeBuilder n(scope, "_FusedMatMul");
+    n.Input(a).Input(b).Inputs({bias});
+    if (!fused_ops.empty()) n.Attr("fused_ops", std::move(fused_ops));
+    return n.Finalize();
+  };
+  const Operation op = build(s.WithOpName("fused"), {"BiasAdd", "Relu6"});
+  ASSERT_TRUE(s.ok()) << s.status();
+  EXPECT_EQ(op.node()->attr<int64_t>("num_args"), 1);
+  EXPECT_EQ(op.node()->attr<float>("leakyrelu_alpha"), 0.2f);
+  EXPECT_EQ(op.node()->attr<float>("epsilon"), 0.0001f);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(Session(s).Run({Output(op.node(), 0)}, &out).ok());
+  ExpectTensorNear(out[0], DT_FLOAT, {1, 1}, {0}, 0);  // 11 - 20, then Relu6
+  build(s.WithOpName("no_fusion"), {});  // fused_ops defaults to [], which fuses nothing
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("unsupported fusion"), std::string::npos) << s.status();
+  EXPECT_NE(s.status().message().find("no_fusion"), std::string::npos) << s.status();
 }
 
 // Three SGD steps of conv(relu) -> dense(tanh) -> mse; returns the loss and the weights.

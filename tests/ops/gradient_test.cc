@@ -443,6 +443,28 @@ void ConvolutionCases(CaseList& l) {
       Vals({2, 3, 4}, -1, 1, 75));
 }
 
+// _FusedMatMul's ends that _BiasActivationGrad does not take, with the product of k = 1
+// kept at least 0.07 from every kink (a away from 0, b positive, a small bias); a negative
+// LeakyRelu alpha takes the path that computes the product again.
+void FusedMatMulEpilogueCases(CaseList& l) {
+  const std::pair<const char*, float> ends[] = {
+      {"", 0.2f}, {"Relu6", 0.2f}, {"Elu", 0.2f}, {"LeakyRelu", 0.3f}, {"LeakyRelu", -0.4f}};
+  uint32_t seed = 140;
+  for (const auto& [a, alpha] : ends) {
+    const std::string act = a;
+    const float al = alpha;
+    l.cases.push_back(
+        {absl::StrCat("_FusedMatMul_[BiasAdd,", act, "]_alpha", al),
+         {"_FusedMatMul"},
+         [act, al](const Scope& s, const Xs& in) {
+           return Output(FusedMatMul(s, in[0], in[1], in[2], act, MatMul::TransposeB(true), al));
+         },
+         {AwayFromZero({3, 1}, seed), Vals({2, 1}, 0.6, 1, seed + 1),
+          Vals({2}, -0.05, 0.05, seed + 2)}});
+    seed += 3;
+  }
+}
+
 // Fused ops of the graph optimizer and Keras, and a whole network.
 void FusedCases(CaseList& l) {
   // The fused end of a Dense layer, per activation (relu away from its kink), and the
@@ -477,8 +499,9 @@ void FusedCases(CaseList& l) {
     l.cases.push_back({"_FusedMatMul_" + act,
                        {"_FusedMatMul"},
                        [act](const Scope& s, const Xs& in) {
+                         const std::string op = act == "sigmoid" ? "Sigmoid" : "Tanh";
                          return Output(
-                             FusedMatMul(s, in[0], in[1], in[2], act, MatMul::TransposeB(true)));
+                             FusedMatMul(s, in[0], in[1], in[2], op, MatMul::TransposeB(true)));
                        },
                        {Vals({3, 4}, -1, 1, seed), Vals({2, 4}, -1, 1, seed + 1),
                         Vals({2}, -0.5, 0.5, seed + 2)}});
@@ -525,6 +548,7 @@ std::vector<Case> Cases() {
   ActivationGradAndLossCases(l);
   ConvolutionCases(l);
   FusedCases(l);
+  FusedMatMulEpilogueCases(l);
   return l.cases;
 }
 

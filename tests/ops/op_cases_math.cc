@@ -277,8 +277,8 @@ std::vector<OpCase> MatMuls() {
         c.push_back({"MatMul " + what,
                      [attrs](auto s, const auto& x) { return ops::MatMul(s, x[0], x[1], attrs); },
                      {in[0], in[1]}});
-        for (const std::string a : {"relu", "sigmoid", "tanh"}) {
-          c.push_back({"_FusedMatMul " + a + " " + what,
+        for (const std::string a : {"Relu", "Sigmoid", "Tanh", "", "Relu6", "Elu", "LeakyRelu"}) {
+          c.push_back({"_FusedMatMul [BiasAdd " + a + "] " + what,
                        [attrs, a](auto s, const auto& x) {
                          return ops::FusedMatMul(s, x[0], x[1], x[2], a, attrs);
                        },
@@ -289,7 +289,7 @@ std::vector<OpCase> MatMuls() {
   }
   // No inner dimension: the activation of the bias alone.
   c.push_back({"_FusedMatMul k=0",
-               [](auto s, const auto& x) { return ops::FusedMatMul(s, x[0], x[1], x[2], "tanh"); },
+               [](auto s, const auto& x) { return ops::FusedMatMul(s, x[0], x[1], x[2], "Tanh"); },
                {Tensor(DT_FLOAT, TensorShape({3, 0})), Tensor(DT_FLOAT, TensorShape({0, 2})),
                 FromDoubles(DT_FLOAT, {2}, {0.5, -1})}});
   return c;

@@ -193,7 +193,9 @@ TEST_F(PassesTest, ForwardFusionTakesTheProductReadOnlyByItsBiasAdd) {
   const Node* f = g->fetches[0].node;
   EXPECT_EQ(f->type_string(), "_FusedMatMul");
   EXPECT_EQ(f->name(), "act");
-  EXPECT_EQ(f->attr<std::string>("activation"), "relu");
+  EXPECT_EQ(f->attr<std::vector<std::string>>("fused_ops"),
+            (std::vector<std::string>{"BiasAdd", "Relu"}));
+  EXPECT_EQ(f->attr<int64_t>("num_args"), 1);
   EXPECT_EQ(g->replaces.at(f), (V{"mm", "bias", "act"}));
   ASSERT_EQ(f->num_inputs(), 3);
   EXPECT_EQ(f->input(0).node->name(), "x");
