@@ -46,7 +46,9 @@ TEST(FusedOps, EveryFusedOpsEnd) {
         1 / (1 + std::exp(-0.5))}},
       {"Tanh", {std::tanh(-1.5), std::tanh(8.0), std::tanh(2.0), std::tanh(0.5)}}};
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
-    for (const auto& [act, want] : ends) {
+    for (const auto& end : ends) {
+      const std::string& act = end.first;
+      const std::vector<double>& want = end.second;
       SCOPED_TRACE(act + " " + DataTypeString(dt));
       absl::StatusOr<Tensor> y =
           RunOp([act](const Scope& s,
