@@ -1,5 +1,6 @@
 #include "rill/core/fused_epilogue.h"
 
+#include <cmath>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,12 +16,13 @@ constexpr std::pair<const char*, Kind> kActivations[] = {
     {"Relu", Kind::kRelu},   {"Sigmoid", Kind::kSigmoid}, {"Tanh", Kind::kTanh},
     {"Relu6", Kind::kRelu6}, {"Elu", Kind::kElu},         {"LeakyRelu", Kind::kLeakyRelu}};
 
-absl::Status Unsupported(const std::vector<std::string>& fused_ops) {
+absl::Status Unsupported(const std::vector<std::string>& fused_ops, bool batch_norm_allowed) {
   std::vector<std::string> names;
   for (const auto& [name, kind] : kActivations) names.push_back(name);
-  return errors::InvalidArgument("unsupported fusion [", absl::StrJoin(fused_ops, ", "),
-                                 "]: fused_ops must be [BiasAdd] or [BiasAdd, one of ",
-                                 absl::StrJoin(names, ", "), "]");
+  const std::string acts = absl::StrJoin(names, ", ");
+  return errors::InvalidArgument(
+      "unsupported fusion [", absl::StrJoin(fused_ops, ", "), "]: fused_ops must be [BiasAdd]",
+      batch_norm_allowed ? " or [FusedBatchNorm]" : "", ", alone or followed by one of ", acts);
 }
 
 }  // namespace
@@ -58,38 +60,64 @@ const char* FusedEpilogue::activation_op() const {
   return "";
 }
 
-absl::StatusOr<FusedEpilogue> ParseFusedMatMulEpilogue(const std::vector<std::string>& fused_ops,
-                                                       int64_t num_args, float leakyrelu_alpha) {
-  if (fused_ops.empty() || fused_ops.size() > 2 || fused_ops[0] != "BiasAdd") {
-    return Unsupported(fused_ops);
-  }
-  if (num_args != 1) {
-    return errors::InvalidArgument("fused_ops [", absl::StrJoin(fused_ops, ", "),
-                                   "] take one argument (the bias), num_args is ", num_args);
-  }
+absl::StatusOr<FusedEpilogue> ParseFusedEpilogue(const std::vector<std::string>& fused_ops,
+                                                 int64_t num_args, float leakyrelu_alpha,
+                                                 float epsilon, bool batch_norm_allowed) {
   FusedEpilogue e;
   e.leakyrelu_alpha = leakyrelu_alpha;
-  if (fused_ops.size() == 1) return e;
-  for (const auto& [name, kind] : kActivations) {
-    if (fused_ops[1] == name) {
-      e.kind = kind;
-      return e;
-    }
+  e.epsilon = epsilon;
+  e.batch_norm = batch_norm_allowed && !fused_ops.empty() && fused_ops[0] == "FusedBatchNorm";
+  if (fused_ops.empty() || fused_ops.size() > 2 || (fused_ops[0] != "BiasAdd" && !e.batch_norm)) {
+    return Unsupported(fused_ops, batch_norm_allowed);
   }
-  return Unsupported(fused_ops);
+  Kind kind = Kind::kNone;
+  if (fused_ops.size() == 2) {
+    bool known = false;
+    for (const auto& [name, k] : kActivations) {
+      if (fused_ops[1] == name) {
+        kind = k;
+        known = true;
+      }
+    }
+    if (!known) return Unsupported(fused_ops, batch_norm_allowed);
+  }
+  e.kind = kind;
+  if (num_args != e.num_args()) {
+    return errors::InvalidArgument("fused_ops [", absl::StrJoin(fused_ops, ", "), "] take ",
+                                   e.num_args(), e.batch_norm ? " arguments" : " argument",
+                                   ", num_args is ", num_args);
+  }
+  if (e.batch_norm && !(std::isfinite(epsilon) && epsilon >= 0)) {
+    return errors::InvalidArgument("a fused batch norm's epsilon must be finite and >= 0, got ",
+                                   epsilon);
+  }
+  return e;
 }
 
-absl::StatusOr<FusedEpilogue> ParseFusedMatMulEpilogue(const AttrMap& attrs) {
+namespace {
+
+absl::StatusOr<FusedEpilogue> ParseAttrs(const AttrMap& attrs, bool batch_norm_allowed) {
   std::vector<std::string> fused_ops;
   int64_t num_args = 0;
-  float alpha = 0.2f;
+  float alpha = 0.2f, epsilon = 0.0001f;
   RILL_RETURN_IF_ERROR(GetNodeAttr(attrs, "fused_ops", &fused_ops));
   RILL_RETURN_IF_ERROR(GetNodeAttr(attrs, "num_args", &num_args));
   RILL_RETURN_IF_ERROR(GetNodeAttr(attrs, "leakyrelu_alpha", &alpha));
-  return ParseFusedMatMulEpilogue(fused_ops, num_args, alpha);
+  RILL_RETURN_IF_ERROR(GetNodeAttr(attrs, "epsilon", &epsilon));
+  return ParseFusedEpilogue(fused_ops, num_args, alpha, epsilon, batch_norm_allowed);
 }
 
-std::vector<std::string> FusedMatMulOps(const std::string& activation_op) {
+}  // namespace
+
+absl::StatusOr<FusedEpilogue> ParseFusedMatMulEpilogue(const AttrMap& attrs) {
+  return ParseAttrs(attrs, false);
+}
+
+absl::StatusOr<FusedEpilogue> ParseFusedConv2DEpilogue(const AttrMap& attrs) {
+  return ParseAttrs(attrs, true);
+}
+
+std::vector<std::string> FusedBiasOps(const std::string& activation_op) {
   if (activation_op.empty()) return {"BiasAdd"};
   return {"BiasAdd", activation_op};
 }

@@ -56,10 +56,11 @@ absl::Status BroadcastBinary(InferenceContext& c);
 // (value, bias) of BiasAdd and its fused forms: value of rank >= 1, bias [its last dim];
 // output 0 = value.
 absl::Status BiasAdd(InferenceContext& c);
-// The end of a fused layer op (_BiasActivation, _FusedConv2D), after its output 0 is set:
-// FusedBias, and the activation attr one of "relu", "sigmoid", "tanh".
+// The end of _BiasActivation, after its output 0 is set: FusedBias, and the activation
+// attr one of "relu", "sigmoid", "tanh".
 absl::Status FusedBiasActivation(InferenceContext& c, int bias_input);
-// Input `bias_input` a vector as long as output 0's last dim (set before the call).
+// Input `bias_input` a vector as long as output 0's last dim (set before the call): a
+// fused op's bias, or one of its batch norm's vectors.
 absl::Status FusedBias(InferenceContext& c, int bias_input);
 // Just the activation attr's check.
 absl::Status FusedActivationAttr(const InferenceContext& c);

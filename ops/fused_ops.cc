@@ -1,14 +1,11 @@
-// _FusedMatMul and _FusedConv2D: each is shaped, and differentiated, as the op it extends
-// (its first two inputs and attrs are that op's), then its bias and activation: the
-// gradient is the activation's and the bias's in one _BiasActivationGrad, then the base
-// op's gradient of that.
+// _FusedMatMul and _FusedConv2D, with TensorFlow's attrs: each is shaped as the op it
+// extends (its first two inputs and attrs are that op's), then its arguments (their
+// gradients: ops/fused_grad.cc); and the optimizer's elementwise fusions.
 #include "rill/ops/fused_ops.h"
 
 #include "rill/core/fused_elementwise.h"
 #include "rill/core/fused_epilogue.h"
 #include "rill/core/shape_inference.h"
-#include "rill/ops/activation_ops.h"
-#include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/nn_ops.h"
 
@@ -16,10 +13,14 @@ namespace rill {
 namespace {
 
 // The base op's shape function on this node (it reads inputs 0 and 1 and its own attrs,
-// which the fused op carries), then the bias and the activation.
-absl::Status FusedShape(InferenceContext& c, const char* base) {
+// which the fused op carries), then each argument: a vector as long as the output's
+// channels (the bias, or the batch norm's four).
+absl::Status FusedShape(InferenceContext& c, const char* base,
+                        const absl::StatusOr<FusedEpilogue>& e) {
+  RILL_RETURN_IF_ERROR(e.status());
   RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUp(base)->shape_fn(c));
-  return shape_fns::FusedBiasActivation(c, 2);
+  for (int i = 0; i < e->num_args(); ++i) RILL_RETURN_IF_ERROR(shape_fns::FusedBias(c, 2 + i));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -39,25 +40,32 @@ RILL_REGISTER_OP("_FusedMatMul")
     .Attr("fused_ops", AttrKind::kStringList, std::vector<std::string>{})
     .Attr("epsilon", AttrKind::kFloat, 0.0001f)
     .Attr("leakyrelu_alpha", AttrKind::kFloat, 0.2f)
-    .SetShapeFn([](InferenceContext& c) -> absl::Status {
-      RILL_RETURN_IF_ERROR(ParseFusedMatMulEpilogue(c.attrs()).status());
-      RILL_RETURN_IF_ERROR(OpRegistry::Global()->LookUp("MatMul")->shape_fn(c));
-      return shape_fns::FusedBias(c, 2);
+    .SetShapeFn([](InferenceContext& c) {
+      return FusedShape(c, "MatMul", ParseFusedMatMulEpilogue(c.attrs()));
     });
 
+// TensorFlow's schema likewise: a bias, or FusedBatchNorm's scale, offset, mean and
+// variance with epsilon. use_cudnn_on_gpu is accepted and changes nothing (cuDNN is the
+// GPU kernel's library either way).
 RILL_REGISTER_OP("_FusedConv2D")
     .Input("input", "T")
     .Input("filter", "T")
-    .Input("bias", "T")
+    .InputList("args", "num_args", "T")
     .Output("output", "T")
     .TypeAttr("T", kFloatTypes)
+    .Attr("num_args", AttrKind::kInt)
     .Attr("strides", AttrKind::kIntList)
     .Attr("padding", AttrKind::kString)
+    .Attr("explicit_paddings", AttrKind::kIntList, std::vector<int64_t>{})
     .Attr("data_format", AttrKind::kString, std::string("NHWC"))
     .Attr("dilations", AttrKind::kIntList, std::vector<int64_t>{1, 1, 1, 1})
-    .Attr("explicit_paddings", AttrKind::kIntList, std::vector<int64_t>{})
-    .Attr("activation", AttrKind::kString)
-    .SetShapeFn([](InferenceContext& c) { return FusedShape(c, "Conv2D"); });
+    .Attr("use_cudnn_on_gpu", AttrKind::kBool, true)
+    .Attr("fused_ops", AttrKind::kStringList, std::vector<std::string>{})
+    .Attr("epsilon", AttrKind::kFloat, 0.0001f)
+    .Attr("leakyrelu_alpha", AttrKind::kFloat, 0.2f)
+    .SetShapeFn([](InferenceContext& c) {
+      return FusedShape(c, "Conv2D", ParseFusedConv2DEpilogue(c.attrs()));
+    });
 
 // The elementwise chains the optimizer fuses (core/fused_elementwise.h): the inputs
 // broadcast together, as the chain's ops broadcast their operands.
@@ -159,90 +167,24 @@ FusedMatMul::FusedMatMul(const Scope& scope, Input a, Input b, Input bias,
       .Inputs({bias})
       .Attr("transpose_a", attrs.transpose_a_)
       .Attr("transpose_b", attrs.transpose_b_)
-      .Attr("fused_ops", FusedMatMulOps(activation))
+      .Attr("fused_ops", FusedBiasOps(activation))
       .Attr("leakyrelu_alpha", leakyrelu_alpha)
       .Finalize(this);
 }
 
 FusedConv2D::FusedConv2D(const Scope& scope, Input input, Input filter, Input bias,
                          const IntList& strides, const std::string& padding,
-                         const std::string& activation) {
+                         const std::string& activation, float leakyrelu_alpha) {
   NodeBuilder(scope, "_FusedConv2D", "FusedConv2D")
       .Input(input)
       .Input(filter)
-      .Input(bias)
+      .Inputs({bias})
       .Attr("strides", strides)
       .Attr("padding", padding)
-      .Attr("activation", activation)
+      .Attr("fused_ops", FusedBiasOps(activation))
+      .Attr("leakyrelu_alpha", leakyrelu_alpha)
       .Finalize(this);
 }
-
-namespace {
-
-absl::Status FusedGrad(const char* base, const Scope& s, const Operation& op,
-                       const std::vector<Output>& g, std::vector<Output>* out) {
-  BiasActivationGrad d(s, g[0], grad::Out(op), op.node()->attr<std::string>("activation"));
-  const GradFunc* fn = GradOpRegistry::Global()->Lookup(base);
-  if (fn == nullptr) return errors::Internal("no gradient registered for ", base);
-  RILL_RETURN_IF_ERROR((*fn)(s, op, {d.backprops}, out));
-  out->push_back(d.bias_backprop);
-  return s.status();
-}
-
-// d loss / d z, z = a b + bias, of a _FusedMatMul whose activation is not one of
-// _BiasActivationGrad's, from its output y: Relu6's mask 0 < y < 6 is z's, Elu's gradient
-// op reads y, and LeakyRelu's mask y > 0 is z > 0 for alpha >= 0; for a negative alpha
-// (y > 0 for z < 0 too) z is computed again.
-Output PointActivationBackprop(const Scope& s, const Operation& op, const FusedEpilogue& e,
-                               const Output& dy) {
-  const Output y = grad::Out(op);
-  switch (e.kind) {
-    case FusedEpilogue::Kind::kRelu6:
-      return Relu6Grad(s, dy, y);
-    case FusedEpilogue::Kind::kElu:
-      return EluGrad(s, dy, y);
-    case FusedEpilogue::Kind::kLeakyRelu: {
-      Output features = y;
-      if (e.leakyrelu_alpha < 0) {
-        const Node* n = op.node();
-        features = BiasAdd(s,
-                           MatMul(s, grad::In(op, 0), grad::In(op, 1),
-                                  MatMul::TransposeA(n->attr<bool>("transpose_a"))
-                                      .TransposeB(n->attr<bool>("transpose_b"))),
-                           grad::In(op, 2));
-      }
-      return LeakyReluGrad(s, dy, features, LeakyReluGrad::Alpha(e.leakyrelu_alpha));
-    }
-    default:
-      return dy;  // the bias alone
-  }
-}
-
-absl::Status FusedMatMulGrad(const Scope& s, const Operation& op, const std::vector<Output>& g,
-                             std::vector<Output>* out) {
-  RILL_ASSIGN_OR_RETURN(FusedEpilogue e, ParseFusedMatMulEpilogue(op.node()->attrs()));
-  Output dz, db;
-  if (const std::optional<FusedActivation> a = e.bias_activation()) {
-    const char* names[] = {"relu", "sigmoid", "tanh"};
-    BiasActivationGrad d(s, g[0], grad::Out(op), names[static_cast<int>(*a)]);
-    dz = d.backprops;
-    db = d.bias_backprop;
-  } else {
-    dz = PointActivationBackprop(s, op, e, g[0]);
-    db = BiasAddGrad(s, dz);
-  }
-  const GradFunc* fn = GradOpRegistry::Global()->Lookup("MatMul");
-  if (fn == nullptr) return errors::Internal("no gradient registered for MatMul");
-  RILL_RETURN_IF_ERROR((*fn)(s, op, {dz}, out));
-  out->resize(2);  // MatMul's two; the bias's follows
-  out->push_back(db);
-  return s.status();
-}
-
-RILL_REGISTER_GRADIENT("_FusedMatMul", FusedMatMulGrad);
-RILL_REGISTER_GRADIENT("_FusedConv2D",
-                       [](const Scope& s, const Operation& op, const std::vector<Output>& g,
-                          std::vector<Output>* out) { return FusedGrad("Conv2D", s, op, g, out); });
 
 // The optimizer fuses elementwise chains in a plan, after the gradients were built from the
 // plain ops; a graph that holds the fused op itself is not differentiated through it.
@@ -250,6 +192,5 @@ RILL_REGISTER_NO_GRADIENT("_FusedElementwise");
 RILL_REGISTER_NO_GRADIENT("_FusedConv2DElementwise");
 RILL_REGISTER_NO_GRADIENT("_FusedDepthwiseConv2dNativeElementwise");
 
-}  // namespace
 }  // namespace ops
 }  // namespace rill

@@ -22,11 +22,14 @@ class FusedMatMul : public OpWrapper {
 };
 
 // activation(Conv2D(input, filter) + bias): Conv2D's strides and padding (NHWC), bias
-// [out channels].
+// [out channels], `activation` as FusedMatMul's. The op also takes TensorFlow's
+// ["FusedBatchNorm", activation] with four arguments (built with its attrs, as
+// TensorFlow's tests do).
 class FusedConv2D : public OpWrapper {
  public:
   FusedConv2D(const Scope& scope, Input input, Input filter, Input bias, const IntList& strides,
-              const std::string& padding, const std::string& activation);
+              const std::string& padding, const std::string& activation,
+              float leakyrelu_alpha = 0.2f);
 };
 
 // A chain of elementwise ops in one pass (core/fused_elementwise.h): `program` is three

@@ -4,6 +4,7 @@
 // BiasAdd then Relu/Sigmoid/Tanh, so fused and unfused graphs train alike.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <type_traits>
@@ -35,19 +36,30 @@ void BiasActivationRows(FusedActivation act, const T* in, const T* bias, T* out,
   }
 }
 
-// _FusedMatMul's end over its product `out` [rows, channels], in place: the bias, then the
-// activation its fused_ops name, by the same functions as the unfused ops (BiasAdd, then
-// Relu/Sigmoid/Tanh as above, or Relu6/Elu/LeakyRelu's point functions).
+// The end of a _FusedMatMul or _FusedConv2D over its product `out` [rows, channels], in
+// place, by the same functions as the unfused ops: a batch norm's (x - mean) * scale /
+// sqrt(variance + epsilon) + offset, or the bias, then Relu/Sigmoid/Tanh as above or
+// Relu6/Elu/LeakyRelu's point functions. `args` are the node's: the bias, or scale, offset,
+// mean and variance, each [channels]. Only a batch norm allocates (its factors).
 template <typename T>
-void FusedEpilogueRows(const FusedEpilogue& e, T* out, const T* bias, int64_t rows,
-                       int64_t channels) {
+void FusedEpilogueRows(const FusedEpilogue& e, T* out, const std::array<const T*, 4>& args,
+                       int64_t rows, int64_t channels) {
+  using RowMajor = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Row = Eigen::Array<T, 1, Eigen::Dynamic>;
+  Eigen::Map<RowMajor> o(out, rows, channels);
+  const T* bias = args[0];
+  if (e.batch_norm) {
+    Eigen::Map<const Row> scale(args[0], channels), mean(args[2], channels),
+        variance(args[3], channels);
+    const Row factor = scale * (variance + T(e.epsilon)).rsqrt();
+    o = (o.rowwise() - mean).rowwise() * factor;
+    bias = args[1];  // the offset
+  }
   if (const std::optional<FusedActivation> a = e.bias_activation()) {
     BiasActivationRows<T>(*a, out, bias, out, rows, channels);
     return;
   }
-  using RowMajor = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  Eigen::Map<RowMajor> o(out, rows, channels);
-  o.rowwise() += Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(bias, channels);
+  o.rowwise() += Eigen::Map<const Row>(bias, channels);
   const std::optional<PointActivation> p = e.point_activation();
   if (!p) return;
   const T alpha = static_cast<T>(e.leakyrelu_alpha);

@@ -2,6 +2,7 @@
 // (dnnl_conv.h); otherwise (double, or a geometry oneDNN refuses) im2col
 // per image, then one GEMM (oneDNN sgemm for float, Eigen for double). _FusedConv2D, the
 // forward pass with its bias and activation. BiasAdd and BiasAddGrad.
+#include <array>
 #include <cstring>
 
 #include "rill/core/conv_kernel_util.h"
@@ -61,8 +62,9 @@ void Col2Im(const Conv2DGeometry& g, const T* cols, T* dx) {
 }
 
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
-// 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, bias),
-// whose bias and activation oneDNN applies in the primitive (else done after the GEMMs).
+// 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, args),
+// whose bias and Relu/Sigmoid/Tanh oneDNN applies in the primitive; any other end (a batch
+// norm, Relu6, Elu, LeakyRelu, the bias alone), or the im2col path, finishes after it.
 // kEpilogue (kMode 0): _FusedConv2DElementwise(input, filter, operands...), the same with
 // an elementwise program (conv_epilogue.h).
 template <typename T, int kMode, bool kFused = false, bool kEpilogue = false>
@@ -70,7 +72,8 @@ class ConvOp : public OpKernel {
  public:
   explicit ConvOp(OpKernelConstruction& c)
       : OpKernel(c),
-        act_(FusedOf(c)),
+        fused_(FusedOf(c)),
+        act_(fused_.ok() && !fused_->batch_norm ? fused_->bias_activation() : std::nullopt),
         constant_filter_(kMode == 0 && InputIsConstant(c.node(), 1)),
         dnnl_(act_) {
     if constexpr (kEpilogue) epilogue_.emplace(c);
@@ -79,10 +82,15 @@ class ConvOp : public OpKernel {
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareConv2D(ctx, static_cast<ConvMode>(kMode), &out));
-    const T* bias = nullptr;
+    const T* bias = nullptr;            // what oneDNN adds in the primitive
+    std::array<const T*, 4> args = {};  // no allocation in a step
     if constexpr (kFused) {
-      RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
-      bias = ctx.input(2).base<T>();
+      RILL_RETURN_IF_ERROR(fused_.status());
+      for (int i = 0; i < fused_->num_args(); ++i) {
+        RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2 + i, out->shape()));
+        args[i] = ctx.input(2 + i).base<T>();
+      }
+      if (act_) bias = args[0];
     }
     ConvPostOps storage;
     const ConvPostOps* post = nullptr;
@@ -93,8 +101,7 @@ class ConvOp : public OpKernel {
     bool finished = false;  // the bias and activation, or the epilogue, applied too
     RILL_RETURN_IF_ERROR(Convolve(ctx, g, bias, post, out, &finished));
     if (kFused && !finished) {
-      const int64_t rows = g.batch * g.out_h * g.out_w;
-      BiasActivationRows<T>(*act_, out->base<T>(), bias, out->base<T>(), rows, g.out_c);
+      FusedEpilogueRows<T>(*fused_, out->base<T>(), args, g.batch * g.out_h * g.out_w, g.out_c);
     }
     if constexpr (kEpilogue) {
       if (!finished) epilogue_->Apply(ctx, out);
@@ -103,9 +110,9 @@ class ConvOp : public OpKernel {
   }
 
  private:
-  static std::optional<FusedActivation> FusedOf(const OpKernelConstruction& c) {
-    if constexpr (!kFused) return std::nullopt;
-    return ParseFusedActivation(c.node().attr<std::string>("activation"));
+  static absl::StatusOr<FusedEpilogue> FusedOf(const OpKernelConstruction& c) {
+    if constexpr (!kFused) return FusedEpilogue();
+    return ParseFusedConv2DEpilogue(c.node().attrs());
   }
 
   absl::Status Convolve(OpKernelContext& ctx, const Conv2DGeometry& g, const T* bias,
@@ -157,10 +164,11 @@ class ConvOp : public OpKernel {
     return absl::OkStatus();
   }
 
-  const std::optional<FusedActivation> act_;  // _FusedConv2D's
-  const bool constant_filter_;                // the forward's filter is a Const's value
-  DnnlConv dnnl_;                             // float only
-  std::optional<ConvEpilogue<T>> epilogue_;   // kEpilogue's
+  const absl::StatusOr<FusedEpilogue> fused_;  // _FusedConv2D's end
+  const std::optional<FusedActivation> act_;   // the part of it oneDNN applies
+  const bool constant_filter_;                 // the forward's filter is a Const's value
+  DnnlConv dnnl_;                              // float only
+  std::optional<ConvEpilogue<T>> epilogue_;    // kEpilogue's
 };
 
 template <typename T>

@@ -41,7 +41,7 @@ class MatMulOp : public OpKernel {
                                    b.dim_size(1), T(0), out->base<T>(), n));
     }
     if constexpr (kFused) {
-      FusedEpilogueRows<T>(*epilogue_, out->base<T>(), ctx.input(2).base<T>(), m, n);
+      FusedEpilogueRows<T>(*epilogue_, out->base<T>(), {ctx.input(2).base<T>()}, m, n);
     }
     return absl::OkStatus();
   }

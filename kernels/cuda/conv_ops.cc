@@ -22,6 +22,7 @@
 #include "rill/core/conv_kernel_util.h"
 #include "rill/kernels/cuda/conv_launch.h"
 #include "rill/kernels/cuda/copy_launch.h"
+#include "rill/kernels/cuda/fused_epilogue_gpu.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -103,25 +104,31 @@ bool ReducedPrecision(cudnnConvolutionBwdFilterAlgo_t a) {
 }
 
 // kMode 0: Conv2D(input, filter); 1: BackpropInput(sizes, filter, dy);
-// 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, bias),
-// the convolution then its bias and activation in place.
+// 2: BackpropFilter(input, sizes, dy). kFused (kMode 0): _FusedConv2D(input, filter, args),
+// the convolution then its bias and activation in place (fused_epilogue_gpu.h).
 template <int kMode, bool kFused = false>
 class ConvGpu : public OpKernel {
  public:
   explicit ConvGpu(OpKernelConstruction& c) : OpKernel(c), tf32_(c.options().allow_tf32) {
-    if constexpr (kFused) act_ = ParseFusedActivation(c.node().attr<std::string>("activation"));
+    if constexpr (kFused) fused_ = ParseFusedConv2DEpilogue(c.node().attrs());
   }
   bool IsExpensive() const override { return true; }
 
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out;
     RILL_ASSIGN_OR_RETURN(Conv2DGeometry g, PrepareConv2D(ctx, static_cast<ConvMode>(kMode), &out));
-    if constexpr (kFused) RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2, out->shape()));
+    if constexpr (kFused) {
+      RILL_RETURN_IF_ERROR(fused_.status());
+      for (int i = 0; i < fused_->num_args(); ++i) {
+        RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2 + i, out->shape()));
+      }
+      if (fused_->batch_norm) return FusedEpilogueGpu<float>(*fused_, nullptr, nullptr, 0, 0, 0);
+    }
     RILL_RETURN_IF_ERROR(Convolve(ctx, g, out));
     if constexpr (kFused) {
-      RILL_CUDA_CHECK(LaunchBiasActivation<float>(
-          act_, out->base<float>(), ctx.input(2).base<float>(), out->base<float>(),
-          out->NumElements(), g.out_c, ContextOf(ctx)->stream));
+      RILL_RETURN_IF_ERROR(FusedEpilogueGpu<float>(*fused_, out->base<float>(),
+                                                   ctx.input(2).base<float>(), out->NumElements(),
+                                                   g.out_c, ContextOf(ctx)->stream));
     }
     return absl::OkStatus();
   }
@@ -410,7 +417,7 @@ class ConvGpu : public OpKernel {
   }
 
   bool tf32_;
-  FusedActivation act_ = FusedActivation::kRelu;  // _FusedConv2D's
+  absl::StatusOr<FusedEpilogue> fused_ = FusedEpilogue();  // _FusedConv2D's end
   std::mutex mu_;
   absl::flat_hash_map<Key, Choice> cache_;
 };

@@ -2,11 +2,11 @@
 // _FusedMatMul (cuBLAS), reductions and ArgMax (axes read on the host), softmax, random ops.
 #include "rill/core/broadcast.h"
 #include "rill/core/conv_kernel_util.h"
-#include "rill/core/fused_epilogue.h"
 #include "rill/core/kernel_util.h"
 #include "rill/core/shape_inference.h"
 #include "rill/core/shape_util.h"
 #include "rill/kernels/cuda/conv_launch.h"
+#include "rill/kernels/cuda/fused_epilogue_gpu.h"
 #include "rill/kernels/cuda/gpu_context.h"
 #include "rill/kernels/cuda/launch.h"
 
@@ -174,44 +174,15 @@ class MatMulGpu : public OpKernel {
     }
     if (geo.m == 0 || geo.n == 0) return absl::OkStatus();
     RILL_RETURN_IF_ERROR(Product(ctx, geo, out));
-    if constexpr (kFused) RILL_RETURN_IF_ERROR(Epilogue(ctx, geo, out));
+    if constexpr (kFused) {
+      RILL_RETURN_IF_ERROR(FusedEpilogueGpu<T>(*epilogue_, out->base<T>(), ctx.input(2).base<T>(),
+                                               out->NumElements(), geo.n, ContextOf(ctx)->stream));
+    }
     return absl::OkStatus();
   }
   bool IsExpensive() const override { return true; }
 
  private:
-  // The bias and activation in place: one kernel for Relu, Sigmoid and Tanh (as
-  // _BiasActivation's); the bias, then the activation op's own kernel, for the others.
-  absl::Status Epilogue(OpKernelContext& ctx, const MatMulGeometry& geo, Tensor* out) {
-    const FusedEpilogue& e = *epilogue_;
-    T* y = out->base<T>();
-    const T* bias = ctx.input(2).base<T>();
-    const int64_t n = out->NumElements();
-    cudaStream_t stream = ContextOf(ctx)->stream;
-    if (const std::optional<FusedActivation> a = e.bias_activation()) {
-      RILL_CUDA_CHECK(LaunchBiasActivation<T>(*a, y, bias, y, n, geo.n, stream));
-      return absl::OkStatus();
-    }
-    RILL_CUDA_CHECK(LaunchBiasAdd<T>(y, bias, y, n, geo.n, stream));
-    const T alpha = static_cast<T>(e.leakyrelu_alpha);
-    cudaError_t err = cudaSuccess;
-    switch (e.point_activation().value_or(PointActivation::kSelu)) {
-      case PointActivation::kRelu6:
-        err = LaunchPointActivation<PointActivation::kRelu6, T>(y, y, alpha, n, stream);
-        break;
-      case PointActivation::kElu:
-        err = LaunchPointActivation<PointActivation::kElu, T>(y, y, alpha, n, stream);
-        break;
-      case PointActivation::kLeakyRelu:
-        err = LaunchPointActivation<PointActivation::kLeakyRelu, T>(y, y, alpha, n, stream);
-        break;
-      default:  // the bias alone (no fused op is Selu)
-        break;
-    }
-    RILL_CUDA_CHECK(err);
-    return absl::OkStatus();
-  }
-
   absl::Status Product(OpKernelContext& ctx, const MatMulGeometry& geo, Tensor* out) {
     const Tensor& a = ctx.input(0);
     const Tensor& b = ctx.input(1);

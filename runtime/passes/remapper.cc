@@ -283,8 +283,8 @@ absl::StatusOr<PlanGraph> FuseForward(const PlanGraph& in) {
       spec.attrs = {{"T", old.output_type(0)}};
     }
     spec.name = act->name();
-    if (spec.op == "_FusedMatMul") {  // TensorFlow's attrs: the bias and the activation's op
-      spec.attrs["fused_ops"] = FusedMatMulOps(act->type_string());
+    if (absorbed.contains(product)) {  // TensorFlow's attrs: the bias, the activation's op
+      spec.attrs["fused_ops"] = FusedBiasOps(act->type_string());
     } else {
       spec.attrs["activation"] = a;
     }

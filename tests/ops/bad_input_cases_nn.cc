@@ -352,7 +352,7 @@ void DepthwiseCases() {
 void FusedConvCases() {
   const AttrMap conv = Conv();
   AttrMap fused_conv = conv;
-  fused_conv["activation"] = std::string("tanh");
+  fused_conv["fused_ops"] = std::vector<std::string>{"BiasAdd", "Tanh"};
   AddRecipe({"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({5})}, fused_conv});
   Both("a bias of the wrong length",
        {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({2})}, fused_conv},
@@ -361,6 +361,25 @@ void FusedConvCases() {
        {"_FusedConv2D", {F({1, 4, 4, 3}), F({3, 3, 2, 5}), F({5})}, fused_conv},
        {"3 channels", "[3,3,2,5]"});
   Both("a scalar bias", {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({})}, fused_conv});
+  // TensorFlow's batch norm fusion: four vectors, a finite epsilon.
+  AttrMap bn = conv;
+  bn["fused_ops"] = std::vector<std::string>{"FusedBatchNorm", "Relu6"};
+  const std::vector<Tensor> bn_in = {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({5}),
+                                     F({5}),          F({5}),          F({5})};
+  std::vector<Tensor> short_mean = bn_in;
+  short_mean[4] = F({4});
+  Both("a batch norm mean of 4 channels", {"_FusedConv2D", short_mean, bn}, {"[4]", "[1,4,4,5]"});
+  AttrMap bn_eps = bn;
+  bn_eps["epsilon"] = -1.0f;
+  AddCase("a batch norm epsilon of -1", {"_FusedConv2D", bn_in, bn_eps}, kConstruction, kInvalid,
+          {"epsilon"});
+  AddCase("a batch norm with a bias's one argument",
+          {"_FusedConv2D", {F({1, 4, 4, 2}), F({3, 3, 2, 5}), F({5})}, bn}, kConstruction, kInvalid,
+          {"take 4 arguments", "num_args is 1"});
+  AttrMap bn_last = conv;
+  bn_last["fused_ops"] = std::vector<std::string>{"BiasAdd", "FusedBatchNorm"};
+  AddCase("FusedBatchNorm after BiasAdd", {"_FusedConv2D", bn_in, bn_last}, kConstruction, kInvalid,
+          {"unsupported fusion"});
   // A convolution and its epilogue program (register 0: the convolution's output).
   for (const char* op : {"_FusedConv2DElementwise", "_FusedDepthwiseConv2dNativeElementwise"}) {
     const bool depthwise = std::string(op) != "_FusedConv2DElementwise";

@@ -22,7 +22,7 @@ TEST(FusedOps, ValuesByHand) {
   for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {  // oneDNN's post-op; im2col then the rows
     absl::StatusOr<Tensor> conv = RunOp(
         [](const Scope& s, const auto& in) {
-          return FusedConv2D(s, in[0], in[1], in[2], {1, 1, 1, 1}, "VALID", "relu");
+          return FusedConv2D(s, in[0], in[1], in[2], {1, 1, 1, 1}, "VALID", "Relu");
         },
         {FromDoubles(dt, {1, 1, 2, 1}, {1, 2}), FromDoubles(dt, {1, 1, 1, 2}, {3, -1}),
          FromDoubles(dt, {2}, {0.5, 0.5})});
@@ -68,6 +68,35 @@ TEST(FusedOps, EveryFusedOpsEnd) {
        FromDoubles(DT_FLOAT, {2}, {0, 0})});
   ASSERT_TRUE(y.ok()) << y.status();
   ExpectTensorNear(*y, DT_FLOAT, {1, 2}, {1, 2}, 0);
+}
+
+// TensorFlow's batch norm fusion of a 1x1 convolution of two pixels [1], [2] by [3, -1]:
+// the products [3, -1], [6, -2]; mean [1, 0], variance [3, 0] + epsilon 1 (factor
+// scale / 2 and scale / 1 with scale [2, 1]), offset [0.5, 0]: [2.5, -1], [5.5, -2], then
+// Relu6. On both of the CPU's paths (oneDNN's in float, im2col in double).
+TEST(FusedOps, ConvBatchNormByHand) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE}) {
+    SCOPED_TRACE(DataTypeString(dt));
+    absl::StatusOr<Tensor> y = RunOp(
+        [](const Scope& s, const auto& in) {
+          const Operation op =
+              internal::NodeBuilder(s, "_FusedConv2D")
+                  .Input(in[0])
+                  .Input(in[1])
+                  .Inputs({in[2], in[3], in[4], in[5]})
+                  .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+                  .Attr("padding", std::string("VALID"))
+                  .Attr("fused_ops", std::vector<std::string>{"FusedBatchNorm", "Relu6"})
+                  .Attr("epsilon", 1.0f)
+                  .Finalize();
+          return op.node() == nullptr ? Output() : Output(op.node(), 0);
+        },
+        {FromDoubles(dt, {1, 1, 2, 1}, {1, 2}), FromDoubles(dt, {1, 1, 1, 2}, {3, -1}),
+         FromDoubles(dt, {2}, {2, 1}), FromDoubles(dt, {2}, {0.5, 0}), FromDoubles(dt, {2}, {1, 0}),
+         FromDoubles(dt, {2}, {3, 0})});
+    ASSERT_TRUE(y.ok()) << y.status();
+    ExpectTensorNear(*y, dt, {1, 1, 2, 2}, {2.5, 0, 5.5, 0}, 1e-6);
+  }
 }
 
 // A graph holding the node with TensorFlow's attrs, as its tests build it: num_args is

@@ -443,10 +443,44 @@ void ConvolutionCases(CaseList& l) {
       Vals({2, 3, 4}, -1, 1, 75));
 }
 
-// _FusedMatMul's ends that _BiasActivationGrad does not take, with the product of k = 1
-// kept at least 0.07 from every kink (a away from 0, b positive, a small bias); a negative
-// LeakyRelu alpha takes the path that computes the product again.
-void FusedMatMulEpilogueCases(CaseList& l) {
+// TensorFlow's batch norm fusion of a convolution, _FusedConv2D(x, f, scale, offset, mean,
+// variance) with fused_ops [FusedBatchNorm, act], differentiated through the ops it fuses.
+// Mean and variance are constants (in the dtype the checker runs in): no gradient reaches
+// them, as through FusedBatchNormV3 in inference.
+Output ConvBatchNorm(const Scope& s, const Xs& in, const std::string& act, uint32_t seed) {
+  std::vector<std::string> fused_ops = {"FusedBatchNorm"};
+  if (!act.empty()) fused_ops.push_back(act);
+  const Output mean = Cast(s, Const(s, Vals({2}, -0.2, 0.2, seed)), in[2].type());
+  const Output variance = Cast(s, Const(s, Vals({2}, 0.5, 1.5, seed + 1)), in[2].type());
+  const Operation op = internal::NodeBuilder(s, "_FusedConv2D")
+                           .Input(in[0])
+                           .Input(in[1])
+                           .Inputs({in[2], in[3], mean, variance})
+                           .Attr("strides", std::vector<int64_t>{1, 1, 1, 1})
+                           .Attr("padding", std::string("SAME"))
+                           .Attr("fused_ops", fused_ops)
+                           .Attr("epsilon", 0.001f)
+                           .Finalize();
+  return op.node() == nullptr ? Output() : Output(op.node(), 0);
+}
+
+void FusedBatchNormCases(CaseList& l, uint32_t seed) {
+  for (const char* a : {"", "Elu", "Tanh"}) {
+    const std::string act = a;
+    l.cases.push_back(
+        {"_FusedConv2D_[FusedBatchNorm," + act + "]",
+         {"_FusedConv2D"},
+         [act, seed](const Scope& s, const Xs& in) { return ConvBatchNorm(s, in, act, seed + 4); },
+         {Vals({1, 3, 2, 2}, -1, 1, seed), Vals({2, 2, 2, 2}, -1, 1, seed + 1),
+          Vals({2}, 0.5, 1.5, seed + 2), Vals({2}, -0.5, 0.5, seed + 3)}});
+    seed += 6;
+  }
+}
+
+// The ends of _FusedMatMul and _FusedConv2D that _BiasActivationGrad does not take, with
+// the product of k = 1 kept at least 0.07 from every kink (a away from 0, b positive, a
+// small bias); a negative LeakyRelu alpha takes the path that builds the product again.
+void FusedEpilogueCases(CaseList& l) {
   const std::pair<const char*, float> ends[] = {
       {"", 0.2f}, {"Relu6", 0.2f}, {"Elu", 0.2f}, {"LeakyRelu", 0.3f}, {"LeakyRelu", -0.4f}};
   uint32_t seed = 140;
@@ -461,8 +495,18 @@ void FusedMatMulEpilogueCases(CaseList& l) {
          },
          {AwayFromZero({3, 1}, seed), Vals({2, 1}, 0.6, 1, seed + 1),
           Vals({2}, -0.05, 0.05, seed + 2)}});
+    // The same of a 1x1 convolution of one channel (its product rebuilt for alpha < 0).
+    l.cases.push_back(
+        {absl::StrCat("_FusedConv2D_[BiasAdd,", act, "]_alpha", al),
+         {"_FusedConv2D"},
+         [act, al](const Scope& s, const Xs& in) {
+           return Output(FusedConv2D(s, in[0], in[1], in[2], {1, 1, 1, 1}, "VALID", act, al));
+         },
+         {AwayFromZero({1, 2, 2, 1}, seed), Vals({1, 1, 1, 2}, 0.6, 1, seed + 1),
+          Vals({2}, -0.05, 0.05, seed + 2)}});
     seed += 3;
   }
+  FusedBatchNormCases(l, seed);
 }
 
 // Fused ops of the graph optimizer and Keras, and a whole network.
@@ -509,7 +553,8 @@ void FusedCases(CaseList& l) {
         {"_FusedConv2D_" + act,
          {"_FusedConv2D"},
          [act](const Scope& s, const Xs& in) {
-           return Output(FusedConv2D(s, in[0], in[1], in[2], {1, 2, 1, 1}, "SAME", act));
+           const std::string op = act == "sigmoid" ? "Sigmoid" : "Tanh";
+           return Output(FusedConv2D(s, in[0], in[1], in[2], {1, 2, 1, 1}, "SAME", op));
          },
          {Vals({2, 5, 4, 2}, -1, 1, seed + 3), Vals({3, 2, 2, 3}, -1, 1, seed + 4),
           Vals({3}, -0.5, 0.5, seed + 5)}});
@@ -548,7 +593,7 @@ std::vector<Case> Cases() {
   ActivationGradAndLossCases(l);
   ConvolutionCases(l);
   FusedCases(l);
-  FusedMatMulEpilogueCases(l);
+  FusedEpilogueCases(l);
   return l.cases;
 }
 

@@ -73,8 +73,8 @@ std::vector<OpCase> Convolutions(const Geometry& g) {
                                                                  in[1], st, pad);
                },
                {x, ddy}});
-  for (const std::string a : {"relu", "sigmoid", "tanh"}) {
-    c.push_back({absl::StrCat("_FusedConv2D ", a, " ", what),
+  for (const std::string a : {"Relu", "Sigmoid", "Tanh", "", "Relu6", "Elu", "LeakyRelu"}) {
+    c.push_back({absl::StrCat("_FusedConv2D [BiasAdd ", a, "] ", what),
                  [=](auto s, const auto& in) {
                    return ops::FusedConv2D(s, in[0], in[1], in[2], st, pad, a);
                  },

@@ -206,7 +206,8 @@ TEST_F(PassesTest, ForwardFusionTakesTheProductReadOnlyByItsBiasAdd) {
   EXPECT_EQ(c->type_string(), "_FusedConv2D");
   EXPECT_EQ(c->attr<std::vector<int64_t>>("strides"), (std::vector<int64_t>{1, 2, 2, 1}));
   EXPECT_EQ(c->attr<std::string>("padding"), "SAME");
-  EXPECT_EQ(c->attr<std::string>("activation"), "sigmoid");
+  EXPECT_EQ(c->attr<std::vector<std::string>>("fused_ops"),
+            (std::vector<std::string>{"BiasAdd", "Sigmoid"}));
   for (int id = 0; id < g->graph->num_nodes(); ++id) {  // no orphaned product is left
     const std::string& op = g->graph->node(id)->type_string();
     EXPECT_TRUE(op != "Conv2D") << g->graph->node(id)->name();
