@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fused_op_test_util.h"
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
@@ -21,38 +22,12 @@ namespace {
 namespace matmul_op_test {
 
 template <typename T>
-class FusedMatMulOpTest : public OpsTestBase {
+class FusedMatMulOpTest : public fused_op_test_util::FusedOpTestBase {
  protected:
   static constexpr auto kTValueType = DataTypeToEnum<T>::value;
 
   using BiasAddGraphRunner = std::function<bool(const Tensor& lhs_data, const Tensor& rhs_data,
                                                 const Tensor& bias_data, Tensor* out)>;
-
-  // Whether this process has a GPU for the Session's graph.
-  static bool HasGpu() {
-    std::unique_ptr<Session> session(NewSession(SessionOptions()));
-    for (const std::string& d : session->ListDevices()) {
-      if (d.find("GPU") != std::string::npos) return true;
-    }
-    return false;
-  }
-
-  // Runs the graph of `root` and fetches `fetch` into *output, every node on one device.
-  void RunAndFetch(const Scope& root, const std::string& fetch, Tensor* output,
-                   bool allow_gpu_device) {
-    GraphDef graph;
-    TF_ASSERT_OK(root.ToGraphDef(&graph));
-    SessionOptions session_options;
-    session_options.optimize_graph = false;  // rill: the graph exactly as built
-    const std::string device = allow_gpu_device && HasGpu() ? "/GPU:0" : "/CPU:0";
-    graph::SetDefaultDevice(device, &graph);
-    std::unique_ptr<Session> session(NewSession(session_options));
-    TF_ASSERT_OK(session->Create(graph));
-    std::vector<Tensor> unfused_tensors;
-    TF_ASSERT_OK(session->Run({}, {fetch}, {}, &unfused_tensors));
-    ASSERT_FALSE(unfused_tensors.empty());
-    *output = unfused_tensors[0];
-  }
 
   void RunMatMulWithBiasAndActivation(const Tensor& lhs_data, const Tensor& rhs_data,
                                       const Tensor& bias_data, bool transpose_a, bool transpose_b,
@@ -100,19 +75,9 @@ class FusedMatMulOpTest : public OpsTestBase {
                      .Attr("transpose_a", transpose_a)
                      .Attr("transpose_b", transpose_b)
                      .Finalize(node_def()));
-    SetDevice(allow_gpu_device && HasGpu() ? DEVICE_GPU : DEVICE_CPU);
-    TF_ASSERT_OK(InitOp());
-    inputs_.clear();  // each call of a test runs a node of its own
-    AddInputFromArray<T>(lhs_data.shape(),
-                         absl::MakeConstSpan(lhs_data.flat<T>().data(), lhs_data.NumElements()));
-    AddInputFromArray<T>(rhs_data.shape(),
-                         absl::MakeConstSpan(rhs_data.flat<T>().data(), rhs_data.NumElements()));
-    for (const Tensor& arg : args_data) {
-      AddInputFromArray<T>(arg.shape(),
-                           absl::MakeConstSpan(arg.flat<T>().data(), arg.NumElements()));
-    }
-    TF_ASSERT_OK(RunOpKernel());
-    *output = *GetOutput(0);
+    std::vector<const Tensor*> inputs = {&lhs_data, &rhs_data};
+    for (const Tensor& arg : args_data) inputs.push_back(&arg);
+    this->template RunNode<T>(inputs, output, allow_gpu_device);
   }
 
   void VerifyBiasAddTensorsNear(int m, int k, int n, bool transpose_a, bool transpose_b,
