@@ -277,7 +277,11 @@ std::vector<OpCase> MatMuls() {
         c.push_back({"MatMul " + what,
                      [attrs](auto s, const auto& x) { return ops::MatMul(s, x[0], x[1], attrs); },
                      {in[0], in[1]}});
-        for (const std::string a : {"Relu", "Sigmoid", "Tanh", "", "Relu6", "Elu", "LeakyRelu"}) {
+        // The bias-activation ends for every transpose; the others (an epilogue after the
+        // product, whatever the transposes) once.
+        std::vector<std::string> ends = {"Relu", "Sigmoid", "Tanh"};
+        if (!ta && !tb) ends.insert(ends.end(), {"", "Relu6", "Elu", "LeakyRelu"});
+        for (const std::string& a : ends) {
           c.push_back({"_FusedMatMul [BiasAdd " + a + "] " + what,
                        [attrs, a](auto s, const auto& x) {
                          return ops::FusedMatMul(s, x[0], x[1], x[2], a, attrs);

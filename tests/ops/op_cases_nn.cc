@@ -73,7 +73,11 @@ std::vector<OpCase> Convolutions(const Geometry& g) {
                                                                  in[1], st, pad);
                },
                {x, ddy}});
-  for (const std::string a : {"Relu", "Sigmoid", "Tanh", "", "Relu6", "Elu", "LeakyRelu"}) {
+  // The ends oneDNN fuses on every geometry; the others (an epilogue after the product,
+  // whatever its shape) on the small ones.
+  std::vector<std::string> ends = {"Relu", "Sigmoid", "Tanh"};
+  if (g.oc <= 8) ends.insert(ends.end(), {"", "Relu6", "Elu", "LeakyRelu"});
+  for (const std::string& a : ends) {
     c.push_back({absl::StrCat("_FusedConv2D [BiasAdd ", a, "] ", what),
                  [=](auto s, const auto& in) {
                    return ops::FusedConv2D(s, in[0], in[1], in[2], st, pad, a);
