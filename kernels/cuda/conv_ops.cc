@@ -122,7 +122,7 @@ class ConvGpu : public OpKernel {
       for (int i = 0; i < fused_->num_args(); ++i) {
         RILL_RETURN_IF_ERROR(CheckFusedBias(ctx, 2 + i, out->shape()));
       }
-      if (fused_->batch_norm) return FusedEpilogueGpu<float>(*fused_, nullptr, nullptr, 0, 0, 0);
+      RILL_RETURN_IF_ERROR(CheckFusedEpilogueGpu(*fused_));
     }
     RILL_RETURN_IF_ERROR(Convolve(ctx, g, out));
     if constexpr (kFused) {

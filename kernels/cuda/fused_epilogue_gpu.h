@@ -15,13 +15,18 @@
 
 namespace rill::gpu {
 
+// InvalidArgument for an end the GPU does not run (a batch norm), checked before the
+// product is computed.
+inline absl::Status CheckFusedEpilogueGpu(const FusedEpilogue& e) {
+  if (!e.batch_norm) return absl::OkStatus();
+  return errors::InvalidArgument(
+      "fused_ops [FusedBatchNorm, ...] run on the CPU only (place the node on /CPU:0)");
+}
+
 template <typename T>
 absl::Status FusedEpilogueGpu(const FusedEpilogue& e, T* y, const T* bias, int64_t n,
                               int64_t channels, cudaStream_t stream) {
-  if (e.batch_norm) {
-    return errors::InvalidArgument(
-        "fused_ops [FusedBatchNorm, ...] run on the CPU only (place the node on /CPU:0)");
-  }
+  RILL_RETURN_IF_ERROR(CheckFusedEpilogueGpu(e));
   if (const std::optional<FusedActivation> a = e.bias_activation()) {
     RILL_CUDA_CHECK(LaunchBiasActivation<T>(*a, y, bias, y, n, channels, stream));
     return absl::OkStatus();
