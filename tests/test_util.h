@@ -13,6 +13,23 @@
 
 namespace rill::testing {
 
+// True in the ASan and TSan builds (clang's __has_feature; gcc's __SANITIZE_*__). Tests
+// whose value there is memory and race checking, not breadth, run fewer rounds in them:
+// CI runs both passes on two cores within its time budget.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RILL_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RILL_TEST_SANITIZED 1
+#endif
+#ifdef RILL_TEST_SANITIZED
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
 // Uniform values in [lo, hi] (integers rounded), reproducible from `seed`.
 Tensor RandomTensor(DataType dt, const TensorShape& shape, double lo, double hi, uint32_t seed);
 // Float64 values 0, 0.05, 0.1, ... shuffled (reproducible from `seed`): far enough apart

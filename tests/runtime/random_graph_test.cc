@@ -61,9 +61,12 @@ bool DrawsRandomNumbers(const Graph& g) {
 // runs in the same order, so variables evolve alike), fails in both or in neither, with
 // the same values. Programs that draw random numbers are left out (unseeded draws differ
 // from Session to Session).
+// The sanitizer builds compare the first 1200 programs (all 4000 took 77 s under ASan on
+// two cores): BuildAndRunNeverCrash is their fuzz of the kernels; release compares 4000.
 TEST(RandomGraphs, OptimizedPlansComputeWhatTheGraphSays) {
   int compared = 0;
-  for (uint32_t seed = 0; seed < 4000; ++seed) {
+  const uint32_t programs = kSanitizedBuild ? 1200 : 4000;
+  for (uint32_t seed = 0; seed < programs; ++seed) {
     SeededChoices choices(seed);
     Scope root = Scope::NewRootScope();
     RandomProgram program;
@@ -95,7 +98,7 @@ TEST(RandomGraphs, OptimizedPlansComputeWhatTheGraphSays) {
     }
   }
   std::printf("optimized against unoptimized: %d values compared\n", compared);
-  EXPECT_GT(compared, 2000);
+  EXPECT_GT(compared, kSanitizedBuild ? 600 : 2000);
 }
 
 }  // namespace random_graph_test
