@@ -136,6 +136,14 @@ absl::StatusOr<int64_t> ListLength(const OpDef& def, const ArgDef& arg, NodeSpec
   }
   const int64_t count = static_cast<int64_t>(left / lists);
   if (count < 1) return errors::InvalidArgument("input list '", arg.name, "' is empty");
+  // A length given as well must agree (TensorFlow: "Inconsistent values for attr 'N'").
+  if (auto it = spec.attrs.find(arg.number_attr); it != spec.attrs.end()) {
+    const int64_t* given = std::get_if<int64_t>(&it->second);
+    if (given != nullptr && *given != count) {
+      return errors::InvalidArgument("attr '", arg.number_attr, "' is ", *given, " but input list '",
+                                     arg.name, "' has ", count, " inputs");
+    }
+  }
   spec.attrs[arg.number_attr] = count;
   counted->insert(arg.number_attr);
   return count;

@@ -102,6 +102,8 @@ void ElementwiseCases() {
   AddRecipe({"AddN", {F({2, 3}), F({2, 3})}, {}});
   Both("inputs of different shapes", {"AddN", {F({2, 3}), F({3, 2})}, {}}, {"[3,2]"});
   Both("a third input of another rank", {"AddN", {F({2, 3}), F({2, 3}), F({6})}, {}}, {"[6]"});
+  AddCase("N that is not the number of inputs", {"AddN", {F({2}), F({2})}, {{"N", int64_t{1}}}},
+          kConstruction, kInvalid, {"attr 'N' is 1", "has 2"});
   AddCase("inputs of different dtypes", {"AddN", {F({2, 3}), I({2, 3})}, {}}, kConstruction,
           kInvalid, {"int32"});
 }
