@@ -85,6 +85,32 @@ class While {
   OutputList output;
 };
 
+// TensorFlow 1's dataflow control flow (tf.raw_ops.Switch and Merge; TensorFlow's C++ API
+// has both in control_flow_ops.h). Switch forwards `data` to `output_true` when the scalar
+// bool `pred` is true, else to `output_false`; the other output is dead in that run. A dead
+// value kills every node that reads it (by a data or a control edge): that node does not
+// run and its outputs are dead too, until a Merge, which forwards its lowest-numbered live
+// input (`value_index` says which) and is dead only when all its inputs are. Fetching a dead
+// value is InvalidArgument; a node of a branch with no data input from its Switch (a
+// constant) is made dead by a control edge from that Switch's output (an Identity of it, as
+// tf.cond's pivot). Switch runs on any device (`pred` is read on the host); Merge on the CPU.
+// ops/switch_merge_grad.cc differentiates both, as TensorFlow 1's cond gradients do.
+class Switch {
+ public:
+  Switch(const Scope& scope, Input data, Input pred);
+  Operation operation;
+  Output output_false;
+  Output output_true;
+};
+
+class Merge {
+ public:
+  Merge(const Scope& scope, InputList inputs);
+  Operation operation;
+  Output output;
+  Output value_index;
+};
+
 // then_fn(inputs) or else_fn(inputs) as `pred` says, each built into a function; their
 // return values (as many, of the same dtypes) become *outputs.
 absl::Status Cond(const Scope& scope, const Output& pred, const std::vector<Output>& inputs,

@@ -98,7 +98,7 @@ absl::Status GatherInputs(RunState* s, const PlanNode& pn, const Tensor** inputs
     } else {
       inputs[i] = &s->slots[pn.input_slots[i]];
     }
-    if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i]) {
+    if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i] && !pn.is_merge) {  // Merge: dead
       return UninitializedInput(pn, static_cast<int>(i));
     }
   }
@@ -110,6 +110,11 @@ absl::Status GatherInputs(RunState* s, const PlanNode& pn, const Tensor** inputs
 // Runs one node's kernel; false when an async kernel will finish the node later.
 bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode& pn) {
   const int n_in = static_cast<int>(pn.input_slots.size());
+  if (s->dead_slots != nullptr && InputsDead(*s, pn)) {
+    MarkDead(s, pn);  // it does not run (runtime/deadness.cc)
+    ReleaseInputs(s, pn);
+    return true;
+  }
   if (!s->failed.load(std::memory_order_acquire)) {
     StepStatsCollector* stats = s->stats;
     const int64_t start_ns = stats != nullptr ? stats->Now() : 0;
@@ -150,6 +155,7 @@ bool RunNode(const std::shared_ptr<RunState>& owner, RunState* s, const PlanNode
       } else {
         st = pn.kernel->Compute(ctx);
       }
+      if (st.ok() && pn.kills_outputs) MarkUnsetOutputsDead(s, pn);
       if (st.ok() && s->recording) Record(s, pn, ctx, inputs.data());
     }
     FinishNode(s, pn, std::move(st), start_ns, std::move(timer));
@@ -455,6 +461,7 @@ absl::Status Finish(const ExecutionPlan& plan, RunState* s, std::vector<Tensor>*
   }
   RILL_RETURN_IF_ERROR(synced);
   for (size_t i = 0; i < plan.fetch_slots.size(); ++i) {
+    RILL_RETURN_IF_ERROR(CheckFetchLive(*s, static_cast<int>(i)));
     Tensor t =
         plan.fetch_vars[i] ? ReadVariable(plan.fetch_vars[i]) : s->slots[plan.fetch_slots[i]];
     if (plan.fetch_vars[i] && t.IsInitialized() && plan.fetch_var_devices[i] != plan.host) {

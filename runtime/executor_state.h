@@ -3,6 +3,7 @@
 // installed for users: an implementation detail of Executor.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <memory>
@@ -23,6 +24,10 @@ struct Executor::State {
         slots(p.num_slots),
         pending(new std::atomic<int>[p.nodes.size()]),
         uses(new std::atomic<int>[p.num_slots]) {
+    if (p.has_dead_values) {
+      dead_slots.reset(new char[p.num_slots]);
+      dead_nodes.reset(new char[p.nodes.size()]);
+    }
     Reset();
   }
   ~State() {
@@ -40,6 +45,10 @@ struct Executor::State {
     remaining.store(static_cast<int>(plan.nodes.size() - plan.constants.size()),
                     std::memory_order_relaxed);
     failed.store(false, std::memory_order_relaxed);
+    if (dead_slots != nullptr) {
+      std::fill_n(dead_slots.get(), plan.num_slots, 0);
+      std::fill_n(dead_nodes.get(), plan.nodes.size(), 0);
+    }
     status = absl::OkStatus();
     stats = nullptr;
   }
@@ -56,6 +65,9 @@ struct Executor::State {
   std::vector<Tensor> slots;
   std::unique_ptr<std::atomic<int>[]> pending;
   std::unique_ptr<std::atomic<int>[]> uses;
+  // Plans with a Switch (runtime/deadness.cc): which slots and nodes are dead in this run.
+  // A producer writes its flags before it counts its consumers down, which orders them.
+  std::unique_ptr<char[]> dead_slots, dead_nodes;
   std::atomic<int> remaining{0};
   std::atomic<bool> failed{false};
   std::mutex mu;
@@ -73,6 +85,15 @@ struct Executor::State {
   std::vector<std::unique_ptr<StepGraph>> graphs;
   StepGraph* capturing = nullptr;  // the step being recorded, while its body runs
 };
+
+// Dead values (runtime/deadness.cc). Whether `pn` is dead in this run, by its inputs.
+bool InputsDead(const Executor::State& s, const PlanNode& pn);
+// Marks `pn` and all its outputs dead (it does not run).
+void MarkDead(Executor::State* s, const PlanNode& pn);
+// After a Switch ran: the output it left unset is dead.
+void MarkUnsetOutputsDead(Executor::State* s, const PlanNode& pn);
+// A fetched slot that is dead: InvalidArgument naming the value; OK when it is not.
+absl::Status CheckFetchLive(const Executor::State& s, int fetch);
 
 // A kernel's error, led by node and device once (a kernel that names its node already is
 // not prefixed twice).

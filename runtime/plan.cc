@@ -189,8 +189,12 @@ class Partitioner {
       // A fed or preset node: its value is there before the run.
       if (it == index_.end() || plan_->nodes[it->second].preset) continue;
       plan_->nodes[it->second].consumers.push_back(i);
+      pn.control_inputs.push_back(it->second);
       ++pn.num_predecessors;
     }
+    pn.kills_outputs = n->type_string() == "Switch";
+    pn.is_merge = n->type_string() == "Merge";
+    plan_->has_dead_values |= pn.kills_outputs;
     return absl::OkStatus();
   }
 

@@ -33,6 +33,12 @@ struct PlanNode {
   // A Const on the host with no control inputs: its value is put in its slot when a run
   // starts (ExecutionPlan::constants) and the node never runs, so it costs no scheduling.
   bool preset = false;
+  // Dead values (runtime/deadness.cc), in plans with a Switch: a Switch marks the output
+  // its kernel left unset dead; a Merge is dead only when all its data inputs are; any other
+  // node when one of its inputs or of `control_inputs` (plan nodes) is.
+  bool kills_outputs = false;
+  bool is_merge = false;
+  std::vector<int> control_inputs;
 };
 
 struct PlanRequest {
@@ -63,7 +69,8 @@ struct ExecutionPlan {
   std::vector<bool> slot_pinned;      // fetched, fed or preset: never released early
   // The preset nodes' values and slots, put in place before any node runs.
   std::vector<std::pair<int, Tensor>> constants;
-  bool has_async = false;  // some node is async
+  bool has_async = false;        // some node is async
+  bool has_dead_values = false;  // some node is a Switch: the executor tracks dead values
 };
 
 struct PlanContext {

@@ -67,6 +67,7 @@ class Splitter {
   ReplayPlan Split() {
     ReplayPlan rp;
     if (plan_.has_async) return Refuse("it has an asynchronous node (a collective)");
+    if (plan_.has_dead_values) return Refuse("a Switch decides in each run which nodes run");
     for (const PlanNode& pn : plan_.nodes) {
       if (!pn.device->IsHost() && pn.device->CanCapture()) rp.device = pn.device;
     }

@@ -11,6 +11,7 @@
 // - Identity(x) -> x (so identity chains vanish), unless x is a variable (an Identity
 //   of a variable snapshots its value at that point of the step, which readers of the
 //   variable itself would not see) or the Identity orders itself after control inputs.
+// None of these removes a node whose value is a Switch's output (see below).
 // A fetched node rewritten this way is fetched from what replaced it: the same value.
 #include "rill/runtime/passes/passes.h"
 
@@ -90,6 +91,9 @@ absl::StatusOr<PlanGraph> SimplifyArithmetic(const PlanGraph& in) {
     } else {
       same = UndoneTranspose(old, rw);
     }
+    // A Switch's outputs differ in deadness; a control edge moved onto the Switch itself
+    // would lose the dead branch's (tf.cond's pivot is such an Identity).
+    if (same.node != nullptr && same.node->type_string() == "Switch") return false;
     if (same.node != nullptr && same.node->output_type(same.index) == old.output_type(0)) {
       rw.Replace(old, {same}, {same.node});
       return true;

@@ -11,6 +11,7 @@
 //   from run to run or their effect is the point (the op's is_stateful flag);
 // - Placeholders and fed values: the caller gives them per run;
 // - nodes with control inputs: the ordering they ask for would be lost;
+// - Switch and Merge: which of their outputs is dead is decided in each run;
 // - values whose static shape is not fully known, or larger than max_folded_bytes: the
 //   plan would hold them for as long as it is cached (a 1 GiB Fill stays computed);
 // - nodes without a CPU kernel, and nodes whose kernel fails: the node stays, and the run
@@ -39,7 +40,8 @@ std::vector<const Tensor*> ConstantInputs(const Node& old, const GraphRewriter& 
 bool Foldable(const Node& old, const OptimizerOptions& options) {
   const OpDef& def = old.op_def();
   if (def.is_stateful || old.IsConstant() || old.IsPlaceholder() || old.num_inputs() == 0 ||
-      old.num_outputs() == 0 || !old.control_inputs().empty()) {
+      old.num_outputs() == 0 || !old.control_inputs().empty() || old.type_string() == "Switch" ||
+      old.type_string() == "Merge") {
     return false;
   }
   if (!HasKernelFor(old.type_string(), old.attrs(), "CPU")) return false;

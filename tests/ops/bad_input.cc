@@ -118,7 +118,11 @@ Outcome Try(const Recipe& r, bool fed) {
   Session session(root, SessionOptions(), CpuOnly());
   if (!inits.empty()) o.ran = session.Run({}, {}, inits, nullptr);
   std::vector<Output> fetch;
-  for (int k = 0; k < (*node)->num_outputs(); ++k) fetch.emplace_back(*node, k);
+  for (int k = 0; k < (*node)->num_outputs(); ++k) {
+    if (std::find(r.dead_outputs.begin(), r.dead_outputs.end(), k) == r.dead_outputs.end()) {
+      fetch.emplace_back(*node, k);
+    }
+  }
   std::vector<Tensor> out;
   if (o.ran.ok()) o.ran = session.Run(feeds, fetch, {Operation(*node)}, &out);
   return o;

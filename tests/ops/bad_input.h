@@ -23,6 +23,7 @@ struct Recipe {
   AttrMap attrs;               // type attrs come from the inputs unless set here
   bool runs = true;            // false: valid to add, but a run needs more (a feed, an init)
   std::function<void(Graph*, NodeSpec*)> tweak;  // a last change to the node (generic cases)
+  std::vector<int> dead_outputs;  // outputs dead when it runs (a Switch's): not fetched
 };
 
 enum class Where { kConstruction, kRun };

@@ -54,5 +54,7 @@ class CaseList {
 // The fused ops' cases (gradient_fused_cases.cc).
 void FusedCases(CaseList& l);
 void FusedEpilogueCases(CaseList& l);
+// Switch and Merge (gradient_switch_merge_cases.cc).
+void SwitchMergeCases(CaseList& l);
 
 }  // namespace rill::testing::gradient_cases

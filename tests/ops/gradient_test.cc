@@ -414,6 +414,7 @@ std::vector<Case> Cases() {
   ConvolutionCases(l);
   FusedCases(l);
   FusedEpilogueCases(l);
+  SwitchMergeCases(l);
   return l.cases;
 }
 
