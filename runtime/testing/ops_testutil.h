@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "gtest/gtest.h"
@@ -114,7 +115,10 @@ class OpsTestBase : public ::testing::Test {
     for (int i : refs_) refs.push_back(inputs_[static_cast<size_t>(i)]);
     if (!refs_.empty()) RILL_RETURN_IF_ERROR(session_->RunCallable(init_, refs, &ignored));
     outputs_.clear();
-    RILL_RETURN_IF_ERROR(session_->RunCallable(run_, fed, &outputs_));
+    dead_.clear();
+    absl::Status st = session_->RunCallable(run_, fed, &outputs_);
+    if (IsDeadFetch(st)) st = RunEachOutput(fed);  // a Switch: its untaken output is dead
+    RILL_RETURN_IF_ERROR(st);
     if (refs_.empty()) return absl::OkStatus();
     std::vector<Tensor> after;
     RILL_RETURN_IF_ERROR(session_->RunCallable(read_, {}, &after));
@@ -139,8 +143,13 @@ class OpsTestBase : public ::testing::Test {
     const bool ref = i < node_def_.input_is_ref().size() && node_def_.input_is_ref()[i];
     return {&inputs_[i], ref};
   }
-  // Output i of the last run (a failed test and an empty tensor when there is none).
+  // Output i of the last run (a failed test and an empty tensor when there is none);
+  // nullptr for an output that was dead (a Switch's untaken one), as TensorFlow's.
   Tensor* GetOutput(int output_index) {
+    if (output_index >= 0 && static_cast<size_t>(output_index) < outputs_.size() &&
+        static_cast<size_t>(output_index) < dead_.size() && dead_[output_index]) {
+      return nullptr;
+    }
     if (output_index < 0 || output_index >= static_cast<int>(outputs_.size())) {
       ADD_FAILURE() << "GetOutput(" << output_index << "): the last run made " << outputs_.size()
                     << " outputs";
@@ -222,6 +231,36 @@ class OpsTestBase : public ::testing::Test {
     return session_->MakeCallable({{}, variables_, {}}, &read_);
   }
 
+  static bool IsDeadFetch(const absl::Status& st) {
+    return st.code() == absl::StatusCode::kInvalidArgument &&
+           absl::StrContains(st.message(), "is dead in this run");
+  }
+
+  // Fetches the outputs one at a time, noting those that are dead.
+  absl::Status RunEachOutput(const std::vector<Tensor>& fed) {
+    const int n = node_->num_outputs();
+    if (single_.empty()) {
+      single_.resize(static_cast<size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        RILL_RETURN_IF_ERROR(
+            session_->MakeCallable({placeholders_, {Output(node_, i)}, {}}, &single_[i]));
+      }
+    }
+    outputs_.assign(static_cast<size_t>(n), Tensor());
+    dead_.assign(static_cast<size_t>(n), false);
+    for (int i = 0; i < n; ++i) {
+      std::vector<Tensor> one;
+      absl::Status st = session_->RunCallable(single_[i], fed, &one);
+      if (IsDeadFetch(st)) {
+        dead_[i] = true;
+        continue;
+      }
+      RILL_RETURN_IF_ERROR(st);
+      outputs_[i] = std::move(one[0]);
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status CheckInputs() const {
     const std::vector<DataType>& want = node_def_.input_types();
     if (inputs_.size() != want.size()) {
@@ -248,6 +287,8 @@ class OpsTestBase : public ::testing::Test {
   std::vector<Operation> assigns_;
   Session::CallableHandle run_ = 0, init_ = 0, read_ = 0;
   std::vector<Tensor> outputs_;
+  std::vector<bool> dead_;  // per output of the last run that fetched them one at a time
+  std::vector<Session::CallableHandle> single_;
   std::vector<DataType> output_types_;
   Tensor empty_;
 };
