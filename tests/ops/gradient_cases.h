@@ -54,7 +54,7 @@ class CaseList {
 // The fused ops' cases (gradient_fused_cases.cc).
 void FusedCases(CaseList& l);
 void FusedEpilogueCases(CaseList& l);
-// Switch and Merge (gradient_switch_merge_cases.cc).
-void SwitchMergeCases(CaseList& l);
+// Switch, Merge and Print (gradient_control_cases.cc).
+void ControlCases(CaseList& l);
 
 }  // namespace rill::testing::gradient_cases

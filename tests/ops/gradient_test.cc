@@ -414,7 +414,7 @@ std::vector<Case> Cases() {
   ConvolutionCases(l);
   FusedCases(l);
   FusedEpilogueCases(l);
-  SwitchMergeCases(l);
+  ControlCases(l);
   return l.cases;
 }
 
