@@ -1,4 +1,4 @@
-// CheckNumerics, Assert and Print: schemas, wrappers and gradients. CheckNumerics is not
+// CheckNumerics, Assert, Print and Timestamp: schemas, wrappers and gradients. CheckNumerics is not
 // stateful: it is the identity or an error, so folding or merging two alike changes neither
 // result. Assert and Print are, as TensorFlow's: each run must check, and print.
 #include "rill/ops/debug_ops.h"
@@ -47,7 +47,21 @@ RILL_REGISTER_OP("Print")
     .SetIsStateful()
     .SetShapeFn(shape_fns::Unchanged);
 
+// Seconds since the epoch, a float64 scalar (tf.timestamp). Stateful: each run reads the
+// clock again.
+RILL_REGISTER_OP("Timestamp")
+    .Output("ts", DT_DOUBLE)
+    .SetIsStateful()
+    .SetShapeFn([](InferenceContext& c) {
+      c.set_output(0, PartialTensorShape(TensorShape()));
+      return absl::OkStatus();
+    });
+
 namespace ops {
+
+Timestamp::Timestamp(const Scope& scope) {
+  internal::NodeBuilder(scope, "Timestamp").Finalize(this);
+}
 
 Assert::Assert(const Scope& scope, Input condition, InputList data, const Attrs& attrs) {
   operation = internal::NodeBuilder(scope, "Assert")
@@ -88,6 +102,7 @@ absl::Status CheckNumericsGrad(const Scope& s, const Operation& op, const std::v
 
 RILL_REGISTER_GRADIENT("CheckNumerics", CheckNumericsGrad);
 RILL_REGISTER_NO_GRADIENT("Assert");
+RILL_REGISTER_NO_GRADIENT("Timestamp");
 
 namespace {
 // The input's gradient passes through (TensorFlow's _PrintGrad); the data get none.

@@ -8,7 +8,8 @@
 // - Print: `input` passed through, and on each of the first `first_n` runs (every run when
 //   negative) a line to stderr: `message`, then each data tensor's first `summarize` values
 //   in brackets.
-// Assert and Print are stateful (never folded or merged away) and run on the CPU.
+// - Timestamp: the seconds since the epoch when it runs, a float64 scalar (tf.timestamp).
+// Assert, Print and Timestamp are stateful (never folded or merged away) and run on the CPU.
 #pragma once
 
 #include <string>
@@ -67,6 +68,11 @@ class Print : public OpWrapper {
   static Attrs Summarize(int64_t x) { return Attrs().Summarize(x); }
   Print(const Scope& scope, Input input, InputList data) : Print(scope, input, data, Attrs()) {}
   Print(const Scope& scope, Input input, InputList data, const Attrs& attrs);
+};
+
+class Timestamp : public OpWrapper {
+ public:
+  explicit Timestamp(const Scope& scope);
 };
 
 }  // namespace rill::ops

@@ -1,7 +1,8 @@
-// Assert and Print on the CPU. Both summarize their data tensors as TensorFlow's kernels
+// Assert, Print and Timestamp on the CPU. Both summarize their data tensors as TensorFlow's kernels
 // do: each tensor's first `summarize` values (all of them when it is negative) in brackets,
 // Assert's apart by a space, Print's side by side.
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -65,8 +66,21 @@ class PrintOp : public OpKernel {
   std::atomic<int64_t> printed_{0};
 };
 
+class TimestampOp : public OpKernel {
+ public:
+  using OpKernel::OpKernel;
+  absl::Status Compute(OpKernelContext& ctx) override {
+    Tensor* ts;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape(), &ts));
+    const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+    ts->scalar<double>()() = std::chrono::duration<double>(since_epoch).count();
+    return absl::OkStatus();
+  }
+};
+
 }  // namespace
 
+RILL_REGISTER_KERNEL("Timestamp", DEVICE_CPU, "", DT_INVALID, TimestampOp);
 RILL_REGISTER_KERNEL("Assert", DEVICE_CPU, "", DT_INVALID, AssertOp);
 RILL_REGISTER_KERNEL("Print", DEVICE_CPU, "", DT_INVALID, PrintOp);
 

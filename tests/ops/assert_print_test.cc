@@ -1,6 +1,9 @@
 // Assert and Print: TensorFlow's messages, an assert guarding a value by a control edge and
 // one inside a branch that is not taken, Print's line and its first_n count, neither op
 // folded away by the optimizer.
+#include <chrono>
+#include <thread>
+
 #include "absl/strings/match.h"
 #include "rill/core/testing/status_test_util.h"
 #include "rill/ops/control_flow_ops.h"
@@ -11,7 +14,7 @@ namespace rill::testing {
 namespace {
 namespace assert_print_test {
 
-MarkTested tested({"Assert", "Print"});
+MarkTested tested({"Assert", "Print", "Timestamp"});
 
 TEST(Assert, PassesOrFailsWithTheDataSummarized) {
   Scope root = Scope::NewRootScope();
@@ -127,6 +130,24 @@ TEST(Print, SummarizeAndDefaults) {
   const std::string printed = ::testing::internal::GetCapturedStderr();
   EXPECT_TRUE(absl::StrContains(printed, "[1 2 3 4 5]\n")) << printed;
   EXPECT_EQ(got[1].NumElements(), 5);
+}
+
+// Each run reads the clock again (stateful: not folded into a constant).
+TEST(Timestamp, ReadsTheClockInEachRun) {
+  Scope root = Scope::NewRootScope();
+  ops::Timestamp ts(root);
+  EXPECT_EQ(ts.output.shape(), PartialTensorShape(TensorShape()));
+  Session session(root);
+  std::vector<Tensor> first, second;
+  const double before =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  RILL_ASSERT_OK(session.Run({ts}, &first));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  RILL_ASSERT_OK(session.Run({ts}, &second));
+  const double t1 = first[0].scalar<double>()(), t2 = second[0].scalar<double>()();
+  EXPECT_GE(t1, before);
+  EXPECT_GE(t2 - t1, 0.015);
+  EXPECT_LT(t2 - before, 60);
 }
 
 }  // namespace assert_print_test

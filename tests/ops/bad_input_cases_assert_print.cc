@@ -42,7 +42,16 @@ void PrintCases() {
           Where::kConstruction, kInvalid);
 }
 
+// Timestamp takes nothing: its generic cases (an input, an unknown attr, a bad device,
+// a control input from another graph) are its own.
+void TimestampCases() {
+  AddRecipe({"Timestamp", {}});
+  AddCase("an attr it does not have", {"Timestamp", {}, {{"T", DT_FLOAT}}}, Where::kConstruction,
+          kInvalid, {"'T'"});
+}
+
 const bool kRegistered = [] {
+  TimestampCases();
   AssertCases();
   PrintCases();
   return true;
