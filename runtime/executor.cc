@@ -98,7 +98,9 @@ absl::Status GatherInputs(RunState* s, const PlanNode& pn, const Tensor** inputs
     } else {
       inputs[i] = &s->slots[pn.input_slots[i]];
     }
-    if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i] && !pn.is_merge) {  // Merge: dead
+    // A Merge's dead inputs reach its kernel unset (runtime/deadness.cc).
+    const bool dead = pn.is_merge && s->dead_slots != nullptr && s->dead_slots[pn.input_slots[i]];
+    if (!inputs[i]->IsInitialized() && !pn.input_is_ref[i] && !dead) {
       return UninitializedInput(pn, static_cast<int>(i));
     }
   }

@@ -124,6 +124,18 @@ TEST(SwitchMerge, MergeOfLiveInputsForwardsTheFirst) {
   EXPECT_EQ(got[1].scalar<int32_t>()(), 0);
 }
 
+// An uninitialized variable read by a Merge is the usual error, not a dead input.
+TEST(SwitchMerge, AMergeOfAnUninitializedVariableSaysSo) {
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root.WithOpName("never_set"), {1}, DT_FLOAT);
+  ops::Merge merge(root, {v, ops::Const(root, {2.f})});
+  Session session(root);
+  std::vector<Tensor> got;
+  absl::Status st = session.Run({merge.output}, &got);
+  EXPECT_EQ(st.code(), absl::StatusCode::kFailedPrecondition) << st;
+  EXPECT_TRUE(absl::StrContains(st.message(), "uninitialized value never_set")) << st;
+}
+
 // A cond inside a branch: the inner Switch's input is dead when the outer branch is not
 // taken, and so are both its outputs.
 TEST(SwitchMerge, NestedCondsTakeTheirOwnBranches) {
