@@ -210,6 +210,15 @@ absl::Status SumGrad(const Scope& s, const Operation& op, const GradOut& g, Grad
   return s.status();
 }
 
+// TensorFlow's: x / (norm / dy), norm and dy in keep_dims form (NaN where the norm is 0).
+absl::Status EuclideanNormGrad(const Scope& s, const Operation& op, const GradOut& g,
+                               GradOut* out) {
+  const Output norm = KeepDimsGrad(s, op, Out(op)), dy = KeepDimsGrad(s, op, g[0]);
+  out->push_back(Div(s, In(op, 0), Div(s, norm, dy)));
+  out->push_back(Output());
+  return s.status();
+}
+
 // The graph optimizer runs a Mean-to-one-element's gradient as one kernel (_MeanAllGrad,
 // runtime/passes/composites.cc), recognising what this function builds.
 absl::Status MeanGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
@@ -338,6 +347,7 @@ RILL_REGISTER_GRADIENT("Mean", MeanGrad);
 RILL_REGISTER_GRADIENT("_MeanAllGrad", MeanAllGradGrad);
 RILL_REGISTER_GRADIENT("Max", ExtremeGrad);
 RILL_REGISTER_GRADIENT("Prod", ProdGrad);
+RILL_REGISTER_GRADIENT("EuclideanNorm", EuclideanNormGrad);
 RILL_REGISTER_GRADIENT("Min", ExtremeGrad);
 RILL_REGISTER_NO_GRADIENT("Equal");
 RILL_REGISTER_NO_GRADIENT("Less");

@@ -210,6 +210,16 @@ RILL_REGISTER_REDUCTION("Max");
 RILL_REGISTER_REDUCTION("Min");
 RILL_REGISTER_REDUCTION("Prod");
 #undef RILL_REGISTER_REDUCTION
+// tf.math.reduce_euclidean_norm, for floating dtypes only: TensorFlow's integer kernels
+// square and sum in the integer type, which overflows (and wraps) for moderate values.
+RILL_REGISTER_OP("EuclideanNorm")
+    .Input("input", "T")
+    .Input("reduction_indices", "Tidx")
+    .Output("output", "T")
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
+    .Attr("keep_dims", AttrKind::kBool, false)
+    .SetShapeFn(ReductionShape);
 
 // The logical AND and OR of bool elements over the axes (tf.reduce_all, tf.reduce_any):
 // an empty reduction is true for All, false for Any.
@@ -390,6 +400,7 @@ RILL_DEFINE_REDUCTION_OP(Sum)
 RILL_DEFINE_REDUCTION_OP(Mean)
 RILL_DEFINE_REDUCTION_OP(Max)
 RILL_DEFINE_REDUCTION_OP(Min)
+RILL_DEFINE_REDUCTION_OP(EuclideanNorm)
 RILL_DEFINE_REDUCTION_OP(Prod)
 RILL_DEFINE_REDUCTION_OP(All)
 RILL_DEFINE_REDUCTION_OP(Any)

@@ -216,6 +216,9 @@ RILL_DECLARE_REDUCTION_OP(Mean)
 RILL_DECLARE_REDUCTION_OP(Max)
 RILL_DECLARE_REDUCTION_OP(Min)
 RILL_DECLARE_REDUCTION_OP(Prod)
+// tf.math.reduce_euclidean_norm: sqrt(sum(x * x)) over the axes; float and double only
+// (TensorFlow's also takes integers, squaring and summing them in their own dtype).
+RILL_DECLARE_REDUCTION_OP(EuclideanNorm)
 // The logical AND / OR of a bool input over the axes: an empty reduction is true for All,
 // false for Any.
 RILL_DECLARE_REDUCTION_OP(All)

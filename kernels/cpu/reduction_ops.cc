@@ -1,7 +1,9 @@
-// CPU reductions (Sum, Mean, Max, Min, Prod, All, Any, ArgMax), a full Mean's gradient
+// CPU reductions (Sum, Mean, Max, Min, Prod, EuclideanNorm, All, Any, ArgMax), a full Mean's
+// gradient
 // (_MeanAllGrad) and Softmax / LogSoftmax. Reductions view the input as [outer, reduced, inner]
 // blocks after merging neighbouring dims, and reduce one block of axes per pass with Eigen's row-
 // and column-wise reductions.
+#include <cmath>
 #include <limits>
 #include <memory>
 
@@ -14,7 +16,8 @@ namespace {
 template <typename T>
 using RowMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-enum class Reducer { kSum, kMean, kMax, kMin, kProd };
+// kEuclidean: sums the squares, then takes the root (EuclideanNorm).
+enum class Reducer { kSum, kMean, kMax, kMin, kProd, kEuclidean };
 
 template <typename T, Reducer R>
 T Identity() {
@@ -110,6 +113,11 @@ class ReductionOp : public OpKernel {
     std::unique_ptr<T[]> buf;
     const T* cur = x.base<T>();
     int64_t total = x.NumElements();
+    if constexpr (R == Reducer::kEuclidean) {  // the squares, summed below
+      buf = std::make_unique_for_overwrite<T[]>(total);
+      for (int64_t i = 0; i < total; ++i) buf[i] = cur[i] * cur[i];
+      cur = buf.get();
+    }
     int passes = 0;
     for (int k = static_cast<int>(g.size()) - 1; k >= 0; --k) {
       if (!gr[k]) continue;
@@ -118,7 +126,8 @@ class ReductionOp : public OpKernel {
       for (int j = 0; j < k; ++j) outer *= g[j];
       // Earlier passes already reduced the groups after k.
       auto next = std::make_unique_for_overwrite<T[]>(outer * inner);
-      ReduceBlock<T, R == Reducer::kMean ? Reducer::kSum : R>(cur, next.get(), outer, g[k], inner);
+      constexpr Reducer kPass = R == Reducer::kMean || R == Reducer::kEuclidean ? Reducer::kSum : R;
+      ReduceBlock<T, kPass>(cur, next.get(), outer, g[k], inner);
       buf = std::move(next);
       cur = buf.get();
       total = outer * inner;
@@ -132,6 +141,11 @@ class ReductionOp : public OpKernel {
         AsArray<T>(out) /= static_cast<T>(reduced_count);
       } else if constexpr (std::is_floating_point_v<T>) {
         AsArray<T>(out).setConstant(std::numeric_limits<T>::quiet_NaN());
+      }
+    }
+    if constexpr (R == Reducer::kEuclidean) {
+      for (int64_t i = 0; i < out->NumElements(); ++i) {
+        o[i] = std::sqrt(o[i]);
       }
     }
     return absl::OkStatus();
@@ -226,6 +240,10 @@ class SoftmaxOp : public OpKernel {
   RILL_REGISTER_KERNEL("ArgMin", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
                        ArgMaxDispatch<T, true>);
 RILL_FOR_NUMBER_TYPES(RILL_REG_REDUCE, 0)
+#define RILL_REG_EUCLIDEAN(T, unused)                                              \
+  RILL_REGISTER_KERNEL("EuclideanNorm", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       ReductionOp<T, Reducer::kEuclidean>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_EUCLIDEAN, 0)
 // On bools, All is the min and Any the max (the min of nothing is true, the max false).
 RILL_REGISTER_KERNEL("All", DEVICE_CPU, "", DT_INVALID, ReductionOp<bool, Reducer::kMin>);
 RILL_REGISTER_KERNEL("Any", DEVICE_CPU, "", DT_INVALID, ReductionOp<bool, Reducer::kMax>);

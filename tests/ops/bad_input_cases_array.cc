@@ -222,6 +222,11 @@ void ReductionCases() {
     Both("a negative axis past the rank", {op, {F({2, 3}), I({1}, {-3})}, {}}, {"-3"});
     Both("axes of rank 2", {op, {F({2, 3}), I({1, 1}, {0})}, {}});
   }
+  AddRecipe({"EuclideanNorm", {F({2, 3}), I({1}, {1})}, {}});
+  Both("a reduction axis past the rank", {"EuclideanNorm", {F({2, 3}), I({1}, {5})}, {}}, {"5"});
+  Both("a negative axis past the rank", {"EuclideanNorm", {F({2, 3}), I({1}, {-3})}, {}}, {"-3"});
+  AddCase("int32 values", {"EuclideanNorm", {I({2}), I({1}, {0})}, {}}, kConstruction, kInvalid,
+          {"int32"});
 
   AddRecipe({"_MeanAllGrad", {F({1}), I({2}, {2, 3})}, {}});
   Both("gradients of two elements", {"_MeanAllGrad", {F({2}), I({2}, {2, 3})}, {}}, {"[2]"});

@@ -239,6 +239,18 @@ void MatMulAndReductionCases(CaseList& l) {
   l.Unary(
       "Sum", [](const Scope& s, Output x) { return Sum(s, x, 1); }, Vals(s234, -1, 1, 44));
   l.Unary(
+      "EuclideanNorm",
+      [](const Scope& s, Output x) {
+        return EuclideanNorm(s, x, {0, 2});
+      },
+      AwayFromZero(s234, 46));
+  l.Unary(
+      "EuclideanNorm",
+      [](const Scope& s, Output x) {
+        return EuclideanNorm(s, x, -1, EuclideanNorm::KeepDims(true));
+      },
+      AwayFromZero(s234, 47));
+  l.Unary(
       "Sum",
       [](const Scope& s, Output x) {
         return Sum(s, x, {0, 2}, Sum::KeepDims(true));
