@@ -194,6 +194,7 @@ RILL_REGISTER_NO_GRADIENT("RandomStandardNormal");
 RILL_REGISTER_NO_GRADIENT("TruncatedNormal");
 RILL_REGISTER_NO_GRADIENT("RandomUniformInt");
 RILL_REGISTER_NO_GRADIENT("Multinomial");
+RILL_REGISTER_NO_GRADIENT("RandomShuffle");
 
 }  // namespace
 }  // namespace rill::ops

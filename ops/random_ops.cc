@@ -79,6 +79,16 @@ RILL_REGISTER_OP("Multinomial")
     .SetIsStateful()
     .SetShapeFn(MultinomialShape);
 
+// value with its first dim in a random order (tf.random.shuffle); a scalar unchanged.
+RILL_REGISTER_OP("RandomShuffle")
+    .Input("value", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .Attr("seed", AttrKind::kInt, int64_t{0})
+    .Attr("seed2", AttrKind::kInt, int64_t{0})
+    .SetIsStateful()
+    .SetShapeFn(shape_fns::Unchanged);
+
 #define RILL_REGISTER_RANDOM(Name)               \
   RILL_REGISTER_OP(Name)                         \
       .Input("shape", "T")                       \
@@ -109,6 +119,14 @@ RILL_DEFINE_RANDOM_OP(RandomUniform, "RandomUniform")
 RILL_DEFINE_RANDOM_OP(RandomNormal, "RandomStandardNormal")
 RILL_DEFINE_RANDOM_OP(TruncatedNormal, "TruncatedNormal")
 #undef RILL_DEFINE_RANDOM_OP
+
+RandomShuffle::RandomShuffle(const Scope& scope, Input value, const Attrs& attrs) {
+  internal::NodeBuilder(scope, "RandomShuffle")
+      .Input(value)
+      .Attr("seed", attrs.seed_)
+      .Attr("seed2", attrs.seed2_)
+      .Finalize(this);
+}
 
 RandomUniformInt::RandomUniformInt(const Scope& scope, Input shape, Input minval, Input maxval,
                                    const Attrs& attrs) {

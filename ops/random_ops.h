@@ -41,6 +41,18 @@ RILL_DECLARE_RANDOM_OP(TruncatedNormal)
 // Integers uniform in [minval, maxval) of minval's dtype (int32 or int64): minval < maxval
 // unless the shape has no elements. Element i is Philox block i of the run's draw taken
 // modulo the range, as in TensorFlow (for ranges far below 2^32 the bias is negligible).
+// tf.random.shuffle: value's rows (along its first dim) in a random order, the same for
+// every element of a row; a scalar comes back unchanged. Any dtype; CPU only; not
+// differentiable, as TensorFlow's. The order is a Fisher-Yates shuffle whose i-th swap
+// draws Philox block i of the run's draw, so seeds give the same order in every Session.
+class RandomShuffle : public OpWrapper {
+ public:
+  using Attrs = RandomAttrs;
+  RandomShuffle(const Scope& scope, Input value, const Attrs& attrs = Attrs());
+  static Attrs Seed(int64_t x) { return Attrs().Seed(x); }
+  static Attrs Seed2(int64_t x) { return Attrs().Seed2(x); }
+};
+
 class RandomUniformInt : public OpWrapper {
  public:
   using Attrs = RandomAttrs;

@@ -1,8 +1,10 @@
-// RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt, Multinomial and
-// Dropout on the CPU. Element i of a run comes from Philox block (seed, stream offset + i):
-// the stream offset lives in the Session (one per node), so runs continue the sequence and
-// plans share it; the same seeds give the same numbers in every new Session.
+// RandomUniform, RandomStandardNormal, TruncatedNormal, RandomUniformInt, Multinomial,
+// RandomShuffle and Dropout on the CPU. Element i of a run comes from Philox block (seed, stream
+// offset + i): the stream offset lives in the Session (one per node), so runs continue the sequence
+// and plans share it; the same seeds give the same numbers in every new Session.
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 #include "rill/core/kernel_util.h"
 #include "rill/core/philox.h"
@@ -136,6 +138,37 @@ class MultinomialOp : public RandomKernelBase {
   bool int32_;
 };
 
+// Fisher-Yates over the first dim: swap i draws j uniform in [0, i] from block base + i;
+// the rows then move in that order, whatever the dtype (bytes).
+class RandomShuffleOp : public RandomKernelBase {
+ public:
+  explicit RandomShuffleOp(OpKernelConstruction& c) : RandomKernelBase(c) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    const int64_t n = x.dims() == 0 ? 1 : x.dim_size(0);
+    if (n <= 1) {
+      ctx.set_output(0, x);
+      return absl::OkStatus();
+    }
+    RILL_ASSIGN_OR_RETURN(const RandomDraw draw, Draw(ctx, n));
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) order[i] = i;
+    for (int64_t i = n - 1; i > 0; --i) {
+      const auto j = random::UniformInt<int64_t>(random::Philox(key(), 0, draw.base + i), 0,
+                                                 static_cast<uint64_t>(i + 1));
+      std::swap(order[i], order[j]);
+    }
+    Tensor* out;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, x.shape(), &out));
+    const size_t row = x.TotalBytes() / static_cast<size_t>(n);
+    const char* src = static_cast<const char*>(x.data());
+    char* dst = static_cast<char*>(out->data());
+    for (int64_t i = 0; i < n && row > 0; ++i)
+      std::memcpy(dst + i * row, src + order[i] * row, row);
+    return absl::OkStatus();
+  }
+};
+
 #define RILL_REG_RANDOM(T, unused)                                                            \
   RILL_REGISTER_KERNEL("RandomUniform", DEVICE_CPU, "dtype", DataTypeToEnum<T>::value,        \
                        RandomOp<T, Dist::kUniform>);                                          \
@@ -146,6 +179,7 @@ class MultinomialOp : public RandomKernelBase {
   RILL_REGISTER_KERNEL("Dropout", DEVICE_CPU, "T", DataTypeToEnum<T>::value, DropoutOp<T>);
 RILL_FOR_FLOAT_TYPES(RILL_REG_RANDOM, 0)
 RILL_REGISTER_KERNEL("Multinomial", DEVICE_CPU, "T", DT_FLOAT, MultinomialOp<float>);
+RILL_REGISTER_KERNEL("RandomShuffle", DEVICE_CPU, "", DT_INVALID, RandomShuffleOp);
 RILL_REGISTER_KERNEL("Multinomial", DEVICE_CPU, "T", DT_DOUBLE, MultinomialOp<double>);
 RILL_REGISTER_KERNEL("RandomUniformInt", DEVICE_CPU, "Tout", DT_INT32, RandomUniformIntOp<int32_t>);
 RILL_REGISTER_KERNEL("RandomUniformInt", DEVICE_CPU, "Tout", DT_INT64, RandomUniformIntOp<int64_t>);

@@ -226,6 +226,13 @@ void RandomCases() {
   AddCase("float bounds", {"RandomUniformInt", {shape, F({}, {0}), F({}, {1})}, {}}, kConstruction,
           kInvalid, {"float"});
 
+  // RandomShuffle takes any value; only its attrs can be wrong.
+  AddRecipe({"RandomShuffle", {F({4, 2})}, {}});
+  AddCase("a float seed", {"RandomShuffle", {F({4})}, {{"seed", 1.f}}}, kConstruction, kInvalid,
+          {"seed"});
+  AddCase("a string seed2", {"RandomShuffle", {F({4})}, {{"seed2", std::string("2")}}},
+          kConstruction, kInvalid, {"seed2"});
+
   AddRecipe({"Multinomial", {F({2, 3}), I({}, {4})}, {}});
   Both("logits of rank 1", {"Multinomial", {F({3}), I({}, {4})}, {}}, {"[3]"});
   Both("logits of rank 3", {"Multinomial", {F({1, 2, 3}), I({}, {4})}, {}}, {"[1,2,3]"});
