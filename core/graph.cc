@@ -140,8 +140,8 @@ absl::StatusOr<int64_t> ListLength(const OpDef& def, const ArgDef& arg, NodeSpec
   if (auto it = spec.attrs.find(arg.number_attr); it != spec.attrs.end()) {
     const int64_t* given = std::get_if<int64_t>(&it->second);
     if (given != nullptr && *given != count) {
-      return errors::InvalidArgument("attr '", arg.number_attr, "' is ", *given, " but input list '",
-                                     arg.name, "' has ", count, " inputs");
+      return errors::InvalidArgument("attr '", arg.number_attr, "' is ", *given,
+                                     " but input list '", arg.name, "' has ", count, " inputs");
     }
   }
   spec.attrs[arg.number_attr] = count;
