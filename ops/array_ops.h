@@ -63,6 +63,14 @@ class IdentityN : public MultiOutputWrapper {
  public:
   IdentityN(const Scope& scope, InputList input);
 };
+// tf.bitcast: input's bytes read as `type` (rill's number dtypes: float, double, int32,
+// int64, uint8). The same size keeps the shape; a smaller `type` adds a last dim of the
+// size ratio; a larger one needs the last dim to be that ratio and drops it
+// (core/bitcast.h). The bytes are copied; CPU only; not differentiable.
+class Bitcast : public OpWrapper {
+ public:
+  Bitcast(const Scope& scope, Input input, DataType type);
+};
 // input's values in a buffer of their own: a later in-place update of what input read (a
 // variable's AssignAdd) does not show through it.
 class Snapshot : public OpWrapper {

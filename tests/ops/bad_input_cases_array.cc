@@ -222,6 +222,12 @@ void ReductionCases() {
     Both("a negative axis past the rank", {op, {F({2, 3}), I({1}, {-3})}, {}}, {"-3"});
     Both("axes of rank 2", {op, {F({2, 3}), I({1, 1}, {0})}, {}});
   }
+  AddRecipe({"Bitcast", {F({2, 3})}, {{"type", DT_UINT8}}});
+  Both("a last dim that is not the size ratio", {"Bitcast", {I({2, 3})}, {{"type", DT_INT64}}},
+       {"last dim must be 2", "[2,3]"});
+  Both("a scalar to a larger dtype", {"Bitcast", {I({})}, {{"type", DT_DOUBLE}}}, {"[]"});
+  AddCase("a bool type", {"Bitcast", {F({2})}, {{"type", DT_BOOL}}}, kConstruction, kInvalid,
+          {"bool"});
   AddRecipe({"EuclideanNorm", {F({2, 3}), I({1}, {1})}, {}});
   Both("a reduction axis past the rank", {"EuclideanNorm", {F({2, 3}), I({1}, {5})}, {}}, {"5"});
   Both("a negative axis past the rank", {"EuclideanNorm", {F({2, 3}), I({1}, {-3})}, {}}, {"-3"});
