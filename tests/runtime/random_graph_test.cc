@@ -101,7 +101,9 @@ TEST(RandomGraphs, OptimizedPlansComputeWhatTheGraphSays) {
     }
   }
   std::printf("optimized against unoptimized: %d values compared\n", compared);
-  EXPECT_GT(compared, kSanitizedBuild ? 600 : 2000);
+  // A floor, not a target: about 2,100 (release) and 600 (sanitizers) with 358 ops; the
+  // share of programs that run moves as ops are added.
+  EXPECT_GT(compared, kSanitizedBuild ? 400 : 1500);
 }
 
 }  // namespace random_graph_test
