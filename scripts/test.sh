@@ -13,7 +13,9 @@
 # the same kernels on TensorFlow's large images, 90 s under ASan and 31 s under TSan on the
 # 2-core machine) run in the release pass only (GTEST_FILTER in both sanitizer presets); the
 # sanitizers see those kernels' every path through the small cases of FusedOps.*, the op
-# cases and the gradient checks. No suppressions anywhere.
+# cases and the gradient checks. RandomGraphs.OptimizedPlans compares 1,200 random programs
+# there instead of release's 4,000 (tests/test_util.h: kSanitizedBuild). No suppressions
+# anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
