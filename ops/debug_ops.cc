@@ -1,5 +1,5 @@
-// CheckNumerics, Assert, Print and Timestamp: schemas, wrappers and gradients. CheckNumerics is not
-// stateful: it is the identity or an error, so folding or merging two alike changes neither
+// CheckNumerics, Assert, Print and Timestamp: schemas, wrappers and gradients. CheckNumerics
+// is not stateful: it is the identity or an error, so folding or merging two alike changes neither
 // result. Assert and Print are, as TensorFlow's: each run must check, and print.
 #include "rill/ops/debug_ops.h"
 
@@ -49,13 +49,7 @@ RILL_REGISTER_OP("Print")
 
 // Seconds since the epoch, a float64 scalar (tf.timestamp). Stateful: each run reads the
 // clock again.
-RILL_REGISTER_OP("Timestamp")
-    .Output("ts", DT_DOUBLE)
-    .SetIsStateful()
-    .SetShapeFn([](InferenceContext& c) {
-      c.set_output(0, PartialTensorShape(TensorShape()));
-      return absl::OkStatus();
-    });
+RILL_REGISTER_OP("Timestamp").Output("ts", DT_DOUBLE).SetIsStateful().SetShapeFn(shape_fns::Scalar);
 
 namespace ops {
 

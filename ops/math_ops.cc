@@ -195,31 +195,24 @@ RILL_REGISTER_OP("MatMul")
       return absl::OkStatus();
     });
 
-#define RILL_REGISTER_REDUCTION(Name)            \
+#define RILL_REGISTER_REDUCTION(Name, types)     \
   RILL_REGISTER_OP(Name)                         \
       .Input("input", "T")                       \
       .Input("reduction_indices", "Tidx")        \
       .Output("output", "T")                     \
-      .TypeAttr("T", kNumberTypes)               \
+      .TypeAttr("T", types)                      \
       .TypeAttr("Tidx", kIndexTypes, DT_INT32)   \
       .Attr("keep_dims", AttrKind::kBool, false) \
       .SetShapeFn(ReductionShape)
-RILL_REGISTER_REDUCTION("Sum");
-RILL_REGISTER_REDUCTION("Mean");
-RILL_REGISTER_REDUCTION("Max");
-RILL_REGISTER_REDUCTION("Min");
-RILL_REGISTER_REDUCTION("Prod");
-#undef RILL_REGISTER_REDUCTION
+RILL_REGISTER_REDUCTION("Sum", kNumberTypes);
+RILL_REGISTER_REDUCTION("Mean", kNumberTypes);
+RILL_REGISTER_REDUCTION("Max", kNumberTypes);
+RILL_REGISTER_REDUCTION("Min", kNumberTypes);
+RILL_REGISTER_REDUCTION("Prod", kNumberTypes);
 // tf.math.reduce_euclidean_norm, for floating dtypes only: TensorFlow's integer kernels
 // square and sum in the integer type, which overflows (and wraps) for moderate values.
-RILL_REGISTER_OP("EuclideanNorm")
-    .Input("input", "T")
-    .Input("reduction_indices", "Tidx")
-    .Output("output", "T")
-    .TypeAttr("T", kFloatTypes)
-    .TypeAttr("Tidx", kIndexTypes, DT_INT32)
-    .Attr("keep_dims", AttrKind::kBool, false)
-    .SetShapeFn(ReductionShape);
+RILL_REGISTER_REDUCTION("EuclideanNorm", kFloatTypes);
+#undef RILL_REGISTER_REDUCTION
 
 // The logical AND and OR of bool elements over the axes (tf.reduce_all, tf.reduce_any):
 // an empty reduction is true for All, false for Any.

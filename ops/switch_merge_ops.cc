@@ -1,7 +1,6 @@
 // Switch and Merge, TensorFlow 1's dataflow control flow: op definitions and wrappers.
 // Kernels: kernels/cpu/switch_merge_ops.cc; the dead values they make are the executor's
 // (runtime/deadness.cc); gradients: ops/switch_merge_grad.cc.
-#include "absl/strings/str_cat.h"
 #include "rill/core/shape_inference.h"
 #include "rill/ops/control_flow_ops.h"
 
@@ -9,10 +8,7 @@ namespace rill {
 namespace {
 
 absl::Status SwitchShape(InferenceContext& c) {
-  const PartialTensorShape& pred = c.input_shape(1);
-  if (!pred.unknown_rank() && pred.dims() != 0) {
-    return errors::InvalidArgument("pred must be a scalar, got shape ", pred.DebugString());
-  }
+  RILL_RETURN_IF_ERROR(shape_fns::ScalarInput(c, 1, "pred"));
   c.set_output(0, c.input_shape(0));
   c.set_output(1, c.input_shape(0));
   return absl::OkStatus();
