@@ -135,7 +135,12 @@ absl::StatusOr<int64_t> ListLength(const OpDef& def, const ArgDef& arg, NodeSpec
                                    "' must be equally long; ", left, " inputs are left for them");
   }
   const int64_t count = static_cast<int64_t>(left / lists);
-  if (count < 1) return errors::InvalidArgument("input list '", arg.name, "' is empty");
+  if (count < arg.min_length) {
+    return errors::InvalidArgument(
+        "input list '", arg.name, "' ",
+        count == 0 ? std::string("is empty") : absl::StrCat("has ", count, " inputs"),
+        "; it takes at least ", arg.min_length);
+  }
   // A length given as well must agree (TensorFlow: "Inconsistent values for attr 'N'").
   if (auto it = spec.attrs.find(arg.number_attr); it != spec.attrs.end()) {
     const int64_t* given = std::get_if<int64_t>(&it->second);

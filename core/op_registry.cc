@@ -53,9 +53,10 @@ OpDefBuilder& OpDefBuilder::Input(std::string name, DataType type) {
   return *this;
 }
 OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string number_attr,
-                                      std::string type_attr) {
+                                      std::string type_attr, int64_t min_length) {
   def_.inputs.push_back(
       {std::move(name), DT_INVALID, std::move(type_attr), std::move(number_attr), false});
+  def_.inputs.back().min_length = min_length;
   return *this;
 }
 OpDefBuilder& OpDefBuilder::InputList(std::string name, std::string number_attr, DataType type) {

@@ -28,6 +28,8 @@ struct ArgDef {
   // A list of any length whose dtypes are the list(type) attr it names ("Tin": If's
   // inputs, which may differ from one another); empty for other args.
   std::string type_list_attr = "";
+  // A list's fewest inputs (TensorFlow's `N: int >= 0`): 1 unless the op allows none.
+  int64_t min_length = 1;
 };
 
 struct AttrDef {
@@ -64,7 +66,8 @@ class OpDefBuilder {
   explicit OpDefBuilder(std::string name) { def_.name = std::move(name); }
   OpDefBuilder& Input(std::string name, std::string type_attr);
   OpDefBuilder& Input(std::string name, DataType type);
-  OpDefBuilder& InputList(std::string name, std::string number_attr, std::string type_attr);
+  OpDefBuilder& InputList(std::string name, std::string number_attr, std::string type_attr,
+                          int64_t min_length = 1);
   // A list of inputs of one fixed dtype. Lists that share a number attr (DynamicStitch's
   // indices and data) have equal lengths: the inputs left for them are split evenly.
   OpDefBuilder& InputList(std::string name, std::string number_attr, DataType type);
