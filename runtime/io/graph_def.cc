@@ -7,14 +7,15 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "rill/runtime/io/graph_io.h"
+#include "rill/runtime/io/node_def_text.h"
 #include "rill/runtime/io/text_format.h"
 
 namespace rill {
 
 absl::Status Scope::ToGraphDef(GraphDef* out) const {
   RILL_RETURN_IF_ERROR(status());
-  RILL_ASSIGN_OR_RETURN(std::string text, GraphToText(*graph()));
-  *out = GraphDef(std::move(text));
+  RILL_ASSIGN_OR_RETURN(GraphParts parts, GraphToParts(*graph()));
+  *out = GraphDef(std::move(parts));
   return absl::OkStatus();
 }
 
@@ -25,12 +26,95 @@ absl::Status Session::Create(const GraphDef& graph) {
     return errors::AlreadyExists("Session::Create: the Session already has a graph (",
                                  root.graph()->num_nodes(), " nodes); Extend adds to it");
   }
-  return GraphFromText(graph.text(), root);
+  return graph.AddTo(root);
 }
 
 absl::Status Session::Extend(const GraphDef& graph) {
   RILL_RETURN_IF_ERROR(status());
-  return GraphFromText(graph.text(), scope());
+  return graph.AddTo(scope());
+}
+
+namespace {
+
+// Splits a parsed graph text into `def`'s parts; false (and `def` untouched) when it has a
+// part a GraphDef cannot hold apart (no version or another, a field it does not know, a
+// node that does not parse, a function sharing a line with what follows it).
+bool SplitGraphText(absl::string_view text, const text::Message& top, GraphParts* parts) {
+  const std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
+  std::vector<NodeDef> nodes;
+  bool versioned = false;
+  for (size_t i = 0; i < top.fields.size(); ++i) {
+    const text::Field& f = top.fields[i];
+    if (f.name == "version") {
+      absl::StatusOr<int64_t> v = text::AsInt(f);
+      if (!v.ok() || *v != kGraphFormatVersion || versioned) return false;
+      versioned = true;
+    } else if (f.name == "node") {
+      absl::StatusOr<NodeDef> n = NodeDefFromText(f);
+      if (!n.ok()) return false;
+      nodes.push_back(*std::move(n));
+    } else if (f.name == "initializer") {
+      absl::StatusOr<std::string> name = text::AsString(f);
+      if (!name.ok()) return false;
+      parts->initializers.push_back(*std::move(name));
+    } else if (f.name == "function") {
+      // Kept as written: its lines up to the next field's.
+      const size_t end = i + 1 < top.fields.size() ? static_cast<size_t>(top.fields[i + 1].line - 1)
+                                                   : lines.size();
+      std::string block;
+      for (size_t l = static_cast<size_t>(f.line - 1); l < end && l < lines.size(); ++l) {
+        absl::StrAppend(&block, lines[l], "\n");
+      }
+      absl::StatusOr<text::Message> alone = text::Parse(block);
+      if (!alone.ok() || alone->fields.size() != 1) return false;
+      parts->library += block;
+    } else {
+      return false;
+    }
+  }
+  if (!versioned) return false;
+  parts->nodes = std::move(nodes);
+  return true;
+}
+
+}  // namespace
+
+GraphDef::GraphDef(std::string text) {
+  if (text.empty()) return;
+  absl::StatusOr<text::Message> top = text::Parse(text);
+  GraphParts parts;
+  if (top.ok() && SplitGraphText(text, *top, &parts)) {
+    parts_ = std::move(parts);
+  } else {
+    unparsed_ = std::move(text);
+  }
+}
+
+absl::StatusOr<std::string> GraphDef::ToText() const {
+  std::string out = unparsed_;
+  if (out.empty() &&
+      !(parts_.nodes.empty() && parts_.library.empty() && parts_.initializers.empty())) {
+    out = absl::StrCat("version: ", kGraphFormatVersion, "\n", parts_.library);
+  }
+  for (const NodeDef& n : parts_.nodes) {
+    RILL_ASSIGN_OR_RETURN(std::string block, NodeDefToText(n, ""));
+    out += block;
+  }
+  for (const std::string& name : parts_.initializers) {
+    absl::StrAppend(&out, "initializer: ", text::Quote(name), "\n");
+  }
+  return out;
+}
+
+absl::Status GraphDef::AddTo(const Scope& scope) const {
+  if (unparsed_.empty()) return GraphFromParts(parts_, scope);
+  RILL_ASSIGN_OR_RETURN(std::string text, ToText());  // for the parser to say what is wrong
+  return GraphFromText(text, scope);
+}
+
+std::string GraphDef::text() const {
+  absl::StatusOr<std::string> text = ToText();
+  return text.ok() ? *std::move(text) : absl::StrCat("# ", text.status().ToString(), "\n");
 }
 
 std::unique_ptr<Session> NewSession(const SessionOptions& options) {
@@ -47,7 +131,7 @@ namespace {
 // The text of def's graph as GraphToText writes it (one "node {" block per node).
 absl::StatusOr<std::string> Canonical(const GraphDef& def) {
   Scope scope = Scope::NewRootScope();
-  RILL_RETURN_IF_ERROR(GraphFromText(def.text(), scope));
+  RILL_RETURN_IF_ERROR(def.AddTo(scope));
   return GraphToText(*scope.graph());
 }
 
@@ -55,34 +139,9 @@ absl::StatusOr<std::string> Canonical(const GraphDef& def) {
 
 namespace graph {
 void SetDefaultDevice(const std::string& device, GraphDef* def) {
-  absl::StatusOr<std::string> text = Canonical(*def);
-  if (!text.ok()) return;
-  std::vector<std::string> lines = absl::StrSplit(*text, '\n');
-  std::string out;
-  bool has_device = false;
-  size_t op_line = 0;  // a node's device line goes after this one (its last op or input)
-  std::vector<std::string> block;
-  auto flush = [&] {
-    if (!block.empty() && !has_device && op_line > 0) {
-      block.insert(block.begin() + static_cast<std::ptrdiff_t>(op_line) + 1,
-                   absl::StrCat("  device: ", text::Quote(device)));
-    }
-    for (const std::string& l : block) absl::StrAppend(&out, l, "\n");
-    block.clear();
-    has_device = false;
-    op_line = 0;
-  };
-  for (const std::string& line : lines) {
-    if (line == "node {") flush();
-    if (absl::StartsWith(line, "  device: ")) has_device = true;
-    if (absl::StartsWith(line, "  op: ") || absl::StartsWith(line, "  input: ")) {
-      op_line = block.size();
-    }
-    block.push_back(line);
+  for (NodeDef& n : *def->mutable_node()) {
+    if (n.device().empty()) n.set_device(device);
   }
-  flush();
-  if (absl::EndsWith(out, "\n\n")) out.pop_back();  // the split's last, empty line
-  *def = GraphDef(std::move(out));
 }
 }  // namespace graph
 

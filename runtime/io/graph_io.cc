@@ -1,6 +1,7 @@
 #include "rill/runtime/io/graph_io.h"
 
 #include <new>
+#include <queue>
 #include <set>
 
 #include "absl/container/flat_hash_map.h"
@@ -10,19 +11,18 @@
 #include "rill/core/function.h"
 #include "rill/runtime/file_util.h"
 #include "rill/runtime/io/attr_text.h"
+#include "rill/runtime/io/node_def_text.h"
 #include "rill/runtime/session.h"
 
 namespace rill {
 namespace {
 
-// One node as the file says it, with inputs still by name.
+// One node as the file (or GraphDef) says it, with inputs still by name.
 struct NodeText {
-  NodeSpec spec;                             // inputs and control_inputs left empty
-  std::map<std::string, std::string> funcs;  // function attrs: key -> function name
+  NodeDef def;
   std::vector<std::pair<std::string, int>> inputs;
   std::vector<std::string> control_inputs;
-  std::string assigned_device;
-  int line = 0;
+  std::string where;  // "line 12" in a file, "GraphDef node 3" in a GraphDef
 };
 
 // A function of the file's library: its graph's nodes, its args (node names) and rets.
@@ -47,87 +47,38 @@ absl::Status Repeated(const text::Field& f) {
 }
 
 // "a" or "a:1".
-absl::StatusOr<std::pair<std::string, int>> ParseTensorName(const text::Field& f,
+absl::StatusOr<std::pair<std::string, int>> ParseTensorName(std::string s, const std::string& where,
                                                             const char* what) {
-  RILL_ASSIGN_OR_RETURN(std::string s, text::AsString(f));
   size_t colon = s.rfind(':');
   int index = 0;
   if (colon != std::string::npos) {
     if (!absl::SimpleAtoi(s.substr(colon + 1), &index) || index < 0) {
-      return errors::InvalidArgument("line ", f.line, ": bad ", what, " '", s, "'");
+      return errors::InvalidArgument(where, ": bad ", what, " '", s, "'");
     }
     s.resize(colon);
   }
   return std::make_pair(std::move(s), index);
 }
 
-// "a", "a:1", "^a".
-absl::Status ParseInputName(const text::Field& f, NodeText* n) {
-  RILL_ASSIGN_OR_RETURN(std::string s, text::AsString(f));
-  if (!s.empty() && s[0] == '^') {
-    n->control_inputs.push_back(s.substr(1));
-    return absl::OkStatus();
-  }
-  RILL_ASSIGN_OR_RETURN(auto in, ParseTensorName(f, "input"));
-  n->inputs.push_back(std::move(in));
-  return absl::OkStatus();
-}
-
-absl::Status ParseAttr(const text::Field& f, NodeText* n) {
-  AttrMap* attrs = &n->spec.attrs;
-  RILL_ASSIGN_OR_RETURN(const text::Message* m, text::AsMessage(f));
-  if (m->fields.size() != 2 || m->fields[0].name != "key") {
-    return errors::InvalidArgument("line ", f.line, ": an attr is { key: \"name\" <kind>: value }");
-  }
-  RILL_ASSIGN_OR_RETURN(std::string key, text::AsString(m->fields[0]));
-  if (m->fields[1].name == "func") {  // resolved against the library when the node is added
-    RILL_ASSIGN_OR_RETURN(std::string name, text::AsString(m->fields[1]));
-    if (attrs->contains(key) || !n->funcs.emplace(key, std::move(name)).second) {
-      return errors::InvalidArgument("line ", f.line, ": attribute '", key, "' is given twice");
+// A node, its inputs split into data ("a", "a:1") and control ("^a") inputs.
+absl::StatusOr<NodeText> SplitInputs(NodeDef def, std::string where) {
+  NodeText n;
+  n.def = std::move(def);
+  n.where = std::move(where);
+  for (const std::string& in : n.def.input()) {
+    if (!in.empty() && in[0] == '^') {
+      n.control_inputs.push_back(in.substr(1));
+      continue;
     }
-    return absl::OkStatus();
+    RILL_ASSIGN_OR_RETURN(auto name, ParseTensorName(in, n.where, "input"));
+    n.inputs.push_back(std::move(name));
   }
-  RILL_ASSIGN_OR_RETURN(AttrValue v, AttrFromText(m->fields[1]));
-  if (n->funcs.contains(key) || !attrs->emplace(key, std::move(v)).second) {
-    return errors::InvalidArgument("line ", f.line, ": attribute '", key, "' is given twice");
-  }
-  return absl::OkStatus();
+  return n;
 }
 
 absl::StatusOr<NodeText> ParseNode(const text::Field& f) {
-  RILL_ASSIGN_OR_RETURN(const text::Message* m, text::AsMessage(f));
-  NodeText n;
-  n.line = f.line;
-  std::set<std::string> seen;
-  for (const text::Field& g : m->fields) {
-    const bool single = g.name != "input" && g.name != "attr";
-    if (single && !seen.insert(g.name).second) return Repeated(g);
-    if (g.name == "name") {
-      RILL_ASSIGN_OR_RETURN(n.spec.name, text::AsString(g));
-    } else if (g.name == "op") {
-      RILL_ASSIGN_OR_RETURN(n.spec.op, text::AsString(g));
-    } else if (g.name == "input") {
-      RILL_RETURN_IF_ERROR(ParseInputName(g, &n));
-    } else if (g.name == "device") {
-      RILL_ASSIGN_OR_RETURN(n.spec.device, text::AsString(g));
-    } else if (g.name == "colocate_with") {
-      RILL_ASSIGN_OR_RETURN(n.spec.colocate_with, text::AsString(g));
-    } else if (g.name == "assigned_device") {
-      RILL_ASSIGN_OR_RETURN(n.assigned_device, text::AsString(g));
-      if (!DeviceName::Parse(n.assigned_device).ok()) {
-        return errors::InvalidArgument("line ", g.line, ": bad assigned device '",
-                                       n.assigned_device, "'");
-      }
-    } else if (g.name == "attr") {
-      RILL_RETURN_IF_ERROR(ParseAttr(g, &n));
-    } else {
-      return errors::InvalidArgument("line ", g.line, ": unknown node field '", g.name, "'");
-    }
-  }
-  if (n.spec.name.empty() || n.spec.op.empty()) {
-    return errors::InvalidArgument("line ", f.line, ": a node needs a name and an op");
-  }
-  return n;
+  RILL_ASSIGN_OR_RETURN(NodeDef def, NodeDefFromText(f));
+  return SplitInputs(std::move(def), absl::StrCat("line ", f.line));
 }
 
 absl::StatusOr<FunctionText> ParseFunction(const text::Field& f) {
@@ -144,7 +95,9 @@ absl::StatusOr<FunctionText> ParseFunction(const text::Field& f) {
       RILL_ASSIGN_OR_RETURN(std::string a, text::AsString(g));
       fn.args.push_back(std::move(a));
     } else if (g.name == "ret") {
-      RILL_ASSIGN_OR_RETURN(auto r, ParseTensorName(g, "ret"));
+      RILL_ASSIGN_OR_RETURN(std::string ret, text::AsString(g));
+      RILL_ASSIGN_OR_RETURN(auto r,
+                            ParseTensorName(std::move(ret), absl::StrCat("line ", g.line), "ret"));
       fn.rets.push_back(std::move(r));
     } else if (g.name == "node") {
       RILL_ASSIGN_OR_RETURN(NodeText n, ParseNode(g));
@@ -188,46 +141,91 @@ absl::StatusOr<GraphText> ParseGraphText(absl::string_view s) {
   return g;
 }
 
-// Adds every node to `graph` (which must hold none of their names). Inputs must name
-// nodes earlier in the file, so the graph stays acyclic; functions, ones of `lib`.
+// The nodes in an order where each comes after its inputs (TensorFlow's GraphDefs list
+// nodes in any order), else in the file's; InvalidArgument naming a node on a cycle.
+absl::StatusOr<std::vector<const NodeText*>> InputsFirst(const std::vector<NodeText>& nodes) {
+  absl::flat_hash_map<std::string, size_t> index;
+  for (size_t i = 0; i < nodes.size(); ++i) index.emplace(nodes[i].def.name(), i);
+  std::vector<std::vector<size_t>> consumers(nodes.size());
+  std::vector<int> waiting(nodes.size(), 0);
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    auto depend = [&](const std::string& name) {
+      auto it = index.find(name);
+      if (it == index.end()) return;  // AddNodes says so
+      consumers[it->second].push_back(i);
+      ++waiting[i];
+    };
+    for (const auto& in : nodes[i].inputs) depend(in.first);
+    for (const std::string& c : nodes[i].control_inputs) depend(c);
+  }
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;  // file order first
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (waiting[i] == 0) ready.push(i);
+  }
+  std::vector<const NodeText*> order;
+  while (!ready.empty()) {
+    const size_t i = ready.top();
+    ready.pop();
+    order.push_back(&nodes[i]);
+    for (size_t c : consumers[i]) {
+      if (--waiting[c] == 0) ready.push(c);
+    }
+  }
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (waiting[i] > 0) {
+      return errors::InvalidArgument(nodes[i].where, ": node '", nodes[i].def.name(),
+                                     "' is on a cycle of inputs");
+    }
+  }
+  return order;
+}
+
+// The node's spec, its functions looked up in `lib`.
+absl::StatusOr<NodeSpec> SpecOf(const NodeText& nt, const Library& lib) {
+  NodeSpec spec{nt.def.name(),   nt.def.op(),           {}, {}, nt.def.attr(),
+                nt.def.device(), nt.def.colocate_with()};
+  for (const auto& [key, fname] : nt.def.function_attrs()) {
+    auto f = lib.find(fname);
+    if (f == lib.end()) {
+      return errors::InvalidArgument(nt.where, ": node '", spec.name, "' calls function '", fname,
+                                     "', which is not defined before it");
+    }
+    spec.attrs[key] = f->second;
+  }
+  return spec;
+}
+
+// Adds every node to `graph` (which must hold none of their names), inputs first (the
+// graph stays acyclic); functions, ones of `lib`.
 absl::Status AddNodes(const std::vector<NodeText>& nodes, const Library& lib, Graph* graph,
                       std::vector<Node*>* added) {
+  RILL_ASSIGN_OR_RETURN(std::vector<const NodeText*> order, InputsFirst(nodes));
   absl::flat_hash_map<std::string, Node*> by_name;
-  for (const NodeText& nt : nodes) {
-    NodeSpec spec = nt.spec;
-    for (const auto& [key, fname] : nt.funcs) {
-      auto f = lib.find(fname);
-      if (f == lib.end()) {
-        return errors::InvalidArgument("line ", nt.line, ": node '", nt.spec.name,
-                                       "' calls function '", fname,
-                                       "', which is not defined before it");
-      }
-      spec.attrs[key] = f->second;
-    }
+  for (const NodeText* nt : order) {
+    RILL_ASSIGN_OR_RETURN(NodeSpec spec, SpecOf(*nt, lib));
     auto lookup = [&](const std::string& name) -> absl::StatusOr<Node*> {
       auto it = by_name.find(name);
       if (it == by_name.end()) {
-        return errors::InvalidArgument("line ", nt.line, ": node '", nt.spec.name,
-                                       "' takes an input from '", name,
-                                       "', which is not defined before it");
+        return errors::InvalidArgument(nt->where, ": node '", spec.name, "' takes an input from '",
+                                       name, "', which is not a node of the graph");
       }
       return it->second;
     };
-    for (const auto& [name, index] : nt.inputs) {
+    for (const auto& [name, index] : nt->inputs) {
       RILL_ASSIGN_OR_RETURN(Node * src, lookup(name));
       if (index >= src->num_outputs()) {
-        return errors::InvalidArgument("line ", nt.line, ": node '", nt.spec.name,
-                                       "' takes output ", index, " of ", src->DebugName(),
-                                       ", which has ", src->num_outputs(), " outputs");
+        return errors::InvalidArgument(nt->where, ": node '", spec.name, "' takes output ", index,
+                                       " of ", src->DebugName(), ", which has ", src->num_outputs(),
+                                       " outputs");
       }
       spec.inputs.push_back({src, index});
     }
-    for (const std::string& name : nt.control_inputs) {
+    for (const std::string& name : nt->control_inputs) {
       RILL_ASSIGN_OR_RETURN(Node * src, lookup(name));
       spec.control_inputs.push_back(src);
     }
     absl::StatusOr<Node*> n = graph->AddNode(std::move(spec));
-    if (!n.ok()) return errors::Annotate(n.status(), absl::StrCat("line ", nt.line, ": "));
+    if (!n.ok()) return errors::Annotate(n.status(), absl::StrCat(nt->where, ": "));
     by_name[(*n)->name()] = *n;
     added->push_back(*n);
   }
@@ -236,7 +234,7 @@ absl::Status AddNodes(const std::vector<NodeText>& nodes, const Library& lib, Gr
 
 absl::Status AddInitializers(const GraphText& g, Graph* graph) {
   std::set<std::string> in_file;
-  for (const NodeText& nt : g.nodes) in_file.insert(nt.spec.name);
+  for (const NodeText& nt : g.nodes) in_file.insert(nt.def.name());
   for (const std::string& name : g.initializers) {
     Node* n = in_file.contains(name) ? graph->FindNode(name) : nullptr;
     if (n == nullptr) {
@@ -287,44 +285,38 @@ namespace {
 
 using FunctionNames = absl::flat_hash_map<const Function*, std::string>;
 
-// One node block; every line starts with `indent`.
-absl::Status AppendNode(const Node* n, const GraphExportOptions& options,
-                        const FunctionNames& names, const std::string& indent, std::string* out) {
-  absl::StrAppend(out, indent, "node {\n", indent, "  name: ", text::Quote(n->name()), "\n", indent,
-                  "  op: ", text::Quote(n->type_string()), "\n");
+// A node of the graph as a NodeDef; functions by their names in the library written.
+NodeDef NodeDefOf(const Node* n, const GraphExportOptions& options, const FunctionNames& names) {
+  NodeDef def;
+  def.set_name(n->name());
+  def.set_op(n->type_string());
   for (int k = 0; k < n->num_inputs(); ++k) {
-    NodeOut in = n->input(k);
-    absl::StrAppend(out, indent,
-                    "  input: ", text::Quote(absl::StrCat(in.node->name(), ":", in.index)), "\n");
+    const NodeOut in = n->input(k);
+    def.add_input(absl::StrCat(in.node->name(), ":", in.index));
   }
-  for (const Node* c : n->control_inputs()) {
-    absl::StrAppend(out, indent, "  input: ", text::Quote(absl::StrCat("^", c->name())), "\n");
-  }
-  if (!n->requested_device().empty()) {
-    absl::StrAppend(out, indent, "  device: ", text::Quote(n->requested_device()), "\n");
-  }
-  if (!n->colocate_with().empty()) {
-    absl::StrAppend(out, indent, "  colocate_with: ", text::Quote(n->colocate_with()), "\n");
-  }
+  for (const Node* c : n->control_inputs()) def.add_input(absl::StrCat("^", c->name()));
+  def.set_device(n->requested_device());
+  def.set_colocate_with(n->colocate_with());
   if (options.session != nullptr && n->graph() == options.session->scope().graph()) {
     absl::StatusOr<std::string> d =
         options.session->AssignedDevice(Operation(const_cast<Node*>(n)));
-    if (d.ok()) absl::StrAppend(out, indent, "  assigned_device: ", text::Quote(*d), "\n");
+    if (d.ok()) def.set_assigned_device(*d);
   }
   for (const auto& [key, value] : n->attrs()) {
-    absl::StatusOr<std::string> v;
     if (const FunctionRef* f = std::get_if<FunctionRef>(&value)) {
-      v = absl::StrCat("func: ", text::Quote(names.at(f->get())));
+      def.add_function_attr(key, names.at(f->get()));
     } else {
-      v = AttrToText(value);
+      def.mutable_attr()->emplace(key, value);
     }
-    if (!v.ok()) {
-      return errors::Annotate(v.status(),
-                              absl::StrCat(n->DebugName(), ", attribute '", key, "': "));
-    }
-    absl::StrAppend(out, indent, "  attr { key: ", text::Quote(key), " ", *v, " }\n");
   }
-  absl::StrAppend(out, indent, "}\n");
+  return def;
+}
+
+// One node block; every line starts with `indent`.
+absl::Status AppendNode(const Node* n, const GraphExportOptions& options,
+                        const FunctionNames& names, const std::string& indent, std::string* out) {
+  RILL_ASSIGN_OR_RETURN(std::string block, NodeDefToText(NodeDefOf(n, options, names), indent));
+  *out += block;
   return absl::OkStatus();
 }
 
@@ -387,9 +379,11 @@ absl::StatusOr<std::string> GraphToText(const Graph& graph, const GraphExportOpt
   return out;
 }
 
-absl::Status GraphFromText(absl::string_view s, const Scope& scope, GraphImportResult* result) {
+namespace {
+
+// Adds a parsed graph to the scope's graph: all of it or, on an error, none of it.
+absl::Status AddGraph(const GraphText& g, const Scope& scope, GraphImportResult* result) {
   RILL_RETURN_IF_ERROR(scope.status());
-  RILL_ASSIGN_OR_RETURN(GraphText g, ParseGraphText(s));
   RILL_ASSIGN_OR_RETURN(Library lib, BuildLibrary(g));
   // Everything is checked on a scratch graph first, so a bad file changes nothing.
   {
@@ -400,9 +394,9 @@ absl::Status GraphFromText(absl::string_view s, const Scope& scope, GraphImportR
   }
   Graph* graph = scope.graph();
   for (const NodeText& nt : g.nodes) {
-    if (graph->HasNode(nt.spec.name)) {
-      return errors::AlreadyExists("line ", nt.line, ": the graph already has a node named '",
-                                   nt.spec.name, "'");
+    if (graph->HasNode(nt.def.name())) {
+      return errors::AlreadyExists(nt.where, ": the graph already has a node named '",
+                                   nt.def.name(), "'");
     }
   }
   std::vector<Node*> added;
@@ -413,12 +407,46 @@ absl::Status GraphFromText(absl::string_view s, const Scope& scope, GraphImportR
     result->assigned_devices.clear();
     for (Node* n : added) result->nodes.emplace_back(n);
     for (const NodeText& nt : g.nodes) {
-      if (!nt.assigned_device.empty()) {
-        result->assigned_devices[nt.spec.name] = nt.assigned_device;
+      if (!nt.def.assigned_device().empty()) {
+        result->assigned_devices[nt.def.name()] = nt.def.assigned_device();
       }
     }
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status GraphFromText(absl::string_view s, const Scope& scope, GraphImportResult* result) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  RILL_ASSIGN_OR_RETURN(GraphText g, ParseGraphText(s));
+  return AddGraph(g, scope, result);
+}
+
+absl::StatusOr<GraphParts> GraphToParts(const Graph& graph) {
+  LibraryWriter lib;
+  RILL_RETURN_IF_ERROR(lib.Add(graph));
+  GraphParts parts;
+  parts.library = lib.text();
+  for (int i = 0; i < graph.num_nodes(); ++i) {
+    parts.nodes.push_back(NodeDefOf(graph.node(i), {}, lib.names()));
+  }
+  for (const Node* init : graph.initializers()) parts.initializers.push_back(init->name());
+  return parts;
+}
+
+absl::Status GraphFromParts(const GraphParts& parts, const Scope& scope) {
+  RILL_RETURN_IF_ERROR(scope.status());
+  // The library is text (functions are written as they were); the nodes are not.
+  RILL_ASSIGN_OR_RETURN(GraphText g, ParseGraphText(absl::StrCat("version: ", kGraphFormatVersion,
+                                                                 "\n", parts.library)));
+  for (size_t i = 0; i < parts.nodes.size(); ++i) {
+    RILL_ASSIGN_OR_RETURN(NodeText n,
+                          SplitInputs(parts.nodes[i], absl::StrCat("GraphDef node ", i)));
+    g.nodes.push_back(std::move(n));
+  }
+  g.initializers.insert(g.initializers.end(), parts.initializers.begin(), parts.initializers.end());
+  return AddGraph(g, scope, nullptr);
 }
 
 absl::Status SaveGraph(const Graph& graph, const std::string& path,

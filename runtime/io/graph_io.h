@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "rill/ops/scope.h"
+#include "rill/runtime/io/node_def.h"
 #include "rill/runtime/tensor_names.h"  // FindOutput, FindOperation
 
 namespace rill {
@@ -48,6 +49,19 @@ absl::StatusOr<std::string> GraphToText(const Graph& graph, const GraphExportOpt
 // one of them is taken. Variable initializers are registered as they were.
 absl::Status GraphFromText(absl::string_view text, const Scope& scope,
                            GraphImportResult* result = nullptr);
+
+// A graph as a GraphDef (runtime/io/graph_def.h) holds it, its nodes as NodeDefs rather
+// than text (a GraphDef of large constants goes to a Session without being written out
+// and read back): the text of its function library, its nodes, its initializers' names.
+struct GraphParts {
+  std::string library;
+  std::vector<NodeDef> nodes;
+  std::vector<std::string> initializers;
+};
+absl::StatusOr<GraphParts> GraphToParts(const Graph& graph);
+// Adds the parts to the scope's graph as GraphFromText adds a text's; errors name a node
+// by its place in `parts.nodes` ("GraphDef node 3").
+absl::Status GraphFromParts(const GraphParts& parts, const Scope& scope);
 
 // The same through a file; saving writes a temporary file and renames it.
 absl::Status SaveGraph(const Graph& graph, const std::string& path,

@@ -9,7 +9,11 @@
 //                   .Finalize(&def).ok());
 // FakeInput() takes its dtype from the op: a fixed dtype, the type attribute when set
 // (.Attr("T", DT_FLOAT)) or its default; FakeInput(n, dtype) is a list of n inputs (a
-// list's length may come from its number attribute instead, .Attr("N", 3)).
+// list's length may come from its number attribute instead, .Attr("N", 3)). A fake input
+// of argument k is named as TensorFlow names it: "a" for the first argument, "b", ...
+// Real inputs name their node, for a node added to a GraphDef:
+//   NodeDefBuilder("bn", "_FusedBatchNormEx").Input({"x", 0, DT_FLOAT}) ... .Input(side_inputs)
+// (a std::vector<NodeDefBuilder::NodeOut> for a list argument, possibly empty).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +28,7 @@
 #include "absl/strings/str_join.h"
 #include "rill/core/attr_value.h"
 #include "rill/core/op_registry.h"
+#include "rill/runtime/io/node_def.h"
 
 namespace rill {
 
@@ -64,36 +69,6 @@ inline FakeInputSpec FakeInput(std::initializer_list<DataType> dtypes) {
   return FakeInput(std::vector<DataType>(dtypes));
 }
 
-// A node before any graph holds it: op, attributes set, device, and one dtype per input
-// (lists flattened), with whether that input is a variable (a ref argument).
-class NodeDef {
- public:
-  const std::string& name() const { return name_; }
-  const std::string& op() const { return op_; }
-  const std::string& device() const { return device_; }
-  const AttrMap& attr() const { return attr_; }
-  AttrMap* mutable_attr() { return &attr_; }
-  void set_name(std::string name) { name_ = std::move(name); }
-  void set_op(std::string op) { op_ = std::move(op); }
-  void set_device(std::string device) { device_ = std::move(device); }
-  const std::vector<DataType>& input_types() const { return input_types_; }
-  const std::vector<bool>& input_is_ref() const { return input_is_ref_; }
-  void add_input(DataType dtype, bool is_ref) {
-    input_types_.push_back(dtype);
-    input_is_ref_.push_back(is_ref);
-  }
-  void clear_inputs() {
-    input_types_.clear();
-    input_is_ref_.clear();
-  }
-
- private:
-  std::string name_, op_, device_;
-  AttrMap attr_;
-  std::vector<DataType> input_types_;
-  std::vector<bool> input_is_ref_;
-};
-
 // TensorFlow's GetNodeAttr(node_def, name, &value), over the NodeDef's attributes (every
 // one the op has once Finalize ran: set, implied by the inputs, or defaulted).
 template <typename T>
@@ -103,10 +78,38 @@ absl::Status GetNodeAttr(const NodeDef& def, absl::string_view name, T* value) {
 
 class NodeDefBuilder {
  public:
+  // One output of a node by name, with its dtype (TensorFlow's NodeDefBuilder::NodeOut).
+  struct NodeOut {
+    std::string node;
+    int index = 0;
+    DataType data_type = DT_INVALID;
+  };
+
+ private:
+  // One input argument: fake inputs, or real ones by name.
+  struct ArgInput {
+    FakeInputSpec fake;
+    bool real = false;
+    std::vector<NodeOut> srcs;
+  };
+
+ public:
   NodeDefBuilder(std::string name, std::string op) : name_(std::move(name)), op_(std::move(op)) {}
 
   NodeDefBuilder& Input(FakeInputSpec in) {
-    inputs_.push_back(std::move(in));
+    inputs_.push_back({std::move(in), false, {}});
+    return *this;
+  }
+  NodeDefBuilder& Input(NodeOut src) {
+    inputs_.push_back({{}, true, {std::move(src)}});
+    return *this;
+  }
+  NodeDefBuilder& Input(std::string node, int index, DataType dtype) {
+    return Input(NodeOut{std::move(node), index, dtype});
+  }
+  // A list argument's inputs, in order.
+  NodeDefBuilder& Input(std::vector<NodeOut> srcs) {
+    inputs_.push_back({{}, true, std::move(srcs)});
     return *this;
   }
   NodeDefBuilder& Device(std::string device) {
@@ -170,7 +173,7 @@ class NodeDefBuilder {
       for (const ArgDef& a : op->inputs) names.push_back(a.name);
       return absl::InvalidArgumentError(
           absl::StrCat(Who(), " takes ", op->inputs.size(), " input arguments (",
-                       absl::StrJoin(names, ", "), "); ", inputs_.size(), " FakeInputs given"));
+                       absl::StrJoin(names, ", "), "); ", inputs_.size(), " given"));
     }
     NodeDef out;
     out.set_name(name_);
@@ -178,7 +181,7 @@ class NodeDefBuilder {
     out.set_device(device_);
     *out.mutable_attr() = attrs_;
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      RILL_RETURN_IF_ERROR(Resolve(*op, op->inputs[i], inputs_[i], &out));
+      RILL_RETURN_IF_ERROR(Resolve(*op, i, inputs_[i], &out));
     }
     for (const AttrDef& a : op->attrs) {  // and the defaults, as TensorFlow's Finalize adds
       if (a.default_value.has_value()) out.mutable_attr()->emplace(a.name, *a.default_value);
@@ -198,8 +201,44 @@ class NodeDefBuilder {
   }
 
   // Appends argument `arg`'s inputs as `in` gives them.
-  absl::Status Resolve(const OpDef& op, const ArgDef& arg, const FakeInputSpec& in,
-                       NodeDef* def) const {
+  absl::Status Resolve(const OpDef& op, size_t k, const ArgInput& in, NodeDef* def) const {
+    const ArgDef& arg = op.inputs[k];
+    std::vector<DataType> dtypes;
+    std::vector<std::string> names;
+    if (in.real) {
+      if (arg.number_attr.empty() && arg.type_list_attr.empty() && in.srcs.size() != 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            Who(), ": input '", arg.name, "' is not a list; ", in.srcs.size(), " inputs given"));
+      }
+      for (const NodeOut& src : in.srcs) {
+        dtypes.push_back(src.data_type);
+        names.push_back(src.index == 0 ? src.node : absl::StrCat(src.node, ":", src.index));
+      }
+    } else {
+      RILL_RETURN_IF_ERROR(FakeTypes(op, arg, in.fake, &dtypes));
+      // TensorFlow's fake node names: one letter per argument, a list's items its outputs.
+      const std::string node(1, static_cast<char>('a' + k % 26));
+      for (size_t i = 0; i < dtypes.size(); ++i) {
+        names.push_back(i == 0 ? node : absl::StrCat(node, ":", i));
+      }
+    }
+    for (size_t i = 0; i < dtypes.size(); ++i) {
+      const DataType dt = dtypes[i];
+      if (dt == DT_INVALID) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(Who(), ": no dtype for input '", arg.name, "': give FakeInput(dtype)"));
+      }
+      // A ref dtype for an input that takes a value: a variable whose value the op reads,
+      // as TensorFlow takes it (its TypesCompatible: a ref's base type matches).
+      def->add_input(names[i], RemoveRefType(dt), arg.is_ref || IsRefType(dt));
+    }
+    RecordArgAttrs(arg, dtypes, def);
+    return absl::OkStatus();
+  }
+
+  // The dtypes of a fake argument's inputs.
+  absl::Status FakeTypes(const OpDef& op, const ArgDef& arg, const FakeInputSpec& in,
+                         std::vector<DataType>* out) const {
     std::vector<DataType> dtypes = in.dtypes;
     if (dtypes.empty()) {
       int n = 1;
@@ -216,16 +255,7 @@ class NodeDefBuilder {
         dtypes = std::get<std::vector<DataType>>(*list);
       }
     }
-    for (DataType dt : dtypes) {
-      if (dt == DT_INVALID) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(Who(), ": no dtype for input '", arg.name, "': give FakeInput(dtype)"));
-      }
-      // A ref dtype for an input that takes a value: a variable whose value the op reads,
-      // as TensorFlow takes it (its TypesCompatible: a ref's base type matches).
-      def->add_input(RemoveRefType(dt), arg.is_ref || IsRefType(dt));
-    }
-    RecordArgAttrs(arg, dtypes, def);
+    *out = std::move(dtypes);
     return absl::OkStatus();
   }
 
@@ -287,7 +317,7 @@ class NodeDefBuilder {
 
   std::string name_, op_, device_;
   AttrMap attrs_;
-  std::vector<FakeInputSpec> inputs_;
+  std::vector<ArgInput> inputs_;
 };
 
 }  // namespace rill

@@ -5,6 +5,7 @@
 #include "rill/core/testing/status_test_util.h"
 #include "rill/core/testing/tensor_testutil.h"
 #include "rill/rill.h"
+#include "rill/runtime/testing/node_def_builder.h"
 #include "rill/runtime/testing/testutil.h"
 
 namespace rill {
@@ -134,6 +135,102 @@ TEST(GraphDef, EqualGraphDefIgnoresOrderAndNamesTheDifference) {
   EXPECT_TRUE(EqualGraphDef(pq, qp, &diff)) << diff;
   EXPECT_FALSE(EqualGraphDef(GraphDef("not a graph"), g1, &diff));
   EXPECT_NE(diff.find("does not load"), std::string::npos) << diff;
+}
+
+// A GraphDef's nodes are NodeDefs, to change or add to; NodeDefBuilder names real inputs.
+TEST(GraphDef, NodesAreNodeDefsToChangeAndAddTo) {
+  Scope root = Scope::NewRootScope();
+  auto x = ops::Const(root.WithOpName("x"), {1.f, -2.f});
+  ops::Unique(root.WithOpName("u"), ops::Const(root.WithOpName("v"), {3, 3, 4}));
+  GraphDef def;
+  TF_ASSERT_OK(root.ToGraphDef(&def));
+  ASSERT_EQ(def.node_size(), 3);
+  EXPECT_EQ(def.node(0).name(), "x");
+  EXPECT_EQ(def.node(0).op(), "Const");
+  EXPECT_EQ(def.node(2).input(0), "v:0");
+  NodeDef neg, sum, idx;
+  TF_ASSERT_OK(NodeDefBuilder("neg", "Neg").Input({x.name(), 0, DT_FLOAT}).Finalize(&neg));
+  std::vector<NodeDefBuilder::NodeOut> both = {{"x", 0, DT_FLOAT}, {"neg", 0, DT_FLOAT}};
+  TF_ASSERT_OK(NodeDefBuilder("sum", "AddN").Input(both).Finalize(&sum));
+  TF_ASSERT_OK(NodeDefBuilder("idx", "Identity").Input("u", 1, DT_INT32).Finalize(&idx));
+  EXPECT_EQ(sum.input(), (std::vector<std::string>{"x", "neg"}));
+  EXPECT_EQ(idx.input(0), "u:1");
+  int n = 0;
+  EXPECT_TRUE(GetNodeAttr(sum, "N", &n).ok());
+  EXPECT_EQ(n, 2);
+  // Added consumers first: Create adds every node after its inputs.
+  *def.add_node() = sum;
+  *def.add_node() = idx;
+  *def.add_node() = neg;
+  for (NodeDef& node : *def.mutable_node()) node.set_device("/device:CPU:0");
+  std::unique_ptr<Session> session = NewSession(SessionOptions());
+  TF_ASSERT_OK(session->Create(def));
+  std::vector<Tensor> out;
+  TF_ASSERT_OK(session->Run({}, {"sum", "idx"}, {}, &out));
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({0.f, 0.f}));
+  test::ExpectTensorEqual<int32_t>(out[1], test::AsTensor<int32_t>({0, 0, 1}));
+  absl::StatusOr<Operation> op = FindOperation(*session->scope().graph(), "neg");
+  ASSERT_TRUE(op.ok());
+  EXPECT_EQ(op->node()->requested_device(), "/device:CPU:0");
+  // The text of the changed def reads back as the same nodes.
+  GraphDef again(def.text());
+  ASSERT_EQ(again.node_size(), 6);
+  EXPECT_EQ(again.node(3).name(), "sum");
+  EXPECT_TRUE(EqualGraphDef(again, def, nullptr));
+}
+
+TEST(GraphDef, NodesOnACycleOrTakingAMissingInputAreRefused) {
+  GraphDef def;
+  NodeDef a, b;
+  TF_ASSERT_OK(NodeDefBuilder("a", "Neg").Input("b", 0, DT_FLOAT).Finalize(&a));
+  TF_ASSERT_OK(NodeDefBuilder("b", "Neg").Input("a", 0, DT_FLOAT).Finalize(&b));
+  *def.add_node() = a;
+  *def.add_node() = b;
+  absl::Status st = NewSession(SessionOptions())->Create(def);
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+  EXPECT_NE(st.message().find("node 'a' is on a cycle of inputs"), std::string::npos) << st;
+  def.mutable_node()->pop_back();
+  st = NewSession(SessionOptions())->Create(def);
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+  EXPECT_NE(st.message().find("'b', which is not a node of the graph"), std::string::npos) << st;
+  // A text that does not parse keeps its nodes out of sight, and Create says why.
+  GraphDef garbage("node { name: ");
+  EXPECT_EQ(garbage.node_size(), 0);
+  *garbage.add_node() = b;
+  st = NewSession(SessionOptions())->Create(garbage);
+  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
+}
+
+// Functions (a While's cond and body) and initializers survive a GraphDef's round trip.
+TEST(GraphDef, FunctionsAndInitializersSurviveTheNodes) {
+  Scope root = Scope::NewRootScope();
+  auto v = ops::Variable(root.WithOpName("v"), test::AsTensor<float>({2.f}));
+  auto cond = ops::MakeFunction(
+      "cond", {DT_INT32, DT_FLOAT}, {},
+      [](const Scope& s, const std::vector<Output>& in, std::vector<Output>* out) {
+        *out = {ops::Less(s, in[0], ops::Const(s, 3))};
+        return s.status();
+      });
+  auto body = ops::MakeFunction(
+      "body", {DT_INT32, DT_FLOAT}, {},
+      [](const Scope& s, const std::vector<Output>& in, std::vector<Output>* out) {
+        *out = {ops::Add(s, in[0], ops::Const(s, 1)), ops::Mul(s, in[1], in[1])};
+        return s.status();
+      });
+  ASSERT_TRUE(cond.ok() && body.ok());
+  ops::While(root.WithOpName("loop"), {ops::Const(root, 0), ops::Identity(root, v)}, *cond, *body);
+  ops::GlobalVariablesInitializer(root.WithOpName("init"));
+  ASSERT_TRUE(root.ok()) << root.status();
+  GraphDef def;
+  TF_ASSERT_OK(root.ToGraphDef(&def));
+  GraphDef copy(def.text());
+  EXPECT_EQ(copy.node_size(), def.node_size());
+  std::unique_ptr<Session> session = NewSession(SessionOptions());
+  TF_ASSERT_OK(session->Create(copy));
+  std::vector<Tensor> out;
+  TF_ASSERT_OK(session->Run({}, {}, {"init"}, nullptr));
+  TF_ASSERT_OK(session->Run({}, {"loop:1"}, {}, &out));
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({256.f}));
 }
 
 }  // namespace graph_def_test

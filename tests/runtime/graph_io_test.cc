@@ -194,6 +194,26 @@ const char kConst[] =
     "node { name: \"c\" op: \"Const\" attr { key: \"dtype\" type: float } "
     "attr { key: \"value\" tensor { dtype: float shape: [2] values: [1, 2] } } }\n";
 
+// Nodes may come in any order (TensorFlow's GraphDefs do): each is added after its inputs,
+// and GraphImportResult lists them in that order.
+TEST(GraphFiles, NodesLoadInAnyOrder) {
+  const std::string text = std::string(kHeader) +
+                           "node { name: \"n\" op: \"Neg\" input: \"c:0\" input: \"^m\" }\n"
+                           "node { name: \"m\" op: \"Square\" input: \"c\" }\n" +
+                           kConst;
+  Scope loaded = Scope::NewRootScope();
+  GraphImportResult result;
+  ASSERT_TRUE(GraphFromText(text, loaded, &result).ok());
+  ASSERT_EQ(result.nodes.size(), 3u);
+  EXPECT_EQ(result.nodes[0].node()->name(), "c");
+  EXPECT_EQ(result.nodes[1].node()->name(), "m");
+  EXPECT_EQ(result.nodes[2].node()->name(), "n");
+  Session session(loaded);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({}, {Output(result.nodes[2].node(), 0)}, &out).ok());
+  testing::ExpectTensorNear(out[0], DT_FLOAT, {2}, {-1, -2}, 0);
+}
+
 struct BadFile {
   const char* why;
   std::string text;
@@ -223,9 +243,15 @@ std::vector<BadFile> BadFiles() {
       {"unknown node field", h + "node { name: \"a\" op: \"NoOp\" colour: 3 }\n",
        "unknown node field"},
       {"unknown op", h + "node { name: \"a\" op: \"Frobnicate\" }\n", "Frobnicate"},
-      {"input defined later", h + "node { name: \"n\" op: \"Neg\" input: \"c:0\" }\n" + c,
-       "not defined before"},
-      {"self loop", h + "node { name: \"n\" op: \"Neg\" input: \"n:0\" }\n", "not defined before"},
+      {"missing input", h + "node { name: \"n\" op: \"Neg\" input: \"d:0\" }\n" + c,
+       "'d', which is not a node of the graph"},
+      {"self loop", h + "node { name: \"n\" op: \"Neg\" input: \"n:0\" }\n", "on a cycle"},
+      {"cycle",
+       h +
+           "node { name: \"n\" op: \"Neg\" input: \"m:0\" }\n"
+           "node { name: \"m\" op: \"Neg\" input: \"^n\" input: \"c:0\" }\n" +
+           c,
+       "node 'n' is on a cycle"},
       {"output index out of range", h + c + "node { name: \"n\" op: \"Neg\" input: \"c:3\" }\n",
        "has 1 outputs"},
       {"negative output index", h + c + "node { name: \"n\" op: \"Neg\" input: \"c:-1\" }\n",
