@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "rill/core/function.h"
+#include "rill/runtime/optimize_options.h"
 #include "rill/runtime/placer.h"
 
 namespace rill {
@@ -20,7 +21,7 @@ class SessionFunctionRuntime final : public FunctionRuntime {
     const PlacementOptions* placement = nullptr;
     ResourceMgr* resources = nullptr;
     bool allow_tf32 = false;
-    bool optimize = true;
+    OptimizeOptions optimize;
     bool plan_memory = true;
   };
   explicit SessionFunctionRuntime(Options options) : options_(options) {}

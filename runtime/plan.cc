@@ -269,8 +269,8 @@ absl::StatusOr<std::unique_ptr<ExecutionPlan>> BuildPlan(const PlanRequest& req,
       PlaceNodes(*ctx.graph, *ctx.devices, *ctx.placement, pruned, fed, ctx.groups, ctx.placed));
   RILL_ASSIGN_OR_RETURN(PlanGraph pg, CopyForPlan(req.feeds, req.fetches, req.targets, pruned,
                                                   *ctx.placed, ctx.devices->cpu()));
-  if (ctx.optimize) {
-    RILL_ASSIGN_OR_RETURN(pg, Optimize(std::move(pg), OptimizerOptions{}));
+  if (ctx.optimize.any()) {
+    RILL_ASSIGN_OR_RETURN(pg, Optimize(std::move(pg), ctx.optimize));
   }
   RILL_ASSIGN_OR_RETURN(std::vector<const Node*> live, Prune(pg.fetches, pg.targets, pg.fed));
 

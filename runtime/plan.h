@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "rill/runtime/optimize_options.h"
 #include "rill/runtime/placer.h"
 
 namespace rill {
@@ -81,7 +82,8 @@ struct PlanContext {
   ColocationGroups* groups;  // session-wide, beside `placed`; updated
   ResourceMgr* resources;
   KernelOptions kernel_options;
-  bool optimize = true;  // run the graph optimizer (SessionOptions::optimize_graph)
+  // The graph optimizer's passes (none: SessionOptions::optimize_graph off).
+  OptimizeOptions optimize;
 };
 
 // Runs the passes: prune, place, copy, optimize, partition, order and instantiate.

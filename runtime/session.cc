@@ -23,6 +23,7 @@ namespace {
 // RILL_CUDA_GRAPHS=1 (read when a Session is made) turns graph mode on for every Session,
 // so that a GPU machine can run a whole test suite or program replaying its steps.
 SessionOptions WithEnvironment(SessionOptions o) {
+  o = ApplyConfig(std::move(o));
   const char* v = std::getenv("RILL_CUDA_GRAPHS");
   if (v != nullptr && std::string(v) == "1") o.cuda_graphs = true;
   return o;
@@ -39,7 +40,7 @@ struct Session::Impl {
   ResourceMgr resources;
   // Plans the functions of If and While nodes; outlives the plans whose kernels use it.
   SessionFunctionRuntime functions{{&devices, &placement, &resources, options.allow_tf32,
-                                    options.optimize_graph, options.plan_memory}};
+                                    OptimizeOptionsOf(options), options.plan_memory}};
   std::unique_ptr<ThreadPool> pool;
   // Not OK when the Session could not be made (bad options, no threads): every call
   // returns it.
@@ -94,7 +95,7 @@ struct Session::Impl {
                     &groups,
                     &resources,
                     KernelOptions{options.allow_tf32, &functions},
-                    options.optimize_graph};
+                    OptimizeOptionsOf(options)};
     RILL_ASSIGN_OR_RETURN(std::unique_ptr<ExecutionPlan> plan, BuildPlan(req, ctx));
     return std::make_shared<const Executor>(std::shared_ptr<const ExecutionPlan>(std::move(plan)),
                                             options.plan_memory, options.cuda_graphs);
@@ -215,12 +216,12 @@ absl::Status Session::Impl::Run(const FeedType& inputs, const std::vector<Output
 Session::Session(const Scope& scope) : Session(scope, SessionOptions()) {}
 
 Session::Session(const Scope& scope, const SessionOptions& options)
-    : Session(scope, options, DeviceSet::Local()) {}
+    : Session(scope, options, DevicesFor(options.config)) {}
 
 Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet devices)
     : impl_(std::make_unique<Impl>(scope, options, std::move(devices))) {
-  impl_->placement.allow_soft_placement = options.allow_soft_placement;
-  impl_->placement.log_device_placement = options.log_device_placement;
+  impl_->placement.allow_soft_placement = impl_->options.allow_soft_placement;
+  impl_->placement.log_device_placement = impl_->options.log_device_placement;
   for (const auto& d : impl_->devices.devices()) {
     if (d == nullptr) {
       impl_->init_status = errors::InvalidArgument("the Session's DeviceSet holds a null device");
@@ -236,14 +237,14 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
                                                  "': rill runs in this process; leave it empty");
     return;
   }
-  if (options.inter_op_threads < 0 || options.inter_op_threads > kMaxPoolThreads) {
+  if (impl_->options.inter_op_threads < 0 || impl_->options.inter_op_threads > kMaxPoolThreads) {
     impl_->init_status = errors::InvalidArgument(
         "SessionOptions.inter_op_threads must be 0 (one per core but one) .. ", kMaxPoolThreads,
-        ", got ", options.inter_op_threads);
+        ", got ", impl_->options.inter_op_threads);
     return;
   }
-  const int threads = options.inter_op_threads > 0 ? options.inter_op_threads
-                                                   : DefaultPoolThreads(SchedulableCores());
+  const int threads = impl_->options.inter_op_threads > 0 ? impl_->options.inter_op_threads
+                                                          : DefaultPoolThreads(SchedulableCores());
   auto pool = ThreadPool::Create(threads);
   if (!pool.ok()) {
     impl_->init_status = errors::Annotate(pool.status(), "cannot make the Session: ");
@@ -454,6 +455,15 @@ std::vector<std::string> Session::ListDevices() const {
     if (d != nullptr) out.push_back(d->name());
   }
   return out;
+}
+
+absl::Status Session::ListDevices(std::vector<DeviceAttributes>* response) const {
+  RILL_RETURN_IF_ERROR(impl_->Usable());
+  response->clear();
+  for (const auto& d : impl_->devices.devices()) {
+    if (d != nullptr) response->push_back({d->name(), d->device_type()});
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<GraphView> Session::ViewPlan(const CallableOptions& signature) const {

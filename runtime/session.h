@@ -18,6 +18,7 @@
 #include "rill/runtime/device.h"
 #include "rill/runtime/graph_view.h"
 #include "rill/runtime/memory_plan.h"
+#include "rill/runtime/session_config.h"
 #include "rill/runtime/step_graph_stats.h"
 #include "rill/runtime/step_stats.h"
 
@@ -60,6 +61,9 @@ struct SessionOptions {
   // TensorFlow's address of a remote runtime. rill runs in this process: anything but ""
   // makes a Session that returns InvalidArgument from every call.
   std::string target;
+  // TensorFlow's ConfigProto (runtime/session_config.h says what each field does here):
+  // where it sets placement or threads it wins over the fields above.
+  ConfigProto config = {};
 };
 
 // What a callable feeds, fetches and runs: as Outputs and Operations, or by name as
@@ -78,6 +82,14 @@ struct CallableOptions {
   void add_feed(std::string name) { feed_names.push_back(std::move(name)); }
   void add_fetch(std::string name) { fetch_names.push_back(std::move(name)); }
   void add_target(std::string name) { target_names.push_back(std::move(name)); }
+};
+
+// One device of a Session (TensorFlow's DeviceAttributes, the fields rill has).
+struct DeviceAttributes {
+  std::string name_;         // "/job:localhost/replica:0/task:0/device:GPU:0"
+  std::string device_type_;  // "CPU" or "GPU"
+  const std::string& name() const { return name_; }
+  const std::string& device_type() const { return device_type_; }
 };
 
 class Session {
@@ -164,6 +176,8 @@ class Session {
   absl::StatusOr<std::string> PlacementReason(const Operation& op) const;
   // Names of the devices this Session can use, highest priority first.
   std::vector<std::string> ListDevices() const;
+  // The same as TensorFlow's Session::ListDevices gives them.
+  absl::Status ListDevices(std::vector<DeviceAttributes>* response) const;
   // The graph as this Session runs it for one signature: the nodes it needs, the device
   // each was assigned, and the _Copy nodes between devices (placing nodes as a Run would).
   absl::StatusOr<GraphView> ViewPlan(const CallableOptions& signature) const;

@@ -37,7 +37,7 @@ std::vector<const Tensor*> ConstantInputs(const Node& old, const GraphRewriter& 
   return values;
 }
 
-bool Foldable(const Node& old, const OptimizerOptions& options) {
+bool Foldable(const Node& old, const OptimizeOptions& options) {
   const OpDef& def = old.op_def();
   if (def.is_stateful || old.IsConstant() || old.IsPlaceholder() || old.num_inputs() == 0 ||
       old.num_outputs() == 0 || !old.control_inputs().empty() || old.type_string() == "Switch" ||
@@ -74,7 +74,7 @@ bool Evaluate(const Node& old, const std::vector<const Tensor*>& inputs, Device*
 
 }  // namespace
 
-absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizerOptions& options) {
+absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizeOptions& options) {
   GraphRewriter rw(in, "constant folding");
   return rw.Run([&](const Node& old, GraphRewriter& rw) -> absl::StatusOr<bool> {
     if (!Foldable(old, options)) return false;

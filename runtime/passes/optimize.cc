@@ -1,5 +1,6 @@
 // Pass 3, optimize: the graph optimizer every plan gets (SessionOptions::optimize_graph,
-// on by default), on the plan's own copy of the graph.
+// on by default; TensorFlow's ConfigProto turns its passes off one by one), on the plan's
+// own copy of the graph.
 //
 // Its passes run in this order, each producing the next graph:
 //   composite rules            fuse losses, metrics and a batch mean's gradient, each
@@ -30,17 +31,29 @@
 
 namespace rill {
 
-absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizerOptions& options) {
-  RILL_ASSIGN_OR_RETURN(g, FuseComposites(g));
-  RILL_ASSIGN_OR_RETURN(g, FoldConstants(g, options));
-  RILL_ASSIGN_OR_RETURN(g, SimplifyArithmetic(g));
-  RILL_ASSIGN_OR_RETURN(g, EliminateCommonSubexpressions(g));
-  RILL_ASSIGN_OR_RETURN(g, MergeLoopTwins(g));
-  RILL_ASSIGN_OR_RETURN(g, PruneLoopVariables(g));
-  RILL_ASSIGN_OR_RETURN(g, FuseBackward(g));
-  RILL_ASSIGN_OR_RETURN(g, FuseForward(g));
-  RILL_ASSIGN_OR_RETURN(g, FuseElementwise(g));
-  RILL_ASSIGN_OR_RETURN(g, FuseConvEpilogues(g));
+absl::StatusOr<PlanGraph> Optimize(PlanGraph g, const OptimizeOptions& options) {
+  if (options.fuse) {
+    RILL_ASSIGN_OR_RETURN(g, FuseComposites(g));
+  }
+  if (options.fold_constants) {
+    RILL_ASSIGN_OR_RETURN(g, FoldConstants(g, options));
+  }
+  if (options.simplify_arithmetic) {
+    RILL_ASSIGN_OR_RETURN(g, SimplifyArithmetic(g));
+  }
+  if (options.eliminate_common_subexpressions) {
+    RILL_ASSIGN_OR_RETURN(g, EliminateCommonSubexpressions(g));
+  }
+  if (options.optimize_loops) {
+    RILL_ASSIGN_OR_RETURN(g, MergeLoopTwins(g));
+    RILL_ASSIGN_OR_RETURN(g, PruneLoopVariables(g));
+  }
+  if (options.fuse) {
+    RILL_ASSIGN_OR_RETURN(g, FuseBackward(g));
+    RILL_ASSIGN_OR_RETURN(g, FuseForward(g));
+    RILL_ASSIGN_OR_RETURN(g, FuseElementwise(g));
+    RILL_ASSIGN_OR_RETURN(g, FuseConvEpilogues(g));
+  }
   return g;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
+#include "rill/runtime/optimize_options.h"
 #include "rill/runtime/passes/plan_graph.h"
 #include "rill/runtime/placer.h"
 
@@ -35,13 +36,9 @@ absl::StatusOr<PlanGraph> CopyForPlan(const std::vector<NodeOut>& feeds,
                                       const PlacementMap& placed, Device* host);
 
 // 3. The optimizer's passes, each from one PlanGraph to the next.
-struct OptimizerOptions {
-  // A folded value larger than this stays computed at run time (a plan keeps its
-  // constants in memory for as long as it is cached).
-  int64_t max_folded_bytes = 10 << 20;
-};
+// (OptimizeOptions: runtime/optimize_options.h)
 absl::StatusOr<PlanGraph> FuseComposites(const PlanGraph& in);
-absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizerOptions& options);
+absl::StatusOr<PlanGraph> FoldConstants(const PlanGraph& in, const OptimizeOptions& options);
 absl::StatusOr<PlanGraph> EliminateCommonSubexpressions(const PlanGraph& in);
 absl::StatusOr<PlanGraph> MergeLoopTwins(const PlanGraph& in);
 absl::StatusOr<PlanGraph> PruneLoopVariables(const PlanGraph& in);
@@ -55,7 +52,7 @@ absl::StatusOr<PlanGraph> FuseElementwise(const PlanGraph& in);
 bool IsFusableElementwise(const Node& n);
 absl::StatusOr<PlanGraph> FuseConvEpilogues(const PlanGraph& in);
 // All of them, in order (optimize.cc says why that order).
-absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizerOptions& options);
+absl::StatusOr<PlanGraph> Optimize(PlanGraph in, const OptimizeOptions& options);
 
 // 5a. A topological order, lowest id first among ready nodes.
 std::vector<const Node*> Order(const std::vector<const Node*>& nodes);

@@ -102,7 +102,7 @@ TEST_F(PassesTest, ConstantFoldingRespectsItsCapAndKernelErrors) {
   Scope s = Scope::NewRootScope();
   auto big = Fill(s, Const(s, {1000, 1000}), Const(s, 1.f));  // 4 MB
   auto bad = Div(s, Const(s, {1, 2}), Const(s, {1, 0}));      // integer division by zero
-  OptimizerOptions small;
+  OptimizeOptions small;
   small.max_folded_bytes = 1 << 20;
   auto g = FoldConstants(Copy(s, {big, bad}), small);
   ASSERT_TRUE(g.ok()) << g.status();
