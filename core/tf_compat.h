@@ -79,6 +79,11 @@ inline uint64 New64() {
   return engine();
 }
 }  // namespace random
+
+// TensorFlow's TensorFormat (util/tensor_format.h): the layouts rill's ops name by their
+// data_format strings.
+enum TensorFormat { FORMAT_NHWC = 0, FORMAT_NCHW = 1 };
+inline std::string ToString(TensorFormat format) { return format == FORMAT_NCHW ? "NCHW" : "NHWC"; }
 }  // namespace rill
 
 #define TF_RETURN_IF_ERROR(expr) RILL_RETURN_IF_ERROR(expr)

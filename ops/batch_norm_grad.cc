@@ -1,14 +1,14 @@
-// Gradients of FusedBatchNorm, V2 and V3 (TensorFlow's: one gradient op of the same
-// version; the mean and variance inputs get none) and of the gradient ops themselves (as
-// TensorFlow's Python _FusedBatchNormGradGrad: the gradient op written out in primitive
-// ops, the batch statistics recomputed from x in training, and differentiated
-// symbolically).
+// Gradients of FusedBatchNorm, V2, V3 and _FusedBatchNormEx (TensorFlow's: one gradient op
+// of the same version; the mean and variance inputs get none) and of the gradient ops themselves
+// (as TensorFlow's Python _FusedBatchNormGradGrad: the gradient op written out in primitive ops,
+// the batch statistics recomputed from x in training, and differentiated symbolically).
 #include <string>
 
 #include "rill/core/batch_norm.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/batch_norm_ops.h"
 #include "rill/ops/grad_util.h"
+#include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"
 
@@ -43,6 +43,27 @@ absl::Status BatchNormGradFn(const Scope& s, const Operation& op, const GradOut&
   for (int i = 0; i < 3; ++i) out->push_back(Output(grad, i));
   out->push_back(NoGradient());
   out->push_back(NoGradient());
+  return s.status();
+}
+
+// _FusedBatchNormEx: y = activation(normalized x + side_input). The activation's gradient
+// first (Relu's from y, as TensorFlow's ReluGrad reads it), which the side input takes
+// whole; then V3's from there.
+absl::Status BatchNormExGradFn(const Scope& s, const Operation& op, const GradOut& g,
+                               GradOut* out) {
+  const BatchNormAttrs a = BatchNormAttrsOf(op.node()->attrs());
+  const bool relu =
+      GetNodeAttrOr<std::string>(op.node()->attrs(), "activation_mode", "Identity") == "Relu";
+  const Output dz = relu ? Output(ReluGrad(s, g[0], Out(op, 0))) : g[0];
+  const auto grad =
+      FusedBatchNormGradV3(s, dz, In(op, 0), In(op, 1), Out(op, 3), Out(op, 4), Out(op, 5),
+                           FusedBatchNormGradV3::Attrs()
+                               .Epsilon(a.epsilon)
+                               .DataFormat(a.data_format)
+                               .IsTraining(a.is_training));
+  RILL_RETURN_IF_ERROR(s.status());
+  *out = {grad.x_backprop, grad.scale_backprop, grad.offset_backprop, NoGradient(), NoGradient()};
+  if (op.node()->num_inputs() > 5) out->push_back(dz);
   return s.status();
 }
 
@@ -111,6 +132,7 @@ absl::Status BatchNormGradGradFn(const Scope& s, const Operation& op, const Grad
 RILL_REGISTER_GRADIENT("FusedBatchNorm", BatchNormGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormV2", BatchNormGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormV3", BatchNormGradFn);
+RILL_REGISTER_GRADIENT("_FusedBatchNormEx", BatchNormExGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormGrad", BatchNormGradGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormGradV2", BatchNormGradGradFn);
 RILL_REGISTER_GRADIENT("FusedBatchNormGradV3", BatchNormGradGradFn);

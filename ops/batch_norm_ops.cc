@@ -1,7 +1,9 @@
 // FusedBatchNorm, V2 and V3 and their gradient ops: schemas, shape functions
 // (core/batch_norm.h's checks, shared with the kernels) and wrappers. V1 computes in T
 // throughout (float, as TensorFlow's); V2 and V3 keep statistics in U; V3 adds a
-// reserve_space_3 output (a scalar 0 here) and its gradient op that input. Gradients:
+// reserve_space_3 output (a scalar 0 here) and its gradient op that input.
+// _FusedBatchNormEx is V3 with a side input added to y and an activation after it
+// (TensorFlow's remapper makes it; graphs and tests name it). Gradients:
 // ops/batch_norm_grad.cc.
 #include "rill/ops/batch_norm_ops.h"
 
@@ -140,6 +142,38 @@ RILL_REGISTER_OP("FusedBatchNormGradV3")
     .TypeAttr("U", kFloatTypes)
     .Apply(GradAttrs)
     .SetShapeFn(GradShape);
+
+// V3's checks, and the side input (at most one, x's shape) and activation's.
+absl::Status FusedBatchNormExShape(InferenceContext& c) {
+  RILL_RETURN_IF_ERROR(ForwardShape(c, true));
+  const int64_t sides = c.attr<int64_t>("num_side_inputs");
+  if (sides > 1) {
+    return errors::InvalidArgument("_FusedBatchNormEx takes at most 1 side input, got ", sides);
+  }
+  const std::string& mode = c.attr<std::string>("activation_mode");
+  if (mode != "Identity" && mode != "Relu") {
+    return errors::InvalidArgument(
+        "_FusedBatchNormEx: activation_mode must be Identity or Relu, "
+        "got '",
+        mode, "'");
+  }
+  if (sides == 1 && !c.input_shape(5).IsCompatibleWith(c.input_shape(0))) {
+    return errors::InvalidArgument("_FusedBatchNormEx: side_input ", c.input_shape(5).DebugString(),
+                                   " must have x's shape ", c.input_shape(0).DebugString());
+  }
+  return absl::OkStatus();
+}
+
+RILL_REGISTER_OP("_FusedBatchNormEx")
+    .Apply(ForwardArgsU)
+    .InputList("side_input", "num_side_inputs", "T", /*min_length=*/0)
+    .Output("reserve_space_3", "U")
+    .TypeAttr("T", kFloatTypes)
+    .TypeAttr("U", kFloatTypes)
+    .Apply(ForwardAttrs)
+    .Attr("num_side_inputs", AttrKind::kInt, int64_t{0})
+    .Attr("activation_mode", AttrKind::kString, std::string("Identity"))
+    .SetShapeFn(FusedBatchNormExShape);
 
 namespace ops {
 

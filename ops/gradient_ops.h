@@ -67,4 +67,11 @@ class TanhGrad : public OpWrapper {
   TanhGrad(const Scope& scope, Input y, Input dy);
 };
 
+// TensorFlow's C++ API declares these in ops::internal (nn_ops_internal.h, ...).
+namespace internal {
+using ::rill::ops::ReluGrad;
+using ::rill::ops::SigmoidGrad;
+using ::rill::ops::TanhGrad;
+}  // namespace internal
+
 }  // namespace rill::ops

@@ -1,7 +1,8 @@
-// FusedBatchNorm (V1, V2, V3) and its gradient ops on the CPU, in either layout (NHWC or NCHW,
-// and their 3-D forms) without a transpose: x is walked as [outer, channels, inner]
-// (core/batch_norm.h). Channel sums are accumulated in double, so float statistics over
-// large batches keep their precision; the arithmetic on them is core/batch_norm_row.h's.
+// FusedBatchNorm (V1, V2, V3, and _FusedBatchNormEx: V3 with a side input and Relu after
+// it) and its gradient ops on the CPU, in either layout (NHWC or NCHW, and their 3-D forms)
+// without a transpose: x is walked as [outer, channels, inner] (core/batch_norm.h). Channel sums
+// are accumulated in double, so float statistics over large batches keep their precision; the
+// arithmetic on them is core/batch_norm_row.h's.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -46,13 +47,29 @@ void FillNaN(Tensor* t) {
   std::fill_n(t->base<T>(), t->NumElements(), std::numeric_limits<T>::quiet_NaN());
 }
 
+// _FusedBatchNormEx's epilogue: y += side_input, then Relu, as its attrs ask.
+struct BatchNormEpilogue {
+  bool side_input = false;
+  bool relu = false;
+  explicit BatchNormEpilogue(const AttrMap& attrs) {
+    auto sides = attrs.find("num_side_inputs");
+    auto mode = attrs.find("activation_mode");
+    side_input = sides != attrs.end() && std::get<int64_t>(sides->second) > 0;
+    relu = mode != attrs.end() && std::get<std::string>(mode->second) == "Relu";
+  }
+};
+
 template <typename T>
 class FusedBatchNormOp : public OpKernel {
  public:
   explicit FusedBatchNormOp(OpKernelConstruction& c)
-      : OpKernel(c), a_(BatchNormAttrsOf(c.node().attrs())) {}
+      : OpKernel(c), a_(BatchNormAttrsOf(c.node().attrs())), epilogue_(c.node().attrs()) {}
   absl::Status Compute(OpKernelContext& ctx) override {
     Tensor* out[6];
+    if (epilogue_.side_input && ctx.input(5).shape() != ctx.input(0).shape()) {
+      return errors::InvalidArgument("side_input ", ctx.input(5).shape().DebugString(),
+                                     " must have x's shape ", ctx.input(0).shape().DebugString());
+    }
     RILL_ASSIGN_OR_RETURN(const BatchNormGeometry g, PrepareBatchNorm(ctx, a_, out));
     if (out[5] != nullptr) out[5]->base<T>()[0] = T(0);  // reserve_space_3: nothing to keep
     const int64_t n = g.PerChannel();
@@ -80,6 +97,7 @@ class FusedBatchNormOp : public OpKernel {
     ForEachElement(g, [&](int64_t c, int64_t i) {
       y[i] = BatchNormValue(x[i], mean[c], scale_inv[c], offset[c]);
     });
+    ApplyEpilogue(ctx, y, out[0]->NumElements());
     for (int64_t c = 0; c < g.channels; ++c) {
       if (a_.is_training) {
         const bool blend = a_.exponential_avg_factor != 1.0f;
@@ -95,7 +113,18 @@ class FusedBatchNormOp : public OpKernel {
   }
 
  private:
+  void ApplyEpilogue(OpKernelContext& ctx, T* y, int64_t n) const {
+    if (epilogue_.side_input) {
+      const T* side = ctx.input(5).base<T>();
+      for (int64_t i = 0; i < n; ++i) y[i] += side[i];
+    }
+    if (epilogue_.relu) {
+      for (int64_t i = 0; i < n; ++i) y[i] = y[i] > T(0) ? y[i] : T(0);
+    }
+  }
+
   BatchNormAttrs a_;
+  BatchNormEpilogue epilogue_;
 };
 
 template <typename T>
@@ -143,6 +172,11 @@ RILL_REG_BATCH_NORM(float, "")  // V1 is float only, as TensorFlow's
 RILL_FOR_FLOAT_TYPES(RILL_REG_BATCH_NORM, "V2")
 RILL_FOR_FLOAT_TYPES(RILL_REG_BATCH_NORM, "V3")
 #undef RILL_REG_BATCH_NORM
+#define RILL_REG_BATCH_NORM_EX(T, _)                                                   \
+  RILL_REGISTER_KERNEL("_FusedBatchNormEx", DEVICE_CPU, "T", DataTypeToEnum<T>::value, \
+                       FusedBatchNormOp<T>);
+RILL_FOR_FLOAT_TYPES(RILL_REG_BATCH_NORM_EX)
+#undef RILL_REG_BATCH_NORM_EX
 
 }  // namespace
 }  // namespace rill::cpu

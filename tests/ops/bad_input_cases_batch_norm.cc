@@ -1,6 +1,6 @@
 // Valid recipes and op-specific bad inputs: FusedBatchNorm, V2 and V3 and their gradient
 // ops (each version the same cases; V3's gradient op alone takes reserve_space_3);
-// BatchNormWithGlobalNormalization and its gradient op.
+// BatchNormWithGlobalNormalization and its gradient op; _FusedBatchNormEx.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -85,6 +85,35 @@ void GlobalNormCases() {
        {"backprop", "[1,2,1,3]"});
 }
 
+// _FusedBatchNormEx: V3's checks on x and the statistics, and its side input's and
+// activation's.
+void FusedBatchNormExCases() {
+  const char* op = "_FusedBatchNormEx";
+  const AttrMap relu{{"num_side_inputs", int64_t{1}}, {"activation_mode", std::string("Relu")}};
+  auto with_side = [&](Tensor x, Tensor side, Tensor scale = F({3})) {
+    return Recipe{op, {x, scale, F({3}), F({3}), F({3}), side}, relu};
+  };
+  AddRecipe(with_side(F({2, 2, 2, 3}), F({2, 2, 2, 3})));
+  Both("a side input of another shape", with_side(F({2, 2, 2, 3}), F({2, 2, 1, 3})),
+       {"side_input", "[2,2,1,3]"});
+  Both("a rank-3 x and side input", with_side(F({2, 2, 3}), F({2, 2, 3})), {"rank", "[2,2,3]"});
+  Both("a scale of the wrong length", with_side(F({2, 2, 2, 3}), F({2, 2, 2, 3}), F({4})),
+       {"scale", "[4]"});
+  AddCase("two side inputs",
+          {op,
+           {F({1, 1, 1, 3}), F({3}), F({3}), F({3}), F({3}), F({1, 1, 1, 3}), F({1, 1, 1, 3})},
+           {{"num_side_inputs", int64_t{2}}}},
+          kConstruction, kInvalid, {"at most 1 side input"});
+  AddCase("an Elu activation",
+          {op,
+           {F({1, 1, 1, 3}), F({3}), F({3}), F({3}), F({3})},
+           {{"activation_mode", std::string("Elu")}}},
+          kConstruction, kInvalid, {"activation_mode", "Elu"});
+  AddCase("a negative epsilon",
+          {op, {F({1, 1, 1, 3}), F({3}), F({3}), F({3}), F({3})}, {{"epsilon", -1.0f}}},
+          kConstruction, kInvalid, {"epsilon"});
+}
+
 const bool kCases = [] {
   for (const char* v : {"", "V2", "V3"}) {
     forward_op = std::string("FusedBatchNorm") + v;
@@ -92,6 +121,7 @@ const bool kCases = [] {
     AddVersionCases();
   }
   GlobalNormCases();
+  FusedBatchNormExCases();
   return true;
 }();
 
