@@ -17,6 +17,7 @@
 #include "rill/ops/conv_ops.h"
 #include "rill/ops/data_flow_ops.h"
 #include "rill/ops/debug_ops.h"
+#include "rill/ops/diag_band_ops.h"
 #include "rill/ops/distributed_optimizer.h"
 #include "rill/ops/einsum_ops.h"
 #include "rill/ops/fake_quant_ops.h"
