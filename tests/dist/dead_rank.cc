@@ -54,7 +54,13 @@ int main() {
     std::fprintf(stderr, "rank %d: first allreduce: %s\n", rank, st.ToString().c_str());
     return 2;
   }
-  if (rank == 1) std::raise(SIGKILL);
+  // Rank 1's allreduce can return while its last message to rank 0 is still on its way:
+  // dying at once could fail rank 0's first allreduce (not the one this program times).
+  // Half a second lets that message land and rank 0 enter the second.
+  if (rank == 1) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::raise(SIGKILL);
+  }
   const int threads = Threads();
   const auto start = std::chrono::steady_clock::now();
   absl::Status st = session.Run({sum}, &out);
