@@ -171,6 +171,7 @@ RILL_REGISTER_GRADIENT("BroadcastTo", BroadcastToGrad);
 RILL_REGISTER_GRADIENT("Fill", FillGrad);
 RILL_REGISTER_GRADIENT("Cast", CastGrad);
 RILL_REGISTER_NO_GRADIENT("StopGradient");
+RILL_REGISTER_NO_GRADIENT("GuaranteeConst");  // TensorFlow registers none either
 RILL_REGISTER_NO_GRADIENT("Rank");
 RILL_REGISTER_NO_GRADIENT("BroadcastArgs");
 RILL_REGISTER_NO_GRADIENT("Const");

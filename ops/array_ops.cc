@@ -68,6 +68,13 @@ RILL_REGISTER_OP("Snapshot")
     .TypeAttr("T")
     .SetShapeFn(shape_fns::Unchanged);
 
+RILL_REGISTER_OP("GuaranteeConst")
+    .Input("input", "T")
+    .Output("output", "T")
+    .TypeAttr("T")
+    .SetIsStateful()  // TensorFlow's SetDoNotOptimize
+    .SetShapeFn(shape_fns::Unchanged);
+
 RILL_REGISTER_OP("EnsureShape")
     .Input("input", "T")
     .Output("output", "T")
@@ -386,6 +393,9 @@ IdentityN::IdentityN(const Scope& scope, InputList input) {
 }
 Snapshot::Snapshot(const Scope& scope, Input input) {
   NodeBuilder(scope, "Snapshot").Input(input).Finalize(this);
+}
+GuaranteeConst::GuaranteeConst(const Scope& scope, Input input) {
+  NodeBuilder(scope, "GuaranteeConst").Input(input).Finalize(this);
 }
 
 EnsureShape::EnsureShape(const Scope& scope, Input input, const PartialTensorShape& shape) {

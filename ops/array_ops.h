@@ -77,6 +77,12 @@ class Snapshot : public OpWrapper {
  public:
   Snapshot(const Scope& scope, Input input);
 };
+// `input` as it is, promised constant for the life of the Session (tf.guarantee_const):
+// stateful, so no pass removes it, and not differentiable (a constant has no gradient).
+class GuaranteeConst : public OpWrapper {
+ public:
+  GuaranteeConst(const Scope& scope, Input input);
+};
 
 // TensorFlow's EnsureShape (tf.ensure_shape): `input`, whose shape must fit `shape` (-1:
 // any size). The output's static shape is the two merged, so graph building knows dims a

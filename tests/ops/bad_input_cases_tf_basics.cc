@@ -52,6 +52,7 @@ void ShapeHelperCases() {
 
 void IdentityCases() {
   AddRecipe({"Snapshot", {F({2, 3})}, {}});
+  AddRecipe({"GuaranteeConst", {F({2, 3})}, {}});
   AddRecipe({"PreventGradient", {F({2, 3})}, {{"message", std::string("no")}}});
   AddRecipe({"IdentityN", {F({2, 3}), I({2}, {1, 2})}, {}});
   AddCase("a T that is not the inputs' dtypes",

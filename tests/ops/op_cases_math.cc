@@ -196,6 +196,7 @@ std::vector<OpCase> Unary() {
       {"Reshape", [](auto s, auto x) { return ops::Reshape(s, ops::ExpandDims(s, x, 0), {-1}); }},
       {"Squeeze", [](auto s, auto x) { return ops::Squeeze(s, ops::ExpandDims(s, x, 1)); }},
       {"StopGradient", [](auto s, auto x) { return ops::StopGradient(s, x); }},
+      {"GuaranteeConst", [](auto s, auto x) { return ops::GuaranteeConst(s, x); }},
       {"Identity", [](auto s, auto x) { return ops::Identity(s, x); }},
       {"EnsureShape",
        [](auto s, auto x) { return ops::EnsureShape(s, x, PartialTensorShape({-1, 33})); }},

@@ -19,7 +19,8 @@ namespace tf_basics_test {
 using namespace ::rill::ops;  // NOLINT
 
 MarkTested tested({"All", "Any", "IsNan", "IsInf", "IsFinite", "Erfc", "Rint", "Rank",
-                   "BroadcastArgs", "LinSpace", "Snapshot", "PreventGradient", "IdentityN"});
+                   "BroadcastArgs", "LinSpace", "Snapshot", "PreventGradient", "IdentityN",
+                   "GuaranteeConst"});
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -152,6 +153,28 @@ TEST(Snapshot, KeepsTheValueAVariableHadWhenItWasTaken) {
   ASSERT_TRUE(session.Run({}, {snap, bump}, &out).ok());
   test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({1, 2}, {2}));
   test::ExpectTensorEqual<float>(out[1], test::AsTensor<float>({11, 12}, {2}));
+}
+
+// GuaranteeConst passes its input, stays in the optimized plan of a constant (stateful), and
+// stops gradients.
+TEST(GuaranteeConst, PassesItsInputStaysInThePlanAndHasNoGradient) {
+  Scope s = Scope::NewRootScope();
+  auto x = Placeholder(s, DT_FLOAT);
+  auto c = GuaranteeConst(s, Const(s, {3.f, 4.f}));
+  auto y = Add(s, Mul(s, x, c), GuaranteeConst(s, x));
+  ASSERT_TRUE(s.ok()) << s.status();
+  Session session(s);
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({{x, {1.f, 2.f}}}, {c, y}, &out).ok());
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({3, 4}));
+  test::ExpectTensorEqual<float>(out[1], test::AsTensor<float>({4, 10}));
+  CallableOptions sig;
+  sig.fetch = {c};
+  EXPECT_EQ(PlanOps(session, sig).count("GuaranteeConst"), 1u);
+  std::vector<Output> grads;
+  ASSERT_TRUE(AddSymbolicGradients(s, {y}, {x}, &grads).ok());
+  ASSERT_TRUE(session.Run({{x, {1.f, 2.f}}}, {grads[0]}, &out).ok());
+  test::ExpectTensorEqual<float>(out[0], test::AsTensor<float>({3, 4}));  // through Mul alone
 }
 
 // Each input, of any dtype, comes out in its place; one control edge on the node orders
