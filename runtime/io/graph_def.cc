@@ -37,8 +37,9 @@ absl::Status Session::Extend(const GraphDef& graph) {
 namespace {
 
 // Splits a parsed graph text into a GraphDef's parts; false (the parts then partial, for
-// the caller to drop) when it has a part a GraphDef cannot hold apart (no version or another, a field it does not know, a
-// node that does not parse, a function sharing a line with what follows it).
+// the caller to drop) when it has a part a GraphDef cannot hold apart (no version or another, a
+// field it does not know, a node that does not parse, a function sharing a line with what follows
+// it).
 bool SplitGraphText(absl::string_view text, const text::Message& top, GraphParts* parts) {
   const std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
   std::vector<NodeDef> nodes;
