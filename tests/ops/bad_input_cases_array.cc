@@ -162,6 +162,16 @@ void SortAndEinsumCases() {
             {"float"});
   }
 
+  for (const char* op : {"UniqueV2", "UniqueWithCountsV2"}) {
+    AddRecipe({op, {F({2, 3}), I({1}, {1})}, {}});
+    Both("an axis past the rank", {op, {F({2, 3}), I({1}, {2})}, {}}, {"axis", "2"});
+    Both("an axis below -rank", {op, {F({2, 3}), I({1}, {-3})}, {}}, {"axis", "-3"});
+    Both("an axis of two values", {op, {F({2, 3}), I({2}, {0, 1})}, {}}, {"axis", "[2]"});
+    Both("no axis for a matrix", {op, {F({2, 3}), I({0})}, {}}, {"vector", "[2,3]"});
+    Both("a scalar axis", {op, {F({2, 3}), I({}, {0})}, {}}, {"axis", "[]"});
+    AddCase("a float axis", {op, {F({2, 3}), F({1})}, {}}, kConstruction, kInvalid, {"float"});
+  }
+
   AddRecipe({"TopKV2", {F({2, 5}), I({}, {3})}, {}});
   Both("k past the last dimension", {"TopKV2", {F({2, 5}), I({}, {6})}, {}}, {"6", "[2,5]"});
   Both("a negative k", {"TopKV2", {F({2, 5}), I({}, {-1})}, {}}, {"-1"});
