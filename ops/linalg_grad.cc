@@ -7,6 +7,7 @@
 //  - MatrixTriangularSolve: MatrixSolve's, with dA kept to the triangle that was read.
 //  - Cholesky: with L the factor, P = the lower triangle of L^T g with its diagonal halved,
 //    dA = L^-T (P + P^T) L^-1 / 2 (symmetric: A's two triangles share the gradient).
+//  - SelfAdjointEigV2: below.
 #include "rill/ops/array_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradients.h"
@@ -95,7 +96,36 @@ absl::Status CholeskyGrad(const Scope& s, const Operation& op, const GradOut& g,
   return absl::OkStatus();
 }
 
+// SelfAdjointEigV2, TensorFlow's: with F_ij = 1 / (e_j - e_i) off the diagonal (0 on it;
+// the reciprocal kept finite where eigenvalues coincide), the symmetric matrix's gradient
+// is G = V (diag(g_e) + F * (V^T g_v)) V^T, and the input's is G + G^T on the lower triangle
+// with its diagonal halved (the op reads the lower triangle alone). Without compute_v, V
+// is computed again and g_v is none.
+absl::Status SelfAdjointEigGrad(const Scope& s, const Operation& op, const GradOut& g,
+                                GradOut* out) {
+  const bool compute_v = op.node()->attr<bool>("compute_v");
+  const Output e = Out(op, 0);
+  const Output v = compute_v ? Out(op, 1) : SelfAdjointEigV2(s, In(op, 0)).v;
+  Output inner = MatrixDiag(s, g[0]);
+  if (compute_v) {
+    const Output diff = Sub(s, ExpandDims(s, e, -2), ExpandDims(s, e, -1));
+    const Output f =
+        MatrixSetDiag(s, Div(s, diff, Add(s, Square(s, diff), grad::Scalar(s, 1e-20, e.type()))),
+                      ZerosLike(s, e));
+    inner = Add(s, inner, Mul(s, f, BatchMatMulV2(s, v, g[1], BatchMatMulV2::AdjX(true))));
+  }
+  // G + G^T = V inner V^T + V inner^T V^T.
+  const Output sym =
+      Add(s, BatchMatMulV2(s, v, BatchMatMulV2(s, inner, v, BatchMatMulV2::AdjY(true))),
+          BatchMatMulV2(s, v, BatchMatMulV2(s, inner, v, BatchMatMulV2::AdjX(true).AdjY(true))));
+  const Output lower = Triangle(s, sym, true);
+  out->push_back(
+      MatrixSetDiag(s, lower, Mul(s, grad::Scalar(s, 0.5, e.type()), MatrixDiagPart(s, lower))));
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("MatrixInverse", InverseGrad);
+RILL_REGISTER_GRADIENT("SelfAdjointEigV2", SelfAdjointEigGrad);
 RILL_REGISTER_GRADIENT("MatrixTriangularSolve", TriangularSolveGrad);
 RILL_REGISTER_GRADIENT("Cholesky", CholeskyGrad);
 RILL_REGISTER_GRADIENT("MatrixDeterminant", DeterminantGrad);

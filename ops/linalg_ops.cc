@@ -83,7 +83,25 @@ absl::Status SolveShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+// e [..., M]; v [..., M, M], or [0] when compute_v is false (TensorFlow's).
+absl::Status EigShape(InferenceContext& c) {
+  PartialTensorShape batch;
+  int64_t m;
+  RILL_RETURN_IF_ERROR(SquareMatrices(c.input_shape(0), "input", &batch, &m));
+  c.set_output(0, Append(batch, {m}));
+  c.set_output(1, c.attr<bool>("compute_v") ? Append(batch, {m, m}) : PartialTensorShape({0}));
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+RILL_REGISTER_OP("SelfAdjointEigV2")
+    .Input("input", "T")
+    .Output("e", "T")
+    .Output("v", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("compute_v", AttrKind::kBool, true)
+    .SetShapeFn(EigShape);
 
 RILL_REGISTER_OP("MatrixDeterminant")
     .Input("input", "T")
@@ -154,6 +172,17 @@ MatrixSolve::MatrixSolve(const Scope& scope, Input matrix, Input rhs, const Attr
       .Input(rhs)
       .Attr("adjoint", attrs.adjoint_)
       .Finalize(this);
+}
+
+SelfAdjointEigV2::SelfAdjointEigV2(const Scope& scope, Input input, const Attrs& attrs) {
+  operation = NodeBuilder(scope, "SelfAdjointEigV2")
+                  .Input(input)
+                  .Attr("compute_v", attrs.compute_v_)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    e = Output(operation, 0);
+    v = Output(operation, 1);
+  }
 }
 
 Cholesky::Cholesky(const Scope& scope, Input input) {

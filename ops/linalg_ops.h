@@ -12,6 +12,10 @@
 //   Cholesky(input): L, lower triangular with L L^T = input, from input's lower triangle
 //     (the upper one is not read); a matrix that is not positive definite is
 //     InvalidArgument. Eigen's LLT, as TensorFlow's CPU kernel.
+//   SelfAdjointEigV2(input, compute_v): e, the eigenvalues in ascending order [..., M], and
+//     v, the eigenvectors as columns [..., M, M] ([0] without compute_v), of the symmetric
+//     matrices whose lower triangle input holds (the upper one is not read); Eigen's
+//     self-adjoint solver, as TensorFlow's CPU kernel (tf.linalg.eigh).
 //   MatrixTriangularSolve(matrix, rhs, lower, adjoint): X with matrix X = rhs, reading only
 //     matrix's lower (or upper) triangle; rhs [..., M, K] with matrix's batch dims
 //     (TensorFlow 2 also broadcasts batch dims; rill does not). A zero on the diagonal is
@@ -25,6 +29,23 @@ namespace rill::ops {
 class MatrixDeterminant : public OpWrapper {
  public:
   MatrixDeterminant(const Scope& scope, Input input);
+};
+
+class SelfAdjointEigV2 {
+ public:
+  struct Attrs {
+    Attrs ComputeV(bool x) {
+      Attrs r = *this;
+      r.compute_v_ = x;
+      return r;
+    }
+    bool compute_v_ = true;
+  };
+  SelfAdjointEigV2(const Scope& scope, Input input) : SelfAdjointEigV2(scope, input, Attrs()) {}
+  SelfAdjointEigV2(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs ComputeV(bool x) { return Attrs().ComputeV(x); }
+  Operation operation;
+  Output e, v;
 };
 
 class LogMatrixDeterminant {

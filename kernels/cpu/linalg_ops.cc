@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "Eigen/Cholesky"
+#include "Eigen/Eigenvalues"
 #include "Eigen/LU"
 #include "rill/core/kernel.h"
 
@@ -200,6 +201,46 @@ class CholeskyOp : public OpKernel {
   }
 };
 
+// Eigen's self-adjoint solver on each matrix's lower triangle: eigenvalues ascending, the
+// eigenvectors as columns.
+template <typename T>
+class SelfAdjointEigOp : public OpKernel {
+ public:
+  explicit SelfAdjointEigOp(OpKernelConstruction& c)
+      : OpKernel(c), compute_v_(c.node().attr<bool>("compute_v")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Batch b, SquareOf(x, "input"));
+    TensorShape e_shape = x.shape();
+    e_shape.RemoveDim(e_shape.dims() - 1);
+    Tensor *e, *v;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, e_shape, &e));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, compute_v_ ? x.shape() : TensorShape({0}), &v));
+    const int64_t size = b.rows * b.rows;
+    for (int64_t i = 0; i < b.count && b.rows > 0; ++i) {
+      Eigen::SelfAdjointEigenSolver<Matrix<T>> solver(
+          Eigen::Map<const Matrix<T>>(x.base<T>() + i * size, b.rows, b.rows),
+          compute_v_ ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+      if (solver.info() != Eigen::Success) {
+        return errors::InvalidArgument(
+            "self-adjoint eigen decomposition was not successful: "
+            "matrix ",
+            i, " of the input of shape ", x.shape().DebugString(),
+            " did not converge (a NaN or infinity in it?)");
+      }
+      Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>(e->base<T>() + i * b.rows, b.rows) =
+          solver.eigenvalues();
+      if (compute_v_) {
+        Eigen::Map<Matrix<T>>(v->base<T>() + i * size, b.rows, b.rows) = solver.eigenvectors();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool compute_v_;
+};
+
 template <typename T>
 class TriangularSolveOp : public OpKernel {
  public:
@@ -248,6 +289,8 @@ class TriangularSolveOp : public OpKernel {
   RILL_REGISTER_KERNEL("MatrixInverse", DEVICE_CPU, "T", DataTypeToEnum<T>::value, InverseOp<T>); \
   RILL_REGISTER_KERNEL("MatrixSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SolveOp<T>);     \
   RILL_REGISTER_KERNEL("Cholesky", DEVICE_CPU, "T", DataTypeToEnum<T>::value, CholeskyOp<T>);     \
+  RILL_REGISTER_KERNEL("SelfAdjointEigV2", DEVICE_CPU, "T", DataTypeToEnum<T>::value,             \
+                       SelfAdjointEigOp<T>);                                                      \
   RILL_REGISTER_KERNEL("MatrixTriangularSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
                        TriangularSolveOp<T>);
 RILL_REG_LINALG(float)

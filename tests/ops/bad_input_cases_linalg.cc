@@ -1,8 +1,11 @@
-// Valid recipes and op-specific bad inputs of the square-matrix ops: inputs that are not
+// Valid recipes and op-specific bad inputs of the square-matrix ops (SelfAdjointEigV2 too):
+// inputs that are not
 // batches of square matrices and right-hand sides that do not fit them, each at
 // construction (constants) and in the kernel (fed); singular matrices and matrices that are
 // not positive definite, when run. Cross: inputs that are not batches of 3-vectors of one
 // shape.
+#include <cmath>
+
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -57,6 +60,14 @@ const bool kRegistered = [] {
   Square("Cholesky");
   AddCase("a matrix that is not positive definite", {"Cholesky", {F({2, 2}, {1, 2, 2, 1})}},
           Where::kRun, kInvalid, {"matrix 0 of the input of shape [2,2] is not positive definite"});
+  AddRecipe({"SelfAdjointEigV2", {F({2, 2, 2}, {2, 0, 0, 2, 3, 1, 1, 3})}});
+  Square("SelfAdjointEigV2");
+  AddCase("compute_v that is not a bool", {"SelfAdjointEigV2", {F({2, 2})}, {{"compute_v", 1.0f}}},
+          Where::kConstruction, kInvalid, {"compute_v"});
+  AddCase("int32 matrices", {"SelfAdjointEigV2", {I({2, 2})}}, Where::kConstruction, kInvalid,
+          {"int32"});
+  AddCase("a NaN in the lower triangle", {"SelfAdjointEigV2", {F({2, 2}, {1, 0, NAN, 2})}},
+          Where::kRun, kInvalid, {"matrix 0 of the input of shape [2,2] did not converge"});
   return true;
 }();
 
