@@ -243,6 +243,8 @@ Session::Session(const Scope& scope, const SessionOptions& options, DeviceSet de
         ", got ", impl_->options.inter_op_threads);
     return;
   }
+  // TensorFlow's negative inter_op_parallelism_threads: no pool, every kernel on the caller.
+  if (options.config.inter_op_parallelism_threads() < 0) return;
   const int threads = impl_->options.inter_op_threads > 0 ? impl_->options.inter_op_threads
                                                           : DefaultPoolThreads(SchedulableCores());
   auto pool = ThreadPool::Create(threads);

@@ -10,7 +10,8 @@ SessionOptions ApplyConfig(SessionOptions o) {
   const ConfigProto& c = o.config;
   if (c.has_allow_soft_placement()) o.allow_soft_placement = c.allow_soft_placement();
   if (c.has_log_device_placement()) o.log_device_placement = c.log_device_placement();
-  if (c.inter_op_parallelism_threads() != 0) {
+  // Negative: every kernel on the caller's thread (the Session makes no pool; session.cc).
+  if (c.inter_op_parallelism_threads() > 0) {
     o.inter_op_threads = c.inter_op_parallelism_threads();
   }
   return o;

@@ -17,7 +17,9 @@
 //   it, so folding stops only when both say so, as in TensorFlow. rill has no layout,
 //   memory, dependency, shape or function pass: those toggles have nothing to turn off.
 // - allow_soft_placement, log_device_placement, inter_op_parallelism_threads: as
-//   SessionOptions' own fields, and win over them when set.
+//   SessionOptions' own fields, and win over them when set; a negative
+//   inter_op_parallelism_threads runs every kernel on the thread that calls Run, as
+//   TensorFlow's does.
 // - device_count["GPU"] = n: the Session uses the first n GPUs (0: none). A CPU count
 //   changes nothing: rill has one CPU device, which every Session needs.
 // - intra_op_parallelism_threads and use_per_session_threads: kept; rill's kernels share

@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
+#include "rill/core/testing/tensor_testutil.h"
 #include "test_util.h"
 
 namespace rill::testing {
@@ -132,13 +133,21 @@ TEST(SessionConfig, PlacementAndThreadFieldsWinOverTheOptionsOwn) {
   EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
   EXPECT_NE(st.message().find("GPU:7"), std::string::npos) << st;
 
-  SessionOptions threads;
-  threads.config.set_inter_op_parallelism_threads(-1);
-  st = Session(s, threads).status();
-  EXPECT_TRUE(errors::IsInvalidArgument(st)) << st;
-  threads.config.set_inter_op_parallelism_threads(2);
-  TF_ASSERT_OK(Session(s, threads).Run({y}, &out));
-  EXPECT_EQ(out[0].scalar<float>()(), -2.f);
+  // A pool of two; then none at all (negative: every kernel on the caller's thread, as
+  // TensorFlow's), a graph with two MatMuls that would otherwise go to the pool.
+  auto big = ops::Const(s, RandomTensor(DT_FLOAT, {64, 64}, -1, 1, 3));
+  auto prod = ops::Add(s, ops::MatMul(s, big, big), ops::MatMul(s, big, big));
+  std::vector<Tensor> pooled;
+  for (int n : {2, -1}) {
+    SessionOptions threads;
+    threads.config.set_inter_op_parallelism_threads(n);
+    Session session(s, threads);
+    TF_ASSERT_OK(session.status());
+    TF_ASSERT_OK(session.Run({y, prod}, &out));
+    EXPECT_EQ(out[0].scalar<float>()(), -2.f);
+    if (n == 2) pooled = out;
+    if (n == -1) test::ExpectTensorNear<float>(out[1], pooled[1], 1e-5);
+  }
 }
 
 }  // namespace session_config_test
