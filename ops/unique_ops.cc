@@ -46,45 +46,26 @@ absl::Status UniqueV2Shape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+// What all four share: x, y, idx and their dtypes; the V2 ops add the axis.
+void UniqueArgs(OpDefBuilder& b) {
+  b.Input("x", "T").Output("y", "T").Output("idx", "out_idx");
+  b.TypeAttr("T").TypeAttr("out_idx", kIndexTypes, DT_INT32);
+}
+void AxisArg(OpDefBuilder& b) { b.Input("axis", "Taxis").TypeAttr("Taxis", kIndexTypes, DT_INT64); }
+
 }  // namespace
 
-RILL_REGISTER_OP("UniqueV2")
-    .Input("x", "T")
-    .Input("axis", "Taxis")
-    .Output("y", "T")
-    .Output("idx", "out_idx")
-    .TypeAttr("T")
-    .TypeAttr("Taxis", kIndexTypes, DT_INT64)
-    .TypeAttr("out_idx", kIndexTypes, DT_INT32)
-    .SetShapeFn(UniqueV2Shape);
-
-RILL_REGISTER_OP("UniqueWithCountsV2")
-    .Input("x", "T")
-    .Input("axis", "Taxis")
-    .Output("y", "T")
-    .Output("idx", "out_idx")
-    .Output("count", "out_idx")
-    .TypeAttr("T")
-    .TypeAttr("Taxis", kIndexTypes, DT_INT64)
-    .TypeAttr("out_idx", kIndexTypes, DT_INT32)
-    .SetShapeFn(UniqueV2Shape);
-
-RILL_REGISTER_OP("Unique")
-    .Input("x", "T")
-    .Output("y", "T")
-    .Output("idx", "out_idx")
-    .TypeAttr("T")
-    .TypeAttr("out_idx", kIndexTypes, DT_INT32)
-    .SetShapeFn(UniqueShape);
-
+RILL_REGISTER_OP("Unique").Apply(UniqueArgs).SetShapeFn(UniqueShape);
 RILL_REGISTER_OP("UniqueWithCounts")
-    .Input("x", "T")
-    .Output("y", "T")
-    .Output("idx", "out_idx")
+    .Apply(UniqueArgs)
     .Output("count", "out_idx")
-    .TypeAttr("T")
-    .TypeAttr("out_idx", kIndexTypes, DT_INT32)
     .SetShapeFn(UniqueShape);
+RILL_REGISTER_OP("UniqueV2").Apply(UniqueArgs).Apply(AxisArg).SetShapeFn(UniqueV2Shape);
+RILL_REGISTER_OP("UniqueWithCountsV2")
+    .Apply(UniqueArgs)
+    .Apply(AxisArg)
+    .Output("count", "out_idx")
+    .SetShapeFn(UniqueV2Shape);
 
 namespace ops {
 
