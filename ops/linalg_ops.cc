@@ -1,7 +1,8 @@
-// Square-matrix ops: schemas, shape functions and wrappers (kernels:
+// Linear algebra ops: schemas, shape functions and wrappers (kernels:
 // kernels/cpu/linalg_ops.cc; gradients: ops/linalg_grad.cc).
 #include "rill/ops/linalg_ops.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "rill/core/shape_inference.h"
@@ -93,7 +94,78 @@ absl::Status EigShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+// A batch of matrices [..., M, N] (at least rank 2): *batch, *m and *n (-1 when unknown),
+// and *p = min(M, N) (-1 unless both are known, or one is 0).
+absl::Status Matrices(const PartialTensorShape& s, PartialTensorShape* batch, int64_t* m,
+                      int64_t* n, int64_t* p) {
+  *m = *n = *p = -1;
+  if (s.unknown_rank()) {
+    *batch = PartialTensorShape();
+    return absl::OkStatus();
+  }
+  if (s.dims() < 2) {
+    return errors::InvalidArgument("input must be at least rank 2 ([..., M, N]), got shape ",
+                                   s.DebugString());
+  }
+  *m = s.dim_size(s.dims() - 2);
+  *n = s.dim_size(s.dims() - 1);
+  if (*m == 0 || *n == 0) {
+    *p = 0;
+  } else if (*m >= 0 && *n >= 0) {
+    *p = std::min(*m, *n);
+  }
+  *batch = PartialTensorShape(s.dim_sizes().subspan(0, s.dims() - 2));
+  return absl::OkStatus();
+}
+
+// q [..., M, P] and r [..., P, N]; full_matrices: q [..., M, M], r [..., M, N].
+absl::Status QrShape(InferenceContext& c) {
+  PartialTensorShape batch;
+  int64_t m, n, p;
+  RILL_RETURN_IF_ERROR(Matrices(c.input_shape(0), &batch, &m, &n, &p));
+  const int64_t k = c.attr<bool>("full_matrices") ? m : p;
+  c.set_output(0, Append(batch, {m, k}));
+  c.set_output(1, Append(batch, {k, n}));
+  return absl::OkStatus();
+}
+
+// s [..., P]; u [..., M, P] and v [..., N, P] (full_matrices: [..., M, M], [..., N, N]), or
+// [0] each without compute_uv.
+absl::Status SvdShape(InferenceContext& c) {
+  PartialTensorShape batch;
+  int64_t m, n, p;
+  RILL_RETURN_IF_ERROR(Matrices(c.input_shape(0), &batch, &m, &n, &p));
+  c.set_output(0, Append(batch, {p}));
+  if (!c.attr<bool>("compute_uv")) {
+    c.set_output(1, PartialTensorShape({0}));
+    c.set_output(2, PartialTensorShape({0}));
+    return absl::OkStatus();
+  }
+  const bool full = c.attr<bool>("full_matrices");
+  c.set_output(1, Append(batch, {m, full ? m : p}));
+  c.set_output(2, Append(batch, {n, full ? n : p}));
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+RILL_REGISTER_OP("Qr")
+    .Input("input", "T")
+    .Output("q", "T")
+    .Output("r", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("full_matrices", AttrKind::kBool, false)
+    .SetShapeFn(QrShape);
+
+RILL_REGISTER_OP("Svd")
+    .Input("input", "T")
+    .Output("s", "T")
+    .Output("u", "T")
+    .Output("v", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("compute_uv", AttrKind::kBool, true)
+    .Attr("full_matrices", AttrKind::kBool, false)
+    .SetShapeFn(SvdShape);
 
 RILL_REGISTER_OP("SelfAdjointEigV2")
     .Input("input", "T")
@@ -182,6 +254,28 @@ SelfAdjointEigV2::SelfAdjointEigV2(const Scope& scope, Input input, const Attrs&
   if (operation.node() != nullptr) {
     e = Output(operation, 0);
     v = Output(operation, 1);
+  }
+}
+
+Qr::Qr(const Scope& scope, Input input, const Attrs& attrs) {
+  operation =
+      NodeBuilder(scope, "Qr").Input(input).Attr("full_matrices", attrs.full_matrices_).Finalize();
+  if (operation.node() != nullptr) {
+    q = Output(operation, 0);
+    r = Output(operation, 1);
+  }
+}
+
+Svd::Svd(const Scope& scope, Input input, const Attrs& attrs) {
+  operation = NodeBuilder(scope, "Svd")
+                  .Input(input)
+                  .Attr("compute_uv", attrs.compute_uv_)
+                  .Attr("full_matrices", attrs.full_matrices_)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    s = Output(operation, 0);
+    u = Output(operation, 1);
+    v = Output(operation, 2);
   }
 }
 

@@ -1,7 +1,8 @@
-// TensorFlow's square-matrix ops with their C++ names, over batches ([..., M, M]) of float
-// and double matrices. All go through an LU factorization with partial pivoting (as
-// TensorFlow's CPU kernels, with Eigen); rill has CPU kernels only (TensorFlow's GPU ones
-// call cuSolver, which rill does not load): placed on a GPU, they run on the CPU.
+// TensorFlow's linear algebra ops with their C++ names, over batches ([..., M, N]) of float
+// and double matrices. The square-matrix ones ([..., M, M]) go through an LU factorization
+// with partial pivoting (as TensorFlow's CPU kernels, with Eigen); the factorizations below
+// are Eigen's too. rill has CPU kernels only (TensorFlow's GPU ones call cuSolver, which
+// rill does not load): placed on a GPU, they run on the CPU.
 //   MatrixDeterminant(input): the determinants, [...].
 //   LogMatrixDeterminant(input): sign and log_abs_determinant, [...] each; a singular
 //     matrix has sign 0 and log_abs_determinant -inf.
@@ -16,6 +17,16 @@
 //     v, the eigenvectors as columns [..., M, M] ([0] without compute_v), of the symmetric
 //     matrices whose lower triangle input holds (the upper one is not read); Eigen's
 //     self-adjoint solver, as TensorFlow's CPU kernel (tf.linalg.eigh).
+//   Qr(input, full_matrices): q and r with q r = input for input [..., M, N] (any M, N):
+//     q's columns orthonormal, [..., M, P] and r upper triangular, [..., P, N], with
+//     P = min(M, N); full_matrices makes q square, [..., M, M], and r [..., M, N]. Eigen's
+//     Householder QR, as TensorFlow's CPU kernel (r's diagonal may be negative).
+//   Svd(input, compute_uv, full_matrices): s, the singular values in descending order
+//     [..., P], u [..., M, P] and v [..., N, P] with input = u diag(s) v^T (full_matrices:
+//     u [..., M, M] and v [..., N, N]; without compute_uv both are [0]). Eigen's Jacobi SVD
+//     (TensorFlow's BDCSVD is a Jacobi SVD below 16 columns and faster above; rill keeps
+//     Jacobi, whose iteration has no internal asserts). A NaN or infinity in a matrix makes
+//     its outputs NaN, as TensorFlow's.
 //   MatrixTriangularSolve(matrix, rhs, lower, adjoint): X with matrix X = rhs, reading only
 //     matrix's lower (or upper) triangle; rhs [..., M, K] with matrix's batch dims
 //     (TensorFlow 2 also broadcasts batch dims; rill does not). A zero on the diagonal is
@@ -46,6 +57,47 @@ class SelfAdjointEigV2 {
   static Attrs ComputeV(bool x) { return Attrs().ComputeV(x); }
   Operation operation;
   Output e, v;
+};
+
+class Qr {
+ public:
+  struct Attrs {
+    Attrs FullMatrices(bool x) const {
+      Attrs r = *this;
+      r.full_matrices_ = x;
+      return r;
+    }
+    bool full_matrices_ = false;
+  };
+  Qr(const Scope& scope, Input input) : Qr(scope, input, Attrs()) {}
+  Qr(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs FullMatrices(bool x) { return Attrs().FullMatrices(x); }
+  Operation operation;
+  Output q, r;
+};
+
+class Svd {
+ public:
+  struct Attrs {
+    Attrs ComputeUv(bool x) const {
+      Attrs r = *this;
+      r.compute_uv_ = x;
+      return r;
+    }
+    Attrs FullMatrices(bool x) const {
+      Attrs r = *this;
+      r.full_matrices_ = x;
+      return r;
+    }
+    bool compute_uv_ = true;
+    bool full_matrices_ = false;
+  };
+  Svd(const Scope& scope, Input input) : Svd(scope, input, Attrs()) {}
+  Svd(const Scope& scope, Input input, const Attrs& attrs);
+  static Attrs ComputeUv(bool x) { return Attrs().ComputeUv(x); }
+  static Attrs FullMatrices(bool x) { return Attrs().FullMatrices(x); }
+  Operation operation;
+  Output s, u, v;
 };
 
 class LogMatrixDeterminant {

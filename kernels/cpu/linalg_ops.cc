@@ -1,16 +1,19 @@
-// CPU kernels of the square-matrix ops (ops/linalg_ops.h): each matrix of the batch is
-// factored by Eigen's LU with partial pivoting, as TensorFlow's CPU kernels do. The
+// CPU kernels of the linear algebra ops (ops/linalg_ops.h). Each square matrix of the batch
+// is factored by Eigen's LU with partial pivoting, as TensorFlow's CPU kernels do. The
 // determinant is formed from the factors' signs and the sum of their logs (TensorFlow's
 // way too), so that a product of large or small pivots does not overflow on the way to a
 // representable result. A matrix is invertible when no pivot is zero (or NaN). Cholesky is
 // Eigen's LLT over the lower triangle; triangular solves substitute in place and refuse a
 // zero on the diagonal first.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "Eigen/Cholesky"
 #include "Eigen/Eigenvalues"
 #include "Eigen/LU"
+#include "Eigen/QR"
+#include "Eigen/SVD"
 #include "rill/core/kernel.h"
 
 namespace rill::cpu {
@@ -241,6 +244,110 @@ class SelfAdjointEigOp : public OpKernel {
   bool compute_v_;
 };
 
+// `x`'s batch dims with a matrix of rows x cols (cols alone when rows < 0).
+TensorShape BatchOf(const TensorShape& x, int64_t rows, int64_t cols) {
+  TensorShape out(x.dim_sizes().subspan(0, x.dims() - 2));
+  if (rows >= 0) out.AddDim(rows);
+  out.AddDim(cols);
+  return out;
+}
+
+// Eigen's Householder QR of each matrix: q = the first columns of the product of its
+// reflections, r = the upper triangle of the factored matrix.
+template <typename T>
+class QrOp : public OpKernel {
+ public:
+  explicit QrOp(OpKernelConstruction& c)
+      : OpKernel(c), full_(c.node().attr<bool>("full_matrices")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Batch b, MatricesOf(x, "input"));
+    const int64_t k = full_ ? b.rows : std::min(b.rows, b.cols);
+    Tensor *q, *r;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, BatchOf(x.shape(), b.rows, k), &q));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, BatchOf(x.shape(), k, b.cols), &r));
+    for (int64_t i = 0; i < b.count; ++i) {
+      Eigen::Map<Matrix<T>> q_i(q->base<T>() + i * b.rows * k, b.rows, k);
+      Eigen::Map<Matrix<T>> r_i(r->base<T>() + i * k * b.cols, k, b.cols);
+      if (b.rows == 0 || b.cols == 0) {  // q is the identity's first columns; r is zeros
+        q_i.setIdentity();
+        r_i.setZero();
+        continue;
+      }
+      Eigen::HouseholderQR<Matrix<T>> qr(
+          Eigen::Map<const Matrix<T>>(x.base<T>() + i * b.rows * b.cols, b.rows, b.cols));
+      q_i = qr.householderQ() * Matrix<T>::Identity(b.rows, k);
+      r_i = qr.matrixQR().topRows(k).template triangularView<Eigen::Upper>();
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  bool full_;
+};
+
+// Eigen's Jacobi SVD of each matrix, singular values descending. A matrix with a NaN or
+// infinity gets NaN outputs (Eigen refuses it), as TensorFlow's.
+template <typename T>
+class SvdOp : public OpKernel {
+ public:
+  explicit SvdOp(OpKernelConstruction& c)
+      : OpKernel(c),
+        compute_uv_(c.node().attr<bool>("compute_uv")),
+        full_(c.node().attr<bool>("full_matrices")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const Tensor& x = ctx.input(0);
+    RILL_ASSIGN_OR_RETURN(Batch b, MatricesOf(x, "input"));
+    const int64_t p = std::min(b.rows, b.cols);
+    const int64_t uc = full_ ? b.rows : p, vc = full_ ? b.cols : p;
+    Tensor *s, *u, *v;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, BatchOf(x.shape(), -1, p), &s));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(
+        1, compute_uv_ ? BatchOf(x.shape(), b.rows, uc) : TensorShape({0}), &u));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(
+        2, compute_uv_ ? BatchOf(x.shape(), b.cols, vc) : TensorShape({0}), &v));
+    for (int64_t i = 0; i < b.count; ++i) {
+      Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>> s_i(s->base<T>() + i * p, p);
+      if (!compute_uv_) {
+        Decompose(x, b, i, &s_i, nullptr, nullptr);
+        continue;
+      }
+      Eigen::Map<Matrix<T>> u_i(u->base<T>() + i * b.rows * uc, b.rows, uc);
+      Eigen::Map<Matrix<T>> v_i(v->base<T>() + i * b.cols * vc, b.cols, vc);
+      Decompose(x, b, i, &s_i, &u_i, &v_i);
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  void Decompose(const Tensor& x, const Batch& b, int64_t i,
+                 Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>* s, Eigen::Map<Matrix<T>>* u,
+                 Eigen::Map<Matrix<T>>* v) const {
+    if (b.rows == 0 || b.cols == 0) {  // no singular values; u and v the identity's columns
+      if (u != nullptr) u->setIdentity();
+      if (v != nullptr) v->setIdentity();
+      return;
+    }
+    const unsigned options = u == nullptr ? 0
+                             : full_      ? Eigen::ComputeFullU | Eigen::ComputeFullV
+                                          : Eigen::ComputeThinU | Eigen::ComputeThinV;
+    Eigen::JacobiSVD<Matrix<T>> svd(
+        Eigen::Map<const Matrix<T>>(x.base<T>() + i * b.rows * b.cols, b.rows, b.cols), options);
+    if (svd.info() != Eigen::Success) {
+      const T nan = std::numeric_limits<T>::quiet_NaN();
+      s->setConstant(nan);
+      if (u != nullptr) u->setConstant(nan);
+      if (v != nullptr) v->setConstant(nan);
+      return;
+    }
+    *s = svd.singularValues();
+    if (u != nullptr) *u = svd.matrixU();
+    if (v != nullptr) *v = svd.matrixV();
+  }
+
+  bool compute_uv_, full_;
+};
+
 template <typename T>
 class TriangularSolveOp : public OpKernel {
  public:
@@ -291,6 +398,8 @@ class TriangularSolveOp : public OpKernel {
   RILL_REGISTER_KERNEL("Cholesky", DEVICE_CPU, "T", DataTypeToEnum<T>::value, CholeskyOp<T>);     \
   RILL_REGISTER_KERNEL("SelfAdjointEigV2", DEVICE_CPU, "T", DataTypeToEnum<T>::value,             \
                        SelfAdjointEigOp<T>);                                                      \
+  RILL_REGISTER_KERNEL("Qr", DEVICE_CPU, "T", DataTypeToEnum<T>::value, QrOp<T>);                 \
+  RILL_REGISTER_KERNEL("Svd", DEVICE_CPU, "T", DataTypeToEnum<T>::value, SvdOp<T>);               \
   RILL_REGISTER_KERNEL("MatrixTriangularSolve", DEVICE_CPU, "T", DataTypeToEnum<T>::value,        \
                        TriangularSolveOp<T>);
 RILL_REG_LINALG(float)

@@ -1,6 +1,5 @@
-// Valid recipes and op-specific bad inputs of the square-matrix ops (SelfAdjointEigV2 too):
-// inputs that are not
-// batches of square matrices and right-hand sides that do not fit them, each at
+// Valid recipes and op-specific bad inputs of the linear algebra ops: inputs that are not
+// batches of (square) matrices and right-hand sides that do not fit them, each at
 // construction (constants) and in the kernel (fed); singular matrices and matrices that are
 // not positive definite, when run. Cross: inputs that are not batches of 3-vectors of one
 // shape.
@@ -46,8 +45,25 @@ void CrossCases() {
           Where::kConstruction, kInvalid, {"bool"});
 }
 
+// Qr and Svd: any batch of matrices, [..., M, N], of floats; bool attrs.
+void FactorCases() {
+  for (const char* op : {"Qr", "Svd"}) {
+    AddRecipe({op, {F({2, 3, 2})}});
+    Both("a vector", {op, {F({3})}}, {"at least rank 2", "[3]"});
+    Both("a scalar", {op, {F({})}}, {"at least rank 2", "[]"});
+    AddCase("int32 matrices", {op, {I({2, 2})}}, Where::kConstruction, kInvalid, {"int32"});
+    AddCase("full_matrices that is not a bool", {op, {F({2, 2})}, {{"full_matrices", 1.0f}}},
+            Where::kConstruction, kInvalid, {"full_matrices"});
+  }
+  AddCase("compute_uv that is not a bool", {"Svd", {F({2, 2})}, {{"compute_uv", 2}}},
+          Where::kConstruction, kInvalid, {"compute_uv"});
+  AddCase("bool matrices", {"Qr", {Tensor(DT_BOOL, TensorShape({2, 2}))}}, Where::kConstruction,
+          kInvalid, {"bool"});
+}
+
 const bool kRegistered = [] {
   CrossCases();
+  FactorCases();
   for (const char* op : {"MatrixDeterminant", "LogMatrixDeterminant", "MatrixInverse"}) {
     AddRecipe({op, {F({2, 2, 2})}});
     Square(op);
