@@ -42,6 +42,7 @@
 #include "rill/ops/segment_ops.h"
 #include "rill/ops/select_ops.h"
 #include "rill/ops/sparse_ops.h"
+#include "rill/ops/sparse_tensor_ops.h"
 #include "rill/ops/state_ops.h"
 #include "rill/ops/strided_slice_ops.h"
 #include "rill/ops/topk_ops.h"
