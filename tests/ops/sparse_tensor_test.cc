@@ -245,6 +245,26 @@ TEST(SparseReorderAndReshape, SortAndMoveEntries) {
   test::ExpectTensorEqual<int64_t>(Eval(reshape({1, -1, 2}, 1), {}), Int64s({1, 3, 2}, {3}));
   EXPECT_THAT(RunStatus(reshape({4, 2}, 0), {}).message(),
               ::testing::HasSubstr("cannot reshape a sparse tensor of dense shape [3,2]"));
+  // A dense shape of 2^80 elements: its count overflows int64, for a reshape and for a
+  // dense reduction result alike.
+  const Tensor huge = Int64s({int64_t{1} << 40, int64_t{1} << 40}, {2});
+  EXPECT_THAT(RunStatus(
+                  [](const Scope& s, const Ins& in) {
+                    return ops::SparseReshape(s, in[0], in[1],
+                                              ops::Const(s, Input::Initializer(Int64s({-1}, {1}))))
+                        .output_indices;
+                  },
+                  {Int64s({0, 0}, {1, 2}), huge})
+                  .message(),
+              ::testing::HasSubstr("overflows int64"));
+  EXPECT_FALSE(RunStatus(
+                   [](const Scope& s, const Ins& in) {
+                     return ops::SparseReduceSum(
+                         s, in[0], in[1], in[2],
+                         ops::Const(s, Input::Initializer(test::AsTensor<int32_t>({}))));
+                   },
+                   {Int64s({0, 0}, {1, 2}), test::AsTensor<float>({1}), huge})
+                   .ok());
 }
 
 TEST(SparseTensorGradients, MatchNumeric) {
