@@ -1,11 +1,13 @@
 // _FusedMatMul and _FusedConv2D, with TensorFlow's attrs: each is shaped as the op it
 // extends (its first two inputs and attrs are that op's), then its arguments (their
-// gradients: ops/fused_grad.cc); and the optimizer's elementwise fusions.
+// gradients: ops/fused_grad.cc); the optimizer's elementwise fusions; and TensorFlow's
+// _UnaryOpsComposition.
 #include "rill/ops/fused_ops.h"
 
 #include "rill/core/fused_elementwise.h"
 #include "rill/core/fused_epilogue.h"
 #include "rill/core/shape_inference.h"
+#include "rill/core/unary_composition.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/nn_ops.h"
 
@@ -87,6 +89,17 @@ RILL_REGISTER_OP("_FusedElementwise")
       return absl::OkStatus();
     });
 
+RILL_REGISTER_OP("_UnaryOpsComposition")
+    .Input("x", "T")
+    .Output("y", "T")
+    .TypeAttr("T", kFloatTypes)
+    .Attr("op_names", AttrKind::kStringList)
+    .SetShapeFn([](InferenceContext& c) -> absl::Status {
+      RILL_RETURN_IF_ERROR(CheckComposableUnaryOps(c.attr<std::vector<std::string>>("op_names")));
+      c.set_output(0, c.input_shape(0));
+      return absl::OkStatus();
+    });
+
 namespace {
 
 // The base convolution's output; every operand must broadcast into it without growing it.
@@ -143,6 +156,14 @@ FusedElementwise::FusedElementwise(const Scope& scope, InputList inputs,
       .Finalize(this);
 }
 
+UnaryOpsComposition::UnaryOpsComposition(const Scope& scope, Input x,
+                                         const std::vector<std::string>& op_names) {
+  NodeBuilder(scope, "_UnaryOpsComposition", "UnaryOpsComposition")
+      .Input(x)
+      .Attr("op_names", op_names)
+      .Finalize(this);
+}
+
 FusedConvElementwise::FusedConvElementwise(const Scope& scope, Input input, Input filter,
                                            InputList operands, const std::vector<int64_t>& program,
                                            const IntList& strides, const std::string& padding,
@@ -189,6 +210,7 @@ FusedConv2D::FusedConv2D(const Scope& scope, Input input, Input filter, Input bi
 // The optimizer fuses elementwise chains in a plan, after the gradients were built from the
 // plain ops; a graph that holds the fused op itself is not differentiated through it.
 RILL_REGISTER_NO_GRADIENT("_FusedElementwise");
+RILL_REGISTER_NO_GRADIENT("_UnaryOpsComposition");
 RILL_REGISTER_NO_GRADIENT("_FusedConv2DElementwise");
 RILL_REGISTER_NO_GRADIENT("_FusedDepthwiseConv2dNativeElementwise");
 

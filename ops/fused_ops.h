@@ -51,4 +51,13 @@ class FusedConvElementwise : public OpWrapper {
                        const std::string& padding, bool depthwise = false);
 };
 
+// TensorFlow's _UnaryOpsComposition: op_names' unary ops applied in order to each element
+// of x (float or double), in one pass over memory; the ops core/unary_composition.h lists.
+// Made by TensorFlow's remapper; rill's optimizer fuses such chains itself, so this is for
+// graphs and tests that hold the op. Not differentiable (nor is TensorFlow's).
+class UnaryOpsComposition : public OpWrapper {
+ public:
+  UnaryOpsComposition(const Scope& scope, Input x, const std::vector<std::string>& op_names);
+};
+
 }  // namespace rill::ops
