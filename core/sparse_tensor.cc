@@ -22,6 +22,12 @@ absl::Status SizesAgree(int64_t a, int64_t b, const std::string& what) {
   return errors::InvalidArgument(what, ": ", a, " vs. ", b);
 }
 
+// Input `part` ("indices", "values", "shape") of the operand `what` ("a": "a_indices"; "":
+// "indices").
+std::string NameOf(const std::string& what, const char* part) {
+  return what.empty() ? part : what + "_" + part;
+}
+
 int64_t DimOf(const PartialTensorShape& s, int d) {
   return s.unknown_rank() || s.dims() <= d ? -1 : s.dim_size(d);
 }
@@ -88,11 +94,11 @@ absl::StatusOr<SparseOperand> SparseOperandOf(const OpKernelContext& ctx, int in
 absl::StatusOr<SparseOperand> SparseOperandFrom(const Tensor& ind, const Tensor* values,
                                                 const Tensor& sh, const std::string& what) {
   if (ind.dims() != 2) {
-    return errors::InvalidArgument(what, "_indices must be a matrix, got shape ",
+    return errors::InvalidArgument(NameOf(what, "indices"), " must be a matrix, got shape ",
                                    ind.shape().DebugString());
   }
   if (sh.dims() != 1) {
-    return errors::InvalidArgument(what, "_shape must be a vector, got shape ",
+    return errors::InvalidArgument(NameOf(what, "shape"), " must be a vector, got shape ",
                                    sh.shape().DebugString());
   }
   SparseOperand op;
@@ -103,18 +109,19 @@ absl::StatusOr<SparseOperand> SparseOperandFrom(const Tensor& ind, const Tensor*
   if (values != nullptr) {
     const Tensor& val = *values;
     if (val.dims() != 1 || val.dim_size(0) != op.nnz) {
-      return errors::InvalidArgument(what, "_values must be a vector of ", op.nnz,
+      return errors::InvalidArgument(NameOf(what, "values"), " must be a vector of ", op.nnz,
                                      " entries (one per index row), got shape ",
                                      val.shape().DebugString());
     }
   }
   if (op.rank != static_cast<int64_t>(op.dims.size())) {
-    return errors::InvalidArgument(what, "_indices has rows of ", op.rank, " and ", what, "_shape ",
-                                   DimsString(op.dims), " has rank ", op.dims.size());
+    return errors::InvalidArgument(NameOf(what, "indices"), " has rows of ", op.rank, " and ",
+                                   NameOf(what, "shape"), " ", DimsString(op.dims), " has rank ",
+                                   op.dims.size());
   }
   for (int64_t d : op.dims) {
     if (d < 0) {
-      return errors::InvalidArgument(what, "_shape ", DimsString(op.dims),
+      return errors::InvalidArgument(NameOf(what, "shape"), " ", DimsString(op.dims),
                                      " has a negative dimension");
     }
   }
@@ -122,7 +129,7 @@ absl::StatusOr<SparseOperand> SparseOperandFrom(const Tensor& ind, const Tensor*
     for (int64_t d = 0; d < op.rank; ++d) {
       const int64_t v = op.row(i)[d];
       if (v < 0 || v >= op.dims[d]) {
-        return errors::InvalidArgument(what, "_indices[", i, "] = ", op.RowString(i),
+        return errors::InvalidArgument(NameOf(what, "indices"), "[", i, "] = ", op.RowString(i),
                                        " is out of bounds: need 0 <= index < ",
                                        DimsString(op.dims));
       }

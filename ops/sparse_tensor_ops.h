@@ -24,6 +24,11 @@
 //     (output_indices, output_values); equal indices keep their order.
 //   SparseReshape(input_indices, input_shape, new_shape): the same entries in a dense shape
 //     of as many elements (one -1 in new_shape is inferred): output_indices, output_shape.
+//   SparseFillEmptyRows(indices, values, dense_shape, default_value): every row (index in
+//     dim 0) that holds no entry gets one at [row, 0, ..., 0] with default_value; entries
+//     grouped by row, in their input order within a row (output_indices, output_values),
+//     empty_row_indicator [rows] and reverse_index_map (each input entry's output position).
+//     SparseFillEmptyRowsGrad(reverse_index_map, grad_values): d_values, d_default_value.
 #pragma once
 
 #include "rill/ops/op_builder.h"
@@ -133,6 +138,21 @@ class SparseReshape {
   SparseReshape(const Scope& scope, Input input_indices, Input input_shape, Input new_shape);
   Operation operation;
   Output output_indices, output_shape;
+};
+
+class SparseFillEmptyRows {
+ public:
+  SparseFillEmptyRows(const Scope& scope, Input indices, Input values, Input dense_shape,
+                      Input default_value);
+  Operation operation;
+  Output output_indices, output_values, empty_row_indicator, reverse_index_map;
+};
+
+class SparseFillEmptyRowsGrad {
+ public:
+  SparseFillEmptyRowsGrad(const Scope& scope, Input reverse_index_map, Input grad_values);
+  Operation operation;
+  Output d_values, d_default_value;
 };
 
 }  // namespace rill::ops

@@ -161,7 +161,41 @@ void ReorderReshapeCases() {
           Where::kRun, kInvalid, {"may hold one -1", "[-1,-1]"});
 }
 
+void FillCases() {
+  const char* op = "SparseFillEmptyRows";
+  const Tensor fill = F({}, {7});
+  AddRecipe({op, {Indices(), Values(), Shape(), fill}});
+  Both("indices that are a vector", {op, {L({4}), Values(), Shape(), fill}},
+       {"indices must be a matrix", "[4]"});
+  Both("values of 3 for 4 indices", {op, {Indices(), F({3}), Shape(), fill}},
+       {"The length of `values` (3) must match the first dimension of `indices` (4)."});
+  Both("a dense shape of 3 for index rows of 2",
+       {op, {Indices(), Values(), L({3}, {3, 2, 1}), fill}},
+       {"The length of `dense_shape` (3) must match the second dimension of `indices` (2)."});
+  Both("a default value that is a vector", {op, {Indices(), Values(), Shape(), F({1})}},
+       {"default_value must be a scalar"});
+  AddCase("an index outside the dense shape",
+          {op, {L({4, 2}, {0, 1, 1, 0, 3, 0, 2, 1}), Values(), Shape(), fill}}, Where::kRun,
+          kInvalid, {"indices[2] = [3,0] is out of bounds: need 0 <= index < [3,2]"});
+  AddCase("no rows to fill", {op, {L({0, 0}), F({0}), L({0}), fill}}, Where::kRun, kInvalid,
+          {"at least one dimension"});
+
+  const char* grad = "SparseFillEmptyRowsGrad";
+  AddRecipe({grad, {L({2}, {0, 2}), F({4})}});
+  Both("a map that is a matrix", {grad, {L({2, 1}), F({4})}},
+       {"reverse_index_map must be a vector"});
+  Both("grad_values that are a scalar", {grad, {L({2}, {0, 2}), F({})}},
+       {"grad_values must be a vector"});
+  AddCase("a map entry past the gradient", {grad, {L({2}, {0, 4}), F({4})}}, Where::kRun, kInvalid,
+          {"reverse_index_map[1] = 4 is not in [0, 4)"});
+  AddCase("a negative map entry", {grad, {L({2}, {-1, 0}), F({4})}}, Where::kRun, kInvalid,
+          {"reverse_index_map[0] = -1"});
+  AddCase("int32 gradients of a map", {grad, {I({2}), F({4})}}, Where::kConstruction, kInvalid,
+          {"int32"});
+}
+
 const bool kRegistered = [] {
+  FillCases();
   SparseDenseCases();
   ReduceCases();
   AddOpCases();
