@@ -77,6 +77,10 @@ TEST(SparseFillEmptyRows, RefusesWhatTensorFlowRefuses) {
       status(indices, test::AsTensor<float>({0, 3, 1, 2}), shape, test::AsTensor<float>({4, 4}))
           .message(),
       ::testing::HasSubstr("default_value must be a scalar"));
+  // 2^50 rows to fill: their indicator and counts cannot be allocated, a Status.
+  const absl::Status huge = status(Longs({}, {0, 2}), test::AsTensor<float>({}),
+                                   Longs({int64_t{1} << 50, 2}, {2}), fill);
+  EXPECT_TRUE(absl::IsResourceExhausted(huge)) << huge;
 }
 
 TEST(SparseFillEmptyRows, GradientsMatchNumeric) {
