@@ -4,6 +4,8 @@
 // ScatterElements an UnsortedSegmentSum into it (both differentiable through their ops).
 // An index outside [-dim, dim) becomes an offset the gather or segment sum refuses, so a bad
 // index is an InvalidArgument at run time, never a read or write of another element.
+#include <algorithm>
+
 #include "rill/runtime/onnx/converter.h"
 
 namespace rill::onnx::internal {
@@ -74,26 +76,40 @@ absl::Status ConvertGatherElements(NodeContext& c) {
 
 std::string ScatterSupport(const SupportView& v) {
   const std::string r = v.attrs.s("reduction", "none");
-  if (r != "none" && r != "add") return absl::StrCat("reduction '", r, "'");
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min") {
+    return absl::StrCat("reduction '", r, "'");
+  }
   return "";
 }
 
-// ONNX leaves repeated indices undefined without a reduction; here they add up.
+// data with the updates `vals` scattered to the flat rows `ids` of `count` (data's shape
+// as rows of vals' trailing dims), by the node's reduction: add, mul, max or min fold the
+// updates of a row into data's value there; none (where ONNX leaves repeated indices
+// undefined) takes their sum.
+Output Scatter(const NodeContext& c, const Output& data, const Output& vals, const Output& ids,
+               const Output& count) {
+  const Output shape = ShapeOf(c, data);
+  const auto segments = [&](const char* op, const Output& v) {
+    return c.Op("Reshape", {c.Op(op, {v, ids, count}), shape});
+  };
+  const std::string r = c.attrs().s("reduction", "none");
+  if (r == "add") return c.Op("Add", {data, segments("UnsortedSegmentSum", vals)});
+  const Output hits = segments("UnsortedSegmentSum", c.Op("OnesLike", {vals}));
+  const Output hit = c.Op("Greater", {hits, ScalarLike(c, hits, 0)});
+  Output folded;
+  if (r == "mul") folded = c.Op("Mul", {data, segments("UnsortedSegmentProd", vals)});
+  if (r == "max") folded = c.Op("Maximum", {data, segments("UnsortedSegmentMax", vals)});
+  if (r == "min") folded = c.Op("Minimum", {data, segments("UnsortedSegmentMin", vals)});
+  if (r == "none") folded = segments("UnsortedSegmentSum", vals);
+  return c.Op("SelectV2", {hit, folded, data});
+}
+
 absl::Status ConvertScatterElements(NodeContext& c) {
   Output data = c.input(0), updates = c.input(2);
   RILL_ASSIGN_OR_RETURN(FlatPositions p, Positions(c, data, c.input(1), true));
   Output ids = c.Op("Reshape", {p.offsets, c.Int64s({-1})});
   Output vals = c.Op("Reshape", {updates, c.Int64s({-1})});
-  Output shape = ShapeOf(c, data);
-  Output sum = c.Op("Reshape", {c.Op("UnsortedSegmentSum", {vals, ids, p.size}), shape});
-  if (c.attrs().s("reduction", "none") == "add") {
-    c.set_output(0, c.Op("Add", {data, sum}));
-    return absl::OkStatus();
-  }
-  Output ones = c.Op("OnesLike", {vals});
-  Output hits = c.Op("Reshape", {c.Op("UnsortedSegmentSum", {ones, ids, p.size}), shape});
-  Output hit = c.Op("Greater", {hits, ScalarLike(c, hits, 0)});
-  c.set_output(0, c.Op("SelectV2", {hit, sum, data}));
+  c.set_output(0, Scatter(c, data, vals, ids, p.size));
   return absl::OkStatus();
 }
 
@@ -107,20 +123,25 @@ struct Rows {
 };
 
 absl::StatusOr<Rows> RowsOf(const NodeContext& c, const Output& data, const Output& indices,
-                            bool invalid_is_count) {
-  const int64_t r = RankOf(data), q = RankOf(indices);
+                            bool invalid_is_count, int64_t batch_dims = 0) {
+  const int64_t r = RankOf(data), q = RankOf(indices), b = batch_dims;
   const PartialTensorShape& is = indices.shape();
   if (r < 1 || q < 1 || is.dim_size(q - 1) < 0) {
     return c.Error("data's and indices' ranks and indices' last dim must be known");
   }
   const int64_t k = is.dim_size(q - 1);
-  if (k < 1 || k > r) return c.Error("indices' last dim ", k, " must be in [1, ", r, "]");
+  if (b < 0 || b >= std::min(r, q)) {
+    return c.Error("batch_dims ", b, " must be in [0, ", std::min(r, q), ")");
+  }
+  if (k < 1 || b + k > r) {
+    return c.Error("indices' last dim ", k, " must be in [1, ", r - b, "] (batch_dims ", b, ")");
+  }
   Output idx = indices.type() == DT_INT64 ? indices : c.Op("Cast", {indices}, {{"DstT", DT_INT64}});
   Output zero = c.Const(Tensor(int64_t{0}));
   Output offsets, valid;
   Output stride = c.Const(Tensor(int64_t{1}));
   for (int64_t j = k - 1; j >= 0; --j) {
-    Output dim = DimOf(c, data, j, DT_INT64);
+    Output dim = DimOf(c, data, b + j, DT_INT64);
     Output ij =
         c.Op("StridedSlice", {idx, c.Int64s({0, j}), c.Int64s({0, j + 1}), c.Int64s({1, 1})},
              {{"begin_mask", int64_t{1}},
@@ -135,18 +156,29 @@ absl::StatusOr<Rows> RowsOf(const NodeContext& c, const Output& data, const Outp
     valid = valid.node() == nullptr ? ok : c.Op("LogicalAnd", {valid, ok});
     stride = c.Op("Mul", {stride, dim});
   }
-  Output rest = c.Op("Slice", {ShapeOf(c, data), c.Int64s({k}), c.Int64s({r - k})});
+  // With batch dims, each index row addresses its own batch's rows: the batch's flat
+  // position (a Range shaped as indices' batch dims, broadcast over the rest) times the rows
+  // per batch comes first. A batch past data's is an offset past `count`, refused.
+  if (b > 0) {
+    const Output one = c.Const(Tensor(int64_t{1}));
+    const Output batch_shape = c.Op("Slice", {ShapeOf(c, indices), c.Int64s({0}), c.Int64s({b})});
+    const Output batches = c.Op("Prod", {batch_shape, ScalarI32(c, 0)});
+    const Output spread = c.Op(
+        "ConcatV2", {batch_shape, c.Op("Fill", {c.Int64s({q - 1 - b}), one}), ScalarI32(c, 0)});
+    const Output ids = c.Op("Reshape", {c.Op("Range", {zero, batches, one}), spread});
+    offsets = c.Op("Add", {offsets, c.Op("Mul", {ids, stride})});
+    for (int64_t j = b - 1; j >= 0; --j)
+      stride = c.Op("Mul", {stride, DimOf(c, data, j, DT_INT64)});
+  }
+  Output rest = c.Op("Slice", {ShapeOf(c, data), c.Int64s({b + k}), c.Int64s({r - b - k})});
   Output flat = c.Op("Reshape", {data, c.Op("ConcatV2", {c.Int64s({-1}), rest, ScalarI32(c, 0)})});
   Output bad = invalid_is_count ? stride : c.Const(Tensor(int64_t{-1}));
   return Rows{c.Op("SelectV2", {valid, offsets, bad}), flat, stride};
 }
 
-std::string GatherNDSupport(const SupportView& v) {
-  return v.attrs.i("batch_dims", 0) != 0 ? "batch_dims other than 0" : "";
-}
-
 absl::Status ConvertGatherND(NodeContext& c) {
-  RILL_ASSIGN_OR_RETURN(Rows rows, RowsOf(c, c.input(0), c.input(1), false));
+  RILL_ASSIGN_OR_RETURN(Rows rows,
+                        RowsOf(c, c.input(0), c.input(1), false, c.attrs().i("batch_dims", 0)));
   c.set_output(0, c.Op("GatherV2", {rows.flat, rows.offsets, c.Const(Tensor(int64_t{0}))}));
   return absl::OkStatus();
 }
@@ -158,15 +190,7 @@ absl::Status ConvertScatterND(NodeContext& c) {
   Output row_shape = c.Op("Slice", {ShapeOf(c, rows.flat), c.Int64s({1}), c.Int64s({-1})});
   Output vals =
       c.Op("Reshape", {c.input(2), c.Op("ConcatV2", {c.Int64s({-1}), row_shape, ScalarI32(c, 0)})});
-  Output shape = ShapeOf(c, data);
-  Output sum = c.Op("Reshape", {c.Op("UnsortedSegmentSum", {vals, ids, rows.count}), shape});
-  if (c.attrs().s("reduction", "none") == "add") {
-    c.set_output(0, c.Op("Add", {data, sum}));
-    return absl::OkStatus();
-  }
-  Output hits = c.Op(
-      "Reshape", {c.Op("UnsortedSegmentSum", {c.Op("OnesLike", {vals}), ids, rows.count}), shape});
-  c.set_output(0, c.Op("SelectV2", {c.Op("Greater", {hits, ScalarLike(c, hits, 0)}), sum, data}));
+  c.set_output(0, Scatter(c, data, vals, ids, rows.count));
   return absl::OkStatus();
 }
 
@@ -191,7 +215,7 @@ absl::Status ConvertCompress(NodeContext& c) {
   r->Register({"ScatterElements", 11, ScatterSupport, ConvertScatterElements});
   // Scatter (opsets 9 and 10) is ScatterElements under its first name.
   r->Register({"Scatter", 9, ScatterSupport, ConvertScatterElements});
-  r->Register({"GatherND", 11, GatherNDSupport, ConvertGatherND});
+  r->Register({"GatherND", 11, nullptr, ConvertGatherND});
   r->Register({"ScatterND", 11, ScatterSupport, ConvertScatterND});
   r->Register({"Compress", 9, nullptr, ConvertCompress});
   return true;

@@ -279,34 +279,76 @@ absl::Status ConvertNonZero(NodeContext& c) {
   return absl::OkStatus();
 }
 
-// Unique over the flattened input (`axis`, unique slices, is refused): TensorFlow's
-// UniqueWithCounts gives the distinct values in order of first appearance, each element's
-// position among them (inverse_indices) and the counts; each value's first occurrence
-// (indices) is the UnsortedSegmentMin of the element positions. `sorted` (the default)
-// orders the values ascending: TopK's descending order of the distinct values, reversed, is
-// applied to the values, indices and counts, and its inverse to inverse_indices.
-std::string UniqueSupport(const SupportView& v) {
-  return v.attrs.has("axis") ? "axis (unique slices)" : "";
+// Unique: TensorFlow's UniqueWithCounts (over the flattened input) or UniqueWithCountsV2
+// (the distinct slices along `axis`) gives the distinct values or slices in order of first
+// appearance, each element's or slice's position among them (inverse_indices) and the
+// counts; each one's first occurrence (indices) is the UnsortedSegmentMin of the positions.
+// `sorted` (the default) orders them ascending, slices lexicographically (SortedOrder), and
+// the order is applied to the values, indices and counts, its inverse to inverse_indices.
+constexpr int64_t kMaxSortedSliceElements = 64;  // sorting slices takes one pass per element
+
+// Positions 0..n-1 in the order that sorts the rows of `rows` ([n, k], k known)
+// lexicographically ascending, ties in their first order: a stable sort by each column,
+// last column first. TopK sorts descending and puts a tie's lower position first, so each
+// pass sorts the reversed keys and reverses the result.
+Output SortedOrder(const NodeContext& c, const Output& rows, int64_t k, const Output& n) {
+  const Output n32 = c.Op("Cast", {n}, {{"DstT", DT_INT32}});
+  const Output last = c.Op("Sub", {n, c.Const(Tensor(int64_t{1}))});
+  Output order = c.Op("Range", {c.Const(Tensor(int64_t{0})), n, c.Const(Tensor(int64_t{1}))});
+  for (int64_t col = k - 1; col >= 0; --col) {
+    const Output column = c.Op("GatherV2", {rows, c.Const(Tensor(col)), ScalarI32(c, 1)});
+    const Output key = c.Op("GatherV2", {column, order, ScalarI32(c, 0)});
+    const Operation top = c.OpNode("TopKV2", {c.Op("ReverseV2", {key, c.Int64s({0})}), n32});
+    const Output from_end = c.Op("Cast", {Output(top, 1)}, {{"DstT", DT_INT64}});
+    const Output ascending = c.Op("ReverseV2", {c.Op("Sub", {last, from_end}), c.Int64s({0})});
+    order = c.Op("GatherV2", {order, ascending, ScalarI32(c, 0)});
+  }
+  return order;
 }
 
 absl::Status ConvertUnique(NodeContext& c) {
-  Output flat = c.Op("Reshape", {c.input(0), c.Int64s({-1})});
-  Operation u = c.OpNode("UniqueWithCounts", {flat}, {{"out_idx", DT_INT64}});
+  const bool sliced = c.attrs().has("axis");
+  Output x = c.input(0);
+  int64_t axis = 0;
+  if (sliced) {
+    RILL_ASSIGN_OR_RETURN(axis, AxisAttr(c, x, 0));
+  } else {
+    x = c.Op("Reshape", {x, c.Int64s({-1})});
+  }
+  Operation u = sliced
+                    ? c.OpNode("UniqueWithCountsV2", {x, c.Int64s({axis})}, {{"out_idx", DT_INT64}})
+                    : c.OpNode("UniqueWithCounts", {x}, {{"out_idx", DT_INT64}});
   Output y(u, 0), inverse(u, 1), counts(u, 2);
-  Output distinct = c.Op("Size", {y}, {{"out_type", DT_INT64}});
-  Output positions =
-      c.Op("Range", {ScalarLike(c, distinct, 0), c.Op("Size", {flat}, {{"out_type", DT_INT64}}),
-                     ScalarLike(c, distinct, 1)});
+  Output distinct = c.Op("Size", {counts}, {{"out_type", DT_INT64}});
+  Output positions = c.Op("Range", {ScalarLike(c, distinct, 0), DimOf(c, x, axis, DT_INT64),
+                                    ScalarLike(c, distinct, 1)});
   Output first = c.Op("UnsortedSegmentMin", {positions, inverse, distinct});
   if (c.attrs().i("sorted", 1) != 0) {
-    Operation top = c.OpNode("TopKV2", {y, c.Op("Cast", {distinct}, {{"DstT", DT_INT32}})});
-    Output order = c.Op("ReverseV2", {Output(top, 1), c.Int64s({0})});
-    auto by_order = [&](const Output& v) { return c.Op("GatherV2", {v, order, ScalarI32(c, 0)}); };
-    y = by_order(y);
-    first = by_order(first);
-    counts = by_order(counts);
-    Output rank = c.Op("Cast", {c.Op("InvertPermutation", {order})}, {{"DstT", DT_INT64}});
-    inverse = c.Op("GatherV2", {rank, inverse, ScalarI32(c, 0)});
+    // The distinct values (or slices, axis first, flattened) as rows of keys.
+    const int64_t rank = sliced ? RankOf(x) : 1;
+    std::vector<int64_t> perm = {axis};
+    int64_t k = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) continue;
+      perm.push_back(d);
+      const int64_t size = x.shape().dim_size(static_cast<int>(d));
+      const int64_t cap = kMaxSortedSliceElements + 1;  // past the limit; no overflow
+      k = size < 0 || k < 0 ? -1 : std::min(k * std::min(size, cap), cap);
+    }
+    if (k < 0 || k > kMaxSortedSliceElements) {
+      return c.Error("sorted unique slices need the slices' size known and at most ",
+                     kMaxSortedSliceElements, " elements (one sorting pass each)");
+    }
+    const Output rows =
+        c.Op("Reshape", {c.Op("Transpose", {y, c.Int64s(perm)}), c.Int64s({-1, k})});
+    const Output order = SortedOrder(c, rows, k, distinct);
+    auto by_order = [&](const Output& v, int64_t at) {
+      return c.Op("GatherV2", {v, order, ScalarI32(c, at)});
+    };
+    y = by_order(y, axis);
+    first = by_order(first, 0);
+    counts = by_order(counts, 0);
+    inverse = c.Op("GatherV2", {c.Op("InvertPermutation", {order}), inverse, ScalarI32(c, 0)});
   }
   c.set_output(0, y);
   c.set_output(1, first);
@@ -327,7 +369,7 @@ absl::Status ConvertUnique(NodeContext& c) {
   r->Register({"CumSum", 11, nullptr, ConvertCumSum});
   r->Register({"Einsum", 12, nullptr, ConvertEinsum});
   r->Register({"NonZero", 9, nullptr, ConvertNonZero});
-  r->Register({"Unique", 11, UniqueSupport, ConvertUnique});
+  r->Register({"Unique", 11, nullptr, ConvertUnique});
   return true;
 }();
 

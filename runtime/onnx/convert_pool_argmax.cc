@@ -2,7 +2,8 @@
 // input goes NHWC, padded with -inf where ONNX gives pads (padding never wins, so the max
 // is a real element), and each argmax, ((n * Hp + h) * Wp + w) * C + c over the padded
 // input, becomes ONNX's index into the NCHW input: ((n * C + c) * H + h) * W + w, or with
-// storage_order 1 (column major) (n * C + c) * H * W + w * H + h.
+// storage_order 1 (column major) (n * C + c) * H * W + w * H + h. MaxUnpool scatters values
+// back to such indices.
 #include <limits>
 
 #include "rill/runtime/onnx/converter.h"
@@ -89,6 +90,58 @@ absl::Status ConvertMaxPoolWithIndicesImpl(NodeContext& c) {
   c.set_output(1, c.Op("Transpose", {add(mul(plane, H * W), in_plane), c.Int64s({0, 3, 1, 2})}));
   return absl::OkStatus();
 }
+
+// The shape MaxPool's input had, as MaxUnpool infers it: per spatial dim
+// (in - 1) * stride - pad_begin - pad_end + kernel, after X's batch and channels.
+absl::StatusOr<Output> UnpooledShape(const NodeContext& c, const Output& x) {
+  const PartialTensorShape& s = x.shape();
+  const int64_t spatial = s.unknown_rank() ? -1 : s.dims() - 2;
+  std::vector<int64_t> kernel = c.attrs().ints("kernel_shape"), strides = c.attrs().ints("strides"),
+                       pads = c.attrs().ints("pads");
+  if (strides.empty()) strides.assign(kernel.size(), 1);
+  if (pads.empty()) pads.assign(2 * kernel.size(), 0);
+  if (spatial < 1 || static_cast<int64_t>(kernel.size()) != spatial ||
+      static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial) {
+    return c.Error("kernel_shape, strides and pads must match X's spatial dims");
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < spatial; ++d) {
+    const int64_t in = s.dim_size(static_cast<int>(d) + 2);
+    if (in < 0) return c.Error("X's spatial dims must be known");
+    dims.push_back((in - 1) * strides[d] - pads[d] - pads[spatial + d] + kernel[d]);
+  }
+  const Output batch_channels = c.Op("Slice", {ShapeOf(c, x), c.Int64s({0}), c.Int64s({2})});
+  return c.Op("ConcatV2", {batch_channels, c.Int64s(dims), ScalarI32(c, 0)});
+}
+
+// MaxUnpool: X's values at the flat positions I (MaxPool's Indices, over the whole NCHW
+// tensor of the inferred shape), zeros elsewhere; a position outside it is refused by
+// ScatterNd. A larger output_shape pads the result with zeros at the end of each dim, as
+// ONNX's reference does.
+absl::Status ConvertMaxUnpool(NodeContext& c) {
+  const Output x = c.input(0);
+  RILL_ASSIGN_OR_RETURN(const Output shape, UnpooledShape(c, x));
+  const Output count = c.Op("Prod", {shape, ScalarI32(c, 0)}, {{"keep_dims", true}});
+  const Output at =
+      c.Op("Reshape", {c.Op("Cast", {c.input(1)}, {{"DstT", DT_INT64}}), c.Int64s({-1, 1})});
+  const Output flat = c.Op("ScatterNd", {at, c.Op("Reshape", {x, c.Int64s({-1})}), count});
+  Output y = c.Op("Reshape", {flat, shape});
+  if (c.has_input(2)) {
+    const Output extra = c.Op("Sub", {c.Op("Cast", {c.input(2)}, {{"DstT", DT_INT64}}), shape});
+    const Output pairs = c.Op("ConcatV2", {c.Op("ZerosLike", {extra}), extra, ScalarI32(c, 0)});
+    const Output paddings =
+        c.Op("Transpose", {c.Op("Reshape", {pairs, c.Int64s({2, -1})}), c.Int64s({1, 0})});
+    y = c.Op("Pad", {y, paddings});
+  }
+  c.set_output(0, y);
+  return absl::OkStatus();
+}
+
+[[maybe_unused]] const bool kConvertPoolArgmaxRegistered = [] {
+  ConverterRegistry::Global()->Register({"MaxUnpool", 9, nullptr, ConvertMaxUnpool});
+  return true;
+}();
 
 }  // namespace
 
