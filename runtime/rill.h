@@ -24,6 +24,7 @@
 #include "rill/ops/fractional_pool_ops.h"
 #include "rill/ops/fused_ops.h"
 #include "rill/ops/gather_ops.h"
+#include "rill/ops/grid_sample_ops.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/image_ops.h"

@@ -330,8 +330,31 @@ absl::Status ConvertResize(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// GridSample (opset 16, 2-D): rill's GridSample, which has ONNX's rules; the grid takes
+// X's dtype. opset 20 renamed the modes (linear, cubic) and allows N-D; the 2-D ones are
+// mapped.
+std::string GridSampleSupport(const SupportView& v) {
+  const int64_t rank = v.rank(0);
+  return rank >= 0 && rank != 4 ? absl::StrCat("a ", rank, "-D X (rill samples 2-D images)") : "";
+}
+
+absl::Status ConvertGridSample(NodeContext& c) {
+  const Output x = c.input(0);
+  Output grid = c.input(1);
+  if (grid.type() != x.type()) grid = c.Op("Cast", {grid}, {{"DstT", x.type()}});
+  std::string mode = c.attrs().s("mode", "bilinear");
+  if (mode == "linear") mode = "bilinear";
+  if (mode == "cubic") mode = "bicubic";
+  c.set_output(0, c.Op("GridSample", {x, grid},
+                       {{"mode", mode},
+                        {"padding_mode", c.attrs().s("padding_mode", "zeros")},
+                        {"align_corners", c.attrs().i("align_corners", 0) != 0}}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kConvertResizeRegistered = [] {
   auto* r = ConverterRegistry::Global();
+  r->Register({"GridSample", 16, GridSampleSupport, ConvertGridSample});
   r->Register({"Resize", 10, ResizeSupport, ConvertResize, {1, 2, 3}});
   r->Register({"Upsample", 7, ResizeSupport, ConvertResize, {1}});
   return true;
