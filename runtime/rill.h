@@ -38,6 +38,7 @@
 #include "rill/ops/quantize_dequantize_ops.h"
 #include "rill/ops/random_ops.h"
 #include "rill/ops/rearrange_ops.h"
+#include "rill/ops/roi_align_ops.h"
 #include "rill/ops/scan_ops.h"
 #include "rill/ops/scope.h"
 #include "rill/ops/segment_ops.h"

@@ -352,8 +352,29 @@ absl::Status ConvertGridSample(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// RoiAlign: rill's RoiAlign, which has ONNX's rules; opset 10 had no
+// coordinate_transformation_mode and computed as output_half_pixel does. rois take X's
+// dtype; batch_indices are int64.
+absl::Status ConvertRoiAlign(NodeContext& c) {
+  const Output x = c.input(0);
+  Output rois = c.input(1), batch = c.input(2);
+  if (rois.type() != x.type()) rois = c.Op("Cast", {rois}, {{"DstT", x.type()}});
+  if (batch.type() != DT_INT64) batch = c.Op("Cast", {batch}, {{"DstT", DT_INT64}});
+  const std::string transform = c.attrs().s("coordinate_transformation_mode",
+                                            c.opset() >= 16 ? "half_pixel" : "output_half_pixel");
+  c.set_output(0, c.Op("RoiAlign", {x, rois, batch},
+                       {{"mode", c.attrs().s("mode", "avg")},
+                        {"output_height", c.attrs().i("output_height", 1)},
+                        {"output_width", c.attrs().i("output_width", 1)},
+                        {"sampling_ratio", c.attrs().i("sampling_ratio", 0)},
+                        {"spatial_scale", c.attrs().f("spatial_scale", 1.0f)},
+                        {"coordinate_transformation_mode", transform}}));
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kConvertResizeRegistered = [] {
   auto* r = ConverterRegistry::Global();
+  r->Register({"RoiAlign", 10, nullptr, ConvertRoiAlign});
   r->Register({"GridSample", 16, GridSampleSupport, ConvertGridSample});
   r->Register({"Resize", 10, ResizeSupport, ConvertResize, {1, 2, 3}});
   r->Register({"Upsample", 7, ResizeSupport, ConvertResize, {1}});
