@@ -9,8 +9,11 @@
 //  - SparseTensorDenseMatMul: for an entry at (r, c) of A, the dot product of the
 //    gradient's row r with op(B)'s row c (swapped with adjoint_a); B's is op(A)^T G.
 //  - SparseReorder: the gradient in the input's order (the sort's inverse permutation).
-// SparseReduceMax and the ops with a sparse result are not differentiable here, nor in
-// TensorFlow.
+//  - SparseSoftmax: TensorFlow's, y (g - sum over the group of y g), the group's sum a
+//    SparseReduceSum over the last axis read back by SparseDenseCwiseAdd.
+//  - SparseSlice: SparseSliceGrad's.
+// SparseReduceMax, SparseSparseMaximum/Minimum and the ops with a sparse result are not
+// differentiable here, nor in TensorFlow.
 #include "rill/ops/array_ops.h"
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/grad_util.h"
@@ -116,6 +119,23 @@ absl::Status SparseReorderGrad(const Scope& s, const Operation& op, const GradOu
   return s.status();
 }
 
+absl::Status SparseSoftmaxGrad(const Scope& s, const Operation& op, const GradOut& g,
+                               GradOut* out) {
+  const Output indices = In(op, 0), shape = In(op, 2), y = grad::Out(op, 0);
+  const Output sums = SparseReduceSum(s, indices, Mul(s, y, g[0]), shape, Const(s, {-1}),
+                                      SparseReduceSum::KeepDims(true));
+  const Output centered = SparseDenseCwiseAdd(s, indices, g[0], shape, Neg(s, sums));
+  *out = {Output(), Mul(s, centered, y), Output()};
+  return s.status();
+}
+
+absl::Status SparseSliceGradient(const Scope& s, const Operation& op, const GradOut& g,
+                                 GradOut* out) {
+  const SparseSliceGrad grad(s, g[1], In(op, 0), In(op, 3), grad::Out(op, 0));
+  *out = {Output(), grad, Output(), Output(), Output()};
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("SparseDenseCwiseAdd",
                        [](const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
                          return SparseDenseGrad(s, op, g, out, 0);
@@ -138,6 +158,11 @@ RILL_REGISTER_NO_GRADIENT("SparseReduceSumSparse");
 RILL_REGISTER_NO_GRADIENT("SparseReduceMaxSparse");
 RILL_REGISTER_NO_GRADIENT("SparseAddGrad");
 RILL_REGISTER_NO_GRADIENT("SparseReshape");
+RILL_REGISTER_GRADIENT("SparseSoftmax", SparseSoftmaxGrad);
+RILL_REGISTER_GRADIENT("SparseSlice", SparseSliceGradient);
+RILL_REGISTER_NO_GRADIENT("SparseSliceGrad");
+RILL_REGISTER_NO_GRADIENT("SparseSparseMaximum");
+RILL_REGISTER_NO_GRADIENT("SparseSparseMinimum");
 
 }  // namespace
 }  // namespace rill::ops

@@ -29,6 +29,16 @@
 //     grouped by row, in their input order within a row (output_indices, output_values),
 //     empty_row_indicator [rows] and reverse_index_map (each input entry's output position).
 //     SparseFillEmptyRowsGrad(reverse_index_map, grad_values): d_values, d_default_value.
+//   SparseSoftmax(sp_indices, sp_values, sp_shape): the softmax of the entries that share
+//     all but the last index (rank >= 2), each in its input position ([N], float/double).
+//   SparseSlice(indices, values, shape, start, size): the entries in [start, start + size)
+//     shifted by -start, in input order (output_indices, output_values), and the slice's
+//     shape min(start + size, shape) - start (output_shape); start and size are >= 0.
+//     SparseSliceGrad(backprop_val_grad, input_indices, input_start, output_indices): each
+//     input entry's gradient (0 for one the slice left out).
+//   SparseSparseMaximum/Minimum(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+//     the union of the two index sets in row-major order, each value the max (min) of a's
+//     and b's there, a missing one counting as 0 (output_indices, output_values).
 #pragma once
 
 #include "rill/ops/op_builder.h"
@@ -154,5 +164,36 @@ class SparseFillEmptyRowsGrad {
   Operation operation;
   Output d_values, d_default_value;
 };
+
+class SparseSoftmax : public OpWrapper {
+ public:
+  SparseSoftmax(const Scope& scope, Input sp_indices, Input sp_values, Input sp_shape);
+};
+
+class SparseSlice {
+ public:
+  SparseSlice(const Scope& scope, Input indices, Input values, Input shape, Input start,
+              Input size);
+  Operation operation;
+  Output output_indices, output_values, output_shape;
+};
+
+class SparseSliceGrad : public OpWrapper {
+ public:
+  SparseSliceGrad(const Scope& scope, Input backprop_val_grad, Input input_indices,
+                  Input input_start, Input output_indices);
+};
+
+#define RILL_DECLARE_SPARSE_SPARSE_OP(Name)                                                   \
+  class Name {                                                                                \
+   public:                                                                                    \
+    Name(const Scope& scope, Input a_indices, Input a_values, Input a_shape, Input b_indices, \
+         Input b_values, Input b_shape);                                                      \
+    Operation operation;                                                                      \
+    Output output_indices, output_values;                                                     \
+  };
+RILL_DECLARE_SPARSE_SPARSE_OP(SparseSparseMaximum)
+RILL_DECLARE_SPARSE_SPARSE_OP(SparseSparseMinimum)
+#undef RILL_DECLARE_SPARSE_SPARSE_OP
 
 }  // namespace rill::ops

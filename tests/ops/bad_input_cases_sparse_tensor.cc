@@ -194,8 +194,54 @@ void FillCases() {
           {"int32"});
 }
 
+void SliceCases() {
+  const auto softmax = [](Tensor i, Tensor v, Tensor s) { return std::vector<Tensor>{i, v, s}; };
+  AddRecipe({"SparseSoftmax", softmax(Indices(), Values(), Shape())});
+  OperandCases("SparseSoftmax", "sp", softmax);
+  Both("a sparse vector", {"SparseSoftmax", {L({2, 1}, {0, 1}), F({2}), L({1}, {3})}},
+       {"rank >= 2"});
+
+  const auto slice = [](Tensor i, Tensor v, Tensor s) {
+    return std::vector<Tensor>{i, v, s, L({2}, {1, 0}), L({2}, {2, 2})};
+  };
+  AddRecipe({"SparseSlice", slice(Indices(), Values(), Shape())});
+  OperandCases("SparseSlice", "input", slice);
+  Both("a start of 3 for rank 2",
+       {"SparseSlice", {Indices(), Values(), Shape(), L({3}, {0, 0, 0}), L({2}, {2, 2})}},
+       {"start must be a vector of 2 entries"});
+  AddCase("a negative size",
+          {"SparseSlice", {Indices(), Values(), Shape(), L({2}), L({2}, {1, -1})}}, Where::kRun,
+          kInvalid, {"size [1,-1] has a negative entry"});
+
+  const Tensor rows = L({2, 2}, {0, 1, 1, 0});
+  AddRecipe({"SparseSliceGrad", {F({1}), rows, L({2}, {1, 0}), L({1, 2}, {0, 0})}});
+  Both("a backprop matrix", {"SparseSliceGrad", {F({1, 1}), rows, L({2}, {1, 0}), L({1, 2})}},
+       {"backprop_val_grad"});
+  Both("input_indices that are a vector",
+       {"SparseSliceGrad", {F({1}), L({4}), L({2}, {1, 0}), L({1, 2})}}, {"input_indices"});
+  AddCase("a start of 3 for rows of 2", {"SparseSliceGrad", {F({1}), rows, L({3}), L({1, 2})}},
+          Where::kRun, kInvalid, {"input_start must be a vector of 2 entries"});
+  AddCase("output rows of 3 for input rows of 2",
+          {"SparseSliceGrad", {F({1}), rows, L({2}), L({1, 3})}}, Where::kRun, kInvalid,
+          {"output_indices [M, R]", "[1,3]"});
+  AddCase("a backprop of 2 for one output row",
+          {"SparseSliceGrad", {F({2}), rows, L({2}), L({1, 2})}}, Where::kRun, kInvalid,
+          {"backprop_val_grad [M]", "[2]"});
+
+  for (const char* op : {"SparseSparseMaximum", "SparseSparseMinimum"}) {
+    const auto both = [](Tensor i, Tensor v, Tensor s) {
+      return std::vector<Tensor>{Indices(), Values(), Shape(), i, v, s};
+    };
+    AddRecipe({op, both(Indices(), Values(), Shape())});
+    OperandCases(op, "b", both);
+    AddCase("operands of other dense shapes", {op, both(Indices(), Values(), L({2}, {3, 3}))},
+            Where::kRun, kInvalid, {"differ in dense shape"});
+  }
+}
+
 const bool kRegistered = [] {
   FillCases();
+  SliceCases();
   SparseDenseCases();
   ReduceCases();
   AddOpCases();
