@@ -138,6 +138,17 @@ absl::StatusOr<SparseOperand> SparseOperandFrom(const Tensor& ind, const Tensor*
   return op;
 }
 
+absl::StatusOr<SparsePair> SparsePairOf(const OpKernelContext& ctx) {
+  SparsePair p;
+  RILL_ASSIGN_OR_RETURN(p.a, SparseOperandOf(ctx, 0, 1, 2, "a"));
+  RILL_ASSIGN_OR_RETURN(p.b, SparseOperandOf(ctx, 3, 4, 5, "b"));
+  if (p.a.dims != p.b.dims) {
+    return errors::InvalidArgument("the operands differ in dense shape: a_shape ",
+                                   DimsString(p.a.dims), " vs. b_shape ", DimsString(p.b.dims));
+  }
+  return p;
+}
+
 absl::StatusOr<std::vector<bool>> ReducedAxes(const Tensor& axes, int64_t rank) {
   if (axes.dims() > 1) {
     return errors::InvalidArgument("reduction_axes must be a scalar or a vector, got shape ",

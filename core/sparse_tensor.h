@@ -48,6 +48,12 @@ absl::StatusOr<SparseOperand> SparseOperandOf(const OpKernelContext& ctx, int in
 // The same from the tensors themselves (int64 indices and shape; `values` may be null).
 absl::StatusOr<SparseOperand> SparseOperandFrom(const Tensor& indices, const Tensor* values,
                                                 const Tensor& shape, const std::string& what);
+// The two operands of a binary sparse op (inputs 0-2 and 3-5, "a" and "b"), checked, with
+// equal dense shapes.
+struct SparsePair {
+  SparseOperand a, b;
+};
+absl::StatusOr<SparsePair> SparsePairOf(const OpKernelContext& ctx);
 // `t` (int32 or int64) as int64: itself, or a converted copy (ops whose indices may be
 // int32, as TensorFlow's Tindices allows).
 Tensor AsInt64(const Tensor& t);

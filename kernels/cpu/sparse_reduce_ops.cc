@@ -142,12 +142,8 @@ class SparseAddOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(const SparseOperand a, SparseOperandOf(ctx, 0, 1, 2, "a"));
-    RILL_ASSIGN_OR_RETURN(const SparseOperand b, SparseOperandOf(ctx, 3, 4, 5, "b"));
-    if (a.dims != b.dims) {
-      return errors::InvalidArgument("SparseAdd's operands differ in dense shape: a_shape ",
-                                     DimsString(a.dims), " vs. b_shape ", DimsString(b.dims));
-    }
+    RILL_ASSIGN_OR_RETURN(const SparsePair pair, SparsePairOf(ctx));
+    const SparseOperand &a = pair.a, &b = pair.b;
     if (ctx.input(6).dims() != 0) {
       return errors::InvalidArgument("thresh must be a scalar, got shape ",
                                      ctx.input(6).shape().DebugString());

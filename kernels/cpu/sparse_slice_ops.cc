@@ -149,12 +149,8 @@ class SparseSparseMinMaxOp : public OpKernel {
  public:
   using OpKernel::OpKernel;
   absl::Status Compute(OpKernelContext& ctx) override {
-    RILL_ASSIGN_OR_RETURN(const SparseOperand a, SparseOperandOf(ctx, 0, 1, 2, "a"));
-    RILL_ASSIGN_OR_RETURN(const SparseOperand b, SparseOperandOf(ctx, 3, 4, 5, "b"));
-    if (a.dims != b.dims) {
-      return errors::InvalidArgument("the operands differ in dense shape: a_shape ",
-                                     DimsString(a.dims), " vs. b_shape ", DimsString(b.dims));
-    }
+    RILL_ASSIGN_OR_RETURN(const SparsePair pair, SparsePairOf(ctx));
+    const SparseOperand &a = pair.a, &b = pair.b;
     const T *av = ctx.input(1).base<T>(), *bv = ctx.input(4).base<T>();
     const std::vector<int64_t> ao = a.SortedOrder(), bo = b.SortedOrder();
     std::vector<int64_t> rows;
