@@ -78,8 +78,8 @@ TEST(SparseFillEmptyRows, RefusesWhatTensorFlowRefuses) {
           .message(),
       ::testing::HasSubstr("default_value must be a scalar"));
   // 2^50 rows to fill: their indicator and counts cannot be allocated, a Status.
-  const absl::Status huge = status(Longs({}, {0, 2}), test::AsTensor<float>({}),
-                                   Longs({int64_t{1} << 50, 2}, {2}), fill);
+  const absl::Status huge =
+      status(Longs({}, {0, 2}), test::AsTensor<float>({}), Longs({int64_t{1} << 50, 2}, {2}), fill);
   EXPECT_TRUE(absl::IsResourceExhausted(huge)) << huge;
 }
 
