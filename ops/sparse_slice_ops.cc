@@ -1,6 +1,8 @@
-// SparseSoftmax, SparseSlice (with SparseSliceGrad) and SparseSparseMaximum/Minimum
+// SparseSoftmax, SparseSlice (with SparseSliceGrad), SparseConcat and
+// SparseSparseMaximum/Minimum
 // (ops/sparse_tensor_ops.h): schemas, shape functions and wrappers (kernels:
 // kernels/cpu/sparse_slice_ops.cc; gradients: ops/sparse_tensor_grad.cc).
+#include "absl/strings/str_cat.h"
 #include "rill/core/sparse_tensor.h"
 #include "rill/ops/sparse_tensor_ops.h"
 
@@ -57,6 +59,29 @@ absl::Status SparseSliceGradShape(InferenceContext& c) {
   return absl::OkStatus();
 }
 
+absl::Status SparseConcatShape(InferenceContext& c) {
+  const int n = c.num_inputs() / 3;
+  if (n < 2) return errors::InvalidArgument("SparseConcat needs N >= 2 sparse tensors, got ", n);
+  int64_t rank = -1;
+  for (int i = 0; i < n; ++i) {
+    int64_t r;
+    RILL_RETURN_IF_ERROR(CheckSparseShapes(c, i, n + i, 2 * n + i, absl::StrCat("input", i), &r));
+    if (r >= 0 && rank >= 0 && r != rank) {
+      return errors::InvalidArgument("SparseConcat's inputs differ in rank: ", rank, " vs. ", r,
+                                     " (input ", i, ")");
+    }
+    if (r >= 0) rank = r;
+  }
+  const int64_t dim = c.attr<int64_t>("concat_dim");
+  if (rank >= 0 && (dim < -rank || dim >= rank)) {
+    return errors::InvalidArgument("concat_dim ", dim, " is out of range for rank ", rank);
+  }
+  c.set_output(0, PartialTensorShape({-1, rank}));
+  c.set_output(1, PartialTensorShape({-1}));
+  c.set_output(2, PartialTensorShape({rank}));
+  return absl::OkStatus();
+}
+
 absl::Status SparseSparseShape(InferenceContext& c) {
   int64_t a_rank, b_rank;
   RILL_RETURN_IF_ERROR(CheckSparseShapes(c, 0, 1, 2, "a", &a_rank));
@@ -100,6 +125,18 @@ RILL_REGISTER_OP("SparseSliceGrad")
     .TypeAttr("T", kSignedNumberTypes)
     .SetShapeFn(SparseSliceGradShape);
 
+RILL_REGISTER_OP("SparseConcat")
+    .InputList("indices", "N", DT_INT64)
+    .InputList("values", "N", "T")
+    .InputList("shapes", "N", DT_INT64)
+    .Output("output_indices", DT_INT64)
+    .Output("output_values", "T")
+    .Output("output_shape", DT_INT64)
+    .Attr("concat_dim", AttrKind::kInt)
+    .Attr("N", AttrKind::kInt)
+    .TypeAttr("T", kAllTypes)
+    .SetShapeFn(SparseConcatShape);
+
 #define RILL_REGISTER_SPARSE_SPARSE_OP(name) \
   RILL_REGISTER_OP(name)                     \
       .Input("a_indices", DT_INT64)          \
@@ -137,6 +174,21 @@ SparseSlice::SparseSlice(const Scope& scope, Input indices, Input values, Input 
                   .Input(shape)
                   .Input(start)
                   .Input(size)
+                  .Finalize();
+  if (operation.node() != nullptr) {
+    output_indices = Output(operation, 0);
+    output_values = Output(operation, 1);
+    output_shape = Output(operation, 2);
+  }
+}
+
+SparseConcat::SparseConcat(const Scope& scope, InputList indices, InputList values,
+                           InputList shapes, int64_t concat_dim) {
+  operation = NodeBuilder(scope, "SparseConcat")
+                  .Inputs(indices)
+                  .Inputs(values)
+                  .Inputs(shapes)
+                  .Attr("concat_dim", concat_dim)
                   .Finalize();
   if (operation.node() != nullptr) {
     output_indices = Output(operation, 0);

@@ -12,8 +12,8 @@
 //  - SparseSoftmax: TensorFlow's, y (g - sum over the group of y g), the group's sum a
 //    SparseReduceSum over the last axis read back by SparseDenseCwiseAdd.
 //  - SparseSlice: SparseSliceGrad's.
-// SparseReduceMax, SparseSparseMaximum/Minimum and the ops with a sparse result are not
-// differentiable here, nor in TensorFlow.
+// SparseReduceMax, SparseSparseMaximum/Minimum, SparseConcat and the ops with a sparse
+// result are not differentiable here, nor in TensorFlow.
 #include "rill/ops/array_ops.h"
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/grad_util.h"
@@ -162,6 +162,7 @@ RILL_REGISTER_GRADIENT("SparseSoftmax", SparseSoftmaxGrad);
 RILL_REGISTER_GRADIENT("SparseSlice", SparseSliceGradient);
 RILL_REGISTER_NO_GRADIENT("SparseSliceGrad");
 RILL_REGISTER_NO_GRADIENT("SparseSparseMaximum");
+RILL_REGISTER_NO_GRADIENT("SparseConcat");
 RILL_REGISTER_NO_GRADIENT("SparseSparseMinimum");
 
 }  // namespace

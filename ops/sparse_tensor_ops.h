@@ -36,6 +36,9 @@
 //     shape min(start + size, shape) - start (output_shape); start and size are >= 0.
 //     SparseSliceGrad(backprop_val_grad, input_indices, input_start, output_indices): each
 //     input entry's gradient (0 for one the slice left out).
+//   SparseConcat(indices, values, shapes, concat_dim): N >= 2 sparse tensors of one rank,
+//     equal but along concat_dim, joined along it (each one's indices offset by the sizes
+//     before it), in row-major order (output_indices, output_values, output_shape).
 //   SparseSparseMaximum/Minimum(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
 //     the union of the two index sets in row-major order, each value the max (min) of a's
 //     and b's there, a missing one counting as 0 (output_indices, output_values).
@@ -174,6 +177,14 @@ class SparseSlice {
  public:
   SparseSlice(const Scope& scope, Input indices, Input values, Input shape, Input start,
               Input size);
+  Operation operation;
+  Output output_indices, output_values, output_shape;
+};
+
+class SparseConcat {
+ public:
+  SparseConcat(const Scope& scope, InputList indices, InputList values, InputList shapes,
+               int64_t concat_dim);
   Operation operation;
   Output output_indices, output_values, output_shape;
 };

@@ -1,4 +1,5 @@
-// CPU kernels of SparseSoftmax, SparseSlice, SparseSliceGrad and SparseSparseMaximum/Minimum
+// CPU kernels of SparseSoftmax, SparseSlice, SparseSliceGrad, SparseConcat and
+// SparseSparseMaximum/Minimum
 // (ops/sparse_tensor_ops.h). Groups of entries come from sorting a copy of their rows, so
 // inputs need not be in canonical order; in that order the results are TensorFlow's.
 #include <algorithm>
@@ -6,6 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "rill/core/checked_math.h"
 #include "rill/core/sparse_tensor.h"
 
 namespace rill::cpu {
@@ -142,6 +145,90 @@ class SparseSliceGradOp : public OpKernel {
   }
 };
 
+// The joined dense shape of `ins` along dim d, and each input's offset along it: every
+// input's shape must equal the first's but at d.
+absl::Status JoinedShape(const std::vector<SparseOperand>& ins, int64_t d,
+                         std::vector<int64_t>* shape, std::vector<int64_t>* offsets) {
+  *shape = ins[0].dims;
+  (*shape)[d] = 0;
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i].rank != ins[0].rank) {
+      return errors::InvalidArgument("SparseConcat's inputs differ in rank: ", ins[0].rank, " vs. ",
+                                     ins[i].rank, " (input ", i, ")");
+    }
+    std::vector<int64_t> other = ins[i].dims, first = ins[0].dims;
+    other[d] = first[d] = 0;
+    if (other != first) {
+      return errors::InvalidArgument("input", i, "_shape ", DimsString(ins[i].dims),
+                                     " does not match input0_shape ", DimsString(ins[0].dims),
+                                     " but along concat_dim ", d);
+    }
+    offsets->push_back((*shape)[d]);
+    RILL_ASSIGN_OR_RETURN((*shape)[d],
+                          checked::AddOr((*shape)[d], ins[i].dims[d], "the joined size"));
+  }
+  return absl::OkStatus();
+}
+
+// N sparse tensors joined along concat_dim: each one's indices offset by the sizes of the
+// ones before it, then all entries in row-major order (a stable sort: equal indices keep
+// the inputs' order); values move by their size in bytes (any dtype).
+class SparseConcatOp : public OpKernel {
+ public:
+  explicit SparseConcatOp(OpKernelConstruction& c)
+      : OpKernel(c), dim_(c.node().attr<int64_t>("concat_dim")) {}
+  absl::Status Compute(OpKernelContext& ctx) override {
+    const int n = ctx.num_inputs() / 3;
+    std::vector<SparseOperand> ins;
+    for (int i = 0; i < n; ++i) {
+      RILL_ASSIGN_OR_RETURN(SparseOperand op,
+                            SparseOperandOf(ctx, i, n + i, 2 * n + i, absl::StrCat("input", i)));
+      ins.push_back(std::move(op));
+    }
+    const int64_t rank = ins[0].rank;
+    const int64_t d = dim_ < 0 ? dim_ + rank : dim_;
+    if (d < 0 || d >= rank) {
+      return errors::InvalidArgument("concat_dim ", dim_, " is out of range for rank ", rank);
+    }
+    std::vector<int64_t> shape, offsets;
+    RILL_RETURN_IF_ERROR(JoinedShape(ins, d, &shape, &offsets));
+    int64_t total = 0;
+    for (const SparseOperand& op : ins) total += op.nnz;
+    std::vector<int64_t> rows(static_cast<size_t>(total * rank));
+    std::vector<std::pair<int, int64_t>> source;  // (input, entry) per joined entry
+    for (int i = 0; i < n; ++i) {
+      for (int64_t e = 0; e < ins[i].nnz; ++e) {
+        int64_t* row = rows.data() + source.size() * rank;
+        std::copy(ins[i].row(e), ins[i].row(e) + rank, row);
+        row[d] += offsets[i];
+        source.emplace_back(i, e);
+      }
+    }
+    SparseOperand joined;
+    joined.indices = rows.data();
+    joined.nnz = total;
+    joined.rank = rank;
+    const std::vector<int64_t> order = joined.SortedOrder();
+    Tensor *indices, *values, *out_shape;
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({total, rank}), &indices));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(1, TensorShape({total}), &values));
+    RILL_RETURN_IF_ERROR(ctx.allocate_output(2, TensorShape({rank}), &out_shape));
+    const size_t bytes = static_cast<size_t>(DataTypeSize(values->dtype()));
+    for (int64_t k = 0; k < total; ++k) {
+      const int64_t at = order[k];
+      std::copy(joined.row(at), joined.row(at) + rank, indices->base<int64_t>() + k * rank);
+      const auto [i, e] = source[at];
+      std::memcpy(static_cast<char*>(values->data()) + k * bytes,
+                  static_cast<const char*>(ctx.input(n + i).data()) + e * bytes, bytes);
+    }
+    std::copy(shape.begin(), shape.end(), out_shape->base<int64_t>());
+    return absl::OkStatus();
+  }
+
+ private:
+  int64_t dim_;
+};
+
 // The union of a's and b's indices; at each, kMax ? max : min of the values there, with 0
 // for an operand that holds none.
 template <typename T, bool kMax>
@@ -179,6 +266,7 @@ class SparseSparseMinMaxOp : public OpKernel {
 };
 
 RILL_REGISTER_KERNEL("SparseSlice", DEVICE_CPU, "", DT_INVALID, SparseSliceOp);
+RILL_REGISTER_KERNEL("SparseConcat", DEVICE_CPU, "", DT_INVALID, SparseConcatOp);
 RILL_REGISTER_KERNEL("SparseSoftmax", DEVICE_CPU, "T", DT_FLOAT, SparseSoftmaxOp<float>);
 RILL_REGISTER_KERNEL("SparseSoftmax", DEVICE_CPU, "T", DT_DOUBLE, SparseSoftmaxOp<double>);
 #define RILL_REG_SPARSE_SLICE(T, unused)                                                 \

@@ -239,8 +239,37 @@ void SliceCases() {
   }
 }
 
+void ConcatCases() {
+  const char* op = "SparseConcat";
+  const Tensor other = L({2, 2}, {0, 0, 1, 1});
+  const auto inputs = [&](Tensor i0, Tensor v0, Tensor s0) {
+    return std::vector<Tensor>{i0, other, v0, F({2}), s0, Shape()};
+  };
+  AddRecipe({op, inputs(Indices(), Values(), Shape()), {{"concat_dim", int64_t{0}}}});
+  const AttrMap dim0 = {{"concat_dim", int64_t{0}}};
+  Both("indices that are a vector", {op, inputs(L({4}), Values(), Shape()), dim0},
+       {"input0_indices must be a matrix"});
+  Both("values of 3 for 4 indices", {op, inputs(Indices(), F({3}), Shape()), dim0},
+       {"input0_values"});
+  Both("a concat_dim past the rank",
+       {op, inputs(Indices(), Values(), Shape()), {{"concat_dim", int64_t{2}}}},
+       {"concat_dim 2 is out of range for rank 2"});
+  Both("inputs of two ranks",
+       {op, {L({4, 3}), other, Values(), F({2}), L({3}, {3, 2, 1}), Shape()}, dim0},
+       {"differ in rank"});
+  AddCase("shapes that differ off the concat dim",
+          {op,
+           {Indices(), other, Values(), F({2}), Shape(), L({2}, {3, 3})},
+           {{"concat_dim", int64_t{0}}}},
+          Where::kRun, kInvalid, {"input1_shape [3,3] does not match input0_shape [3,2]"});
+  AddCase("an index outside its input",
+          {op, inputs(L({4, 2}, {0, 1, 1, 0, 3, 0, 2, 1}), Values(), Shape()), dim0}, Where::kRun,
+          kInvalid, {"input0_indices[2] = [3,0] is out of bounds"});
+}
+
 const bool kRegistered = [] {
   FillCases();
+  ConcatCases();
   SliceCases();
   SparseDenseCases();
   ReduceCases();

@@ -14,7 +14,7 @@ namespace {
 namespace sparse_slice_test {
 
 MarkTested tested({"SparseSoftmax", "SparseSlice", "SparseSliceGrad", "SparseSparseMaximum",
-                   "SparseSparseMinimum"});
+                   "SparseSparseMinimum", "SparseConcat"});
 
 using Ins = std::vector<Output>;
 
@@ -117,6 +117,33 @@ TEST(SparseSparseMinMax, TakeTheUnionWithZerosForMissingEntries) {
       }
     }
   }
+}
+
+TEST(SparseConcat, JoinsAlongADimInRowMajorOrder) {
+  // [    a] (2 x 3) beside [ d e  ] (2 x 4): a at (0, 2), b (1, 0), c (1, 1); d (0, 1), e (0, 2).
+  // [b c  ]              [      ]
+  const auto concat = [](int64_t dim, int which, const Tensor& second_shape) {
+    return Run1(
+        [=](const Scope& s, const Ins& in) {
+          ops::SparseConcat c(
+              s, {LongConst(s, {0, 2, 1, 0, 1, 1}, {3, 2}), LongConst(s, {0, 1, 0, 2}, {2, 2})},
+              {in[0], in[1]}, {LongConst(s, {2, 3}, {2}), in[2]}, dim);
+          const Output outs[] = {c.output_indices, c.output_values, c.output_shape};
+          return outs[which];
+        },
+        {test::AsTensor<float>({1, 2, 3}), test::AsTensor<float>({4, 5}), second_shape});
+  };
+  const Tensor wide = Longs({2, 4}, {2});
+  test::ExpectTensorEqual<int64_t>(*concat(1, 0, wide),
+                                   Longs({0, 2, 0, 4, 0, 5, 1, 0, 1, 1}, {5, 2}));
+  test::ExpectTensorEqual<float>(*concat(-1, 1, wide), test::AsTensor<float>({1, 4, 5, 2, 3}));
+  test::ExpectTensorEqual<int64_t>(*concat(1, 2, wide), Longs({2, 7}, {2}));
+  // Along dim 0 the other dims must agree: 3 columns against 4.
+  auto refused = concat(0, 1, wide);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("does not match input0_shape [2,3]"), std::string::npos)
+      << refused.status();
+  test::ExpectTensorEqual<int64_t>(*concat(0, 2, Longs({1, 3}, {2})), Longs({3, 3}, {2}));
 }
 
 const bool kMarked = [] {
