@@ -72,6 +72,25 @@ std::vector<int64_t> SparseOperand::SortedOrder() const {
   return order;
 }
 
+SparseOperand IndexRows(const Tensor& matrix) {
+  SparseOperand op;
+  op.indices = matrix.base<int64_t>();
+  op.nnz = matrix.dim_size(0);
+  op.rank = matrix.dim_size(1);
+  return op;
+}
+
+RowFinder::RowFinder(SparseOperand rows) : rows_(std::move(rows)), order_(rows_.SortedOrder()) {}
+
+int64_t RowFinder::Find(const int64_t* key) const {
+  const int64_t rank = rows_.rank;
+  const auto at =
+      std::lower_bound(order_.begin(), order_.end(), key, [&](int64_t o, const int64_t* k) {
+        return std::lexicographical_compare(rows_.row(o), rows_.row(o) + rank, k, k + rank);
+      });
+  return at != order_.end() && std::equal(key, key + rank, rows_.row(*at)) ? *at : -1;
+}
+
 std::string SparseOperand::RowString(int64_t i) const {
   return DimsString(absl::MakeConstSpan(row(i), rank));
 }

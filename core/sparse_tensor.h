@@ -39,6 +39,22 @@ struct SparseOperand {
   std::string RowString(int64_t i) const;
 };
 
+// An int64 index matrix [n, rank] as rows alone (no dense shape, no checks: the caller
+// checked its rank).
+SparseOperand IndexRows(const Tensor& matrix);
+
+// Finds index rows by value: the rows sorted once, each lookup a binary search.
+class RowFinder {
+ public:
+  explicit RowFinder(SparseOperand rows);
+  // The entry of the rows that holds `key` (rank values), or -1.
+  int64_t Find(const int64_t* key) const;
+
+ private:
+  SparseOperand rows_;
+  std::vector<int64_t> order_;
+};
+
 // The kernel's inputs `indices`, `values` (-1: none) and `shape` as a sparse operand:
 // the shapes as CheckSparseShapes says, dense dims >= 0, and every index in range
 // (InvalidArgument naming the first that is not: "indices[2] = [2,5] is out of bounds:

@@ -194,11 +194,7 @@ absl::StatusOr<SparseOperand> RowsOf(const OpKernelContext& ctx, int i, const ch
                                    rank >= 0 ? absl::StrCat(" of ", rank, " columns") : "",
                                    ", got shape ", t.shape().DebugString());
   }
-  SparseOperand op;
-  op.indices = t.base<int64_t>();
-  op.nnz = t.dim_size(0);
-  op.rank = t.dim_size(1);
-  return op;
+  return IndexRows(t);
 }
 
 // Each entry of a and b gets the gradient of the sum's entry at its index (found by a
@@ -217,16 +213,14 @@ class SparseAddGradOp : public OpKernel {
                                      " entries (one per sum_indices row), got shape ",
                                      g.shape().DebugString());
     }
-    const std::vector<int64_t> order = sum.SortedOrder();
+    const RowFinder finder(sum);
     int out = 0;
     for (const SparseOperand* x : {&a, &b}) {
       Tensor* t;
       RILL_RETURN_IF_ERROR(ctx.allocate_output(out++, TensorShape({x->nnz}), &t));
       for (int64_t i = 0; i < x->nnz; ++i) {
-        const auto at = std::lower_bound(order.begin(), order.end(), i,
-                                         [&](int64_t s, int64_t r) { return sum.Less(s, *x, r); });
-        const bool found = at != order.end() && sum.Same(*at, *x, i);
-        t->base<T>()[i] = found ? g.base<T>()[*at] : T(0);
+        const int64_t at = finder.Find(x->row(i));
+        t->base<T>()[i] = at >= 0 ? g.base<T>()[at] : T(0);
       }
     }
     return absl::OkStatus();

@@ -122,24 +122,14 @@ class SparseSliceGradOp : public OpKernel {
     const int64_t rank = in.dim_size(1);
     RILL_ASSIGN_OR_RETURN(const std::vector<int64_t> start,
                           BoundOf(ctx.input(2), rank, "input_start"));
-    SparseOperand outs;
-    outs.indices = out_rows.base<int64_t>();
-    outs.nnz = out_rows.dim_size(0);
-    outs.rank = rank;
-    const std::vector<int64_t> order = outs.SortedOrder();
+    const RowFinder finder(IndexRows(out_rows));
     Tensor* grad;
     RILL_RETURN_IF_ERROR(ctx.allocate_output(0, TensorShape({in.dim_size(0)}), &grad));
     std::vector<int64_t> shifted(rank);
     for (int64_t i = 0; i < in.dim_size(0); ++i) {
       for (int64_t d = 0; d < rank; ++d) shifted[d] = in.base<int64_t>()[i * rank + d] - start[d];
-      const auto less = [&](int64_t o, const std::vector<int64_t>& key) {
-        return std::lexicographical_compare(outs.row(o), outs.row(o) + rank, key.begin(),
-                                            key.end());
-      };
-      const auto at = std::lower_bound(order.begin(), order.end(), shifted, less);
-      const bool found =
-          at != order.end() && std::equal(shifted.begin(), shifted.end(), outs.row(*at));
-      grad->base<T>()[i] = found ? g.base<T>()[*at] : T(0);
+      const int64_t at = finder.Find(shifted.data());
+      grad->base<T>()[i] = at >= 0 ? g.base<T>()[at] : T(0);
     }
     return absl::OkStatus();
   }
