@@ -30,11 +30,15 @@ struct DistributedOptimizerOptions {
   // MatMul's weight gradient reduced alone runs in that gradient's GEMM on every rank, and
   // the ranks sum rank 0's updated weights with the others' scaled gradients: the
   // allreduce's result is the new variable, with no pass over the weights after it (for the
-  // CIFAR MLP on 2 ranks, 6-8 ms a step; docs/benchmarks.md). Where the ranks' variables
-  // differ, each such step leaves every rank with rank 0's variable minus the summed update,
-  // where the gradients' mean would have left each its own. Host memory only (CPU
-  // variables); the sum's floating-point rounding differs from the update after the mean in
-  // the last bits.
+  // CIFAR MLP on 2 ranks, 6-8 ms a step; docs/benchmarks.md). Where the weights are larger
+  // than the gradient's factors (a^T b over the batch: the CIFAR MLP's [3072, 3000] weights
+  // against 2 x 256 rows of 3072 + 3000), the ranks gather the factors instead, each
+  // updates a slice of the rows with the whole batch's product, and the slices are
+  // gathered (dist::UpdateReplicas): half the elements moved on 2 ranks, and no sum. Where
+  // the ranks' variables differ, each such step leaves every rank with the same variable:
+  // rank 0's (or, by rows, each row its maker's) minus the summed update, where the
+  // gradients' mean would have left each its own. Host memory only (CPU variables); the
+  // floating-point rounding differs from the update after the mean in the last bits.
   bool replicated_variables = false;
 };
 

@@ -1,6 +1,7 @@
 #include "rill/runtime/dist/collectives.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct Statement {
   int32_t dtype;
   int64_t root;
   int64_t rows;
+  int64_t variant;
   int32_t ndims;
   int32_t shown;  // dims recorded in `dims`
   int64_t dims[8];
@@ -66,6 +68,7 @@ Statement State(const CollectiveSpec& spec, const NcclReach& reach) {
   s.dtype = spec.dtype;
   s.root = spec.root;
   s.rows = spec.rows;
+  s.variant = spec.variant;
   s.ndims = spec.shape.dims();
   s.shown = std::min(s.ndims, 8);
   for (int d = 0; d < s.shown; ++d) s.dims[d] = spec.shape.dim_size(d);
@@ -84,7 +87,8 @@ std::string Describe(const Statement& s, int rank) {
   for (int d = 0; d < s.shown; ++d) absl::StrAppend(&dims, d ? "," : "", s.dims[d]);
   if (s.shown < s.ndims) absl::StrAppend(&dims, ",...");
   return absl::StrCat("rank ", rank, " runs ", KindName(s.kind), " '", s.node, "' on ",
-                      DataTypeString(static_cast<DataType>(s.dtype)), " [", dims, "]");
+                      DataTypeString(static_cast<DataType>(s.dtype)), " [", dims, "]",
+                      s.variant != 0 ? absl::StrCat(" (way ", s.variant, ")") : "");
 }
 
 // Every rank's statement; an error (the same on every rank) when they disagree.
@@ -97,7 +101,8 @@ absl::StatusOr<std::vector<Statement>> Agree(Comm& comm, const CollectiveSpec& s
   for (int r = 1; r < comm.size(); ++r) {
     const Statement &a = all[0], &b = all[r];
     const bool same = a.kind == b.kind && std::strncmp(a.node, b.node, sizeof(a.node)) == 0 &&
-                      a.dtype == b.dtype && a.root == b.root && a.ndims == b.ndims &&
+                      a.dtype == b.dtype && a.root == b.root && a.variant == b.variant &&
+                      a.ndims == b.ndims &&
                       (gather ? a.rest_hash == b.rest_hash : a.shape_hash == b.shape_hash);
     if (!same) {
       return errors::InvalidArgument(
@@ -143,6 +148,76 @@ absl::StatusOr<Started> Start(Comm& comm, DataPlace& place, const CollectiveSpec
   return s;
 }
 
+absl::Status SumFilled(Comm& comm, Started& s, const Tensor& buf,
+                       const std::function<absl::Status(bool)>& fill) {
+  return Moved(s.data, [&]() -> absl::Status {
+    // The other ranks are in the sum now: a fill that fails still takes part, so they do
+    // not wait for this rank until the timeout; its error is this rank's result.
+    const absl::Status filled = fill(comm.rank() == 0);
+    RILL_RETURN_IF_ERROR(
+        s.data->AllReduce(buf.data(), buf.data(), buf.NumElements(), buf.dtype(), false));
+    return filled;
+  });
+}
+
+// Whether a replica update gathers its factors (UpdateReplicas): decided from the
+// statements alone, so alike on every rank. Each gather is one call of MPI's int counts.
+bool GatherFactors(const CollectiveSpec& spec, const std::vector<Statement>& all) {
+  if (spec.variant != 1 || all.size() < 2 || spec.shape.dims() != 2) return false;
+  const double m = static_cast<double>(spec.shape.dim_size(0));
+  const double n = static_cast<double>(spec.shape.dim_size(1));
+  double k = 0;
+  for (const Statement& st : all) {
+    if (st.rows < 0) return false;
+    k += static_cast<double>(st.rows);
+  }
+  const double elem = DataTypeSize(spec.dtype), most = INT_MAX;
+  if (k * std::max(m, n) * elem > most || m * n * elem > most) return false;
+  return k * (m + n) < m * n;
+}
+
+// Bytes each rank brings to a gather of its `rows` rows of `row_elems` elements each.
+std::vector<int64_t> GatherBytes(const std::vector<Statement>& all, int64_t row_elems,
+                                 DataType dtype) {
+  std::vector<int64_t> bytes(all.size());
+  for (size_t r = 0; r < all.size(); ++r) bytes[r] = all[r].rows * row_elems * DataTypeSize(dtype);
+  return bytes;
+}
+
+// Where rank r's slice of m rows starts.
+int64_t FirstRow(int64_t m, int size, int r) { return m * r / size; }
+
+// UpdateReplicas's rows way. As in SumFilled, a fill that fails still takes part.
+absl::Status RowsGathered(
+    Comm& comm, Started& s, const Tensor& buf, const Tensor& a, const Tensor& b,
+    const std::function<absl::Status(const Tensor&, const Tensor&, int64_t, int64_t)>& fill) {
+  const int size = comm.size(), rank = comm.rank();
+  const int64_t m = buf.dim_size(0), n = buf.dim_size(1);
+  int64_t k = 0;
+  for (const Statement& st : s.all) k += st.rows;
+  Tensor a_all(s.data->allocator(), a.dtype(), TensorShape({k, m}));
+  Tensor b_all(s.data->allocator(), b.dtype(), TensorShape({k, n}));
+  if (k > 0 && (a_all.data() == nullptr || b_all.data() == nullptr)) {  // m, n > 0 here
+    return errors::ResourceExhausted("cannot allocate the gathered factors, [", k, ",", m,
+                                     "] and [", k, ",", n, "]");
+  }
+  std::vector<int64_t> rows(size + 1);
+  for (int r = 0; r <= size; ++r) rows[r] = FirstRow(m, size, r);
+  std::vector<int64_t> out_bytes(size);
+  for (int r = 0; r < size; ++r)
+    out_bytes[r] = (rows[r + 1] - rows[r]) * n * DataTypeSize(buf.dtype());
+  char* mine = static_cast<char*>(buf.data()) + rows[rank] * n * DataTypeSize(buf.dtype());
+  return Moved(s.data, [&]() -> absl::Status {
+    RILL_RETURN_IF_ERROR(
+        s.data->AllGatherV(a.data(), GatherBytes(s.all, m, a.dtype()), a_all.data()));
+    RILL_RETURN_IF_ERROR(
+        s.data->AllGatherV(b.data(), GatherBytes(s.all, n, b.dtype()), b_all.data()));
+    const absl::Status filled = fill(a_all, b_all, rows[rank], rows[rank + 1] - rows[rank]);
+    RILL_RETURN_IF_ERROR(s.data->AllGatherV(mine, out_bytes, buf.data()));
+    return filled;
+  });
+}
+
 absl::Status CheckRoot(const Comm& comm, const CollectiveSpec& spec) {
   if (spec.root < comm.size()) return absl::OkStatus();
   return errors::InvalidArgument("root_rank ", spec.root, " is not a rank of this job of ",
@@ -177,14 +252,16 @@ absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
 absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
                              const Tensor& buf, const std::function<absl::Status(bool)>& fill) {
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
-  return Moved(s.data, [&]() -> absl::Status {
-    // The other ranks are in the sum now: a fill that fails still takes part, so they do
-    // not wait for this rank until the timeout; its error is this rank's result.
-    const absl::Status filled = fill(comm.rank() == 0);
-    RILL_RETURN_IF_ERROR(
-        s.data->AllReduce(buf.data(), buf.data(), buf.NumElements(), buf.dtype(), false));
-    return filled;
-  });
+  return SumFilled(comm, s, buf, fill);
+}
+
+absl::Status UpdateReplicas(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                            const Tensor& buf, const Tensor& a, const Tensor& b,
+                            const ReplicaFills& fills) {
+  RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
+  if (!GatherFactors(spec, s.all)) return SumFilled(comm, s, buf, fills.sum);
+  CountPath(3);
+  return RowsGathered(comm, s, buf, a, b, fills.rows);
 }
 
 absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,

@@ -32,6 +32,9 @@ struct CollectiveSpec {
   TensorShape shape;  // of the value every rank must agree on (the input; a gradient)
   int64_t root = 0;   // broadcasts
   int64_t rows = 0;   // allgathers: the rows this rank brings (or, for the gradient, took)
+  // How the data will move, where a collective has more than one way: compared across
+  // ranks like the shape (a replica update: 1 when its factors can be gathered as rows).
+  int64_t variant = 0;
 };
 
 // out = the sum (or mean: the sum / size, integers truncated) over ranks of `in`; out may
@@ -44,6 +47,26 @@ absl::Status AllReduce(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
 // its error is returned.
 absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
                              const Tensor& buf, const std::function<absl::Status(bool)>& fill);
+// The replicas' update of _MatMulAllReduceApplyGradientDescent (replica_update.cc): every
+// rank's `buf` ends with the same value, the variable after a gradient-descent step on the
+// sum over ranks of a product. Two ways, chosen from the ranks' statements, so alike on all:
+// - sum: `sum(root)` fills buf, then it is summed in place, as AllReduceFilled.
+// - rows, when spec.variant is 1 (the product is a^T b with a [k, m] and b [k, n], each
+//   rank's k rows in spec.rows: a weight gradient over a batch) and gathering the factors
+//   moves fewer elements than the sum: (sum of k) (m + n) < m n, with at least 2 ranks.
+//   Every rank's a and b are gathered in rank order; `rows(a_all, b_all, row0, count)`
+//   updates rows [row0, row0 + count) of this rank's buf (each rank a slice of the m rows,
+//   the same work on each), and the rows are gathered into every rank's buf in place. On
+//   2 ranks a rank then moves (k(m + n) + m n) / 2 elements, where the sum's ring moves m n
+//   and adds half of them; each row of the result comes from the rank that made it.
+struct ReplicaFills {
+  std::function<absl::Status(bool root)> sum;
+  std::function<absl::Status(const Tensor& a_all, const Tensor& b_all, int64_t row0, int64_t count)>
+      rows;
+};
+absl::Status UpdateReplicas(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
+                            const Tensor& buf, const Tensor& a, const Tensor& b,
+                            const ReplicaFills& fills);
 // out = root's `in`, on every rank.
 absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,
                        const Tensor& out);

@@ -34,7 +34,8 @@ class Comm {
                                  bool mean) = 0;
   // buf = root's buf on every rank.
   virtual absl::Status Broadcast(void* buf, int64_t bytes, int root) = 0;
-  // recv = every rank's send, concatenated in rank order; rank r sends bytes[r].
+  // recv = every rank's send, concatenated in rank order; rank r sends bytes[r]. send may
+  // be this rank's own place in recv (in place).
   virtual absl::Status AllGatherV(const void* send, const std::vector<int64_t>& bytes,
                                   void* recv) = 0;
   // Ends the library's use by this process (MPI_Finalize when this process started MPI).

@@ -25,7 +25,8 @@ class DataPath {
                                  bool mean) = 0;
   // buf = root's buf on every rank.
   virtual absl::Status Broadcast(void* buf, int64_t bytes, int root) = 0;
-  // recv = every rank's send, concatenated in rank order; rank r sends bytes[r].
+  // recv = every rank's send, concatenated in rank order; rank r sends bytes[r]. send may
+  // be this rank's own place in recv (in place).
   virtual absl::Status AllGatherV(const void* send, const std::vector<int64_t>& bytes,
                                   void* recv) = 0;
   // Local moves within this memory.
@@ -56,7 +57,7 @@ class DataPlace {
 };
 
 // Counts a collective's data path for dist::CollectivePaths: 0 host memory, 1 GPU memory
-// staged through the host, 2 NCCL.
+// staged through the host, 2 NCCL, 3 a replica update by rows (collectives.h).
 void CountPath(int path);
 
 // recv = the sum (or mean) over ranks of send, in host memory, through `comm`.

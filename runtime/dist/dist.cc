@@ -58,7 +58,7 @@ std::atomic<bool> g_nccl{true};
 
 void ShutdownAtExit() { Shutdown().IgnoreError(); }
 
-std::atomic<int64_t> g_paths[3];
+std::atomic<int64_t> g_paths[4];
 
 }  // namespace
 
@@ -109,6 +109,7 @@ PathCounts CollectivePaths() {
   c.host = g_paths[0].load(std::memory_order_relaxed);
   c.staged = g_paths[1].load(std::memory_order_relaxed);
   c.nccl = g_paths[2].load(std::memory_order_relaxed);
+  c.replica_rows = g_paths[3].load(std::memory_order_relaxed);
   return c;
 }
 

@@ -48,6 +48,9 @@ struct PathCounts {
   int64_t host = 0;
   int64_t staged = 0;
   int64_t nccl = 0;
+  // Of the host ones, replica updates made as row slices from gathered factors
+  // (DistributedOptimizerOptions::replicated_variables).
+  int64_t replica_rows = 0;
 };
 PathCounts CollectivePaths();
 // Whether this build moves GPU tensors with NCCL (built with CUDA and NCCL found).

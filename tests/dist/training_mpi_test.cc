@@ -10,7 +10,25 @@
 namespace rill::testing {
 namespace {
 
-constexpr int kIn = 6, kHidden = 16, kOut = 3, kBatch = 8, kSteps = 50;
+constexpr int kSteps = 50;
+
+// A two-layer network's sizes and each rank's batch. The default one's weights are larger
+// than their factors only in no layer; Wide()'s first layer, [40, 48], is larger than a
+// batch of 4 a rank gathered from 2 or 3 ranks (8 or 12 x (40 + 48) elements), so its
+// replica update goes by rows (dist::UpdateReplicas).
+struct Dims {
+  int in = 6, hidden = 16, out = 3, batch = 8;
+  bool uneven = false;  // rank r takes batch + r rows
+  int RowsOf(int rank) const { return batch + (uneven ? rank : 0); }
+  int FirstRowOf(int rank) const {
+    int first = 0;
+    for (int r = 0; r < rank; ++r) first += RowsOf(r);
+    return first;
+  }
+};
+
+constexpr Dims kSmall{};
+constexpr Dims kWide{.in = 40, .hidden = 48, .out = 3, .batch = 4};
 
 // The global batch of step `step` (every rank makes the same one).
 Tensor Batch(int step, int rows, int cols, uint32_t salt) {
@@ -29,6 +47,7 @@ Tensor Rows(const Tensor& t, int first, int count) {
 }
 
 struct Model {
+  Dims dims;
   Scope scope = Scope::NewRootScope();
   Output x, y, w1, b1, w2, b2;
   Operation step;
@@ -36,7 +55,9 @@ struct Model {
 
 // A two-layer network; its starting weights depend on `seed` (ranks start apart, so the
 // broadcast from rank 0 matters).
-void Build(Model* m, std::shared_ptr<ops::Optimizer> opt, uint32_t seed) {
+void Build(Model* m, std::shared_ptr<ops::Optimizer> opt, uint32_t seed, Dims dims = kSmall) {
+  m->dims = dims;
+  const int kIn = dims.in, kHidden = dims.hidden, kOut = dims.out;
   Scope& s = m->scope;
   m->x = ops::Placeholder(s.WithOpName("x"), DT_FLOAT, ops::Placeholder::Shape({-1, kIn}));
   m->y = ops::Placeholder(s.WithOpName("y"), DT_FLOAT, ops::Placeholder::Shape({-1, kOut}));
@@ -62,11 +83,13 @@ std::vector<Tensor> Train(Model* m, bool distributed) {
   if (distributed) {
     EXPECT_TRUE(session.Run({}, {}, {dist::BroadcastVariables(m->scope)}, nullptr).ok());
   }
+  const Dims& d = m->dims;
+  const int all = d.FirstRowOf(size);
   for (int step = 0; step < kSteps; ++step) {
-    Tensor x = Batch(step, size * kBatch, kIn, 1), y = Batch(step, size * kBatch, kOut, 2);
+    Tensor x = Batch(step, all, d.in, 1), y = Batch(step, all, d.out, 2);
     if (distributed) {
-      x = Rows(x, rank * kBatch, kBatch);
-      y = Rows(y, rank * kBatch, kBatch);
+      x = Rows(x, d.FirstRowOf(rank), d.RowsOf(rank));
+      y = Rows(y, d.FirstRowOf(rank), d.RowsOf(rank));
     }
     absl::Status st = session.Run({{m->x, x}, {m->y, y}}, {}, {m->step}, nullptr);
     EXPECT_TRUE(st.ok()) << st;
@@ -77,29 +100,38 @@ std::vector<Tensor> Train(Model* m, bool distributed) {
   return out;
 }
 
-void ExpectSameTraining(const std::function<std::shared_ptr<ops::Optimizer>()>& make,
-                        const dist::DistributedOptimizerOptions& options) {
-  Model reference, data_parallel;
-  Build(&reference, make(), /*seed=*/1);
-  Build(&data_parallel, std::make_shared<dist::DistributedOptimizer>(make(), options),
-        /*seed=*/1 + dist::Rank());
-  const std::vector<Tensor> want = Train(&reference, false);
-  const std::vector<Tensor> got = Train(&data_parallel, true);
-  ASSERT_EQ(got.size(), want.size());
-  double worst = 0, moved = 0;
-  for (size_t i = 0; i < want.size(); ++i) {
+// The largest difference between two runs' weights; `moved` adds up want's magnitudes.
+double LargestDifference(const std::vector<Tensor>& got, const std::vector<Tensor>& want,
+                         double* moved) {
+  EXPECT_EQ(got.size(), want.size());
+  double worst = 0;
+  for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
     const std::vector<double> a = ToDoubles(got[i]), b = ToDoubles(want[i]);
     for (size_t k = 0; k < a.size(); ++k) {
       worst = std::max(worst, std::abs(a[k] - b[k]));
-      moved += std::abs(b[k]);
+      *moved += std::abs(b[k]);
     }
   }
+  return worst;
+}
+
+void ExpectSameTraining(const std::function<std::shared_ptr<ops::Optimizer>()>& make,
+                        const dist::DistributedOptimizerOptions& options, Dims dims = kSmall) {
+  Model reference, data_parallel;
+  Build(&reference, make(), /*seed=*/1, dims);
+  Build(&data_parallel, std::make_shared<dist::DistributedOptimizer>(make(), options),
+        /*seed=*/1 + dist::Rank(), dims);
+  const std::vector<Tensor> want = Train(&reference, false);
+  const std::vector<Tensor> got = Train(&data_parallel, true);
+  ASSERT_EQ(got.size(), want.size());
+  double moved = 0;
+  const double worst = LargestDifference(got, want, &moved);
   EXPECT_LE(worst, 1e-5) << "rank " << dist::Rank() << " of " << dist::Size();
   if (dist::Rank() == 0) {
     std::printf(
         "%d ranks x batch %d against 1 process x batch %d, %d steps: largest weight "
         "difference %.3g\n",
-        dist::Size(), kBatch, dist::Size() * kBatch, kSteps, worst);
+        dist::Size(), dims.batch, dist::Size() * dims.batch, kSteps, worst);
   }
   EXPECT_GT(moved, 0.1);
 }
@@ -134,7 +166,7 @@ int TracedOps(Session& session, const Model& m, const std::string& op) {
   RunOptions traced;
   traced.trace_level = RunOptions::FULL_TRACE;
   RunMetadata meta;
-  const Tensor x = Batch(0, kBatch, kIn, 1), y = Batch(0, kBatch, kOut, 2);
+  const Tensor x = Batch(0, m.dims.batch, m.dims.in, 1), y = Batch(0, m.dims.batch, m.dims.out, 2);
   absl::Status st = session.Run(traced, {{m.x, x}, {m.y, y}}, {}, {m.step}, nullptr, &meta);
   EXPECT_TRUE(st.ok()) << st;
   int count = 0;
@@ -161,7 +193,8 @@ bool SameAsRankZero(Session& session, const std::vector<Output>& values) {
 }
 
 // Every rank runs the fused update for both weights, and ranks that start apart (no
-// broadcast) hold rank 0's weights after one step: the documented rule for replicas.
+// broadcast) hold rank 0's weights after one step: the documented rule for replicas
+// updated by a sum (this model's weights are smaller than their factors).
 TEST(DataParallel, ReplicaUpdatesRunFusedAndFollowRankZero) {
   Model m;
   Build(&m, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1 + dist::Rank());
@@ -171,6 +204,43 @@ TEST(DataParallel, ReplicaUpdatesRunFusedAndFollowRankZero) {
   EXPECT_EQ(SameAsRankZero(session, {m.w1, m.w2}), !apart || dist::Rank() == 0);
   EXPECT_EQ(TracedOps(session, m, "_MatMulAllReduceApplyGradientDescent"), 2);
   EXPECT_EQ(TracedOps(session, m, "ApplyGradientDescent"), 2);  // the biases
+  EXPECT_TRUE(SameAsRankZero(session, {m.w1, m.w2}));
+}
+
+// Replicas whose first layer's update goes by rows (gathered factors): the same training
+// as one process, once a step on every rank of a job of 2 or more.
+TEST(DataParallel, SgdOnReplicasByRowsEqualsOneProcessWithNTimesTheBatch) {
+  const int64_t before = dist::CollectivePaths().replica_rows;
+  ExpectSameTraining(Sgd, Replicas(), kWide);
+  EXPECT_EQ(dist::CollectivePaths().replica_rows - before, dist::Size() > 1 ? kSteps : 0);
+}
+
+// With a batch that differs between ranks (4, 5, 6 rows), each rank's rows of the gathered
+// factors weigh as its own batch's: the update by rows is the plain mean's.
+TEST(DataParallel, ReplicasByRowsWithUnevenBatchesUpdateAsThePlainMean) {
+  Dims uneven = kWide;
+  uneven.uneven = true;
+  Model plain, rows;
+  Build(&plain, std::make_shared<dist::DistributedOptimizer>(Sgd()), 1, uneven);
+  Build(&rows, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1, uneven);
+  const int64_t before = dist::CollectivePaths().replica_rows;
+  const std::vector<Tensor> got = Train(&rows, true);
+  EXPECT_EQ(dist::CollectivePaths().replica_rows - before, dist::Size() > 1 ? kSteps : 0);
+  double moved = 0;
+  EXPECT_LE(LargestDifference(got, Train(&plain, true), &moved), 1e-5);
+  EXPECT_GT(moved, 0.1);
+}
+
+// Ranks that start apart (no broadcast) hold the same weights after one update by rows:
+// each row is its rank's minus the summed update.
+TEST(DataParallel, ReplicaUpdatesByRowsLeaveRanksAlike) {
+  Model m;
+  Build(&m, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1 + dist::Rank(),
+        kWide);
+  Session session(m.scope);
+  RILL_ASSERT_OK(session.Run({}, {}, {ops::GlobalVariablesInitializer(m.scope)}, nullptr));
+  EXPECT_EQ(SameAsRankZero(session, {m.w1}), dist::Size() == 1 || dist::Rank() == 0);
+  EXPECT_EQ(TracedOps(session, m, "_MatMulAllReduceApplyGradientDescent"), 2);
   EXPECT_TRUE(SameAsRankZero(session, {m.w1, m.w2}));
 }
 

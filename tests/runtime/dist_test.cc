@@ -217,7 +217,8 @@ class FakeComm : public dist::Comm {
     return absl::OkStatus();
   }
   absl::Status Broadcast(void*, int64_t, int) override { return absl::OkStatus(); }
-  absl::Status AllGatherV(const void*, const std::vector<int64_t>&, void*) override {
+  absl::Status AllGatherV(const void*, const std::vector<int64_t>& bytes, void*) override {
+    gathered.push_back(bytes);
     return absl::OkStatus();
   }
   absl::Status Finalize() override { return absl::OkStatus(); }
@@ -229,6 +230,7 @@ class FakeComm : public dist::Comm {
     cv_.notify_all();
   }
   std::atomic<int> transfers{0};
+  std::vector<std::vector<int64_t>> gathered;  // each AllGatherV's bytes per rank
   std::atomic<bool> abandoned{false};
 
  private:
@@ -300,6 +302,54 @@ TEST(Collectives, AFilledSumFillsAfterAgreeingAndTakesPartWhenTheFillFails) {
     EXPECT_EQ(fills, agree ? 1 : 0);
     EXPECT_EQ(comm.transfers.load(), agree ? 1 : 0);
   }
+}
+
+// A replica update takes the rows way only when both ranks can and the factors are smaller
+// than the product: [8, 6] from 2 x 1 rows of factors (2 x 14 < 48 elements), not from 2 x 3
+// (84). By rows, the factors and then this rank's rows (rank 0: 4 of 8, 24 floats) are
+// gathered, also when the fill fails; ranks that disagree on the way fail before either.
+TEST(Collectives, AReplicaUpdateGathersRowsWhenTheFactorsAreSmaller) {
+  dist::CollectiveSpec spec = Spec(TensorShape({8, 6}));
+  spec.kind = dist::CollectiveKind::kReplicaUpdate;
+  spec.variant = 1;
+  Tensor buf(DT_FLOAT, TensorShape({8, 6}));
+  dist::HostPlace host;
+  for (int64_t rows : {1, 3}) {
+    spec.rows = rows;
+    const std::vector<char> stated = Statement(spec);
+    FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
+    Tensor a(DT_FLOAT, TensorShape({rows, 8})), b(DT_FLOAT, TensorShape({rows, 6}));
+    std::vector<std::string> calls;
+    dist::ReplicaFills fills;
+    fills.sum = [&](bool) {
+      calls.push_back("sum");
+      return absl::OkStatus();
+    };
+    fills.rows = [&](const Tensor& a_all, const Tensor& b_all, int64_t row0, int64_t count) {
+      calls.push_back(absl::StrCat("rows ", a_all.shape().DebugString(), " ",
+                                   b_all.shape().DebugString(), " ", row0, "+", count));
+      return errors::Internal("the GEMM failed");
+    };
+    absl::Status st = dist::UpdateReplicas(comm, host, spec, buf, a, b, fills);
+    if (rows == 1) {
+      EXPECT_EQ(st.code(), absl::StatusCode::kInternal) << st;
+      EXPECT_EQ(calls, std::vector<std::string>({"rows [2,8] [2,6] 0+4"}));
+      EXPECT_EQ(comm.gathered, (std::vector<std::vector<int64_t>>{{32, 32}, {24, 24}, {96, 96}}));
+    } else {
+      EXPECT_TRUE(st.ok()) << st;
+      EXPECT_EQ(calls, std::vector<std::string>({"sum"}));
+      EXPECT_EQ(comm.transfers.load(), 1);
+    }
+  }
+  dist::CollectiveSpec summing = spec;
+  summing.variant = 0;
+  const std::vector<char> stated = Statement(summing);
+  FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
+  Tensor a(DT_FLOAT, TensorShape({3, 8})), b(DT_FLOAT, TensorShape({3, 6}));
+  absl::Status st = dist::UpdateReplicas(comm, host, spec, buf, a, b, {});
+  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
+  EXPECT_TRUE(absl::StrContains(st.message(), "float [8,6] (way 1); rank 1 runs")) << st;
+  EXPECT_TRUE(comm.gathered.empty());
 }
 
 // A place that states a GPU NCCL can reach and records the path every rank agreed on.

@@ -147,8 +147,10 @@ class MpiComm : public Comm {
     // point-to-point calls) took 26-62% longer than this call (1 and 16 MiB a rank;
     // docs/benchmarks.md), and the watchdog fails the collective at the timeout anyway: only
     // the engine's thread of a job already broken stays behind.
-    return Check(MPI_Allgatherv(send, counts[rank_], MPI_BYTE, recv, counts.data(), displs.data(),
-                                MPI_BYTE, world_),
+    // MPI forbids a send buffer inside recv: that is its MPI_IN_PLACE.
+    const bool in_place = send == static_cast<const char*>(recv) + displs[rank_];
+    return Check(MPI_Allgatherv(in_place ? MPI_IN_PLACE : send, counts[rank_], MPI_BYTE, recv,
+                                counts.data(), displs.data(), MPI_BYTE, world_),
                  "MPI_Allgatherv");
   }
 
