@@ -97,5 +97,7 @@ template absl::Status Bincount<float>(OpKernelContext&, bool, bool);
 template absl::Status Bincount<double>(OpKernelContext&, bool, bool);
 template absl::Status Bincount<int32_t>(OpKernelContext&, bool, bool);
 template absl::Status Bincount<int64_t>(OpKernelContext&, bool, bool);
+template absl::Status Bincount<int8_t>(OpKernelContext&, bool, bool);
+template absl::Status Bincount<int16_t>(OpKernelContext&, bool, bool);
 
 }  // namespace rill

@@ -310,10 +310,23 @@ std::unique_ptr<OpKernel> MakeKernel(OpKernelConstruction& c) {
 
 // Applies M(T, args...) to each element type of a family.
 #define RILL_FOR_FLOAT_TYPES(M, ...) M(float, __VA_ARGS__) M(double, __VA_ARGS__)
-#define RILL_FOR_SIGNED_TYPES(M, ...) \
-  RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) M(int32_t, __VA_ARGS__) M(int64_t, __VA_ARGS__)
-#define RILL_FOR_NUMBER_TYPES(M, ...) RILL_FOR_SIGNED_TYPES(M, __VA_ARGS__) M(uint8_t, __VA_ARGS__)
+#define RILL_FOR_SIGNED_TYPES(M, ...)  \
+  RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) \
+  M(int32_t, __VA_ARGS__) M(int64_t, __VA_ARGS__) M(int8_t, __VA_ARGS__) M(int16_t, __VA_ARGS__)
+#define RILL_FOR_NUMBER_TYPES(M, ...)                                       \
+  RILL_FOR_SIGNED_TYPES(M, __VA_ARGS__)                                     \
+  M(uint8_t, __VA_ARGS__) M(uint16_t, __VA_ARGS__) M(uint32_t, __VA_ARGS__) \
+      M(uint64_t, __VA_ARGS__)
 #define RILL_FOR_ALL_TYPES(M, ...) RILL_FOR_NUMBER_TYPES(M, __VA_ARGS__) M(bool, __VA_ARGS__)
+// The families' types that GPU kernels take: the narrow and unsigned integers (int8, int16,
+// uint16, uint32, uint64) have CPU kernels only, so the placer runs them on the host.
+#define RILL_FOR_GPU_FLOAT_TYPES(M, ...) RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__)
+#define RILL_FOR_GPU_SIGNED_TYPES(M, ...) \
+  RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) M(int32_t, __VA_ARGS__) M(int64_t, __VA_ARGS__)
+#define RILL_FOR_GPU_NUMBER_TYPES(M, ...) \
+  RILL_FOR_GPU_SIGNED_TYPES(M, __VA_ARGS__) M(uint8_t, __VA_ARGS__)
+#define RILL_FOR_GPU_ALL_TYPES(M, ...) \
+  RILL_FOR_GPU_NUMBER_TYPES(M, __VA_ARGS__) M(bool, __VA_ARGS__)
 
 namespace rill {
 // Work a device's kernels need done once per process before their first use (a library's

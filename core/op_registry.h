@@ -118,11 +118,16 @@ struct OpRegistration {
 inline constexpr int64_t kMaxOutputListLength = 1 << 16;
 
 // Dtype sets used by many ops.
-inline const std::vector<DataType> kAllTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32,
-                                                DT_INT64, DT_UINT8,  DT_BOOL};
-inline const std::vector<DataType> kNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64,
-                                                   DT_UINT8};
-inline const std::vector<DataType> kSignedNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64};
+// TensorFlow's integer widths all appear where it takes them (its REAL_NUMBER_TYPES);
+// kernels follow through RILL_FOR_NUMBER_TYPES (core/kernel.h). GPU kernels cover fewer.
+inline const std::vector<DataType> kAllTypes = {DT_FLOAT,  DT_DOUBLE, DT_INT32, DT_INT64,
+                                                DT_UINT8,  DT_BOOL,   DT_INT8,  DT_INT16,
+                                                DT_UINT16, DT_UINT32, DT_UINT64};
+inline const std::vector<DataType> kNumberTypes = {DT_FLOAT,  DT_DOUBLE, DT_INT32, DT_INT64,
+                                                   DT_UINT8,  DT_INT8,   DT_INT16, DT_UINT16,
+                                                   DT_UINT32, DT_UINT64};
+inline const std::vector<DataType> kSignedNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32,
+                                                         DT_INT64, DT_INT8,   DT_INT16};
 inline const std::vector<DataType> kFloatTypes = {DT_FLOAT, DT_DOUBLE};
 inline const std::vector<DataType> kIndexTypes = {DT_INT32, DT_INT64};
 

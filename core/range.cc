@@ -134,9 +134,13 @@ template absl::Status RangeOnHost<float>(OpKernelContext&);
 template absl::Status RangeOnHost<double>(OpKernelContext&);
 template absl::Status RangeOnHost<int32_t>(OpKernelContext&);
 template absl::Status RangeOnHost<int64_t>(OpKernelContext&);
+template absl::Status RangeOnHost<int8_t>(OpKernelContext&);
+template absl::Status RangeOnHost<int16_t>(OpKernelContext&);
 template absl::StatusOr<int64_t> RangeSize<float>(float, float, float);
 template absl::StatusOr<int64_t> RangeSize<double>(double, double, double);
 template absl::StatusOr<int64_t> RangeSize<int32_t>(int32_t, int32_t, int32_t);
 template absl::StatusOr<int64_t> RangeSize<int64_t>(int64_t, int64_t, int64_t);
+template absl::StatusOr<int64_t> RangeSize<int8_t>(int8_t, int8_t, int8_t);
+template absl::StatusOr<int64_t> RangeSize<int16_t>(int16_t, int16_t, int16_t);
 
 }  // namespace rill

@@ -6,7 +6,8 @@
 namespace rill {
 
 DataType DataTypeFromString(const std::string& name) {
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT64, DT_BOOL, DT_COMPLEX64}) {
+  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_UINT8, DT_INT64, DT_BOOL, DT_COMPLEX64,
+                      DT_INT8, DT_INT16, DT_UINT16, DT_UINT32, DT_UINT64}) {
     if (DataTypeString(dt) == name) return dt;
   }
   return DT_INVALID;
@@ -24,6 +25,16 @@ std::string DataTypeString(DataType dt) {
       return "int64";
     case DT_UINT8:
       return "uint8";
+    case DT_INT8:
+      return "int8";
+    case DT_INT16:
+      return "int16";
+    case DT_UINT16:
+      return "uint16";
+    case DT_UINT32:
+      return "uint32";
+    case DT_UINT64:
+      return "uint64";
     case DT_BOOL:
       return "bool";
     case DT_COMPLEX64:
@@ -44,7 +55,15 @@ int DataTypeSize(DataType dt) {
     case DT_INT64:
       return 8;
     case DT_UINT8:
+    case DT_INT8:
       return 1;
+    case DT_INT16:
+    case DT_UINT16:
+      return 2;
+    case DT_UINT32:
+      return 4;
+    case DT_UINT64:
+      return 8;
     case DT_BOOL:
       return 1;
     case DT_COMPLEX64:
@@ -55,7 +74,21 @@ int DataTypeSize(DataType dt) {
 }
 
 bool DataTypeIsFloating(DataType dt) { return dt == DT_FLOAT || dt == DT_DOUBLE; }
-bool DataTypeIsInteger(DataType dt) { return dt == DT_INT32 || dt == DT_INT64 || dt == DT_UINT8; }
+bool DataTypeIsInteger(DataType dt) {
+  switch (dt) {
+    case DT_INT8:
+    case DT_INT16:
+    case DT_INT32:
+    case DT_INT64:
+    case DT_UINT8:
+    case DT_UINT16:
+    case DT_UINT32:
+    case DT_UINT64:
+      return true;
+    default:
+      return false;
+  }
+}
 bool DataTypeIsValid(DataType dt) { return DataTypeSize(dt) > 0; }
 
 namespace errors {

@@ -16,12 +16,17 @@ enum DataType : int {
   DT_DOUBLE = 2,
   DT_INT32 = 3,
   DT_UINT8 = 4,
+  DT_INT16 = 5,
+  DT_INT8 = 6,
   // Complex tensors hold values on the host (Tensor, flat<complex64>(), test::AsTensor)
   // but no op takes them: rill has no complex kernels, so an op's type check refuses
   // complex64 with InvalidArgument, naming the op (docs/guide.md, Porting).
   DT_COMPLEX64 = 8,
   DT_INT64 = 9,
   DT_BOOL = 10,
+  DT_UINT16 = 17,
+  DT_UINT32 = 22,
+  DT_UINT64 = 23,
 };
 
 std::string DataTypeString(DataType dt);  // "float", "double", "int32", ...
@@ -47,6 +52,11 @@ RILL_MATCH_TYPE_AND_ENUM(double, DT_DOUBLE);
 RILL_MATCH_TYPE_AND_ENUM(int32_t, DT_INT32);
 RILL_MATCH_TYPE_AND_ENUM(int64_t, DT_INT64);
 RILL_MATCH_TYPE_AND_ENUM(uint8_t, DT_UINT8);
+RILL_MATCH_TYPE_AND_ENUM(int8_t, DT_INT8);
+RILL_MATCH_TYPE_AND_ENUM(int16_t, DT_INT16);
+RILL_MATCH_TYPE_AND_ENUM(uint16_t, DT_UINT16);
+RILL_MATCH_TYPE_AND_ENUM(uint32_t, DT_UINT32);
+RILL_MATCH_TYPE_AND_ENUM(uint64_t, DT_UINT64);
 RILL_MATCH_TYPE_AND_ENUM(bool, DT_BOOL);
 RILL_MATCH_TYPE_AND_ENUM(complex64, DT_COMPLEX64);
 #undef RILL_MATCH_TYPE_AND_ENUM
@@ -75,6 +85,21 @@ bool VisitDataType(DataType dt, F&& f) {
       return true;
     case DT_UINT8:
       f(TypeTag<uint8_t>{});
+      return true;
+    case DT_INT8:
+      f(TypeTag<int8_t>{});
+      return true;
+    case DT_INT16:
+      f(TypeTag<int16_t>{});
+      return true;
+    case DT_UINT16:
+      f(TypeTag<uint16_t>{});
+      return true;
+    case DT_UINT32:
+      f(TypeTag<uint32_t>{});
+      return true;
+    case DT_UINT64:
+      f(TypeTag<uint64_t>{});
       return true;
     case DT_BOOL:
       f(TypeTag<bool>{});

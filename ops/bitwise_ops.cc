@@ -7,7 +7,9 @@
 namespace rill {
 
 namespace {
-const std::vector<DataType> kBitwiseTypes = {DT_INT32, DT_INT64, DT_UINT8};
+// TensorFlow's: every integer type.
+const std::vector<DataType> kBitwiseTypes = {DT_INT8,  DT_INT16,  DT_INT32,  DT_INT64,
+                                             DT_UINT8, DT_UINT16, DT_UINT32, DT_UINT64};
 }  // namespace
 
 #define RILL_REGISTER_BITWISE_BINARY(Name) \

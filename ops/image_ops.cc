@@ -148,7 +148,8 @@ RILL_REGISTER_OP("ScaleAndTranslate")
     .Input("scale", DT_FLOAT)
     .Input("translation", DT_FLOAT)
     .Output("resized_images", DT_FLOAT)
-    .TypeAttr("T", {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8})
+    .TypeAttr("T",
+              {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_INT8, DT_INT16, DT_UINT16})
     .RILL_SAMPLING_ATTRS.SetShapeFn(ScaleAndTranslateShape);
 RILL_REGISTER_OP("ScaleAndTranslateGrad")
     .Input("grads", DT_FLOAT)

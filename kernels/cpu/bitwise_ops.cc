@@ -50,6 +50,11 @@ class PopulationCountOp : public OpKernel {
 RILL_REG_BITWISE(int32_t, _)
 RILL_REG_BITWISE(int64_t, _)
 RILL_REG_BITWISE(uint8_t, _)
+RILL_REG_BITWISE(int8_t, _)
+RILL_REG_BITWISE(int16_t, _)
+RILL_REG_BITWISE(uint16_t, _)
+RILL_REG_BITWISE(uint32_t, _)
+RILL_REG_BITWISE(uint64_t, _)
 #undef RILL_REG_BITWISE
 
 }  // namespace

@@ -177,7 +177,7 @@ RILL_REGISTER_KERNEL("MatrixSetDiag", DEVICE_GPU, "", DT_INVALID,
 #define RILL_REG_GPU_ONE_HOT(T, unused)                                                      \
   RILL_REGISTER_KERNEL_HOST_INPUTS("OneHot", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    OneHotGpu<T>);
-RILL_FOR_ALL_TYPES(RILL_REG_GPU_ONE_HOT, 0)
+RILL_FOR_GPU_ALL_TYPES(RILL_REG_GPU_ONE_HOT, 0)
 
 }  // namespace
 }  // namespace rill::gpu

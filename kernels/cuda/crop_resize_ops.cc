@@ -59,7 +59,7 @@ class CropGradBoxesGpu : public OpKernel {
                                    (std::vector<int>{2, 3}), CropAndResizeGpu<T>);             \
   RILL_REGISTER_KERNEL_HOST_INPUTS("CropAndResizeGradBoxes", DEVICE_GPU, "T",                  \
                                    DataTypeToEnum<T>::value, {3}, CropGradBoxesGpu<T>);
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_CROP, 0)
+RILL_FOR_GPU_NUMBER_TYPES(RILL_REG_GPU_CROP, 0)
 #define RILL_REG_GPU_CROP_GRAD_IMAGE(T, unused)                                        \
   RILL_REGISTER_KERNEL_HOST_INPUTS("CropAndResizeGradImage", DEVICE_GPU, "T",          \
                                    DataTypeToEnum<T>::value, (std::vector<int>{2, 3}), \

@@ -21,7 +21,7 @@ class CrossGpu : public OpKernel {
 
 #define RILL_REG_CROSS(T, unused) \
   RILL_REGISTER_KERNEL("Cross", DEVICE_GPU, "T", DataTypeToEnum<T>::value, CrossGpu<T>);
-RILL_FOR_NUMBER_TYPES(RILL_REG_CROSS, _)
+RILL_FOR_GPU_NUMBER_TYPES(RILL_REG_CROSS, _)
 #undef RILL_REG_CROSS
 
 }  // namespace

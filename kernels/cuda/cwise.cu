@@ -290,18 +290,30 @@ RILL_INSTANTIATE_FILL(bool)
 
 #define RILL_INSTANTIATE_CAST_TO(F, T) \
   template cudaError_t LaunchCast<F, T>(const F*, T*, int64_t, bool, cudaStream_t);
-#define RILL_INSTANTIATE_CAST_FROM(F)  \
-  RILL_INSTANTIATE_CAST_TO(F, float)   \
-  RILL_INSTANTIATE_CAST_TO(F, double)  \
-  RILL_INSTANTIATE_CAST_TO(F, int32_t) \
-  RILL_INSTANTIATE_CAST_TO(F, int64_t) \
-  RILL_INSTANTIATE_CAST_TO(F, uint8_t) \
-  RILL_INSTANTIATE_CAST_TO(F, bool)
+// Cast takes every dtype on the GPU (CastGpu visits them all), the narrow and unsigned
+// integers too: a conversion is one element's CastValue, whatever the pair.
+#define RILL_INSTANTIATE_CAST_FROM(F)   \
+  RILL_INSTANTIATE_CAST_TO(F, float)    \
+  RILL_INSTANTIATE_CAST_TO(F, double)   \
+  RILL_INSTANTIATE_CAST_TO(F, int32_t)  \
+  RILL_INSTANTIATE_CAST_TO(F, int64_t)  \
+  RILL_INSTANTIATE_CAST_TO(F, uint8_t)  \
+  RILL_INSTANTIATE_CAST_TO(F, bool)     \
+  RILL_INSTANTIATE_CAST_TO(F, int8_t)   \
+  RILL_INSTANTIATE_CAST_TO(F, int16_t)  \
+  RILL_INSTANTIATE_CAST_TO(F, uint16_t) \
+  RILL_INSTANTIATE_CAST_TO(F, uint32_t) \
+  RILL_INSTANTIATE_CAST_TO(F, uint64_t)
 RILL_INSTANTIATE_CAST_FROM(float)
 RILL_INSTANTIATE_CAST_FROM(double)
 RILL_INSTANTIATE_CAST_FROM(int32_t)
 RILL_INSTANTIATE_CAST_FROM(int64_t)
 RILL_INSTANTIATE_CAST_FROM(uint8_t)
 RILL_INSTANTIATE_CAST_FROM(bool)
+RILL_INSTANTIATE_CAST_FROM(int8_t)
+RILL_INSTANTIATE_CAST_FROM(int16_t)
+RILL_INSTANTIATE_CAST_FROM(uint16_t)
+RILL_INSTANTIATE_CAST_FROM(uint32_t)
+RILL_INSTANTIATE_CAST_FROM(uint64_t)
 
 }  // namespace rill::gpu

@@ -416,7 +416,7 @@ RILL_REGISTER_KERNEL("Cast", DEVICE_GPU, "", DT_INVALID, CastGpu);
                                    ArgMaxGpu<T, false>);                                     \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ArgMin", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    ArgMaxGpu<T, true>);
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_REDUCE, 0)
+RILL_FOR_GPU_NUMBER_TYPES(RILL_REG_GPU_REDUCE, 0)
 #define RILL_REG_GPU_FLOAT(T, unused)                                                              \
   RILL_REGISTER_KERNEL("MatMul", DEVICE_GPU, "T", DataTypeToEnum<T>::value, MatMulGpu<T>);         \
   RILL_REGISTER_KERNEL("L2Loss", DEVICE_GPU, "T", DataTypeToEnum<T>::value, L2LossGpu<T>);         \

@@ -65,7 +65,7 @@ class ResizeGradGpu : public OpKernel {
                                    {1}, ResizeGpu<T, float, ResizeMethod::kBicubic>);            \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeArea", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {1}, \
                                    ResizeGpu<T, float, ResizeMethod::kArea>);
-RILL_FOR_NUMBER_TYPES(RILL_REG_GPU_RESIZE, 0)
+RILL_FOR_GPU_NUMBER_TYPES(RILL_REG_GPU_RESIZE, 0)
 #define RILL_REG_GPU_RESIZE_GRAD(T, unused)                                             \
   RILL_REGISTER_KERNEL_HOST_INPUTS("ResizeNearestNeighborGrad", DEVICE_GPU, "T",        \
                                    DataTypeToEnum<T>::value, {1},                       \

@@ -46,7 +46,7 @@ class SegmentGpu : public OpKernel {
                                    (std::vector<int>{1, 2, 3}),                   \
                                    SegmentGpu<SegmentFamily::family, SegmentReduction::r, T>);
 #define RILL_REG_SEGMENT_OP(op, family, r, types) \
-  RILL_FOR_##types##_TYPES(RILL_REG_SEGMENT_GPU, op, family, r)
+  RILL_FOR_GPU_##types##_TYPES(RILL_REG_SEGMENT_GPU, op, family, r)
 RILL_FOR_SEGMENT_OPS(RILL_REG_SEGMENT_OP)
 
 }  // namespace

@@ -194,11 +194,11 @@ RILL_REGISTER_KERNEL("Squeeze", DEVICE_GPU, "", DT_INVALID, AliasGpu<2>);
   RILL_REGISTER_KERNEL("OnesLike", DEVICE_GPU, "T", DataTypeToEnum<T>::value, FillLikeGpu<T, 1>);  \
   RILL_REGISTER_KERNEL_HOST_INPUTS("Fill", DEVICE_GPU, "T", DataTypeToEnum<T>::value, {0},         \
                                    FillGpu<T>);
-RILL_FOR_ALL_TYPES(RILL_REG_GPU_STATE, 0)
+RILL_FOR_GPU_ALL_TYPES(RILL_REG_GPU_STATE, 0)
 #define RILL_REG_GPU_UPDATE(T, unused)                                                           \
   RILL_REGISTER_KERNEL("AssignAdd", DEVICE_GPU, "T", DataTypeToEnum<T>::value, AssignGpu<T, 1>); \
   RILL_REGISTER_KERNEL("AssignSub", DEVICE_GPU, "T", DataTypeToEnum<T>::value, AssignGpu<T, -1>);
-RILL_FOR_SIGNED_TYPES(RILL_REG_GPU_UPDATE, 0)
+RILL_FOR_GPU_SIGNED_TYPES(RILL_REG_GPU_UPDATE, 0)
 
 }  // namespace
 }  // namespace rill::gpu

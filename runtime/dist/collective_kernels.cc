@@ -137,11 +137,17 @@ using AllGatherGradKernel = Collective<CollectiveKind::kAllGatherGrad>;
   RILL_REGISTER_COLLECTIVE_CPU(T, op, K) RILL_REGISTER_COLLECTIVE_GPU(T, op, K)
 #else
 #define RILL_REGISTER_COLLECTIVE(T, op, K) RILL_REGISTER_COLLECTIVE_CPU(T, op, K)
+#define RILL_REGISTER_COLLECTIVE_GPU(T, op, K)
 #endif
 
-RILL_FOR_NUMBER_TYPES(RILL_REGISTER_COLLECTIVE, "CollectiveAllReduce", AllReduceKernel)
-RILL_FOR_ALL_TYPES(RILL_REGISTER_COLLECTIVE, "CollectiveBroadcast", BroadcastKernel)
-RILL_FOR_ALL_TYPES(RILL_REGISTER_COLLECTIVE, "CollectiveAllGather", AllGatherKernel)
+// Every dtype on the CPU; on a GPU the GPU kernels' dtypes (NCCL has no 16-bit integers,
+// and the GPU's mean divides those five): the others run on the host.
+RILL_FOR_NUMBER_TYPES(RILL_REGISTER_COLLECTIVE_CPU, "CollectiveAllReduce", AllReduceKernel)
+RILL_FOR_ALL_TYPES(RILL_REGISTER_COLLECTIVE_CPU, "CollectiveBroadcast", BroadcastKernel)
+RILL_FOR_ALL_TYPES(RILL_REGISTER_COLLECTIVE_CPU, "CollectiveAllGather", AllGatherKernel)
+RILL_FOR_GPU_NUMBER_TYPES(RILL_REGISTER_COLLECTIVE_GPU, "CollectiveAllReduce", AllReduceKernel)
+RILL_FOR_GPU_ALL_TYPES(RILL_REGISTER_COLLECTIVE_GPU, "CollectiveBroadcast", BroadcastKernel)
+RILL_FOR_GPU_ALL_TYPES(RILL_REGISTER_COLLECTIVE_GPU, "CollectiveAllGather", AllGatherKernel)
 RILL_FOR_FLOAT_TYPES(RILL_REGISTER_COLLECTIVE, "_CollectiveBroadcastGrad", BroadcastGradKernel)
 RILL_FOR_FLOAT_TYPES(RILL_REGISTER_COLLECTIVE, "_CollectiveAllGatherGrad", AllGatherGradKernel)
 

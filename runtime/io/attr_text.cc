@@ -3,6 +3,7 @@
 #include <limits>
 #include <optional>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "rill/core/op_registry.h"
@@ -19,8 +20,10 @@ std::string ValueToText(T v) {
     return text::FormatDouble(v);
   } else if constexpr (std::is_same_v<T, bool>) {
     return v ? "true" : "false";
+  } else if constexpr (std::is_unsigned_v<T>) {
+    return absl::StrCat(static_cast<uint64_t>(v));  // all of uint64's range
   } else {
-    return absl::StrCat(static_cast<int64_t>(v));
+    return absl::StrCat(static_cast<int64_t>(v));  // int8 as a number, not a character
   }
 }
 
@@ -52,6 +55,13 @@ absl::Status ParseElement(const text::Scalar& s, const text::Field& f, DataType 
     RILL_ASSIGN_OR_RETURN(*out, text::ScalarToBool(s, f));
   } else if constexpr (std::is_floating_point_v<T>) {
     RILL_ASSIGN_OR_RETURN(double v, text::ScalarToDouble(s, f));
+    *out = static_cast<T>(v);
+  } else if constexpr (std::is_unsigned_v<T>) {  // up to 2^64 - 1, no sign
+    uint64_t v = 0;
+    if (s.kind != text::Scalar::kNumber || !absl::SimpleAtoi(s.text, &v) ||
+        v > std::numeric_limits<T>::max()) {
+      return ElementError(f, dt, s);
+    }
     *out = static_cast<T>(v);
   } else {
     absl::StatusOr<int64_t> v = text::ScalarToInt(s, f);

@@ -23,6 +23,16 @@ DataType FromOnnxType(int32_t t) {
       return DT_UINT8;
     case TensorProto::BOOL:
       return DT_BOOL;
+    case TensorProto::INT8:
+      return DT_INT8;
+    case TensorProto::INT16:
+      return DT_INT16;
+    case TensorProto::UINT16:
+      return DT_UINT16;
+    case TensorProto::UINT32:
+      return DT_UINT32;
+    case TensorProto::UINT64:
+      return DT_UINT64;
     default:
       return DT_INVALID;
   }
@@ -42,6 +52,16 @@ int32_t ToOnnxType(DataType dt) {
       return TensorProto::UINT8;
     case DT_BOOL:
       return TensorProto::BOOL;
+    case DT_INT8:
+      return TensorProto::INT8;
+    case DT_INT16:
+      return TensorProto::INT16;
+    case DT_UINT16:
+      return TensorProto::UINT16;
+    case DT_UINT32:
+      return TensorProto::UINT32;
+    case DT_UINT64:
+      return TensorProto::UINT64;
     default:
       return TensorProto::UNDEFINED;
   }

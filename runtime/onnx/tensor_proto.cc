@@ -20,7 +20,10 @@ int64_t TypedCount(const TensorProto& p, DataType dt) {
       return p.double_data_size();
     case DT_INT64:
       return p.int64_data_size();
-    default:  // int32, uint8 and bool travel in int32_data
+    case DT_UINT32:
+    case DT_UINT64:
+      return p.uint64_data_size();
+    default:  // int32, the narrower integers and bool travel in int32_data
       return p.int32_data_size();
   }
 }
@@ -37,6 +40,8 @@ void CopyTyped(const TensorProto& p, Tensor* t) {
     for (int64_t i = 0; i < n; ++i) out[i] = p.int64_data(i);
   } else if constexpr (std::is_same_v<T, bool>) {
     for (int64_t i = 0; i < n; ++i) out[i] = p.int32_data(i) != 0;
+  } else if constexpr (std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>) {
+    for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(p.uint64_data(i));
   } else {
     for (int64_t i = 0; i < n; ++i) out[i] = static_cast<T>(p.int32_data(i));
   }
@@ -89,26 +94,7 @@ absl::StatusOr<Tensor> TensorFromProto(const TensorProto& p, const std::string& 
                                    TypedCount(p, dt), " values, not ", n);
   }
   Tensor t(dt, shape);
-  switch (dt) {
-    case DT_FLOAT:
-      CopyTyped<float>(p, &t);
-      break;
-    case DT_DOUBLE:
-      CopyTyped<double>(p, &t);
-      break;
-    case DT_INT32:
-      CopyTyped<int32_t>(p, &t);
-      break;
-    case DT_INT64:
-      CopyTyped<int64_t>(p, &t);
-      break;
-    case DT_UINT8:
-      CopyTyped<uint8_t>(p, &t);
-      break;
-    default:
-      CopyTyped<bool>(p, &t);
-      break;
-  }
+  VisitDataType(dt, [&](auto tag) { CopyTyped<typename decltype(tag)::type>(p, &t); });
   return t;
 }
 

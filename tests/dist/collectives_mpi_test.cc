@@ -27,51 +27,30 @@ void Fill(Tensor* t, int rank) {
 // tensors hold the values' parity.
 Tensor RankTensor(DataType dt, int64_t n, int rank) {
   Tensor t(dt, TensorShape({n}));
-  switch (dt) {
-    case DT_FLOAT:
-      Fill<float>(&t, rank);
-      break;
-    case DT_DOUBLE:
-      Fill<double>(&t, rank);
-      break;
-    case DT_INT32:
-      Fill<int32_t>(&t, rank);
-      break;
-    case DT_INT64:
-      Fill<int64_t>(&t, rank);
-      break;
-    case DT_UINT8:
-      Fill<uint8_t>(&t, rank);
-      break;
-    default:
+  VisitDataType(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) {
       for (int64_t i = 0; i < n; ++i) t.flat<bool>()(i) = static_cast<int>(Value(rank, i)) % 2;
-  }
+    } else {
+      Fill<T>(&t, rank);
+    }
+  });
   return t;
 }
 
 // Element counts of 0, 1 and 37 elements, 1 MiB and 64 MiB (of float32; the same counts
 // for the other dtypes).
 const std::vector<int64_t> kCounts = {0, 1, 37, 1 << 18, 1 << 24};
-const std::vector<DataType> kNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8};
+const std::vector<DataType> kNumberTypes = {DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8,
+                                            DT_INT8,  DT_INT16,  DT_UINT16, DT_UINT32, DT_UINT64};
 
 // Element i as a double, read in place (64 MiB gathered from 3 ranks is 48M elements).
 double At(const Tensor& t, int64_t i) {
-  switch (t.dtype()) {
-    case DT_FLOAT:
-      return t.flat<float>()(i);
-    case DT_DOUBLE:
-      return t.flat<double>()(i);
-    case DT_INT32:
-      return t.flat<int32_t>()(i);
-    case DT_INT64:
-      return static_cast<double>(t.flat<int64_t>()(i));
-    case DT_UINT8:
-      return t.flat<uint8_t>()(i);
-    case DT_BOOL:
-      return t.flat<bool>()(i);
-    default:
-      return std::nan("");
-  }
+  double v = std::nan("");
+  VisitDataType(t.dtype(), [&](auto tag) {
+    v = static_cast<double>(t.flat<typename decltype(tag)::type>()(i));
+  });
+  return v;
 }
 
 void ExpectValues(const Tensor& got, int64_t n, const std::function<double(int64_t)>& want,
@@ -126,7 +105,9 @@ TEST(Collectives, AllReduceSumAndMeanEveryDtypeAndSize) {
 
 TEST(Collectives, BroadcastFromTheFirstAndTheLastRank) {
   const int size = dist::Size(), rank = dist::Rank();
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL}) {
+  std::vector<DataType> every = kNumberTypes;
+  every.push_back(DT_BOOL);
+  for (DataType dt : every) {
     for (int64_t n : kCounts) {
       for (int root : {0, size - 1}) {
         Scope s = Scope::NewRootScope();
@@ -152,7 +133,9 @@ TEST(Collectives, BroadcastFromTheFirstAndTheLastRank) {
 // column), and rows of 3 whose count differs per rank.
 TEST(Collectives, AllGatherEveryDtypeAndSize) {
   const int size = dist::Size(), rank = dist::Rank();
-  for (DataType dt : {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL}) {
+  std::vector<DataType> every = kNumberTypes;
+  every.push_back(DT_BOOL);
+  for (DataType dt : every) {
     for (int64_t n : kCounts) {
       // 0, 1 and 37 rows; 1 MiB and 64 MiB a rank in this dtype.
       const int64_t rows = n <= 37 ? n : n * 4 / DataTypeSize(dt);

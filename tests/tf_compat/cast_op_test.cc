@@ -1,7 +1,7 @@
 // The cases of TensorFlow's tensorflow/core/kernels/cast_op_test.cc, which drive Cast through
 // OpsTestBase, rewritten against rill (their inputs and expected values are TensorFlow's;
-// the code is ours): every pair of the dtypes rill has (uint8, int32, int64, float, double),
-// with and without Truncate. Left out: the pairs with uint16, uint32, uint64, int8, int16,
+// the code is ours): every pair of the dtypes rill has (uint8, uint16, uint32, uint64, int8,
+// int16, int32, int64, float, double), with and without Truncate. Left out: the pairs with
 // int4, uint4, half, bfloat16 and the quantized dtypes, which rill does not have.
 #include "gtest/gtest.h"
 #include "rill/core/testing/status_test_util.h"
@@ -14,6 +14,11 @@ namespace {
 namespace cast_op_test {
 
 using uint8 = uint8_t;
+using uint16 = uint16_t;
+using uint32 = uint32_t;
+using uint64 = uint64_t;
+using int8 = int8_t;
+using int16 = int16_t;
 using int32 = int32_t;
 
 class CastOpTest : public OpsTestBase {
@@ -55,12 +60,22 @@ class CastOpTest : public OpsTestBase {
 
 #define TEST_ALL_CASTS_FROM(in) \
   TEST_CAST(in, uint8)          \
+  TEST_CAST(in, uint16)         \
+  TEST_CAST(in, uint32)         \
+  TEST_CAST(in, uint64)         \
+  TEST_CAST(in, int8)           \
+  TEST_CAST(in, int16)          \
   TEST_CAST(in, int32)          \
   TEST_CAST(in, int64_t)        \
   TEST_CAST(in, float)          \
   TEST_CAST(in, double)
 
 TEST_ALL_CASTS_FROM(uint8)
+TEST_ALL_CASTS_FROM(uint16)
+TEST_ALL_CASTS_FROM(uint32)
+TEST_ALL_CASTS_FROM(uint64)
+TEST_ALL_CASTS_FROM(int8)
+TEST_ALL_CASTS_FROM(int16)
 TEST_ALL_CASTS_FROM(int32)
 TEST_ALL_CASTS_FROM(int64_t)
 TEST_ALL_CASTS_FROM(float)

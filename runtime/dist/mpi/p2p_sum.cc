@@ -44,27 +44,18 @@ void AddTyped(const char* a, const char* b, char* out, int64_t n, int divisor) {
     o[i] = static_cast<T>(static_cast<T>(static_cast<U>(x[i]) + static_cast<U>(y[i])) / d);
 }
 
+// Every number dtype has a sum; bool and complex64 do not.
 absl::Status Add(const char* a, const char* b, char* out, int64_t n, DataType dtype,
                  int divisor = 1) {
-  switch (dtype) {
-    case DT_FLOAT:
-      AddTyped<float>(a, b, out, n, divisor);
-      break;
-    case DT_DOUBLE:
-      AddTyped<double>(a, b, out, n, divisor);
-      break;
-    case DT_INT32:
-      AddTyped<int32_t>(a, b, out, n, divisor);
-      break;
-    case DT_INT64:
-      AddTyped<int64_t>(a, b, out, n, divisor);
-      break;
-    case DT_UINT8:
-      AddTyped<uint8_t>(a, b, out, n, divisor);
-      break;
-    default:
-      return errors::InvalidArgument("no MPI sum for ", DataTypeString(dtype));
-  }
+  bool summed = false;
+  VisitDataType(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) {
+      AddTyped<T>(a, b, out, n, divisor);
+      summed = true;
+    }
+  });
+  if (!summed) return errors::InvalidArgument("no MPI sum for ", DataTypeString(dtype));
   return absl::OkStatus();
 }
 

@@ -84,7 +84,13 @@ absl::StatusOr<ncclDataType_t> NcclType(DataType dt) {
       return ncclInt64;
     case DT_UINT8:
       return ncclUint8;
-    default:
+    case DT_INT8:
+      return ncclInt8;
+    case DT_UINT32:
+      return ncclUint32;
+    case DT_UINT64:
+      return ncclUint64;
+    default:  // int16 and uint16: NCCL has no such type (the host path sums them)
       return errors::InvalidArgument("no NCCL sum for ", DataTypeString(dt));
   }
 }

@@ -1,0 +1,198 @@
+// TensorFlow's narrow and unsigned integer dtypes (int8, int16, uint16, uint32, uint64): Cast
+// saturates from floats and wraps between integers, arithmetic wraps in the element's width,
+// integer division truncates (Div, TruncateMod) or floors (FloorDiv, FloorMod) and refuses a
+// zero divisor, reductions and bitwise ops keep the type, and values go through graph
+// text, checkpoints and the placer (no GPU kernel: the host runs them).
+#include <cstdio>
+#include <limits>
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+#include "rill/core/testing/tensor_testutil.h"
+#include "rill/rill.h"
+#include "test_util.h"
+
+namespace rill::testing {
+namespace {
+namespace integer_types_test {
+
+template <typename T>
+std::vector<T> Values(const Tensor& t) {
+  EXPECT_EQ(t.dtype(), DataTypeToEnum<T>::value);
+  const T* p = t.base<T>();
+  return std::vector<T>(p, p + t.NumElements());
+}
+
+template <typename T>
+Tensor Vec(std::vector<T> v) {
+  return test::AsTensor<T>(v, TensorShape({static_cast<int64_t>(v.size())}));
+}
+
+// One op of two typed inputs, fed.
+template <typename T, typename Op>
+absl::StatusOr<Tensor> Binary(std::vector<T> a, std::vector<T> b) {
+  return RunOp([](const Scope& s, const std::vector<Output>& in) { return Op(s, in[0], in[1]); },
+               {Vec(a), Vec(b)});
+}
+
+template <typename To, typename From>
+std::vector<To> CastOf(std::vector<From> v) {
+  absl::StatusOr<Tensor> t = RunOp(
+      [](const Scope& s, const std::vector<Output>& in) {
+        return Output(ops::Cast(s, in[0], DataTypeToEnum<To>::value));
+      },
+      {Vec(v)});
+  EXPECT_TRUE(t.ok()) << t.status();
+  return t.ok() ? Values<To>(*t) : std::vector<To>{};
+}
+
+TEST(IntegerTypes, NamesSizesAndKinds) {
+  const std::vector<std::tuple<DataType, const char*, int>> types = {{DT_INT8, "int8", 1},
+                                                                     {DT_INT16, "int16", 2},
+                                                                     {DT_UINT16, "uint16", 2},
+                                                                     {DT_UINT32, "uint32", 4},
+                                                                     {DT_UINT64, "uint64", 8}};
+  for (const auto& [dt, name, size] : types) {
+    EXPECT_EQ(DataTypeString(dt), name);
+    EXPECT_EQ(DataTypeFromString(name), dt);
+    EXPECT_EQ(DataTypeSize(dt), size);
+    EXPECT_TRUE(DataTypeIsInteger(dt));
+    EXPECT_FALSE(DataTypeIsFloating(dt));
+  }
+  // TensorFlow's enum values, so a DataType read from a TensorFlow file means the same.
+  EXPECT_EQ(static_cast<int>(DT_INT16), 5);
+  EXPECT_EQ(static_cast<int>(DT_INT8), 6);
+  EXPECT_EQ(static_cast<int>(DT_UINT16), 17);
+  EXPECT_EQ(static_cast<int>(DT_UINT32), 22);
+  EXPECT_EQ(static_cast<int>(DT_UINT64), 23);
+  EXPECT_EQ(Vec<int8_t>({-128, 5}).DebugString(),
+            "Tensor<type: int8 shape: [2] values: -128 5>");  // numbers, not characters
+}
+
+TEST(IntegerTypes, CastSaturatesFromFloatsAndWrapsBetweenIntegers) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(CastOf<int8_t>(std::vector<float>{300.7f, -1e9f, nan, -3.9f, 127.2f}),
+            (std::vector<int8_t>{127, -128, 0, -3, 127}));
+  EXPECT_EQ(CastOf<uint16_t>(std::vector<float>{-1.f, 70000.f, 2.5f}),
+            (std::vector<uint16_t>{0, 65535, 2}));
+  EXPECT_EQ(CastOf<uint64_t>(std::vector<int64_t>{-1, 7}),
+            (std::vector<uint64_t>{std::numeric_limits<uint64_t>::max(), 7}));
+  EXPECT_EQ(CastOf<int64_t>(std::vector<uint64_t>{std::numeric_limits<uint64_t>::max()}),
+            (std::vector<int64_t>{-1}));
+  EXPECT_EQ(CastOf<int8_t>(std::vector<int16_t>{300, -129}), (std::vector<int8_t>{44, 127}));
+  EXPECT_EQ(CastOf<double>(std::vector<uint32_t>{4294967295u}),
+            (std::vector<double>{4294967295.0}));
+  EXPECT_EQ(CastOf<bool>(std::vector<uint16_t>{0, 256}), (std::vector<bool>{false, true}));
+}
+
+TEST(IntegerTypes, ArithmeticWrapsInTheElementsWidth) {
+  EXPECT_EQ(Values<int8_t>(*Binary<int8_t, ops::Add>({100, -100}, {100, -100})),
+            (std::vector<int8_t>{-56, 56}));
+  EXPECT_EQ(Values<uint16_t>(*Binary<uint16_t, ops::Sub>({0, 9}, {1, 4})),
+            (std::vector<uint16_t>{65535, 5}));
+  EXPECT_EQ(Values<int16_t>(*Binary<int16_t, ops::Mul>({300, -2}, {300, 3})),
+            (std::vector<int16_t>{24464, -6}));
+  const uint64_t top = std::numeric_limits<uint64_t>::max();
+  EXPECT_EQ(Values<uint64_t>(*Binary<uint64_t, ops::AddV2>({top, top - 1}, {1, 1})),
+            (std::vector<uint64_t>{0, top}));
+  EXPECT_EQ(Values<uint32_t>(*Binary<uint32_t, ops::Maximum>({4000000000u, 1}, {2, 3})),
+            (std::vector<uint32_t>{4000000000u, 3}));
+  EXPECT_EQ(Values<bool>(*Binary<uint64_t, ops::Less>({top - 1, 0}, {top, 0})),
+            (std::vector<bool>{true, false}));
+}
+
+TEST(IntegerTypes, DivisionTruncatesOrFloorsAndRefusesZero) {
+  EXPECT_EQ(Values<int8_t>(*Binary<int8_t, ops::Div>({-7, 7, -128}, {2, -2, -1})),
+            (std::vector<int8_t>{-3, -3, -128}));
+  EXPECT_EQ(Values<int8_t>(*Binary<int8_t, ops::FloorDiv>({-7, 7}, {2, -2})),
+            (std::vector<int8_t>{-4, -4}));
+  EXPECT_EQ(Values<int16_t>(*Binary<int16_t, ops::FloorMod>({-7, 7}, {2, -2})),
+            (std::vector<int16_t>{1, -1}));
+  EXPECT_EQ(Values<int16_t>(*Binary<int16_t, ops::TruncateMod>({-7, 7}, {2, -2})),
+            (std::vector<int16_t>{-1, 1}));
+  EXPECT_EQ(Values<uint32_t>(*Binary<uint32_t, ops::FloorMod>({4000000001u}, {10})),
+            (std::vector<uint32_t>{1}));
+  absl::StatusOr<Tensor> zero = Binary<uint64_t, ops::Div>({1, 2}, {1, 0});
+  EXPECT_TRUE(absl::IsInvalidArgument(zero.status())) << zero.status();
+  EXPECT_TRUE(absl::StrContains(zero.status().message(), "division by zero")) << zero.status();
+}
+
+TEST(IntegerTypes, ReductionsAndBitwiseOpsKeepTheType) {
+  absl::StatusOr<Tensor> sum = RunOp(
+      [](const Scope& s, const std::vector<Output>& in) {
+        return Output(ops::Sum(s, in[0], ops::Const(s, 0)));
+      },
+      {Vec<int8_t>({100, 100, 1})});
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  EXPECT_EQ(Values<int8_t>(*sum), (std::vector<int8_t>{-55}));  // 201 wraps, as TensorFlow's
+  const uint64_t big = (uint64_t{1} << 63) + 1;
+  absl::StatusOr<Tensor> max = RunOp(
+      [](const Scope& s, const std::vector<Output>& in) {
+        return Output(ops::Max(s, in[0], ops::Const(s, 0)));
+      },
+      {Vec<uint64_t>({big, big - 2, 3})});
+  ASSERT_TRUE(max.ok()) << max.status();
+  EXPECT_EQ(Values<uint64_t>(*max), (std::vector<uint64_t>{big}));  // exact past 2^53
+  EXPECT_EQ(Values<int8_t>(*Binary<int8_t, ops::RightShift>({-128, 64}, {3, 9})),
+            (std::vector<int8_t>{-16, 0}));  // arithmetic; the shift clamped to 7
+  EXPECT_EQ(Values<uint16_t>(*Binary<uint16_t, ops::LeftShift>({1, 0xffff}, {15, 4})),
+            (std::vector<uint16_t>{0x8000, 0xfff0}));
+  absl::StatusOr<Tensor> bits =
+      RunOp([](const Scope& s,
+               const std::vector<Output>& in) { return Output(ops::PopulationCount(s, in[0])); },
+            {Vec<uint64_t>({std::numeric_limits<uint64_t>::max(), 5})});
+  ASSERT_TRUE(bits.ok()) << bits.status();
+  EXPECT_EQ(Values<uint8_t>(*bits), (std::vector<uint8_t>{64, 2}));
+}
+
+// Every element's value survives a graph written as text and read back, and a checkpoint.
+TEST(IntegerTypes, ValuesSurviveGraphTextAndCheckpoints) {
+  const uint64_t top = std::numeric_limits<uint64_t>::max();
+  Scope root = Scope::NewRootScope();
+  ops::Const(root.WithOpName("a"), Vec<uint64_t>({top, 0, 12345678901234567890ull}));
+  ops::Const(root.WithOpName("b"), Vec<int8_t>({-128, 127}));
+  auto v = ops::Variable(root.WithOpName("v"), Input::Initializer(Vec<int16_t>({-32768, 7})));
+  ASSERT_TRUE(root.ok()) << root.status();
+  absl::StatusOr<std::string> text = GraphToText(*root.graph());
+  ASSERT_TRUE(text.ok()) << text.status();
+  Scope loaded = Scope::NewRootScope();
+  ASSERT_TRUE(GraphFromText(*text, loaded).ok());
+  Session session(loaded);
+  absl::StatusOr<Output> la = FindOutput(*loaded.graph(), "a");
+  absl::StatusOr<Output> lb = FindOutput(*loaded.graph(), "b");
+  ASSERT_TRUE(la.ok() && lb.ok());
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session.Run({*la, *lb}, &out).ok());
+  EXPECT_EQ(Values<uint64_t>(out[0]), (std::vector<uint64_t>{top, 0, 12345678901234567890ull}));
+  EXPECT_EQ(Values<int8_t>(out[1]), (std::vector<int8_t>{-128, 127}));
+
+  Session trained(root);
+  ASSERT_TRUE(trained.Run({}, {}, {ops::GlobalVariablesInitializer(root)}, nullptr).ok());
+  const std::string path = ::testing::TempDir() + "/integer_types.ckpt";
+  Saver saver(root);
+  ASSERT_TRUE(saver.Save(trained, path).ok());
+  ASSERT_TRUE(trained.Run({}, {}, {ops::Assign(root, v, Vec<int16_t>({1, 2}))}, nullptr).ok());
+  ASSERT_TRUE(saver.Restore(trained, path).ok());
+  ASSERT_TRUE(trained.Run({v}, &out).ok());
+  EXPECT_EQ(Values<int16_t>(out[0]), (std::vector<int16_t>{-32768, 7}));
+  std::remove(path.c_str());
+}
+
+// These dtypes have CPU kernels only: a GPU's placer finds none for them and runs the node
+// on the host, where float32's Add has both.
+TEST(IntegerTypes, OnlyTheHostHasKernelsForThem) {
+  Scope s = Scope::NewRootScope();
+  auto narrow = ops::Add(s, ops::Const(s, Vec<int8_t>({1})), ops::Const(s, Vec<int8_t>({2})));
+  auto wide = ops::Add(s, ops::Const(s, 1.f), ops::Const(s, 2.f));
+  ASSERT_TRUE(s.ok()) << s.status();
+  const std::vector<std::string> narrow_devices =
+      KernelRegistry::Global()->DeviceTypesFor(*narrow.node());
+  EXPECT_EQ(narrow_devices, std::vector<std::string>{DEVICE_CPU});
+  const std::vector<std::string> wide_devices =
+      KernelRegistry::Global()->DeviceTypesFor(*wide.node());
+  EXPECT_NE(std::find(wide_devices.begin(), wide_devices.end(), DEVICE_CPU), wide_devices.end());
+}
+
+}  // namespace integer_types_test
+}  // namespace
+}  // namespace rill::testing
