@@ -178,6 +178,31 @@ TEST(IntegerTypes, ValuesSurviveGraphTextAndCheckpoints) {
   std::remove(path.c_str());
 }
 
+// A graph file's uint64 values are read as unsigned 64-bit numbers: past 2^64 - 1 or below
+// 0 is an error naming the line, as is past int8's range for int8.
+TEST(IntegerTypes, GraphTextRefusesValuesOutsideTheDtype) {
+  Scope root = Scope::NewRootScope();
+  ops::Const(root.WithOpName("a"), Vec<uint64_t>({18446744073709551615ull}));
+  ops::Const(root.WithOpName("b"), Vec<int8_t>({-128}));
+  absl::StatusOr<std::string> text = GraphToText(*root.graph());
+  ASSERT_TRUE(text.ok()) << text.status();
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"18446744073709551615", "18446744073709551616"},
+      {"18446744073709551615", "-1"},
+      {"-128", "-129"}};
+  for (const auto& [from, to] : bad) {
+    std::string edited = *text;
+    const size_t at = edited.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    edited.replace(at, from.size(), to);
+    Scope loaded = Scope::NewRootScope();
+    absl::Status st = GraphFromText(edited, loaded);
+    EXPECT_TRUE(absl::IsInvalidArgument(st)) << to << ": " << st;
+    EXPECT_TRUE(absl::StrContains(st.message(), "line ")) << st;
+    EXPECT_TRUE(absl::StrContains(st.message(), "'" + to + "' is not a valid")) << st;
+  }
+}
+
 // These dtypes have CPU kernels only: a GPU's placer finds none for them and runs the node
 // on the host, where float32's Add has both.
 TEST(IntegerTypes, OnlyTheHostHasKernelsForThem) {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "fake_comm.h"
 #include "gradient_checker.h"
 #include "rill/runtime/dist/collectives.h"
 #include "rill/runtime/dist/devices.h"
@@ -17,6 +18,9 @@
 namespace rill::testing {
 namespace {
 namespace dist_test {
+
+using fake_comm::FakeComm;
+using fake_comm::Spec;
 
 // Every test of this binary may run collectives: the job of one rank starts first.
 class DistEnvironment : public ::testing::Environment {
@@ -192,202 +196,6 @@ TEST(Dist, EachLocalRankPrefersItsOwnGpu) {
   EXPECT_EQ(names(5, 3), "GPU2 GPU0 GPU1 CPU0 ");
   EXPECT_EQ(names(1, 1), "GPU0 CPU0 ");  // ranks sharing the one GPU
   EXPECT_EQ(names(1, 0), "CPU0 ");
-}
-
-// A world of `size` ranks seen from rank 0, where every other rank states `theirs`.
-class FakeComm : public dist::Comm {
- public:
-  FakeComm(int size, std::function<void(void*)> others) : size_(size), others_(std::move(others)) {}
-  int rank() const override { return 0; }
-  int size() const override { return size_; }
-  int local_rank() const override { return 0; }
-  int local_size() const override { return size_; }
-  std::string backend() const override { return "fake"; }
-  absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
-    if (block_) {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return released_; });
-    }
-    for (int r = 0; r < size_; ++r) std::memcpy(static_cast<char*>(recv) + r * bytes, send, bytes);
-    for (int r = 1; r < size_; ++r) others_(static_cast<char*>(recv) + r * bytes);
-    return absl::OkStatus();
-  }
-  absl::Status AllReduce(const void*, void*, int64_t, DataType, bool) override {
-    ++transfers;
-    return absl::OkStatus();
-  }
-  absl::Status Broadcast(void*, int64_t, int) override { return absl::OkStatus(); }
-  absl::Status AllGatherV(const void*, const std::vector<int64_t>& bytes, void*) override {
-    gathered.push_back(bytes);
-    return absl::OkStatus();
-  }
-  absl::Status Finalize() override { return absl::OkStatus(); }
-  void Abandon() override { abandoned = true; }
-  void Block() { block_ = true; }
-  void Release() {
-    std::lock_guard<std::mutex> lock(mu_);
-    released_ = true;
-    cv_.notify_all();
-  }
-  std::atomic<int> transfers{0};
-  std::vector<std::vector<int64_t>> gathered;  // each AllGatherV's bytes per rank
-  std::atomic<bool> abandoned{false};
-
- private:
-  int size_;
-  std::function<void(void*)> others_;
-  bool block_ = false, released_ = false;
-  std::mutex mu_;
-  std::condition_variable cv_;
-};
-
-// Keeps what rank 0 states (its statement's bytes).
-struct RecordingComm : FakeComm {
-  using FakeComm::FakeComm;
-  std::vector<char> sent;
-  absl::Status AllGather(const void* send, int64_t bytes, void* recv) override {
-    sent.assign(static_cast<const char*>(send), static_cast<const char*>(send) + bytes);
-    return FakeComm::AllGather(send, bytes, recv);
-  }
-};
-
-dist::CollectiveSpec Spec(TensorShape shape) {
-  return {dist::CollectiveKind::kAllReduce, "grad_sum", DT_FLOAT, std::move(shape), 0, 0};
-}
-
-// What rank 0 states for `spec` (the statement's layout is private to collectives.cc).
-std::vector<char> Statement(const dist::CollectiveSpec& spec) {
-  RecordingComm recorder(1, nullptr);
-  Tensor t(spec.dtype, spec.shape);
-  dist::HostPlace host;
-  EXPECT_TRUE(dist::AllReduce(recorder, host, spec, t, t, false).ok());
-  return recorder.sent;
-}
-
-TEST(Collectives, RanksThatDisagreeAreAnErrorBeforeAnyTransfer) {
-  const std::vector<char> four = Statement(Spec(TensorShape({4})));
-  FakeComm comm(2, [&](void* st) { std::memcpy(st, four.data(), four.size()); });
-  Tensor mine(DT_FLOAT, TensorShape({3}));
-  dist::HostPlace host;
-  absl::Status st = dist::AllReduce(comm, host, Spec(TensorShape({3})), mine, mine, false);
-  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
-  EXPECT_TRUE(absl::StrContains(st.message(),
-                                "rank 0 runs CollectiveAllReduce 'grad_sum' on "
-                                "float [3]; rank 1 runs CollectiveAllReduce "
-                                "'grad_sum' on float [4]"))
-      << st.message();
-  EXPECT_EQ(comm.transfers.load(), 0);
-}
-
-// A sum of filled buffers (the replicas' update) fills only once the ranks agree, and a
-// fill that fails still takes part in the sum, so the other ranks are not left waiting.
-TEST(Collectives, AFilledSumFillsAfterAgreeingAndTakesPartWhenTheFillFails) {
-  dist::CollectiveSpec spec = Spec(TensorShape({3}));
-  spec.kind = dist::CollectiveKind::kReplicaUpdate;
-  dist::CollectiveSpec other = spec;
-  other.shape = TensorShape({4});
-  Tensor buf(DT_FLOAT, TensorShape({3}));
-  dist::HostPlace host;
-  for (const dist::CollectiveSpec* theirs : {&other, &spec}) {
-    const std::vector<char> stated = Statement(*theirs);
-    FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
-    int fills = 0;
-    absl::Status st = dist::AllReduceFilled(comm, host, spec, buf, [&](bool root) {
-      fills += root ? 1 : 100;
-      return errors::Internal("the GEMM failed");
-    });
-    const bool agree = theirs == &spec;
-    EXPECT_EQ(st.code(), agree ? absl::StatusCode::kInternal : absl::StatusCode::kInvalidArgument)
-        << st;
-    EXPECT_EQ(fills, agree ? 1 : 0);
-    EXPECT_EQ(comm.transfers.load(), agree ? 1 : 0);
-  }
-}
-
-// A replica update takes the rows way only when both ranks can and the factors are smaller
-// than the product: [8, 6] from 2 x 1 rows of factors (2 x 14 < 48 elements), not from 2 x 3
-// (84). By rows, the factors and then this rank's rows (rank 0: 4 of 8, 24 floats) are
-// gathered, also when the fill fails; ranks that disagree on the way fail before either.
-TEST(Collectives, AReplicaUpdateGathersRowsWhenTheFactorsAreSmaller) {
-  dist::CollectiveSpec spec = Spec(TensorShape({8, 6}));
-  spec.kind = dist::CollectiveKind::kReplicaUpdate;
-  spec.variant = 1;
-  Tensor buf(DT_FLOAT, TensorShape({8, 6}));
-  dist::HostPlace host;
-  for (int64_t rows : {1, 3}) {
-    spec.rows = rows;
-    const std::vector<char> stated = Statement(spec);
-    FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
-    Tensor a(DT_FLOAT, TensorShape({rows, 8})), b(DT_FLOAT, TensorShape({rows, 6}));
-    std::vector<std::string> calls;
-    dist::ReplicaFills fills;
-    fills.sum = [&](bool) {
-      calls.push_back("sum");
-      return absl::OkStatus();
-    };
-    fills.rows = [&](const Tensor& a_all, const Tensor& b_all, int64_t row0, int64_t count) {
-      calls.push_back(absl::StrCat("rows ", a_all.shape().DebugString(), " ",
-                                   b_all.shape().DebugString(), " ", row0, "+", count));
-      return errors::Internal("the GEMM failed");
-    };
-    absl::Status st = dist::UpdateReplicas(comm, host, spec, buf, a, b, fills);
-    if (rows == 1) {
-      EXPECT_EQ(st.code(), absl::StatusCode::kInternal) << st;
-      EXPECT_EQ(calls, std::vector<std::string>({"rows [2,8] [2,6] 0+4"}));
-      EXPECT_EQ(comm.gathered, (std::vector<std::vector<int64_t>>{{32, 32}, {24, 24}, {96, 96}}));
-    } else {
-      EXPECT_TRUE(st.ok()) << st;
-      EXPECT_EQ(calls, std::vector<std::string>({"sum"}));
-      EXPECT_EQ(comm.transfers.load(), 1);
-    }
-  }
-  dist::CollectiveSpec summing = spec;
-  summing.variant = 0;
-  const std::vector<char> stated = Statement(summing);
-  FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
-  Tensor a(DT_FLOAT, TensorShape({3, 8})), b(DT_FLOAT, TensorShape({3, 6}));
-  absl::Status st = dist::UpdateReplicas(comm, host, spec, buf, a, b, {});
-  EXPECT_TRUE(absl::IsInvalidArgument(st)) << st;
-  EXPECT_TRUE(absl::StrContains(st.message(), "float [8,6] (way 1); rank 1 runs")) << st;
-  EXPECT_TRUE(comm.gathered.empty());
-}
-
-// A place that states a GPU NCCL can reach and records the path every rank agreed on.
-class NcclAblePlace : public dist::DataPlace {
- public:
-  explicit NcclAblePlace(bool able) : able_(able) {}
-  dist::NcclReach reach() const override { return {able_, 42, 0}; }
-  absl::StatusOr<dist::DataPath*> Choose(dist::Comm& comm, bool nccl) override {
-    chose_nccl = nccl;
-    return host_.Choose(comm, nccl);
-  }
-  std::optional<bool> chose_nccl;
-
- private:
-  bool able_;
-  dist::HostPlace host_;
-};
-
-// NCCL only when every rank can use it on a GPU of its own: one rank, yes; two ranks that
-// state the same GPU of the same host (NCCL refuses them), no; a rank that cannot, no.
-TEST(Collectives, NcclOnlyWhenEveryRankHasAGpuOfItsOwn) {
-  Tensor t(DT_FLOAT, TensorShape({3}));
-  for (bool able : {true, false}) {
-    FakeComm one(1, nullptr);
-    NcclAblePlace place(able);
-    ASSERT_TRUE(dist::AllReduce(one, place, Spec(TensorShape({3})), t, t, false).ok());
-    EXPECT_EQ(place.chose_nccl, able);
-  }
-  const std::vector<char> mine = [&] {
-    RecordingComm recorder(1, nullptr);
-    NcclAblePlace place(true);
-    EXPECT_TRUE(dist::AllReduce(recorder, place, Spec(TensorShape({3})), t, t, false).ok());
-    return recorder.sent;
-  }();
-  FakeComm two(2, [&](void* st) { std::memcpy(st, mine.data(), mine.size()); });
-  NcclAblePlace shared(true);
-  ASSERT_TRUE(dist::AllReduce(two, shared, Spec(TensorShape({3})), t, t, false).ok());
-  EXPECT_EQ(shared.chose_nccl, false);
 }
 
 TEST(Engine, AStuckCollectiveFailsAfterTheTimeoutAndBreaksTheEngine) {
