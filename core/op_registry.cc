@@ -85,6 +85,10 @@ OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string number_attr
       {std::move(name), DT_INVALID, std::move(type_attr), std::move(number_attr), false});
   return *this;
 }
+OpDefBuilder& OpDefBuilder::OutputList(std::string name, std::string number_attr, DataType type) {
+  def_.outputs.push_back({std::move(name), type, "", std::move(number_attr), false});
+  return *this;
+}
 OpDefBuilder& OpDefBuilder::InputTypeList(std::string name, std::string type_list_attr) {
   def_.inputs.push_back({std::move(name), DT_INVALID, "", "", false, std::move(type_list_attr)});
   return *this;

@@ -78,6 +78,8 @@ class OpDefBuilder {
   // A list of outputs whose length is the int attr `number_attr` (Unpack's "num", Split's
   // "num_split"), at most kMaxOutputListLength.
   OpDefBuilder& OutputList(std::string name, std::string number_attr, std::string type_attr);
+  // The same of one fixed dtype (SparseSplit's int64 index lists).
+  OpDefBuilder& OutputList(std::string name, std::string number_attr, DataType type);
   // Lists whose dtypes are a list(type) attr (declared with Attr(attr, kTypeList)): an input
   // list takes every input up to the fixed ones after it (possibly none) and sets the attr
   // from their dtypes (or must match it); an output list has one output per listed dtype.

@@ -12,14 +12,19 @@
 //  - SparseSoftmax: TensorFlow's, y (g - sum over the group of y g), the group's sum a
 //    SparseReduceSum over the last axis read back by SparseDenseCwiseAdd.
 //  - SparseSlice: SparseSliceGrad's.
+//  - SparseSplit: each entry's value gets its piece's gradient at its place there (the
+//    pieces keep the input's order): the entries partitioned by piece, as the kernel cuts,
+//    and the pieces' gradients stitched back. TensorFlow has none.
 // SparseReduceMax, SparseSparseMaximum/Minimum, SparseConcat and the ops with a sparse
 // result are not differentiable here, nor in TensorFlow.
 #include "rill/ops/array_ops.h"
+#include "rill/ops/data_flow_ops.h"
 #include "rill/ops/gather_ops.h"
 #include "rill/ops/grad_util.h"
 #include "rill/ops/gradient_ops.h"
 #include "rill/ops/gradients.h"
 #include "rill/ops/math_ops.h"
+#include "rill/ops/piece_ops.h"
 #include "rill/ops/select_ops.h"
 #include "rill/ops/sparse_tensor_ops.h"
 
@@ -136,6 +141,37 @@ absl::Status SparseSliceGradient(const Scope& s, const Operation& op, const Grad
   return s.status();
 }
 
+// Each entry's piece of SparseSplit, as its kernel finds it: of d cut in n, the first d % n
+// pieces one longer (base = d / n >= 1 wherever the op ran).
+Output SplitPiece(const Scope& s, const Operation& op, int64_t n) {
+  const Output shape = In(op, 3);
+  const Output rank = Size(s, shape, Size::OutType(DT_INT64));
+  const Output axis = FloorMod(s, Add(s, In(op, 0), rank), rank);
+  const Output coord = Reshape(s,
+                               Slice(s, In(op, 1), Stack(s, {Int64(s, 0), axis}),
+                                     Cast(s, grad::IntVector(s, {-1, 1}), DT_INT64)),
+                               grad::IntVector(s, {-1}));
+  const Output d = Gather(s, shape, axis);
+  const Output base = FloorDiv(s, d, Int64(s, n)), extra = FloorMod(s, d, Int64(s, n));
+  const Output long_end = Mul(s, extra, Add(s, base, Int64(s, 1)));
+  const Output in_long = FloorDiv(s, coord, Add(s, base, Int64(s, 1)));
+  const Output in_short = Add(s, extra, FloorDiv(s, Sub(s, coord, long_end), base));
+  return Cast(s, Select(s, Less(s, coord, long_end), in_long, in_short), DT_INT32);
+}
+
+absl::Status SparseSplitGrad(const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
+  const int64_t n = op.node()->attr<int64_t>("num_split");
+  const Output entries = Range(s, 0, Size(s, In(op, 2)), 1);
+  const DynamicPartition places(s, entries, SplitPiece(s, op, n), n);
+  OutputList grads;
+  for (int64_t p = 0; p < n; ++p) {
+    const Output& gp = g[n + p];
+    grads.push_back(gp.node() != nullptr ? gp : Output(ZerosLike(s, grad::Out(op, n + p))));
+  }
+  *out = {Output(), Output(), DynamicStitch(s, places.outputs, grads), Output()};
+  return s.status();
+}
+
 RILL_REGISTER_GRADIENT("SparseDenseCwiseAdd",
                        [](const Scope& s, const Operation& op, const GradOut& g, GradOut* out) {
                          return SparseDenseGrad(s, op, g, out, 0);
@@ -160,6 +196,7 @@ RILL_REGISTER_NO_GRADIENT("SparseAddGrad");
 RILL_REGISTER_NO_GRADIENT("SparseReshape");
 RILL_REGISTER_GRADIENT("SparseSoftmax", SparseSoftmaxGrad);
 RILL_REGISTER_GRADIENT("SparseSlice", SparseSliceGradient);
+RILL_REGISTER_GRADIENT("SparseSplit", SparseSplitGrad);
 RILL_REGISTER_NO_GRADIENT("SparseSliceGrad");
 RILL_REGISTER_NO_GRADIENT("SparseSparseMaximum");
 RILL_REGISTER_NO_GRADIENT("SparseConcat");

@@ -39,6 +39,11 @@
 //   SparseConcat(indices, values, shapes, concat_dim): N >= 2 sparse tensors of one rank,
 //     equal but along concat_dim, joined along it (each one's indices offset by the sizes
 //     before it), in row-major order (output_indices, output_values, output_shape).
+//   SparseSplit(split_dim, indices, values, shape, num_split): the sparse tensor cut along
+//     split_dim (in [-rank, rank)) into num_split pieces (1 to shape[split_dim]), the first
+//     shape[split_dim] % num_split of them one longer, as TensorFlow cuts it; each piece's
+//     entries in the input's order, their indices relative to the piece (lists of
+//     num_split: output_indices, output_values, output_shape).
 //   SparseSparseMaximum/Minimum(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
 //     the union of the two index sets in row-major order, each value the max (min) of a's
 //     and b's there, a missing one counting as 0 (output_indices, output_values).
@@ -187,6 +192,14 @@ class SparseConcat {
                int64_t concat_dim);
   Operation operation;
   Output output_indices, output_values, output_shape;
+};
+
+class SparseSplit {
+ public:
+  SparseSplit(const Scope& scope, Input split_dim, Input indices, Input values, Input shape,
+              int64_t num_split);
+  Operation operation;
+  OutputList output_indices, output_values, output_shape;
 };
 
 class SparseSliceGrad : public OpWrapper {

@@ -3,7 +3,7 @@
 // or whose dense shape has another rank (each when built and when fed), an index outside
 // the dense shape or a negative dense dim (when run); then each op's own: dense operands
 // that do not broadcast or fit, reduction axes out of range, thresholds of another dtype,
-// inner dimensions that differ, shapes a reshape cannot reach.
+// inner dimensions that differ, shapes a reshape cannot reach, pieces a split cannot cut.
 #include "ops/bad_input.h"
 
 namespace rill::testing {
@@ -31,21 +31,21 @@ using Make = std::function<std::vector<Tensor>(Tensor indices, Tensor values, Te
 
 // The checks of one sparse operand whose inputs are named `prefix`_indices, ...
 void OperandCases(const std::string& op, const std::string& prefix, const Make& make,
-                  bool has_values = true) {
+                  bool has_values = true, const AttrMap& attrs = {}) {
   const std::string indices = prefix + "_indices", shape = prefix + "_shape";
-  Both(indices + " that are a vector", {op, make(L({4}, {0, 1, 2, 2}), Values(), Shape())},
+  Both(indices + " that are a vector", {op, make(L({4}, {0, 1, 2, 2}), Values(), Shape()), attrs},
        {indices + " must be a matrix", "[4]"});
   if (has_values) {
-    Both(prefix + "_values of 3 entries for 4 indices", {op, make(Indices(), F({3}), Shape())},
-         {prefix + "_values"});
+    Both(prefix + "_values of 3 entries for 4 indices",
+         {op, make(Indices(), F({3}), Shape()), attrs}, {prefix + "_values"});
   }
   Both("a dense shape of rank 3 for index rows of 2",
-       {op, make(Indices(), Values(), L({3}, {3, 2, 1}))}, {shape});
+       {op, make(Indices(), Values(), L({3}, {3, 2, 1})), attrs}, {shape});
   AddCase("an index outside the dense shape",
-          {op, make(L({4, 2}, {0, 1, 1, 0, 3, 0, 2, 1}), Values(), Shape())}, Where::kRun, kInvalid,
-          {indices + "[2] = [3,0] is out of bounds: need 0 <= index < [3,2]"});
-  AddCase("a negative dense dim", {op, make(Indices(), Values(), L({2}, {3, -2}))}, Where::kRun,
-          kInvalid, {shape + " [3,-2] has a negative dimension"});
+          {op, make(L({4, 2}, {0, 1, 1, 0, 3, 0, 2, 1}), Values(), Shape()), attrs}, Where::kRun,
+          kInvalid, {indices + "[2] = [3,0] is out of bounds: need 0 <= index < [3,2]"});
+  AddCase("a negative dense dim", {op, make(Indices(), Values(), L({2}, {3, -2})), attrs},
+          Where::kRun, kInvalid, {shape + " [3,-2] has a negative dimension"});
 }
 
 void SparseDenseCases() {
@@ -267,8 +267,28 @@ void ConcatCases() {
           kInvalid, {"input0_indices[2] = [3,0] is out of bounds"});
 }
 
+void SplitCases() {
+  const char* op = "SparseSplit";
+  const AttrMap two = {{"num_split", int64_t{2}}};
+  const auto split = [&](Tensor i, Tensor v, Tensor s) {
+    return std::vector<Tensor>{L({}, {0}), i, v, s};
+  };
+  AddRecipe({op, split(Indices(), Values(), Shape()), two});
+  OperandCases(op, "input", split, true, two);
+  Both("a split_dim that is a vector", {op, {L({1}), Indices(), Values(), Shape()}, two},
+       {"split_dim must be a scalar"});
+  Both("a split_dim past the rank", {op, {L({}, {2}), Indices(), Values(), Shape()}, two},
+       {"split_dim 2 is out of range [-2, 2)"});
+  AddCase("num_split past the dimension",
+          {op, split(Indices(), Values(), Shape()), {{"num_split", int64_t{4}}}}, Where::kRun,
+          kInvalid, {"num_split should be between 1 and the splitting dimension size (3), got 4"});
+  AddCase("num_split 0", {op, split(Indices(), Values(), Shape()), {{"num_split", int64_t{0}}}},
+          Where::kConstruction, kInvalid, {"num_split is 0"});
+}
+
 const bool kRegistered = [] {
   FillCases();
+  SplitCases();
   ConcatCases();
   SliceCases();
   SparseDenseCases();
