@@ -24,6 +24,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace rill;
   testing::ByteChoices choices(absl::MakeConstSpan(data, size));
+  choices.every_dtype = true;  // the narrow and unsigned integers too
   Scope root = Scope::NewRootScope();
   testing::RandomProgram program;
   absl::Status st = testing::BuildRandomProgram(choices, 8, /*wild=*/true, root.graph(), &program);

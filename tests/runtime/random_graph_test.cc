@@ -33,6 +33,26 @@ TEST(RandomGraphs, BuildAndRunNeverCrash) {
   EXPECT_GT(counts.ran, 1000);
 }
 
+// The same with dtypes drawn from every one rill has: the narrow and unsigned integers
+// reach every number kernel (fewer nodes get built: most ops take floats).
+TEST(RandomGraphs, EveryIntegerWidthBuildsAndRunsNeverCrash) {
+  RunCounts counts;
+  for (uint32_t seed = 0; seed < (kSanitizedBuild ? 600 : 1200); ++seed) {
+    SeededChoices choices(100000 + seed);
+    choices.every_dtype = true;
+    Scope root = Scope::NewRootScope();
+    RandomProgram program;
+    ASSERT_TRUE(BuildRandomProgram(choices, 16, /*wild=*/true, root.graph(), &program).ok());
+    Session session(root, SessionOptions(), CpuOnly());
+    absl::Status st = RunEveryNode(session, root, program, &counts);
+    ASSERT_TRUE(st.ok()) << "program " << seed << ": " << st;
+  }
+  std::printf("random graphs, every dtype: %d nodes built, %d ran, %d refused at run time\n",
+              counts.built, counts.ran, counts.failed);
+  EXPECT_GT(counts.built, kSanitizedBuild ? 200 : 400);
+  EXPECT_GT(counts.ran, kSanitizedBuild ? 100 : 200);
+}
+
 // Equal values: NaN where NaN, else within a relative 1e-5 (fused kernels may round
 // differently from the pair they replace); -0 equals 0.
 bool SameValues(const Tensor& a, const Tensor& b) {

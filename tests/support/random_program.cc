@@ -21,9 +21,13 @@ int ByteChoices::Int(int lo, int hi) {
 
 namespace {
 
-const DataType kTypes[] = {DT_FLOAT, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT8, DT_BOOL};
+// The first six are drawn unless Choices::every_dtype.
+const DataType kTypes[] = {DT_FLOAT, DT_DOUBLE, DT_INT32,  DT_INT64,  DT_UINT8, DT_BOOL,
+                           DT_INT8,  DT_INT16,  DT_UINT16, DT_UINT32, DT_UINT64};
 
-DataType ChosenType(Choices& c) { return kTypes[c.Int(0, std::size(kTypes) - 1)]; }
+DataType ChosenType(Choices& c) {
+  return kTypes[c.Int(0, c.every_dtype ? static_cast<int>(std::size(kTypes)) - 1 : 5)];
+}
 
 std::vector<int64_t> ChosenDims(Choices& c) {
   std::vector<int64_t> d(c.Int(0, 4));

@@ -22,6 +22,10 @@ class Choices {
   virtual ~Choices() = default;
   virtual int Int(int lo, int hi) = 0;  // in [lo, hi]
   bool Coin() { return Int(0, 1) == 1; }
+  // Dtypes drawn from every one rill computes with, the narrow and unsigned integers too;
+  // false: float, double, int32, int64, uint8 and bool, which most ops take (more nodes get
+  // built from a given number of choices).
+  bool every_dtype = false;
 };
 
 class SeededChoices final : public Choices {
