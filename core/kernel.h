@@ -313,10 +313,9 @@ std::unique_ptr<OpKernel> MakeKernel(OpKernelConstruction& c) {
 #define RILL_FOR_SIGNED_TYPES(M, ...)  \
   RILL_FOR_FLOAT_TYPES(M, __VA_ARGS__) \
   M(int32_t, __VA_ARGS__) M(int64_t, __VA_ARGS__) M(int8_t, __VA_ARGS__) M(int16_t, __VA_ARGS__)
-#define RILL_FOR_NUMBER_TYPES(M, ...)                                       \
-  RILL_FOR_SIGNED_TYPES(M, __VA_ARGS__)                                     \
-  M(uint8_t, __VA_ARGS__) M(uint16_t, __VA_ARGS__) M(uint32_t, __VA_ARGS__) \
-      M(uint64_t, __VA_ARGS__)
+#define RILL_FOR_NUMBER_TYPES(M, ...)   \
+  RILL_FOR_SIGNED_TYPES(M, __VA_ARGS__) \
+  M(uint8_t, __VA_ARGS__) M(uint16_t, __VA_ARGS__) M(uint32_t, __VA_ARGS__) M(uint64_t, __VA_ARGS__)
 #define RILL_FOR_ALL_TYPES(M, ...) RILL_FOR_NUMBER_TYPES(M, __VA_ARGS__) M(bool, __VA_ARGS__)
 // The families' types that GPU kernels take: the narrow and unsigned integers (int8, int16,
 // uint16, uint32, uint64) have CPU kernels only, so the placer runs them on the host.
