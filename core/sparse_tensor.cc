@@ -34,6 +34,14 @@ int64_t DimOf(const PartialTensorShape& s, int d) {
 
 }  // namespace
 
+absl::StatusOr<int64_t> SparseSplitAxis(int64_t split_dim, int64_t rank) {
+  if (split_dim < -rank || split_dim >= rank) {
+    return errors::InvalidArgument("split_dim ", split_dim, " is out of range [", -rank, ", ", rank,
+                                   ")");
+  }
+  return split_dim < 0 ? split_dim + rank : split_dim;
+}
+
 std::string DimsString(absl::Span<const int64_t> dims) {
   return absl::StrCat("[", absl::StrJoin(dims, ","), "]");
 }

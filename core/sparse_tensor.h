@@ -77,6 +77,10 @@ Tensor AsInt64(const Tensor& t);
 // "[3,2]".
 std::string DimsString(absl::Span<const int64_t> dims);
 
+// SparseSplit's split_dim (in [-rank, rank)) as an axis in [0, rank), or InvalidArgument:
+// the rule of its shape function (a constant split_dim) and of its kernel.
+absl::StatusOr<int64_t> SparseSplitAxis(int64_t split_dim, int64_t rank);
+
 // The dims a sparse reduction keeps: `axes` (int32, each in [-rank, rank), repeats
 // allowed) marks the reduced ones.
 absl::StatusOr<std::vector<bool>> ReducedAxes(const Tensor& axes, int64_t rank);

@@ -16,10 +16,7 @@ absl::Status SparseSplitShape(InferenceContext& c) {
   int64_t rank;
   RILL_RETURN_IF_ERROR(CheckSparseShapes(c, 1, 2, 3, "input", &rank));
   RILL_ASSIGN_OR_RETURN(auto dim, shape_fns::ConstInts(c, 0, "split_dim"));
-  if (dim && rank >= 0 && ((*dim)[0] < -rank || (*dim)[0] >= rank)) {
-    return errors::InvalidArgument("split_dim ", (*dim)[0], " is out of range [", -rank, ", ", rank,
-                                   ")");
-  }
+  if (dim && rank >= 0) RILL_RETURN_IF_ERROR(SparseSplitAxis((*dim)[0], rank).status());
   for (int64_t i = 0; i < num_split; ++i) {
     c.set_output(static_cast<int>(i), PartialTensorShape({-1, rank}));
     c.set_output(static_cast<int>(num_split + i), PartialTensorShape({-1}));

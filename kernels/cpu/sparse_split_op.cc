@@ -22,16 +22,12 @@ struct SparsePieces {
   int64_t Length(int64_t p) const { return base + (p < extra ? 1 : 0); }
 };
 
-absl::StatusOr<int64_t> SparseSplitAxis(const Tensor& t, int64_t rank) {
+absl::StatusOr<int64_t> SplitAxisInput(const Tensor& t, int64_t rank) {
   if (t.dims() != 0) {
     return errors::InvalidArgument("split_dim must be a scalar, got shape ",
                                    t.shape().DebugString());
   }
-  const int64_t d = t.base<int64_t>()[0];
-  if (d < -rank || d >= rank) {
-    return errors::InvalidArgument("split_dim ", d, " is out of range [", -rank, ", ", rank, ")");
-  }
-  return d < 0 ? d + rank : d;
+  return SparseSplitAxis(t.base<int64_t>()[0], rank);
 }
 
 class SparseSplitOp : public OpKernel {
@@ -41,7 +37,7 @@ class SparseSplitOp : public OpKernel {
 
   absl::Status Compute(OpKernelContext& ctx) override {
     RILL_ASSIGN_OR_RETURN(const SparseOperand sp, SparseOperandOf(ctx, 1, 2, 3, "input"));
-    RILL_ASSIGN_OR_RETURN(const int64_t axis, SparseSplitAxis(ctx.input(0), sp.rank));
+    RILL_ASSIGN_OR_RETURN(const int64_t axis, SplitAxisInput(ctx.input(0), sp.rank));
     const int64_t d = sp.dims[axis];
     if (num_ < 1 || num_ > d) {
       return errors::InvalidArgument("num_split should be between 1 and the splitting ",
