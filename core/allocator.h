@@ -62,6 +62,7 @@ class TensorBuffer {
   void Ref() { refs_.fetch_add(1, std::memory_order_relaxed); }
   void Unref();
   bool RefCountIsOne() const { return refs_.load(std::memory_order_acquire) == 1; }
+  bool RefCountIs(int n) const { return refs_.load(std::memory_order_acquire) == n; }
 
   void* data() const { return data_; }
   size_t size() const { return size_; }

@@ -16,7 +16,7 @@ ApplyVars::ApplyVars(OpKernelConstruction& c, int num_refs) {
 }
 
 absl::Status ApplyVars::Prepare(OpKernelContext& ctx, const TensorShape& grad_shape,
-                                VarLocks* locks, VarValues* values) {
+                                VarLocks* locks, VarValues* values, const Tensor* own) {
   for (Var* v : lock_order_) locks->emplace_back(v->mu());
   for (Var* v : vars_) {
     Tensor& cur = v->value();
@@ -30,7 +30,8 @@ absl::Status ApplyVars::Prepare(OpKernelContext& ctx, const TensorShape& grad_sh
                                      cur.shape().DebugString(), " but the gradient has shape ",
                                      grad_shape.DebugString());
     }
-    if (!cur.RefCountIsOne()) {  // a reader holds the old value: update a copy
+    const bool mine = own != nullptr && cur.SharesBufferWith(*own);
+    if (mine ? !cur.RefCountIs(2) : !cur.RefCountIsOne()) {  // a reader holds the old value
       Tensor copy;
       RILL_RETURN_IF_ERROR(ctx.device()->CopyOnDevice(cur, &copy));
       cur = std::move(copy);

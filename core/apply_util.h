@@ -24,9 +24,11 @@ class ApplyVars {
   ApplyVars(OpKernelConstruction& c, int num_refs);
   // Locks every variable (in a fixed order), checks each is initialised and has the
   // gradient's shape, and copies any value a reader still holds. Returns with the locks
-  // held in *locks; values in *values (one per ref input).
+  // held in *locks; values in *values (one per ref input). A value that shares its buffer
+  // with `own` (the caller's own reference, kept so that every other writer copies) is
+  // unshared while those two are its only holders.
   absl::Status Prepare(OpKernelContext& ctx, const TensorShape& grad_shape, VarLocks* locks,
-                       VarValues* values);
+                       VarValues* values, const Tensor* own = nullptr);
 
  private:
   std::vector<Var*> vars_;

@@ -100,6 +100,8 @@ class Tensor {
   bool IsInitialized() const { return buf_ != nullptr; }
   bool OnHost() const { return buf_ == nullptr || buf_->allocator()->OnHost(); }
   bool RefCountIsOne() const { return buf_ != nullptr && buf_->RefCountIsOne(); }
+  // Whether exactly n Tensors hold the buffer (for an owner that keeps a reference of its own).
+  bool RefCountIs(int n) const { return buf_ != nullptr && buf_->RefCountIs(n); }
   bool SharesBufferWith(const Tensor& o) const { return buf_ != nullptr && buf_ == o.buf_; }
   Allocator* allocator() const { return buf_ ? buf_->allocator() : nullptr; }
 
