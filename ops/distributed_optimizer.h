@@ -34,7 +34,8 @@ struct DistributedOptimizerOptions {
   // than the gradient's factors (a^T b over the batch: the CIFAR MLP's [3072, 3000] weights
   // against 2 x 256 rows of 3072 + 3000), the ranks gather the factors instead, each
   // updates a slice of the rows with the whole batch's product, and the slices are
-  // gathered (dist::UpdateReplicas): half the elements moved on 2 ranks, and no sum. Where
+  // gathered (dist::UpdateReplicas): half the elements moved on 2 ranks, and no sum; ranks
+  // all on one host then share one copy in shared memory and gather only the factors. Where
   // the ranks' variables differ, each such step leaves every rank with the same variable:
   // rank 0's (or, by rows, each row its maker's) minus the summed update, where the
   // gradients' mean would have left each its own. Host memory only (CPU variables); the

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "rill/core/status.h"
+#include "rill/runtime/dist/node_segment.h"
 
 namespace rill::dist {
 namespace {
@@ -19,6 +20,7 @@ struct Statement {
   int64_t root;
   int64_t rows;
   int64_t variant;
+  int64_t segment;  // not compared: picks a replica update's way
   int32_t ndims;
   int32_t shown;  // dims recorded in `dims`
   int64_t dims[8];
@@ -69,6 +71,7 @@ Statement State(const CollectiveSpec& spec, const NcclReach& reach) {
   s.root = spec.root;
   s.rows = spec.rows;
   s.variant = spec.variant;
+  s.segment = spec.segment;
   s.ndims = spec.shape.dims();
   s.shown = std::min(s.ndims, 8);
   for (int d = 0; d < s.shown; ++d) s.dims[d] = spec.shape.dim_size(d);
@@ -187,9 +190,10 @@ std::vector<int64_t> GatherBytes(const std::vector<Statement>& all, int64_t row_
 // Where rank r's slice of m rows starts.
 int64_t FirstRow(int64_t m, int size, int r) { return m * r / size; }
 
-// UpdateReplicas's rows way. As in SumFilled, a fill that fails still takes part.
+// UpdateReplicas's rows and shared ways. As in SumFilled, a fill that fails still takes
+// part. Shared: every rank's buf is the same memory, so the rows need only a barrier.
 absl::Status RowsGathered(
-    Comm& comm, Started& s, const Tensor& buf, const Tensor& a, const Tensor& b,
+    Comm& comm, Started& s, const Tensor& buf, const Tensor& a, const Tensor& b, bool shared,
     const std::function<absl::Status(const Tensor&, const Tensor&, int64_t, int64_t)>& fill) {
   const int size = comm.size(), rank = comm.rank();
   const int64_t m = buf.dim_size(0), n = buf.dim_size(1);
@@ -213,7 +217,8 @@ absl::Status RowsGathered(
     RILL_RETURN_IF_ERROR(
         s.data->AllGatherV(b.data(), GatherBytes(s.all, n, b.dtype()), b_all.data()));
     const absl::Status filled = fill(a_all, b_all, rows[rank], rows[rank + 1] - rows[rank]);
-    RILL_RETURN_IF_ERROR(s.data->AllGatherV(mine, out_bytes, buf.data()));
+    RILL_RETURN_IF_ERROR(shared ? NodeBarrier(comm)
+                                : s.data->AllGatherV(mine, out_bytes, buf.data()));
     return filled;
   });
 }
@@ -259,9 +264,45 @@ absl::Status UpdateReplicas(Comm& comm, DataPlace& place, const CollectiveSpec& 
                             const Tensor& buf, const Tensor& a, const Tensor& b,
                             const ReplicaFills& fills) {
   RILL_ASSIGN_OR_RETURN(Started s, Start(comm, place, spec));
-  if (!GatherFactors(spec, s.all)) return SumFilled(comm, s, buf, fills.sum);
+  const bool rows = GatherFactors(spec, s.all);
+  const bool one_host = comm.local_size() == comm.size();
+  const auto every = [&](auto pred) {
+    return std::all_of(s.all.begin(), s.all.end(), [&](const Statement& st) { return pred(st); });
+  };
+  const bool shared = rows && one_host && s.all[0].segment > 0 &&
+                      every([&](const Statement& st) { return st.segment == s.all[0].segment; });
+  if (fills.taken != nullptr) {
+    *fills.taken = shared ? ReplicaWay::kShared : rows ? ReplicaWay::kRows : ReplicaWay::kSum;
+  }
+  if (shared) {
+    CountPath(4);
+    return RowsGathered(comm, s, buf, a, b, true, fills.rows);
+  }
+  // A rank that cannot leave still takes part (the others are in the transfer): it writes
+  // its own rows, and the others' same values, into the segment; its error is its result.
+  Tensor target = buf;
+  absl::Status left;
+  if (spec.segment > 0 && fills.leave) {
+    absl::StatusOr<Tensor> copy = fills.leave();
+    if (copy.ok()) target = *std::move(copy);
+    left = copy.status();
+  }
+  if (!rows) {
+    const absl::Status summed = SumFilled(comm, s, target, fills.sum);
+    return left.ok() ? summed : left;
+  }
   CountPath(3);
-  return RowsGathered(comm, s, buf, a, b, fills.rows);
+  const absl::Status updated = RowsGathered(comm, s, target, a, b, false, fills.rows);
+  if (!left.ok()) return left;  // it stated a segment: no rank adopts
+  if (!one_host || !fills.adopt || !every([](const Statement& st) { return st.segment == 0; })) {
+    return updated;
+  }
+  // Every rank takes part in the adoption, one whose update failed as unable to.
+  const int64_t m = target.dim_size(0);
+  const int64_t row0 = FirstRow(m, comm.size(), comm.rank());
+  const absl::Status adopted =
+      fills.adopt(comm, row0, FirstRow(m, comm.size(), comm.rank() + 1) - row0, updated.ok());
+  return updated.ok() ? adopted : updated;
 }
 
 absl::Status Broadcast(Comm& comm, DataPlace& place, const CollectiveSpec& spec, const Tensor& in,

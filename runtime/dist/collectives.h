@@ -35,6 +35,10 @@ struct CollectiveSpec {
   // How the data will move, where a collective has more than one way: compared across
   // ranks like the shape (a replica update: 1 when its factors can be gathered as rows).
   int64_t variant = 0;
+  // A replica update's copy of the variable: the number (> 0) of the node segment
+  // (node_segment.h) it lives in, where no reader holds it; 0 when it is private and may
+  // move into a new segment; -1 when it may not. Not compared: it picks the way.
+  int64_t segment = 0;
 };
 
 // out = the sum (or mean: the sum / size, integers truncated) over ranks of `in`; out may
@@ -59,10 +63,23 @@ absl::Status AllReduceFilled(Comm& comm, DataPlace& place, const CollectiveSpec&
 //   the same work on each), and the rows are gathered into every rank's buf in place. On
 //   2 ranks a rank then moves (k(m + n) + m n) / 2 elements, where the sum's ring moves m n
 //   and adds half of them; each row of the result comes from the rank that made it.
+// - shared, the rows way on a job whose ranks are all on one host and whose variables all
+//   live in the same node segment (spec.segment, the same number > 0 on every rank): one
+//   copy of the variable for all, so each rank's rows are written where every rank reads
+//   them, and a barrier replaces the rows' gather. After a rows way on one host where
+//   every rank stated 0, `adopt(comm, row0, count, ready)` runs on every rank (it may move the
+//   variable into a segment: a collective). Before any other way, a rank that stated a
+//   segment runs `leave()`, which gives the variable a private copy (the buffer to update
+//   instead), so no way writes memory that other ranks update too.
+enum class ReplicaWay { kSum, kRows, kShared };
 struct ReplicaFills {
   std::function<absl::Status(bool root)> sum;
   std::function<absl::Status(const Tensor& a_all, const Tensor& b_all, int64_t row0, int64_t count)>
       rows;
+  std::function<absl::StatusOr<Tensor>()> leave;
+  // `ready` false: this rank's update failed; it takes part as unable to share.
+  std::function<absl::Status(Comm& comm, int64_t row0, int64_t count, bool ready)> adopt;
+  ReplicaWay* taken = nullptr;  // set to the way taken, once chosen
 };
 absl::Status UpdateReplicas(Comm& comm, DataPlace& place, const CollectiveSpec& spec,
                             const Tensor& buf, const Tensor& a, const Tensor& b,

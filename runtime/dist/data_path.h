@@ -57,7 +57,8 @@ class DataPlace {
 };
 
 // Counts a collective's data path for dist::CollectivePaths: 0 host memory, 1 GPU memory
-// staged through the host, 2 NCCL, 3 a replica update by rows (collectives.h).
+// staged through the host, 2 NCCL, 3 a replica update by rows, 4 one in shared memory
+// (collectives.h).
 void CountPath(int path);
 
 // recv = the sum (or mean) over ranks of send, in host memory, through `comm`.

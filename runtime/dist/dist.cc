@@ -58,7 +58,7 @@ std::atomic<bool> g_nccl{true};
 
 void ShutdownAtExit() { Shutdown().IgnoreError(); }
 
-std::atomic<int64_t> g_paths[4];
+std::atomic<int64_t> g_paths[5];
 
 }  // namespace
 
@@ -110,6 +110,7 @@ PathCounts CollectivePaths() {
   c.staged = g_paths[1].load(std::memory_order_relaxed);
   c.nccl = g_paths[2].load(std::memory_order_relaxed);
   c.replica_rows = g_paths[3].load(std::memory_order_relaxed);
+  c.replica_shared = g_paths[4].load(std::memory_order_relaxed);
   return c;
 }
 

@@ -51,6 +51,9 @@ struct PathCounts {
   // Of the host ones, replica updates made as row slices from gathered factors
   // (DistributedOptimizerOptions::replicated_variables).
   int64_t replica_rows = 0;
+  // Replica updates whose ranks, all on one host, share one copy of the weight (its rows
+  // written in place, no gather): not counted in replica_rows.
+  int64_t replica_shared = 0;
 };
 PathCounts CollectivePaths();
 // Whether this build moves GPU tensors with NCCL (built with CUDA and NCCL found).

@@ -207,12 +207,22 @@ TEST(DataParallel, ReplicaUpdatesRunFusedAndFollowRankZero) {
   EXPECT_TRUE(SameAsRankZero(session, {m.w1, m.w2}));
 }
 
-// Replicas whose first layer's update goes by rows (gathered factors): the same training
-// as one process, once a step on every rank of a job of 2 or more.
+// How many replica updates went by rows (gathered) and how many shared one copy since
+// `since`, against what a job of 2 or more ranks on one host makes: the first by rows, the
+// rest in the shared copy the ranks moved into after it.
+void ExpectRowsThenShared(const dist::PathCounts& since, int64_t rows, int64_t shared) {
+  const dist::PathCounts now = dist::CollectivePaths();
+  const bool many = dist::Size() > 1;
+  EXPECT_EQ(now.replica_rows - since.replica_rows, many ? rows : 0);
+  EXPECT_EQ(now.replica_shared - since.replica_shared, many ? shared : 0);
+}
+
+// Replicas whose first layer's update goes by rows (gathered factors), then in one shared
+// copy: the same training as one process.
 TEST(DataParallel, SgdOnReplicasByRowsEqualsOneProcessWithNTimesTheBatch) {
-  const int64_t before = dist::CollectivePaths().replica_rows;
+  const dist::PathCounts before = dist::CollectivePaths();
   ExpectSameTraining(Sgd, Replicas(), kWide);
-  EXPECT_EQ(dist::CollectivePaths().replica_rows - before, dist::Size() > 1 ? kSteps : 0);
+  ExpectRowsThenShared(before, 1, kSteps - 1);
 }
 
 // With a batch that differs between ranks (4, 5, 6 rows), each rank's rows of the gathered
@@ -223,9 +233,9 @@ TEST(DataParallel, ReplicasByRowsWithUnevenBatchesUpdateAsThePlainMean) {
   Model plain, rows;
   Build(&plain, std::make_shared<dist::DistributedOptimizer>(Sgd()), 1, uneven);
   Build(&rows, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1, uneven);
-  const int64_t before = dist::CollectivePaths().replica_rows;
+  const dist::PathCounts before = dist::CollectivePaths();
   const std::vector<Tensor> got = Train(&rows, true);
-  EXPECT_EQ(dist::CollectivePaths().replica_rows - before, dist::Size() > 1 ? kSteps : 0);
+  ExpectRowsThenShared(before, 1, kSteps - 1);
   double moved = 0;
   EXPECT_LE(LargestDifference(got, Train(&plain, true), &moved), 1e-5);
   EXPECT_GT(moved, 0.1);
@@ -242,6 +252,88 @@ TEST(DataParallel, ReplicaUpdatesByRowsLeaveRanksAlike) {
   EXPECT_EQ(SameAsRankZero(session, {m.w1}), dist::Size() == 1 || dist::Rank() == 0);
   EXPECT_EQ(TracedOps(session, m, "_MatMulAllReduceApplyGradientDescent"), 2);
   EXPECT_TRUE(SameAsRankZero(session, {m.w1, m.w2}));
+}
+
+// One step of the global batch `step` on this rank's rows of it, fetching `fetch` too.
+void StepOnThisRank(Session& session, const Model& m, int step,
+                    const std::vector<Output>& fetch = {}) {
+  const Dims& d = m.dims;
+  const int all = d.FirstRowOf(dist::Size()), first = d.FirstRowOf(dist::Rank());
+  const Tensor x = Rows(Batch(step, all, d.in, 1), first, d.RowsOf(dist::Rank()));
+  const Tensor y = Rows(Batch(step, all, d.out, 2), first, d.RowsOf(dist::Rank()));
+  std::vector<Tensor> out;
+  RILL_ASSERT_OK(session.Run({{m.x, x}, {m.y, y}}, fetch, {m.step}, &out));
+}
+
+// Two plans of one session (a step with a fetch and one without) update the same weight by
+// turns: they share its one copy as one plan does.
+TEST(DataParallel, TwoPlansOfOneSessionShareOneCopy) {
+  Model m;
+  Build(&m, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1, kWide);
+  Session session(m.scope);
+  RILL_ASSERT_OK(session.Run({}, {}, {ops::GlobalVariablesInitializer(m.scope)}, nullptr));
+  const dist::PathCounts since = dist::CollectivePaths();
+  for (int step = 0; step < 8; ++step) {
+    StepOnThisRank(session, m, step, step % 2 ? std::vector<Output>{m.b1} : std::vector<Output>{});
+  }
+  ExpectRowsThenShared(since, 1, 7);
+  EXPECT_TRUE(SameAsRankZero(session, {m.w1}));
+}
+
+// A weight rank 0 fetched from the shared copy keeps its value while training goes on: that
+// rank's next update writes a private copy, so every rank leaves the shared one for the
+// step (by rows, ranks alike after it); they wait a step, move into a new shared copy by
+// rows, and share it again.
+TEST(DataParallel, AWeightFetchedFromTheSharedCopyNeverChanges) {
+  Model m;
+  Build(&m, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1, kWide);
+  Session session(m.scope);
+  RILL_ASSERT_OK(session.Run({}, {}, {ops::GlobalVariablesInitializer(m.scope)}, nullptr));
+  dist::PathCounts since = dist::CollectivePaths();
+  for (int step = 0; step < 2; ++step) StepOnThisRank(session, m, step);
+  ExpectRowsThenShared(since, 1, 1);
+  std::vector<Tensor> held;
+  RILL_ASSERT_OK(session.Run({m.w1}, &held));
+  if (dist::Rank() != 0) held.clear();
+  const std::vector<double> seen = held.empty() ? std::vector<double>() : ToDoubles(held[0]);
+  since = dist::CollectivePaths();
+  StepOnThisRank(session, m, 2);
+  ExpectRowsThenShared(since, 1, 0);
+  if (!held.empty()) {
+    EXPECT_EQ(ToDoubles(held[0]), seen);
+  }
+  EXPECT_TRUE(SameAsRankZero(session, {m.w1}));
+  held.clear();
+  since = dist::CollectivePaths();
+  for (int step = 3; step < 6; ++step) StepOnThisRank(session, m, step);
+  ExpectRowsThenShared(since, 2, 1);
+  EXPECT_TRUE(SameAsRankZero(session, {m.w1}));
+}
+
+// A weight assigned on rank 0 alone changes on rank 0 alone (the assignment writes a private
+// copy, not the shared one); the next update leaves the shared copy, and each row ends as
+// its rank's row minus the summed update, so the ranks are alike again after it.
+TEST(DataParallel, AnAssignmentOnOneRankLeavesTheOthersWeights) {
+  Model m;
+  Build(&m, std::make_shared<dist::DistributedOptimizer>(Sgd(), Replicas()), 1, kWide);
+  Operation zero = ops::Assign(m.scope, m.w1, ops::ZerosLike(m.scope, m.w1)).operation;
+  Session session(m.scope);
+  RILL_ASSERT_OK(session.Run({}, {}, {ops::GlobalVariablesInitializer(m.scope)}, nullptr));
+  for (int step = 0; step < 2; ++step) StepOnThisRank(session, m, step);
+  std::vector<Tensor> before, after;
+  RILL_ASSERT_OK(session.Run({m.w1}, &before));
+  if (dist::Rank() == 0) {
+    RILL_ASSERT_OK(session.Run({}, {}, {zero}, nullptr));
+  }
+  RILL_ASSERT_OK(session.Run({m.w1}, &after));
+  const std::vector<double> was = ToDoubles(before[0]), now = ToDoubles(after[0]);
+  EXPECT_EQ(now, dist::Rank() == 0 ? std::vector<double>(was.size(), 0.0) : was);
+  before.clear();
+  after.clear();
+  const dist::PathCounts since = dist::CollectivePaths();
+  StepOnThisRank(session, m, 2);
+  ExpectRowsThenShared(since, 1, 0);
+  EXPECT_TRUE(SameAsRankZero(session, {m.w1}));
 }
 
 }  // namespace

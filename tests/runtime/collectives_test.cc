@@ -107,6 +107,68 @@ TEST(Collectives, AReplicaUpdateGathersRowsWhenTheFactorsAreSmaller) {
   EXPECT_TRUE(comm.gathered.empty());
 }
 
+// Where every rank states the same shared copy (segment 5) on one host, the update writes
+// its rows there and gathers only the factors; a rank that states another number leaves
+// its copy (a private one to update) and the rows are gathered; where every rank may share
+// (0), the rows way ends with the move into shared memory, which no rank makes when one may
+// not (-1) or when the sum is the way.
+TEST(Collectives, AReplicaUpdateSharesOneCopyOnlyWhenEveryRankStatesIt) {
+  struct Case {
+    int64_t mine, theirs, rows;
+    dist::ReplicaWay way;
+    std::vector<std::string> calls;
+    size_t gathers;
+  };
+  const std::vector<Case> cases = {
+      {5, 5, 1, dist::ReplicaWay::kShared, {"rows 0+4"}, 2},
+      {5, 0, 1, dist::ReplicaWay::kRows, {"leave", "rows 0+4"}, 3},
+      {0, 5, 1, dist::ReplicaWay::kRows, {"rows 0+4"}, 3},
+      {0, 0, 1, dist::ReplicaWay::kRows, {"rows 0+4", "adopt 0+4"}, 3},
+      {0, -1, 1, dist::ReplicaWay::kRows, {"rows 0+4"}, 3},
+      {5, 5, 3, dist::ReplicaWay::kSum, {"leave", "sum"}, 0},
+      {0, 0, 3, dist::ReplicaWay::kSum, {"sum"}, 0},
+  };
+  dist::HostPlace host;
+  for (const Case& c : cases) {
+    dist::CollectiveSpec spec = Spec(TensorShape({8, 6}));
+    spec.kind = dist::CollectiveKind::kReplicaUpdate;
+    spec.variant = 1;
+    spec.rows = c.rows;
+    spec.segment = c.theirs;
+    const std::vector<char> stated = Statement(spec);
+    spec.segment = c.mine;
+    FakeComm comm(2, [&](void* st) { std::memcpy(st, stated.data(), stated.size()); });
+    Tensor buf(DT_FLOAT, TensorShape({8, 6}));
+    Tensor a(DT_FLOAT, TensorShape({c.rows, 8})), b(DT_FLOAT, TensorShape({c.rows, 6}));
+    std::vector<std::string> calls;
+    dist::ReplicaWay way = dist::ReplicaWay::kSum;
+    dist::ReplicaFills fills;
+    fills.sum = [&](bool) {
+      calls.push_back("sum");
+      return absl::OkStatus();
+    };
+    fills.rows = [&](const Tensor&, const Tensor&, int64_t row0, int64_t count) {
+      calls.push_back(absl::StrCat("rows ", row0, "+", count));
+      return absl::OkStatus();
+    };
+    fills.leave = [&]() -> absl::StatusOr<Tensor> {
+      calls.push_back("leave");
+      return Tensor(DT_FLOAT, TensorShape({8, 6}));
+    };
+    fills.adopt = [&](dist::Comm&, int64_t row0, int64_t count, bool ready) {
+      calls.push_back(absl::StrCat("adopt ", row0, "+", count, ready ? "" : " unready"));
+      return absl::OkStatus();
+    };
+    fills.taken = &way;
+    const absl::Status st = dist::UpdateReplicas(comm, host, spec, buf, a, b, fills);
+    const std::string which = absl::StrCat("mine ", c.mine, ", theirs ", c.theirs);
+    EXPECT_TRUE(st.ok()) << which << ": " << st;
+    EXPECT_EQ(way, c.way) << which;
+    EXPECT_EQ(calls, c.calls) << which;
+    EXPECT_EQ(comm.gathered.size(), c.gathers) << which;
+  }
+}
+
 // A place that states a GPU NCCL can reach and records the path every rank agreed on.
 class NcclAblePlace : public dist::DataPlace {
  public:
