@@ -1,17 +1,20 @@
-// ONNX's If and Loop as rill's If and While (ops/control_flow_ops.h). Each subgraph becomes
+// ONNX's If, Loop and Scan as rill's If and While (ops/control_flow_ops.h). Each subgraph becomes
 // a function; the outer values it reads become arguments (captures), passed by the node.
 // If's branches take the same captures (the union of both's); an If whose condition the
 // graph already knows becomes its branch's nodes. Loop becomes a While whose
 // loop variables are (iteration, trip limit, condition, ONNX's loop-carried values,
 // one accumulator per scan output, captures): the body adds one to the iteration and
-// appends each scan output to its accumulator, stacked along a new first axis.
+// appends each scan output to its accumulator, stacked along a new first axis. Scan is a
+// While over its scan inputs' length whose body reads each input's slice at the iteration.
 #include <algorithm>
 #include <limits>
 #include <set>
 
+#include "absl/strings/match.h"
 #include "rill/core/function.h"
 #include "rill/ops/array_ops.h"
 #include "rill/ops/control_flow_ops.h"
+#include "rill/ops/gather_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/runtime/onnx/converter.h"
 #include "rill/runtime/onnx/known_values.h"
@@ -141,6 +144,48 @@ struct LoopVars {
   std::vector<PartialTensorShape> shapes;
 };
 
+// One accumulator loop variable per body output from `first` on: each iteration appends the
+// output to it along a new first axis.
+void AddAccumulators(const Scope& root, const std::vector<Output>& outs, size_t first,
+                     std::vector<Output>* args, std::vector<Output>* rets, LoopVars* vars) {
+  for (size_t j = first; j < outs.size(); ++j) {
+    auto acc = ops::Placeholder(root.WithOpName(absl::StrCat("scan", j)), outs[j].type());
+    args->push_back(acc);
+    rets->push_back(AppendAlongNewAxis(root, acc, outs[j]));
+    vars->types.push_back(outs[j].type());
+    vars->shapes.emplace_back();
+  }
+}
+
+// Ends a While body: the values in `carried` (passed on unchanged) and then the captures'
+// become loop variables after `args` and `rets`, and the body is made. *outer gets the
+// captured outer values.
+absl::StatusOr<FunctionRef> FinishBody(const NodeContext& c, const Scope& root,
+                                       std::vector<Output> args, std::vector<Output> rets,
+                                       const std::vector<Output>& carried,
+                                       const std::vector<Capture>& caps, LoopVars* vars,
+                                       std::vector<Output>* outer) {
+  std::vector<Output> passed = carried;
+  outer->clear();
+  for (const Capture& k : caps) {
+    passed.push_back(k.inner);
+    outer->push_back(k.outer);
+  }
+  for (const Output& v : passed) {
+    args.push_back(v);
+    rets.push_back(v);
+    vars->types.push_back(v.type());
+    vars->shapes.push_back(v.shape());
+  }
+  RILL_RETURN_IF_ERROR(root.status());
+  std::vector<Node*> arg_nodes;
+  for (const Output& a : args) arg_nodes.push_back(a.node());
+  std::vector<NodeOut> ret_outs;
+  for (const Output& r : rets) ret_outs.push_back({r.node(), r.index()});
+  return Function::Create(absl::StrCat(c.node().name(), "/body"), root.graph_as_shared_ptr(),
+                          arg_nodes, ret_outs);
+}
+
 // The While's body for `vars` (ONNX's loop-carried values first, with the shapes given):
 // args (i, m, cond, v..., acc..., captures...); fills vars' accumulator and capture
 // entries, *outer with the captured values.
@@ -169,28 +214,8 @@ absl::StatusOr<FunctionRef> LoopBody(NodeContext& c, const std::vector<std::stri
   for (int k = 0; k < vars->n; ++k) rets.push_back(outs[1 + k]);
   vars->types.resize(3 + vars->n);
   vars->shapes.resize(3 + vars->n);
-  for (size_t j = 1 + vars->n; j < outs.size(); ++j) {
-    auto acc = ops::Placeholder(root.WithOpName(absl::StrCat("scan", j)), outs[j].type());
-    args.push_back(acc);
-    rets.push_back(AppendAlongNewAxis(root, acc, outs[j]));
-    vars->types.push_back(outs[j].type());
-    vars->shapes.emplace_back();
-  }
-  outer->clear();
-  for (const Capture& k : caps) {
-    args.push_back(k.inner);
-    rets.push_back(k.inner);
-    outer->push_back(k.outer);
-    vars->types.push_back(k.inner.type());
-    vars->shapes.push_back(k.inner.shape());
-  }
-  RILL_RETURN_IF_ERROR(root.status());
-  std::vector<Node*> arg_nodes;
-  for (const Output& a : args) arg_nodes.push_back(a.node());
-  std::vector<NodeOut> ret_outs;
-  for (const Output& r : rets) ret_outs.push_back({r.node(), r.index()});
-  return Function::Create(absl::StrCat(c.node().name(), "/body"), root.graph_as_shared_ptr(),
-                          arg_nodes, ret_outs);
+  AddAccumulators(root, outs, 1 + vars->n, &args, &rets, vars);
+  return FinishBody(c, root, std::move(args), std::move(rets), {}, caps, vars, outer);
 }
 
 // (iteration < trip count) and cond.
@@ -255,10 +280,185 @@ absl::Status ConvertLoop(NodeContext& c) {
   return absl::OkStatus();
 }
 
+// Scan (opset 9 on; opset 8's batched form is not converted): N states and M scan inputs,
+// a body of N + M inputs (the states, then one slice of each scan input) and N + K outputs
+// (the new states, then one element of each scan output).
+std::string ScanSupport(const SupportView& v) {
+  const ::onnx::GraphProto* g = GraphAttr(v.attrs, "body");
+  if (g == nullptr) return "no 'body' graph";
+  const int64_t m = v.attrs.i("num_scan_inputs", -1), n = v.node.input_size() - m;
+  if (m < 1 || n < 0) return absl::StrCat("num_scan_inputs ", m, " of ", v.node.input_size());
+  if (g->input_size() != v.node.input_size() || g->output_size() < n ||
+      v.node.output_size() > g->output_size()) {
+    return absl::StrCat("the body's ", g->input_size(), " inputs and ", g->output_size(),
+                        " outputs do not fit the node's ", v.node.input_size(), " inputs and ",
+                        v.node.output_size(), " outputs");
+  }
+  const int64_t k = g->output_size() - n;
+  for (auto [name, count] : {std::pair<const char*, int64_t>{"scan_input_axes", m},
+                             {"scan_input_directions", m},
+                             {"scan_output_axes", k},
+                             {"scan_output_directions", k}}) {
+    const std::vector<int64_t> vals = v.attrs.ints(name);
+    if (v.attrs.has(name) && static_cast<int64_t>(vals.size()) != count) {
+      return absl::StrCat(name, " has ", vals.size(), " values for ", count);
+    }
+    const bool directions = absl::StrContains(name, "directions");
+    for (int64_t x : vals) {
+      if (directions && x != 0 && x != 1) return absl::StrCat(name, " holds ", x);
+    }
+  }
+  return "";
+}
+
+// One of Scan's per-input or per-output attributes, 0 where it is absent.
+int64_t ScanAttr(const NodeContext& c, const char* name, int i) {
+  const std::vector<int64_t> v = c.attrs().ints(name);
+  return i < static_cast<int>(v.size()) ? v[i] : 0;
+}
+
+// Scan's While body: args (i, T, states..., accumulators..., scan inputs..., captures...).
+// Each scan input is read at i (or T - 1 - i in reverse) along its axis.
+absl::StatusOr<FunctionRef> ScanBody(NodeContext& c, const std::vector<std::string>& names, int n,
+                                     int m, LoopVars* vars, std::vector<Output>* outer,
+                                     std::vector<int64_t>* element_ranks) {
+  const ::onnx::GraphProto& g = *GraphAttr(c.attrs(), "body");
+  Scope root = Scope::NewRootScope();
+  auto arg = [&](const std::string& name, size_t at) {
+    return Output(ops::Placeholder(root.WithOpName(name), vars->types[at],
+                                   ops::Placeholder::Shape(vars->shapes[at])));
+  };
+  std::vector<Output> args = {arg("iteration", 0), arg("trip_count", 1)};
+  std::map<std::string, Output> bound;
+  for (int s = 0; s < n; ++s) {
+    args.push_back(arg(absl::StrCat("state", s), 2 + s));
+    bound[g.input(s).name()] = args.back();
+  }
+  const int k = g.output_size() - n;
+  std::vector<Output> inputs;
+  for (int j = 0; j < m; ++j) {
+    inputs.push_back(arg(absl::StrCat("scan_input", j), 2 + n + k + j));
+    const int64_t axis = NormalizeAxis(ScanAttr(c, "scan_input_axes", j), RankOf(inputs[j]));
+    if (axis < 0) {
+      return c.Error("scan input ", j, " has no axis ", ScanAttr(c, "scan_input_axes", j));
+    }
+    const Output at = ScanAttr(c, "scan_input_directions", j) == 0
+                          ? args[0]
+                          : ops::Sub(root, ops::Sub(root, args[1], int64_t{1}), args[0]);
+    bound[g.input(n + j).name()] = ops::GatherV2(root, inputs[j], at, axis);
+  }
+  std::vector<Capture> caps;
+  RILL_ASSIGN_OR_RETURN(std::vector<Output> outs,
+                        c.subgraphs()->Convert(g, root, bound, names, &caps));
+  std::vector<Output> rets = {ops::Add(root, args[0], int64_t{1}), args[1]};
+  for (int s = 0; s < n; ++s) rets.push_back(outs[s]);
+  vars->types.resize(2 + n);
+  vars->shapes.resize(2 + n);
+  element_ranks->clear();
+  for (int j = 0; j < k; ++j) element_ranks->push_back(RankOf(outs[n + j]));
+  AddAccumulators(root, outs, n, &args, &rets, vars);
+  return FinishBody(c, root, std::move(args), std::move(rets), inputs, caps, vars, outer);
+}
+
+// A scan output as ONNX places it: the elements stacked along a new first axis, reversed
+// for a reverse direction, then that axis moved to scan_output_axes.
+// `element_rank`: the rank of the body's output (-1 unknown).
+absl::StatusOr<Output> PlaceScanOutput(NodeContext& c, Output stacked, int j,
+                                       int64_t element_rank) {
+  if (ScanAttr(c, "scan_output_directions", j) == 1) {
+    stacked = c.Op("ReverseV2", {stacked, c.Int32s({0})});
+  }
+  const int64_t rank = element_rank < 0 ? -1 : element_rank + 1;
+  const int64_t given = ScanAttr(c, "scan_output_axes", j);
+  if (given == 0) return stacked;
+  const int64_t axis = NormalizeAxis(given, rank);
+  if (axis < 0) return c.Error("scan output ", j, " of rank ", rank, " has no axis ", given);
+  std::vector<int64_t> perm;
+  for (int64_t d = 1; d <= axis; ++d) perm.push_back(d);
+  perm.push_back(0);
+  for (int64_t d = axis + 1; d < rank; ++d) perm.push_back(d);
+  return c.Op("Transpose", {stacked, c.Int32s(perm)});
+}
+
+// Scan's loop variables before its body is built: (i, T, the N states, K accumulators
+// whose types the body decides, the M scan inputs).
+LoopVars ScanVars(const NodeContext& c, int n, int m, int k) {
+  LoopVars vars;
+  vars.types = {DT_INT64, DT_INT64};
+  vars.shapes = {PartialTensorShape(TensorShape()), PartialTensorShape(TensorShape())};
+  for (int i = 0; i < n + k + m; ++i) {
+    const bool acc = i >= n && i < n + k;
+    vars.types.push_back(acc ? DT_FLOAT : c.input(i < n ? i : i - k).type());
+    vars.shapes.push_back(acc ? PartialTensorShape() : c.input(i < n ? i : i - k).shape());
+  }
+  return vars;
+}
+
+absl::Status ConvertScan(NodeContext& c) {
+  if (c.subgraphs() == nullptr) return c.Error("subgraphs cannot be converted here");
+  const int m = static_cast<int>(c.attrs().i("num_scan_inputs", 1)), n = c.num_inputs() - m;
+  const int k = GraphAttr(c.attrs(), "body")->output_size() - n;
+  LoopVars vars = ScanVars(c, n, m, k);
+  std::vector<std::string> names;
+  FreeNames(*GraphAttr(c.attrs(), "body"), &names);
+  std::vector<Output> outer;
+  std::vector<int64_t> ranks;  // of each scan output's elements
+  LoopVars built = vars;
+  RILL_ASSIGN_OR_RETURN(FunctionRef body, ScanBody(c, names, n, m, &built, &outer, &ranks));
+  // States whose shape the body changes are carried with unknown shapes.
+  bool settled = true;
+  for (int s = 0; s < n; ++s) {
+    if (ops::CommonShape(vars.shapes[2 + s], body->ret_shape(2 + s)) != vars.shapes[2 + s]) {
+      vars.shapes[2 + s] = PartialTensorShape();
+      settled = false;
+    }
+  }
+  if (!settled) {
+    built = vars;
+    RILL_ASSIGN_OR_RETURN(body, ScanBody(c, names, n, m, &built, &outer, &ranks));
+  }
+  RILL_ASSIGN_OR_RETURN(
+      FunctionRef cond,
+      ops::MakeFunction(absl::StrCat(c.node().name(), "/cond"), built.types, built.shapes,
+                        [](const Scope& s, const std::vector<Output>& a, std::vector<Output>* r) {
+                          r->push_back(ops::Less(s, a[0], a[1]));
+                          return s.status();
+                        }));
+  const Output first = c.input(n);
+  const int64_t axis0 = NormalizeAxis(ScanAttr(c, "scan_input_axes", 0), RankOf(first));
+  if (axis0 < 0) return c.Error("scan input 0 has no axis ", ScanAttr(c, "scan_input_axes", 0));
+  const Output length =
+      c.Op("Reshape", {c.Op("Slice", {c.Op("Shape", {first}, {{"out_type", DT_INT64}}),
+                                      c.Int64s({axis0}), c.Int64s({1})}),
+                       c.Int32s({})});
+  std::vector<Output> inputs = {c.Const(Tensor(int64_t{0})), length};
+  for (int s = 0; s < n; ++s) inputs.push_back(c.input(s));
+  for (int j = 0; j < k; ++j)
+    inputs.push_back(c.Const(Tensor(built.types[2 + n + j], TensorShape({0}))));
+  for (int j = 0; j < m; ++j) inputs.push_back(c.input(n + j));
+  inputs.insert(inputs.end(), outer.begin(), outer.end());
+  const Operation op = c.OpNode("While", inputs, {{"cond", cond}, {"body", body}});
+  RILL_RETURN_IF_ERROR(c.scope().status());
+  for (int i = 0; i < c.node().output_size(); ++i) {
+    Output out(op.node(), 2 + i);
+    if (i >= n) {
+      RILL_ASSIGN_OR_RETURN(out, PlaceScanOutput(c, out, i - n, ranks[i - n]));
+    }
+    c.set_output(i, out);
+  }
+  return absl::OkStatus();
+}
+
 [[maybe_unused]] const bool kConvertControlRegistered = [] {
   auto* r = ConverterRegistry::Global();
   r->Register({"If", 1, IfSupport, ConvertIf});
   r->Register({"Loop", 1, LoopSupport, ConvertLoop});
+  r->Register({"Scan", 8,
+               [](const SupportView&) -> std::string {
+                 return "opset 8's Scan (a batch axis and sequence_lens) is not converted";
+               },
+               [](NodeContext& c) { return c.Error("opset 8's Scan is not converted"); }});
+  r->Register({"Scan", 9, ScanSupport, ConvertScan});
   return true;
 }();
 

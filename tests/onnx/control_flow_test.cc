@@ -1,6 +1,7 @@
 // ONNX's If and Loop through the importer: branches and bodies that read outer values, an
 // If the importer resolves itself, Loop's carried values and scan outputs, and recurrent
 // ops over a sequence whose length is known only when the model runs, run and trained.
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "onnx/onnx_pb.h"
@@ -155,6 +156,85 @@ TEST(OnnxControlFlow, LoopCarriesValuesAndStacksScanOutputs) {
       EXPECT_EQ(out[1].flat<float>()(2 * i + 1), 10 * running) << i;
     }
   }
+}
+
+void AddIntsAttr(::onnx::NodeProto* n, const std::string& name, std::vector<int64_t> v) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(::onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+// Scan over a [3, 2] (axis 0, forward) and b [2, 3] (axis 1, reverse) with a state s:
+// s += a_t, y1 = s stacked along axis 0, y2 = b_t * a_t stacked along axis 1 in reverse.
+TEST(OnnxControlFlow, ScanSlicesItsInputsAndPlacesItsOutputsByAxisAndDirection) {
+  auto m = NewModel(16);
+  AddInput(&m, "s0", {2});
+  AddInput(&m, "a", {-1, 2});
+  AddInput(&m, "b", {2, -1});
+  auto* node = AddNode(&m, "Scan", {"s0", "a", "b"}, {"s", "y1", "y2"});
+  auto* n = node->add_attribute();
+  n->set_name("num_scan_inputs");
+  n->set_type(::onnx::AttributeProto::INT);
+  n->set_i(2);
+  AddIntsAttr(node, "scan_input_axes", {0, 1});
+  AddIntsAttr(node, "scan_input_directions", {0, 1});
+  AddIntsAttr(node, "scan_output_axes", {0, -1});
+  AddIntsAttr(node, "scan_output_directions", {0, 1});
+  auto* body = AddGraphAttr(node, "body");
+  AddInput(body, "s_in", {2});
+  AddInput(body, "a_t", {2});
+  AddInput(body, "b_t", {2});
+  AddNode(body, "Add", {"s_in", "a_t"}, {"s_out"});
+  AddNode(body, "Identity", {"s_out"}, {"y1_t"});
+  AddNode(body, "Mul", {"b_t", "a_t"}, {"y2_t"});
+  for (const char* o : {"s_out", "y1_t", "y2_t"}) AddOutput(body, o);
+  for (const char* o : {"s", "y1", "y2"}) AddOutput(&m, o);
+  Scope root = Scope::NewRootScope();
+  auto model = onnx::ImportModel(root, Bytes(m));
+  ASSERT_TRUE(model.ok()) << model.status();
+  EXPECT_TRUE(HasOp(*root.graph(), "While"));
+  Session session(root);
+  const Tensor s0 = Floats({2}, {0.5f, -1}), a = Floats({3, 2}, {1, 2, 3, 4, 5, 6});
+  const Tensor b = Floats({2, 3}, {1, 10, 100, -1, -10, -100});
+  std::vector<Tensor> out;
+  ASSERT_TRUE(session
+                  .Run({{model->input("s0"), s0}, {model->input("a"), a}, {model->input("b"), b}},
+                       {model->output("s"), model->output("y1"), model->output("y2")}, &out)
+                  .ok());
+  ASSERT_EQ(out[1].shape(), TensorShape({3, 2}));
+  ASSERT_EQ(out[2].shape(), TensorShape({2, 3}));
+  float s[2] = {0.5f, -1};
+  for (int t = 0; t < 3; ++t) {
+    for (int c = 0; c < 2; ++c) {
+      const float at = a.flat<float>()(2 * t + c), bt = b.flat<float>()(3 * c + (2 - t));
+      s[c] += at;
+      EXPECT_EQ(out[1].flat<float>()(2 * t + c), s[c]) << t << "," << c;
+      EXPECT_EQ(out[2].flat<float>()(3 * c + (2 - t)), bt * at) << t << "," << c;
+    }
+  }
+  EXPECT_EQ(out[0].flat<float>()(0), s[0]);
+  EXPECT_EQ(out[0].flat<float>()(1), s[1]);
+}
+
+// Opset 8's Scan (batched, with sequence_lens) is refused, saying so.
+TEST(OnnxControlFlow, OpsetEightScanIsRefusedSayingWhy) {
+  auto m = NewModel(8);
+  AddInput(&m, "x", {1, 3, 2});
+  auto* node = AddNode(&m, "Scan", {"", "x"}, {"y"});
+  auto* n = node->add_attribute();
+  n->set_name("num_scan_inputs");
+  n->set_type(::onnx::AttributeProto::INT);
+  n->set_i(1);
+  auto* body = AddGraphAttr(node, "body");
+  AddInput(body, "x_t", {2});
+  AddNode(body, "Identity", {"x_t"}, {"y_t"});
+  AddOutput(body, "y_t");
+  AddOutput(&m, "y");
+  Scope root = Scope::NewRootScope();
+  auto model = onnx::ImportModel(root, Bytes(m));
+  ASSERT_FALSE(model.ok());
+  EXPECT_TRUE(absl::StrContains(model.status().message(), "opset 8's Scan")) << model.status();
 }
 
 // An LSTM over X [T, 1, 2] whose T is unknown while importing (a While loop) gives what
