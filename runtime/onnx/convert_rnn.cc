@@ -5,9 +5,10 @@
 // equations. Both directions and bidirectional, initial states, LSTM peepholes and GRU's
 // linear_before_reset and layout 1 (batch first) are supported; the sequence length must be
 // known while importing for the unrolled form; a length known only when the model runs
-// becomes a While loop over the steps (the same Step in its body). sequence_lens, clip,
-// input_forget and activations other than Sigmoid, Tanh and Relu are reported as
-// unsupported.
+// becomes a While loop over the steps (the same Step in its body). With sequence_lens, a
+// batch row's steps at and past its length keep its state and output zeros (as ONNX
+// Runtime: a reverse direction then starts at the row's last step). clip, input_forget and
+// activations other than Sigmoid, Tanh and Relu are reported as unsupported.
 #include "rill/ops/control_flow_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/runtime/onnx/converter.h"
@@ -30,7 +31,6 @@ std::vector<std::string> Activations(const NodeAttrs& a) {
 }
 
 std::string RnnSupport(const SupportView& v, Cell cell) {
-  if (v.has_input(4)) return "sequence_lens";
   if (v.attrs.has("clip")) return "clip";
   if (v.attrs.i("input_forget", 0) != 0) return "input_forget";
   if (v.attrs.has("activation_alpha") || v.attrs.has("activation_beta"))
@@ -126,6 +126,24 @@ State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, con
   return {c.Op("Add", {c.Op("Mul", {c.Op("Sub", {one, z}), ht}), c.Op("Mul", {z, s.h})}), Output()};
 }
 
+// Step, where `lens` (sequence_lens as int64 [B, 1]) is given, for the rows still in
+// their sequence at step t: the others keep their state and output zeros. Returns the
+// output; *s becomes the new state.
+Output LiveStep(const NodeContext& c, const Params& p, int dir, const Output& xw, const Output& t,
+                const Output& lens, State* s, const Output& rt, const Output& rb,
+                const Output& peep) {
+  const State next = Step(c, p, dir, xw, *s, rt, rb, peep);
+  if (lens.node() == nullptr) {
+    *s = next;
+    return next.h;
+  }
+  const Output live = c.Op("Less", {t, lens});  // [B, 1]
+  const Output y = c.Op("SelectV2", {live, next.h, ScalarLike(c, next.h, 0)});
+  s->h = c.Op("SelectV2", {live, next.h, s->h});
+  if (p.cell == Cell::kLstm) s->c = c.Op("SelectV2", {live, next.c, s->c});
+  return y;
+}
+
 // The stack of h's a loop starts with: [0, B, H], so that a step appends with one Concat.
 Output EmptyStack(const NodeContext& c, const Output& h) {
   return c.Op("Reshape", {c.Const(Tensor(h.type(), TensorShape({0}))),
@@ -137,7 +155,7 @@ Output EmptyStack(const NodeContext& c, const Output& h) {
 // body is Step on xw's row for this step. Returns the h's [T, B, H] in time order.
 absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int dir, bool reverse,
                                     const Output& xw, State* s, const Output& rt, const Output& rb,
-                                    const Output& peep) {
+                                    const Output& peep, const Output& lens) {
   const bool lstm = p.cell == Cell::kLstm;
   Output length = DimOf(c, xw, 0, DT_INT64);
   std::vector<Output> init = {c.Const(Tensor(int64_t{0})),
@@ -148,7 +166,8 @@ absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int d
                               xw,
                               rt,
                               rb,
-                              peep.node() != nullptr ? peep : rb};
+                              peep.node() != nullptr ? peep : rb,
+                              lens.node() != nullptr ? lens : c.Int64s({0})};
   std::vector<DataType> types;
   std::vector<PartialTensorShape> shapes;
   for (const Output& o : init) {
@@ -169,18 +188,20 @@ absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int d
     Output t =
         reverse ? in.Op("Sub", {in.Op("Sub", {a[1], a[0]}), in.Const(Tensor(int64_t{1}))}) : a[0];
     Output row = in.Op("GatherV2", {a[5], t, in.Const(Tensor(int64_t{0}))});
-    State next =
-        Step(in, p, dir, row, {a[2], a[3]}, a[6], a[7], peep.node() != nullptr ? a[8] : Output());
+    State next{a[2], a[3]};
+    Output y = LiveStep(in, p, dir, row, t, lens.node() != nullptr ? a[9] : Output(), &next, a[6],
+                        a[7], peep.node() != nullptr ? a[8] : Output());
     *r = {ops::Add(f, a[0], int64_t{1}),
           a[1],
           next.h,
           lstm ? next.c : next.h,
-          in.Op("ConcatV2", {a[4], in.Op("ExpandDims", {next.h, in.Const(Tensor(int64_t{0}))}),
-                             ScalarI32(in, 0)}),
+          in.Op("ConcatV2",
+                {a[4], in.Op("ExpandDims", {y, in.Const(Tensor(int64_t{0}))}), ScalarI32(in, 0)}),
           a[5],
           a[6],
           a[7],
-          a[8]};
+          a[8],
+          a[9]};
     return f.status();
   };
   RILL_ASSIGN_OR_RETURN(FunctionRef step,
@@ -204,6 +225,17 @@ absl::StatusOr<Output> DynamicSteps(const NodeContext& c, const Params& p, int d
 Output Zeros(const NodeContext& c, const Output& x, int64_t n) {
   Output b = c.Op("Slice", {ShapeOf(c, x), c.Int64s({1}), c.Int64s({1})});
   return c.Op("Fill", {c.Op("ConcatV2", {b, c.Int64s({n}), ScalarI32(c, 0)}), ScalarLike(c, x, 0)});
+}
+
+// Direction d's input and recurrent biases [G*H] (zeros without B).
+std::pair<Output, Output> Biases(const NodeContext& c, int d, int64_t gh, const Output& x) {
+  if (!c.has_input(3)) {
+    const Output zeros = c.Op("Fill", {c.Int64s({gh}), ScalarLike(c, x, 0)});
+    return {zeros, zeros};
+  }
+  const Output b = At(c, c.input(3), d);
+  return {c.Op("Slice", {b, c.Int64s({0}), c.Int64s({gh})}),
+          c.Op("Slice", {b, c.Int64s({gh}), c.Int64s({gh})})};
 }
 
 absl::StatusOr<Params> ParamsOf(const NodeContext& c, Cell cell, int dirs) {
@@ -248,19 +280,17 @@ absl::Status ConvertRnn(NodeContext& c, Cell cell) {
   const int dirs = direction == "bidirectional" ? 2 : 1;
   RILL_ASSIGN_OR_RETURN(Params p, ParamsOf(c, cell, dirs));
   const int64_t GH = Gates(cell) * p.hidden;
+  // sequence_lens [B] as int64 [B, 1], to compare with a step's index per row.
+  const Output lens =
+      c.has_input(4)
+          ? c.Op("Reshape", {c.Op("Cast", {c.input(4)}, {{"DstT", DT_INT64}}), c.Int64s({-1, 1})})
+          : Output();
   std::vector<Output> ys, hs, cs;
   for (int d = 0; d < dirs; ++d) {
     const bool reverse = direction == "reverse" || d == 1;
-    Output w = At(c, c.input(1), d),
-           rt = c.Op("Transpose", {At(c, c.input(2), d), c.Int64s({1, 0})});
-    Output wb, rb;
-    if (c.has_input(3)) {
-      Output b = At(c, c.input(3), d);
-      wb = c.Op("Slice", {b, c.Int64s({0}), c.Int64s({GH})});
-      rb = c.Op("Slice", {b, c.Int64s({GH}), c.Int64s({GH})});
-    } else {
-      wb = rb = c.Op("Fill", {c.Int64s({GH}), ScalarLike(c, x, 0)});
-    }
+    const Output w = At(c, c.input(1), d),
+                 rt = c.Op("Transpose", {At(c, c.input(2), d), c.Int64s({1, 0})});
+    const auto [wb, rb] = Biases(c, d, GH, x);
     Output xw =
         c.Op("MatMul", {c.Op("Reshape", {x, c.Int64s({-1, I})}), w}, {{"transpose_b", true}});
     Output steps_by =
@@ -272,7 +302,7 @@ absl::Status ConvertRnn(NodeContext& c, Cell cell) {
     if (cell == Cell::kLstm) s.c = c.has_input(6) ? At(c, state_in(6), d) : Zeros(c, x, p.hidden);
     Output peep = cell == Cell::kLstm && c.has_input(7) ? At(c, c.input(7), d) : Output();
     if (T < 0) {
-      RILL_ASSIGN_OR_RETURN(Output y, DynamicSteps(c, p, d, reverse, xw, &s, rt, rb, peep));
+      RILL_ASSIGN_OR_RETURN(Output y, DynamicSteps(c, p, d, reverse, xw, &s, rt, rb, peep, lens));
       ys.push_back(y);
       hs.push_back(s.h);
       cs.push_back(s.c);
@@ -281,8 +311,7 @@ absl::Status ConvertRnn(NodeContext& c, Cell cell) {
     std::vector<Output> steps(T);
     for (int64_t k = 0; k < T; ++k) {
       const int64_t t = reverse ? T - 1 - k : k;
-      s = Step(c, p, d, At(c, xw, t), s, rt, rb, peep);
-      steps[t] = s.h;
+      steps[t] = LiveStep(c, p, d, At(c, xw, t), c.Const(Tensor(t)), lens, &s, rt, rb, peep);
     }
     ys.push_back(T > 0 ? c.Op("Pack", steps, {{"axis", int64_t{0}}}) : Output());
     hs.push_back(s.h);
