@@ -2,7 +2,7 @@
 // ReverseSequence and MatrixBandPart. Planning them as strided copies would take one copy
 // per batch entry or per row, so a [10^7, 2] input would plan 10^7 copies (gigabytes of
 // plans); here each is one pass with O(1) state per element, the same rule on both devices.
-// Elements move as integers of their size (1, 4 or 8 bytes), so one kernel serves every dtype.
+// Elements move as integers of their size (1, 2, 4 or 8 bytes), so one kernel serves every dtype.
 #pragma once
 
 #include <cstdint>

@@ -115,6 +115,9 @@ void RunSelectOnHost(const SelectPlan& p, int64_t n, size_t es, const bool* cond
     case 1:
       return Walk(p, n, cond, static_cast<const uint8_t*>(t), static_cast<const uint8_t*>(e),
                   static_cast<uint8_t*>(out));
+    case 2:
+      return Walk(p, n, cond, static_cast<const uint16_t*>(t), static_cast<const uint16_t*>(e),
+                  static_cast<uint16_t*>(out));
     case 4:
       return Walk(p, n, cond, static_cast<const uint32_t*>(t), static_cast<const uint32_t*>(e),
                   static_cast<uint32_t*>(out));

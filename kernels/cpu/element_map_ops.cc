@@ -21,6 +21,9 @@ absl::Status RunMap(const Tensor& in, Tensor* out, const Map& map) {
     case 1:
       MapAll<uint8_t>(in, out, map);
       return absl::OkStatus();
+    case 2:
+      MapAll<uint16_t>(in, out, map);
+      return absl::OkStatus();
     case 4:
       MapAll<uint32_t>(in, out, map);
       return absl::OkStatus();

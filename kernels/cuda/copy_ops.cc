@@ -25,13 +25,17 @@ absl::Status Run(const OpKernelContext& ctx, const StridedCopy& copy, const Tens
 }
 
 // Every element of `out` set to the scalar `value` (on the device): its bits, as the
-// integer of its size (rill's dtypes are 1, 4 or 8 bytes).
+// integer of its size (rill's dtypes are 1, 2, 4 or 8 bytes).
 absl::Status Fill(const Tensor& value, Tensor* out, cudaStream_t stream) {
   const int64_t n = out->NumElements();
   switch (DataTypeSize(value.dtype())) {
     case 1:
       RILL_CUDA_CHECK(LaunchFill(static_cast<const uint8_t*>(value.data()),
                                  static_cast<uint8_t*>(out->data()), n, stream));
+      break;
+    case 2:
+      RILL_CUDA_CHECK(LaunchFill(static_cast<const uint16_t*>(value.data()),
+                                 static_cast<uint16_t*>(out->data()), n, stream));
       break;
     case 4:
       RILL_CUDA_CHECK(LaunchFill(static_cast<const int32_t*>(value.data()),

@@ -28,6 +28,8 @@ cudaError_t LaunchElementMap(size_t element_size, const void* in, void* out, int
   switch (element_size) {
     case 1:
       return Launch<uint8_t>(in, out, n, map, stream);
+    case 2:
+      return Launch<uint16_t>(in, out, n, map, stream);
     case 4:
       return Launch<uint32_t>(in, out, n, map, stream);
     case 8:

@@ -55,6 +55,8 @@ cudaError_t LaunchGather(int64_t batch, int64_t outer, int64_t n, int64_t k, int
   switch (element_size) {
     case 1:
       return Gather<uint8_t>(total, outer, n, k, inner, params, indices, out, stream);
+    case 2:
+      return Gather<uint16_t>(total, outer, n, k, inner, params, indices, out, stream);
     case 4:
       return Gather<uint32_t>(total, outer, n, k, inner, params, indices, out, stream);
     case 8:

@@ -240,7 +240,7 @@ cudaError_t LaunchSelect(const SelectPlan& p, int64_t n, size_t element_size, co
                          const void* t, const void* e, void* out, cudaStream_t stream);
 
 // Gather's rows (core/gather.h's geometry: batch, outer, n, k, inner) of `element_size`
-// bytes (1, 4 or 8); indices (Index: int32_t or int64_t), already validated, on the device.
+// bytes (1, 2, 4 or 8); indices (Index: int32_t or int64_t), already validated, on the device.
 template <typename Index>
 cudaError_t LaunchGather(int64_t batch, int64_t outer, int64_t n, int64_t k, int64_t inner,
                          size_t element_size, const void* params, const Index* indices, void* out,
@@ -263,7 +263,7 @@ template <typename T>
 cudaError_t LaunchScan(bool prod, const T* x, T* y, int64_t outer, int64_t n, int64_t inner,
                        bool exclusive, bool reverse, cudaStream_t stream);
 
-// ReverseSequence or MatrixBandPart: n output elements of element_size bytes (1, 4 or 8),
+// ReverseSequence or MatrixBandPart: n output elements of element_size bytes (1, 2, 4 or 8),
 // each core/element_map.h's MapElement (a ReverseSequenceMap's lens on the device).
 template <typename Map>
 cudaError_t LaunchElementMap(size_t element_size, const void* in, void* out, int64_t n,

@@ -47,6 +47,8 @@ cudaError_t LaunchSelect(const SelectPlan& p, int64_t n, size_t element_size, co
   switch (element_size) {
     case 1:
       return Launch<uint8_t>(p, n, cond, t, e, out, stream);
+    case 2:
+      return Launch<uint16_t>(p, n, cond, t, e, out, stream);
     case 4:
       return Launch<uint32_t>(p, n, cond, t, e, out, stream);
     case 8:

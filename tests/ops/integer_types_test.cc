@@ -4,6 +4,7 @@
 // zero divisor, reductions and bitwise ops keep the type, and values go through graph
 // text, checkpoints and the placer (no GPU kernel: the host runs them).
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 #include "absl/strings/match.h"
@@ -216,6 +217,50 @@ TEST(IntegerTypes, OnlyTheHostHasKernelsForThem) {
   const std::vector<std::string> wide_devices =
       KernelRegistry::Global()->DeviceTypesFor(*wide.node());
   EXPECT_NE(std::find(wide_devices.begin(), wide_devices.end(), DEVICE_CPU), wide_devices.end());
+}
+
+// The ops that move elements as integers of their width (Select's and SelectV2's walks,
+// ReverseSequence, MatrixBandPart, GatherV2) move every width: 1, 2, 4 and 8 bytes. The
+// 2-byte dtypes once took the 8-byte walk of Select and read past their inputs.
+TEST(IntegerTypes, ElementMovingOpsMoveEveryWidth) {
+  const Tensor x = test::AsTensor<int64_t>({1, 2, 3, 4, 5, 6}, TensorShape({2, 3}));
+  using Build = std::function<Output(const Scope&, const Output&)>;
+  const std::vector<std::pair<Build, std::vector<int64_t>>> cases = {
+      {[](const Scope& s, const Output& v) {
+         const Tensor rows = test::AsTensor<bool>({true, false}, TensorShape({2, 1}));
+         return Output(ops::SelectV2(s, rows, v, ops::Cast(s, int64_t{7}, v.type())));
+       },
+       {1, 2, 3, 7, 7, 7}},
+      {[](const Scope& s, const Output& v) {
+         const Tensor rows = test::AsTensor<bool>({false, true}, TensorShape({2}));
+         return Output(ops::Select(s, rows, v, ops::Reverse(s, v, Vec<int32_t>({1}))));
+       },
+       {3, 2, 1, 4, 5, 6}},
+      {[](const Scope& s, const Output& v) {
+         return Output(ops::ReverseSequence(s, v, Vec<int64_t>({2, 3}), 1));
+       },
+       {2, 1, 3, 6, 5, 4}},
+      {[](const Scope& s, const Output& v) {
+         return Output(ops::MatrixBandPart(s, v, int64_t{0}, int64_t{0}));
+       },
+       {1, 0, 0, 0, 5, 0}},
+      {[](const Scope& s, const Output& v) {
+         return Output(ops::GatherV2(s, v, Vec<int32_t>({2, 0}), 1));
+       },
+       {3, 1, 6, 4}},
+  };
+  for (DataType dt : {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32, DT_UINT32, DT_FLOAT,
+                      DT_INT64, DT_UINT64, DT_DOUBLE}) {
+    for (size_t k = 0; k < cases.size(); ++k) {
+      absl::StatusOr<Tensor> got = RunOp(
+          [&](const Scope& s, const std::vector<Output>& in) {
+            return Output(ops::Cast(s, cases[k].first(s, ops::Cast(s, in[0], dt)), DT_INT64));
+          },
+          {x});
+      ASSERT_TRUE(got.ok()) << DataTypeString(dt) << " case " << k << ": " << got.status();
+      EXPECT_EQ(Values<int64_t>(*got), cases[k].second) << DataTypeString(dt) << " case " << k;
+    }
+  }
 }
 
 }  // namespace integer_types_test
