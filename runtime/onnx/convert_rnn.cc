@@ -7,8 +7,9 @@
 // known while importing for the unrolled form; a length known only when the model runs
 // becomes a While loop over the steps (the same Step in its body). With sequence_lens, a
 // batch row's steps at and past its length keep its state and output zeros (as ONNX
-// Runtime: a reverse direction then starts at the row's last step). clip, input_forget and
-// activations other than Sigmoid, Tanh and Relu are reported as unsupported.
+// Runtime: a reverse direction then starts at the row's last step). clip bounds every
+// gate's input. input_forget and activations other than Sigmoid, Tanh and Relu are
+// reported as unsupported.
 #include "rill/ops/control_flow_ops.h"
 #include "rill/ops/math_ops.h"
 #include "rill/runtime/onnx/converter.h"
@@ -31,7 +32,7 @@ std::vector<std::string> Activations(const NodeAttrs& a) {
 }
 
 std::string RnnSupport(const SupportView& v, Cell cell) {
-  if (v.attrs.has("clip")) return "clip";
+  if (v.attrs.has("clip") && !(v.attrs.f("clip", 0) > 0)) return "a clip that is not positive";
   if (v.attrs.i("input_forget", 0) != 0) return "input_forget";
   if (v.attrs.has("activation_alpha") || v.attrs.has("activation_beta"))
     return "activation_alpha/beta";
@@ -46,7 +47,15 @@ struct Params {
   Cell cell;
   int64_t hidden = 0;
   std::vector<std::string> f;  // activations, per direction: f, g(, h)
+  float clip = -1;             // the clip attribute (none: -1)
 };
+
+// A gate's input clipped to [-clip, clip] where the node asks (ONNX: the input of the gates'
+// activations; not an LSTM cell's state before h).
+Output Clipped(const NodeContext& c, const Params& p, const Output& x) {
+  if (p.clip < 0) return x;
+  return c.Op("ClipByValue", {x, ScalarLike(c, x, -p.clip), ScalarLike(c, x, p.clip)});
+}
 
 Output Act(const NodeContext& c, const std::string& f, const Output& x) {
   return c.Op(f, {x});  // Sigmoid, Tanh and Relu are rill ops of the same names
@@ -93,26 +102,28 @@ State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, con
   auto fn = [&](int k) -> const std::string& { return p.f[dir * Functions(p.cell) + k]; };
   if (p.cell == Cell::kRnn) {
     Output pre = c.Op("Add", {c.Op("Add", {xw, c.Op("MatMul", {s.h, rt})}), rb});
-    return {Act(c, fn(0), pre), Output()};
+    return {Act(c, fn(0), Clipped(c, p, pre)), Output()};
   }
   if (p.cell == Cell::kLstm) {
     Output g = c.Op("Add", {c.Op("Add", {xw, c.Op("MatMul", {s.h, rt})}), rb});
-    if (peep.node() == nullptr) return LstmGates(c, fn(0), fn(1), fn(2), g, s.c, H);
+    if (peep.node() == nullptr) return LstmGates(c, fn(0), fn(1), fn(2), Clipped(c, p, g), s.c, H);
     // With peepholes: i and f read the old cell, o the new one.
     Output gi = Cols(c, g, 0, H), go = Cols(c, g, H, H), gf = Cols(c, g, 2 * H, H),
            gc = Cols(c, g, 3 * H, H);
     gi = c.Op("Add", {gi, c.Op("Mul", {Cols(c, peep, 0, H), s.c})});
     gf = c.Op("Add", {gf, c.Op("Mul", {Cols(c, peep, 2 * H, H), s.c})});
-    Output i = Act(c, fn(0), gi), ff = Act(c, fn(0), gf), cc = Act(c, fn(1), gc);
+    Output i = Act(c, fn(0), Clipped(c, p, gi)), ff = Act(c, fn(0), Clipped(c, p, gf)),
+           cc = Act(c, fn(1), Clipped(c, p, gc));
     Output ct = c.Op("Add", {c.Op("Mul", {ff, s.c}), c.Op("Mul", {i, cc})});
     go = c.Op("Add", {go, c.Op("Mul", {Cols(c, peep, H, H), ct})});
-    Output o = Act(c, fn(0), go);
+    Output o = Act(c, fn(0), Clipped(c, p, go));
     return {c.Op("Mul", {o, Act(c, fn(2), ct)}), ct};
   }
   // GRU: z and r from x and h; the candidate per linear_before_reset.
   Output hr = c.Op("MatMul", {s.h, rt});  // [B, 3H], without the recurrent bias
-  Output zr = c.Op(
-      "Add", {c.Op("Add", {Cols(c, xw, 0, 2 * H), Cols(c, hr, 0, 2 * H)}), Cols(c, rb, 0, 2 * H)});
+  Output zr = Clipped(c, p,
+                      c.Op("Add", {c.Op("Add", {Cols(c, xw, 0, 2 * H), Cols(c, hr, 0, 2 * H)}),
+                                   Cols(c, rb, 0, 2 * H)}));
   Output z = Act(c, fn(0), Cols(c, zr, 0, H)), r = Act(c, fn(0), Cols(c, zr, H, H));
   Output rh;
   if (c.attrs().i("linear_before_reset", 0) != 0) {
@@ -121,7 +132,7 @@ State Step(const NodeContext& c, const Params& p, int dir, const Output& xw, con
     Output rth = Cols(c, rt, 2 * H, H);  // R_h^T
     rh = c.Op("Add", {c.Op("MatMul", {c.Op("Mul", {r, s.h}), rth}), Cols(c, rb, 2 * H, H)});
   }
-  Output ht = Act(c, fn(1), c.Op("Add", {Cols(c, xw, 2 * H, H), rh}));
+  Output ht = Act(c, fn(1), Clipped(c, p, c.Op("Add", {Cols(c, xw, 2 * H, H), rh})));
   Output one = ScalarLike(c, z, 1);
   return {c.Op("Add", {c.Op("Mul", {c.Op("Sub", {one, z}), ht}), c.Op("Mul", {z, s.h})}), Output()};
 }
@@ -245,6 +256,7 @@ absl::StatusOr<Params> ParamsOf(const NodeContext& c, Cell cell, int dirs) {
   const PartialTensorShape& rs = c.input(2).shape();
   if (p.hidden < 0 && !rs.unknown_rank() && rs.dims() == 3) p.hidden = rs.dim_size(2);
   if (p.hidden <= 0) return c.Error("hidden_size is not known");
+  if (c.attrs().has("clip")) p.clip = c.attrs().f("clip", -1);
   p.f = Activations(c.attrs());
   if (p.f.empty()) {
     for (int d = 0; d < dirs; ++d) {

@@ -1,7 +1,10 @@
-// The recurrent ops' sequence_lens: each batch row runs as the same op over its own rows
-// alone (its first L steps), both directions, unrolled (the length known while importing)
-// and as a While loop (known only when the model runs); its outputs past L are zeros and
-// its final state is the one after its last step.
+// The recurrent ops' sequence_lens and clip. sequence_lens: each batch row runs as the same
+// op over its own rows alone (its first L steps), both directions, unrolled (the length
+// known while importing) and as a While loop (known only when the model runs); its outputs
+// past L are zeros and its final state is the one after its last step. clip: every gate's
+// input bounded, against a plain C++ step of each cell.
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -13,7 +16,7 @@
 
 namespace rill {
 namespace {
-namespace rnn_sequence_lens_test {
+namespace rnn_attrs_test {
 
 using ::onnx::TensorProto;
 using namespace onnx_test;
@@ -25,7 +28,7 @@ int GatesOf(const std::string& op) { return op == "LSTM" ? 4 : op == "GRU" ? 3 :
 // `op` over X [steps (-1: unknown), batch, 2] with fixed weights, and sequence_lens fed as
 // "L" when `lens`.
 std::string Model(const std::string& op, int64_t steps, int64_t batch, const std::string& direction,
-                  bool lens) {
+                  bool lens, float clip = -1) {
   auto m = NewModel();
   AddInput(&m, "X", {steps, batch, kInput});
   const int64_t dirs = direction == "bidirectional" ? 2 : 1, gh = GatesOf(op) * kHidden;
@@ -50,6 +53,12 @@ std::string Model(const std::string& op, int64_t steps, int64_t batch, const std
   h->set_type(::onnx::AttributeProto::INT);
   h->set_i(kHidden);
   AddStringAttr(n, "direction", direction);
+  if (clip > 0) {
+    auto* a = n->add_attribute();
+    a->set_name("clip");
+    a->set_type(::onnx::AttributeProto::FLOAT);
+    a->set_f(clip);
+  }
   for (const std::string& o : out) AddOutput(&m, o);
   return Bytes(m);
 }
@@ -132,6 +141,86 @@ TEST(OnnxRnn, SequenceLensRunEachRowAsItsOwnSequence) {
   }
 }
 
-}  // namespace rnn_sequence_lens_test
+// Model()'s weights (one direction), as it writes them.
+std::vector<float> Weights(int64_t n, float scale, int mod) {
+  std::vector<float> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(i % mod) - 0.2f;
+  return v;
+}
+
+double Sigmoid(double x) { return 1 / (1 + std::exp(-x)); }
+
+// One forward direction of `op` over x [T, 1, I] with Model()'s weights and gate inputs
+// clipped to [-clip, clip], in doubles: the h of every step. *clipped counts the inputs
+// the clip changed.
+std::vector<std::vector<double>> Reference(const std::string& op, const Tensor& x, double clip,
+                                           int* clipped) {
+  const int64_t G = GatesOf(op), H = kHidden, I = kInput, T = x.dim_size(0);
+  const std::vector<float> W = Weights(G * H * I, 0.1f, 7), R = Weights(G * H * H, 0.07f, 5),
+                           B = Weights(2 * G * H, 0.03f, 4);
+  auto cl = [&](double v) {
+    const double c = std::clamp(v, -clip, clip);
+    *clipped += c != v;
+    return c;
+  };
+  // Gate g's input for unit j: x W^T + (h, or r * h for GRU's candidate) R^T + both biases.
+  auto gate = [&](int64_t t, const std::vector<double>& h, int64_t g, int64_t j) {
+    double v = B[g * H + j] + B[G * H + g * H + j];
+    for (int64_t i = 0; i < I; ++i) v += x.flat<float>()(t * I + i) * W[(g * H + j) * I + i];
+    for (int64_t k = 0; k < H; ++k) v += h[k] * R[(g * H + j) * H + k];
+    return v;
+  };
+  std::vector<double> h(H, 0.0), c(H, 0.0);
+  std::vector<std::vector<double>> ys;
+  for (int64_t t = 0; t < T; ++t) {
+    std::vector<double> next(H);
+    for (int64_t j = 0; j < H; ++j) {
+      if (op == "RNN") {
+        next[j] = std::tanh(cl(gate(t, h, 0, j)));
+      } else if (op == "LSTM") {  // gates i, o, f, c
+        const double i = Sigmoid(cl(gate(t, h, 0, j))), o = Sigmoid(cl(gate(t, h, 1, j)));
+        const double f = Sigmoid(cl(gate(t, h, 2, j))), g = std::tanh(cl(gate(t, h, 3, j)));
+        c[j] = f * c[j] + i * g;
+        next[j] = o * std::tanh(c[j]);
+      } else {  // GRU z, r, h (linear_before_reset 0): the candidate reads r * h
+        const double z = Sigmoid(cl(gate(t, h, 0, j)));
+        std::vector<double> rh(H);
+        for (int64_t k = 0; k < H; ++k) rh[k] = Sigmoid(cl(gate(t, h, 1, k))) * h[k];
+        const double cand = std::tanh(cl(gate(t, rh, 2, j)));
+        next[j] = (1 - z) * cand + z * h[j];
+      }
+    }
+    h = next;
+    ys.push_back(h);
+  }
+  return ys;
+}
+
+TEST(OnnxRnn, ClipBoundsEveryGateInput) {
+  const int64_t T = 4;
+  Tensor x(DT_FLOAT, TensorShape({T, 1, kInput}));
+  for (int64_t i = 0; i < x.NumElements(); ++i) {
+    x.flat<float>()(i) = 1.3f * static_cast<float>(i % 5) - 2.f;
+  }
+  for (const std::string op : {"RNN", "GRU", "LSTM"}) {
+    for (bool dynamic : {false, true}) {
+      const std::string what = absl::StrCat(op, dynamic ? " (While)" : " (unrolled)");
+      int clipped = 0;
+      const std::vector<std::vector<double>> want = Reference(op, x, 0.25, &clipped);
+      EXPECT_GT(clipped, 0) << what << ": the clip must change some inputs";
+      const std::vector<Tensor> got = Outputs(
+          Model(op, dynamic ? -1 : T, 1, "forward", false, 0.25f), x, nullptr, op == "LSTM");
+      ASSERT_FALSE(got.empty()) << what;
+      for (int64_t t = 0; t < T; ++t) {
+        for (int64_t j = 0; j < kHidden; ++j) {
+          EXPECT_NEAR(got[0].flat<float>()(t * kHidden + j), want[t][j], 1e-5)
+              << what << " step " << t << " unit " << j;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace rnn_attrs_test
 }  // namespace
 }  // namespace rill
