@@ -29,6 +29,8 @@ class ApplyVars {
   // unshared while those two are its only holders.
   absl::Status Prepare(OpKernelContext& ctx, const TensorShape& grad_shape, VarLocks* locks,
                        VarValues* values, const Tensor* own = nullptr);
+  // The variable of ref input i (the session's; it outlives the kernel).
+  Var* var(int i) const { return vars_[i]; }
 
  private:
   std::vector<Var*> vars_;

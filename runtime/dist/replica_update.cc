@@ -156,9 +156,7 @@ class MatMulAllReduceApplyGradientDescentOp : public AsyncOpKernel {
   explicit MatMulAllReduceApplyGradientDescentOp(OpKernelConstruction& c)
       : AsyncOpKernel(c),
         vars_(c, 1),
-        var_(c.resources()->LookupOrCreateVar(c.node().input(0).node->name(),
-                                              c.node().input(0).node->output_type(0),
-                                              c.node().input(0).node->output_shape(0))),
+        var_(vars_.var(0)),
         sharing_(static_cast<Sharing*>(
             c.resources()->LookupOrCreate("_replica_sharing/" + c.node().input(0).node->name(),
                                           [] { return std::make_unique<Sharing>(); }))),
